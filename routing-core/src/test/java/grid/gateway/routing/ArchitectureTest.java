@@ -1,0 +1,68 @@
+package grid.gateway.routing;
+
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Architecture rules for routing-core (STYLE.md 2.1 and 2.4): no Helidon, no static mutable state, and time and
+ * randomness read in exactly one place each. Every rule allows an empty match, because the classes they name arrive
+ * with later issues.
+ */
+@AnalyzeClasses(packages = "grid.gateway.routing", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule noHelidon = noClasses()
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.helidon..")
+            .because("routing-core is pure Java; Helidon stays in app")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule noStaticMutableFields = fields().that()
+            .areStatic()
+            .should()
+            .beFinal()
+            .because("state lives in objects the composition root creates (STYLE.md 2.4.2)")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule onlySystemMonotonicClockReadsNanoTime = noClasses()
+            .that()
+            .doNotHaveSimpleName("SystemMonotonicClock")
+            .should()
+            .callMethod(System.class, "nanoTime")
+            .because("time is injected through MonotonicClock (STYLE.md 2.4.3)")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule onlyRandomnessUsesThreadLocalRandom = noClasses()
+            .that()
+            .doNotHaveSimpleName("Randomness")
+            .should()
+            .dependOnClassesThat()
+            .belongToAnyOf(ThreadLocalRandom.class)
+            .because("randomness is injected as a RandomGenerator (STYLE.md 2.4.4)")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule noWallClock = noClasses()
+            .should()
+            .callMethodWhere(target(name("now")).and(target(owner(type(Instant.class)))))
+            .orShould()
+            .callMethod(System.class, "currentTimeMillis")
+            .because("routing-core reads only the injected monotonic clock (STYLE.md 2.4.3)")
+            .allowEmptyShould(true);
+}
