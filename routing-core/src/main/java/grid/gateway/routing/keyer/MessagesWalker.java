@@ -1,0 +1,73 @@
+package grid.gateway.routing.keyer;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Anthropic Messages: {@code tools} (each without its {@code cache_control}, a caching breakpoint that clients move
+ * between requests), then {@code system} as one system message, then {@code messages}. System text blocks that
+ * begin with {@code x-anthropic-billing-header} are left out, as vLLM leaves them out; a system prompt made only of
+ * such blocks keys like no system prompt.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class MessagesWalker implements DialectWalker {
+    static final MessagesWalker INSTANCE = new MessagesWalker();
+
+    private static final byte[] SYSTEM_ROLE = "system".getBytes(StandardCharsets.US_ASCII);
+
+    private MessagesWalker() {}
+
+    @Override
+    public void walk(Members root, PromptWriter writer) {
+        JsonNav nav = writer.nav();
+        writer.tools(root.find(nav, FieldName.TOOLS), FieldName.CACHE_CONTROL);
+        system(root.find(nav, FieldName.SYSTEM), writer);
+        int messages = root.find(nav, FieldName.MESSAGES);
+        if (messages < 0) {
+            return;
+        }
+        if (!nav.isArray(messages)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        for (int p = nav.enter(messages); !nav.isClose(p) && !writer.isFull(); ) {
+            if (!nav.isObject(p)) {
+                throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+            }
+            Members message = Members.of(nav, p);
+            int role = message.find(nav, FieldName.ROLE);
+            writer.message(role);
+            boolean system = role >= 0 && nav.stringEquals(role, SYSTEM_ROLE);
+            writer.content(message.find(nav, FieldName.CONTENT), PartTable.ANTHROPIC, system);
+            p = nav.next(message.objectEnd());
+        }
+    }
+
+    private static void system(int system, PromptWriter writer) {
+        if (system < 0 || !hasKeyedText(system, writer)) {
+            return;
+        }
+        writer.message(SYSTEM_ROLE);
+        writer.content(system, PartTable.ANTHROPIC, true);
+    }
+
+    /** Whether the system prompt has any text besides billing headers. */
+    private static boolean hasKeyedText(int system, PromptWriter writer) {
+        JsonNav nav = writer.nav();
+        if (nav.isString(system)) {
+            return !writer.isBillingHeader(system);
+        }
+        if (!nav.isArray(system)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        for (int p = nav.enter(system); !nav.isClose(p); p = nav.next(nav.end(p))) {
+            if (!nav.isObject(p)) {
+                return true; // let content() judge it
+            }
+            int text = Members.of(nav, p).find(nav, FieldName.TEXT);
+            if (text < 0 || !nav.isString(text) || !writer.isBillingHeader(text)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

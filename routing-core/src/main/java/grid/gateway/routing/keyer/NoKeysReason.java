@@ -1,0 +1,34 @@
+package grid.gateway.routing.keyer;
+
+import java.util.Locale;
+
+/**
+ * Why a body got no block keys (SPEC §4); such a request routes on load alone and is still forwarded unchanged.
+ *
+ * <p>Stateless and thread-safe. {@link #label()} is the metric label value.
+ */
+public enum NoKeysReason {
+    /** The body is not valid JSON text (grammar, UTF-8, trailing bytes). */
+    INVALID_JSON,
+    /** The body is valid JSON but not an object. */
+    NOT_AN_OBJECT,
+    /** The model is missing, null or not a string. */
+    MISSING_MODEL,
+    /** A Completions prompt given as token ids, or a prompt given as embeddings. */
+    TOKEN_PROMPT,
+    /** A content part, block or input item whose type the keyer does not know. */
+    UNKNOWN_PART_TYPE,
+    /** A field the keyer reads has a type the API does not allow (a number where messages belong). */
+    UNEXPECTED_SHAPE,
+    /** The body has no prompt text at all. */
+    EMPTY_PROMPT,
+    /** The body exceeds a parser limit (nesting deeper than {@link JsonValidator#MAX_DEPTH}). */
+    PARSER_LIMIT,
+    /** A defect in the keyer itself; never expected, counted so that it cannot hide. */
+    KEYER_FAULT;
+
+    /** The label value used in metrics: the constant's name in lower case. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

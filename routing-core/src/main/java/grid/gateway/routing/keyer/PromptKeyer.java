@@ -1,0 +1,65 @@
+package grid.gateway.routing.keyer;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Turns a request body into its {@link PromptKeys} (SPEC §4; the seed's "What it keys on").
+ *
+ * <pre>
+ *   body bytes ──> JsonValidator (one pass: grammar, UTF-8, depth; root members by offset)
+ *              ──> model, cache_salt ──> BlockChain seed
+ *              ──> DialectWalker: tools → system → messages, written as the canonical stream
+ *              ──> BlockChain: 256-byte blocks, chained XXH64 keys, stops the walk at 512
+ * </pre>
+ *
+ * <p>Stateless and thread-safe. Never throws on any body: every outcome is keys or a {@link NoKeysReason}. Extra
+ * memory is bounded by about the body's size (decoded strings and values under the 16 KiB rule), time is linear in
+ * the body, and nothing recurses deeper than {@link JsonValidator#MAX_DEPTH}.
+ */
+public final class PromptKeyer {
+    /** Creates a keyer; it holds no state, so one serves every request. */
+    public PromptKeyer() {}
+
+    /** The keys of {@code body} sent to the {@code dialect} API. */
+    public PromptKeys key(ApiDialect dialect, byte[] body) {
+        requireNonNull(dialect, "dialect");
+        requireNonNull(body, "body");
+        Optional<String> model = Optional.empty();
+        Optional<String> salt = Optional.empty();
+        try {
+            ValidatedBody validated = JsonValidator.validate(body);
+            JsonNav nav = validated.nav();
+            Members root = validated.root();
+            byte[] saltBytes = null;
+            int saltValue = root.find(nav, FieldName.CACHE_SALT);
+            if (saltValue >= 0 && nav.isString(saltValue)) {
+                saltBytes = nav.decodedBytes(saltValue);
+                salt = Optional.of(new String(saltBytes, StandardCharsets.UTF_8));
+            }
+            int modelValue = root.find(nav, FieldName.MODEL);
+            if (modelValue < 0 || !nav.isString(modelValue)) {
+                return PromptKeys.unkeyed(model, salt, NoKeysReason.MISSING_MODEL);
+            }
+            byte[] modelBytes = nav.decodedBytes(modelValue);
+            model = Optional.of(new String(modelBytes, StandardCharsets.UTF_8));
+            if (saltValue >= 0 && saltBytes == null) {
+                // vLLM refuses a cache_salt that is not a string, so the engine answers this body with 400.
+                return PromptKeys.unkeyed(model, salt, NoKeysReason.UNEXPECTED_SHAPE);
+            }
+            BlockChain chain = new BlockChain(BlockChain.seed(modelBytes, saltBytes));
+            DialectWalker.of(dialect).walk(root, new PromptWriter(nav, chain));
+            BlockKeys keys = chain.finish();
+            return keys.isEmpty()
+                    ? PromptKeys.unkeyed(model, salt, NoKeysReason.EMPTY_PROMPT)
+                    : PromptKeys.keyed(model.get(), salt, keys);
+        } catch (NoKeysSignal signal) {
+            return PromptKeys.unkeyed(model, salt, signal.reason());
+        } catch (RuntimeException defect) {
+            // A keyer defect must cost affinity for this request, never the request itself.
+            return PromptKeys.unkeyed(model, salt, NoKeysReason.KEYER_FAULT);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package grid.gateway.routing.keyer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Writes the pieces every dialect shares into the canonical stream: messages, content, parts, tool definitions and
+ * tool calls (SPEC §4, framing in {@link Segment}).
+ *
+ * <p>Not thread-safe; one per body. Throws {@link NoKeysSignal} when the body turns out to have no keys.
+ */
+final class PromptWriter {
+    /** vLLM drops Anthropic system blocks that begin so: Claude Code puts a per-request hash there. */
+    private static final byte[] BILLING_HEADER = "x-anthropic-billing-header".getBytes(StandardCharsets.US_ASCII);
+
+    private static final long REFERENCE_SEED = 0x0000_4EFEL;
+
+    private final JsonNav nav;
+    private final CanonicalSink sink;
+
+    PromptWriter(JsonNav nav, CanonicalSink sink) {
+        this.nav = nav;
+        this.sink = sink;
+    }
+
+    JsonNav nav() {
+        return nav;
+    }
+
+    /** Whether the stream is complete: the walker stops reading. */
+    boolean isFull() {
+        return sink.isFull();
+    }
+
+    /** The start of a message: its role ({@code -1} when absent) and the content marker. */
+    void message(int role) {
+        sink.write(Segment.MESSAGE);
+        if (role >= 0) {
+            nav.decode(requireString(role), sink);
+        }
+        sink.write(Segment.CONTENT);
+    }
+
+    /** The start of a message with a role the API implies: {@code system}, {@code instructions}, {@code input}. */
+    void message(byte[] role) {
+        sink.write(Segment.MESSAGE);
+        sink.write(role, 0, role.length);
+        sink.write(Segment.CONTENT);
+    }
+
+    /** A Completions prompt string. */
+    void prompt(int text) {
+        sink.write(Segment.PROMPT);
+        nav.decode(text, sink);
+    }
+
+    /**
+     * Content given as a string or an array of parts; absent ({@code -1}) content contributes nothing. With
+     * {@code system}, text blocks that begin with the billing header are left out.
+     */
+    void content(int value, PartTable table, boolean system) {
+        content(value, table, system, false);
+    }
+
+    /** Whether a system text block (or string) is the billing header that vLLM drops. */
+    boolean isBillingHeader(int text) {
+        return nav.stringStartsWith(text, BILLING_HEADER);
+    }
+
+    /** A tool call: name, then arguments (canonical JSON, or free text when {@code freeText}). */
+    void toolCall(int name, int arguments, boolean freeText) {
+        sink.write(Segment.TOOL_CALL);
+        if (name >= 0) {
+            nav.decode(requireString(name), sink);
+        }
+        sink.write(Segment.ARGUMENTS);
+        if (arguments < 0) {
+            return;
+        }
+        int end = nav.end(arguments);
+        if (OversizeValue.applies(arguments, end)) {
+            OversizeValue.write(nav.bytes(), arguments, end, sink);
+        } else if (freeText) {
+            sink.write(Segment.ARGUMENTS_TEXT);
+            nav.decode(requireString(arguments), sink);
+        } else if (nav.isString(arguments)) {
+            stringArguments(arguments);
+        } else {
+            CanonicalJson.write(nav, arguments, sink, null);
+        }
+    }
+
+    /** The start of a tool result; its content follows. */
+    void toolResult() {
+        sink.write(Segment.TOOL_RESULT);
+    }
+
+    /** A reference to a stored item, keyed by a digest of its id. */
+    void reference(int id) {
+        byte[] bytes = nav.decodedBytes(requireString(id));
+        sink.write(Segment.REFERENCE);
+        sink.writeDigest(Xxh64.hash(bytes, 0, bytes.length, REFERENCE_SEED));
+    }
+
+    /**
+     * A tool list: each tool in canonical JSON, without the member {@code dropped} at its top level; or, over the
+     * 16 KiB rule, one digest of the whole list as sent.
+     */
+    void tools(int value, FieldName dropped) {
+        if (value < 0) {
+            return;
+        }
+        if (!nav.isArray(value)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        int end = nav.end(value);
+        if (OversizeValue.applies(value, end)) {
+            sink.write(Segment.TOOL);
+            OversizeValue.write(nav.bytes(), value, end, sink);
+            return;
+        }
+        for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); p = nav.next(nav.end(p))) {
+            sink.write(Segment.TOOL);
+            CanonicalJson.write(nav, p, sink, dropped);
+        }
+    }
+
+    /** Fails unless a string starts at {@code p}; returns {@code p}. */
+    int requireString(int p) {
+        if (p < 0 || !nav.isString(p)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        return p;
+    }
+
+    private void content(int value, PartTable table, boolean system, boolean inToolResult) {
+        if (value < 0) {
+            return;
+        }
+        if (nav.isString(value)) {
+            if (!(system && isBillingHeader(value))) {
+                nav.decode(value, sink);
+            }
+            return;
+        }
+        if (!nav.isArray(value)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); ) {
+            p = nav.next(part(p, table, system, inToolResult));
+        }
+    }
+
+    /** Writes one part; returns the index after it. */
+    private int part(int p, PartTable table, boolean system, boolean inToolResult) {
+        if (nav.isString(p)) {
+            nav.decode(p, sink); // vLLM accepts a bare string as a text part
+            return nav.end(p);
+        }
+        if (!nav.isObject(p)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        Members part = Members.of(nav, p);
+        int type = part.find(nav, FieldName.TYPE);
+        PartRule rule = (type < 0
+                        ? table.typelessRule(nav, part)
+                        : nav.isString(type) ? table.rule(nav.string(type)) : Optional.<PartRule>empty())
+                .orElseThrow(() -> new NoKeysSignal(NoKeysReason.UNKNOWN_PART_TYPE));
+        switch (rule) {
+            case PartRule.Text text -> text(part.find(nav, text.field()), system);
+            case PartRule.Media media -> {
+                sink.write(Segment.MEDIA);
+                sink.writeDigest(MediaPartDigest.of(nav, part, media.payload(), p, part.objectEnd()));
+            }
+            case PartRule.Ignored ignored -> {}
+            case PartRule.ToolCall call ->
+                toolCall(part.find(nav, call.name()), part.find(nav, call.arguments()), false);
+            case PartRule.Nested nested -> {
+                if (nested.toolResult()) {
+                    if (inToolResult) {
+                        throw new NoKeysSignal(NoKeysReason.UNKNOWN_PART_TYPE);
+                    }
+                    toolResult();
+                }
+                content(part.find(nav, nested.content()), table, system, inToolResult || nested.toolResult());
+            }
+            case PartRule.StructuredResult result -> {
+                toolResult();
+                structured(part.find(nav, result.content()));
+            }
+        }
+        return part.objectEnd();
+    }
+
+    private void text(int value, boolean system) {
+        if (value < 0 || (system && isBillingHeader(requireString(value)))) {
+            return;
+        }
+        nav.decode(requireString(value), sink);
+    }
+
+    private void structured(int value) {
+        if (value < 0) {
+            return;
+        }
+        int end = nav.end(value);
+        if (OversizeValue.applies(value, end)) {
+            OversizeValue.write(nav.bytes(), value, end, sink);
+        } else {
+            CanonicalJson.write(nav, value, sink, null);
+        }
+    }
+
+    /** Arguments sent as a JSON string: parsed and canonicalised, or, when not JSON, keyed as text. */
+    private void stringArguments(int arguments) {
+        byte[] decoded = nav.decodedBytes(arguments);
+        if (JsonValidator.isValid(decoded)) {
+            JsonNav inner = new JsonNav(decoded, new int[0]);
+            CanonicalJson.write(inner, inner.ws(0), sink, null);
+        } else {
+            sink.write(Segment.ARGUMENTS_TEXT);
+            sink.write(decoded, 0, decoded.length);
+        }
+    }
+}
