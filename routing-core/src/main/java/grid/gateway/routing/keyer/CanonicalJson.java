@@ -21,16 +21,17 @@ final class CanonicalJson {
     private static final byte LITERAL = 3;
     private static final byte ARRAY = 4;
     private static final byte OBJECT = 5;
+    private static final int INITIAL_NODES = 16;
 
     private final JsonNav nav;
     private final byte[] b;
     private final CanonicalSink sink;
-    private byte[] kind = new byte[32];
-    private int[] start = new int[32];
-    private int[] end = new int[32];
-    private int[] firstChild = new int[32];
-    private int[] nextSibling = new int[32];
-    private int[] keyStart = new int[32];
+    private byte[] kind = new byte[INITIAL_NODES];
+    private int[] start = new int[INITIAL_NODES];
+    private int[] end = new int[INITIAL_NODES];
+    private int[] firstChild = new int[INITIAL_NODES];
+    private int[] nextSibling = new int[INITIAL_NODES];
+    private int[] keyStart = new int[INITIAL_NODES];
     private int count;
 
     private CanonicalJson(JsonNav nav, CanonicalSink sink) {
@@ -106,21 +107,17 @@ final class CanonicalJson {
         for (int child = firstChild[node]; child >= 0; child = nextSibling[child]) {
             size++;
         }
-        Integer[] order = new Integer[size];
+        int[] order = new int[size];
+        int[] children = new int[size];
         byte[][] names = new byte[size][];
         int i = 0;
         for (int child = firstChild[node]; child >= 0; child = nextSibling[child]) {
             order[i] = i;
+            children[i] = child;
             names[i] = nav.decodedBytes(keyStart[child]);
             i++;
         }
-        int[] children = new int[size];
-        i = 0;
-        for (int child = firstChild[node]; child >= 0; child = nextSibling[child]) {
-            children[i++] = child;
-        }
-        // Stable: among equal names document order stays, so the last occurrence is the one kept below.
-        Arrays.sort(order, Comparator.comparing((Integer m) -> names[m], Arrays::compareUnsigned));
+        sortStably(order, names);
         sink.write('{');
         boolean first = true;
         for (int k = 0; k < size; k++) {
@@ -139,6 +136,30 @@ final class CanonicalJson {
             emit(children[m], null);
         }
         sink.write('}');
+    }
+
+    /**
+     * Sorts member indices by name, keeping document order among equal names so that the last occurrence is the
+     * one kept. Insertion sort: objects are small and usually already sorted; a large one falls back to a merge sort.
+     */
+    private static void sortStably(int[] order, byte[][] names) {
+        if (order.length > 32) {
+            Integer[] boxed = Arrays.stream(order).boxed().toArray(Integer[]::new);
+            Arrays.sort(boxed, Comparator.comparing((Integer m) -> names[m], Arrays::compareUnsigned));
+            for (int k = 0; k < order.length; k++) {
+                order[k] = boxed[k];
+            }
+            return;
+        }
+        for (int k = 1; k < order.length; k++) {
+            int m = order[k];
+            int j = k - 1;
+            while (j >= 0 && Arrays.compareUnsigned(names[order[j]], names[m]) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = m;
+        }
     }
 
     /** Writes decoded string content as a minimally escaped JSON string. */

@@ -113,13 +113,18 @@ final class JsonNav {
 
     /** From an opening quote: the index just after the closing quote. */
     int stringEnd(int start) {
+        int q = start + 1;
         if (longStrings.length > 0) {
+            // Most strings are short: look for the close nearby before searching the index.
+            int near = Swar.quoteOrBackslash(b, q, Math.min(n, start + JsonValidator.LONG_STRING - 1));
+            if (near < n && b[near] == '"') {
+                return near + 1;
+            }
             int i = indexOfLong(start);
             if (i >= 0) {
                 return longStrings[i * 2 + 1];
             }
         }
-        int q = start + 1;
         while (true) {
             q = Swar.quoteOrBackslash(b, q, n);
             if (b[q] == '"') {

@@ -25,8 +25,9 @@ final class Swar {
         int p = from;
         while (p + 8 <= to) {
             long w = (long) LONGS.get(b, p);
-            if ((hasByte(w, QUOTES) | hasByte(w, BACKSLASHES)) != 0) {
-                break;
+            long found = hasByte(w, QUOTES) | hasByte(w, BACKSLASHES);
+            if (found != 0) {
+                return p + firstFlagged(found);
             }
             p += 8;
         }
@@ -46,8 +47,9 @@ final class Swar {
             long w = (long) LONGS.get(b, p);
             // (w - 0x20..) & ~w flags bytes below 0x20 among ASCII bytes; non-ASCII bytes are flagged by w itself.
             long control = (w - SPACES) & ~w;
-            if (((control | w) & HIGHS | hasByte(w, QUOTES) | hasByte(w, BACKSLASHES)) != 0) {
-                break;
+            long found = (control | w) & HIGHS | hasByte(w, QUOTES) | hasByte(w, BACKSLASHES);
+            if (found != 0) {
+                return p + firstFlagged(found);
             }
             p += 8;
         }
@@ -59,6 +61,14 @@ final class Swar {
             p++;
         }
         return p;
+    }
+
+    /**
+     * The index within the word of the lowest flagged byte. The borrow in these tests can flag a byte falsely only
+     * above a truly flagged one, so the lowest flag is always true.
+     */
+    private static int firstFlagged(long flags) {
+        return Long.numberOfTrailingZeros(flags) >>> 3;
     }
 
     private static long hasByte(long word, long pattern) {
