@@ -1,0 +1,42 @@
+package grid.gateway.routing.grid;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * One engine deployment at one site, as the serving config describes it.
+ *
+ * <p>Thread-safe (immutable).
+ *
+ * @param id the cluster's site and name
+ * @param url the base URL requests are forwarded to
+ * @param models the models it serves
+ * @param metricsUrl where its Prometheus metrics are scraped; absent means {@code <url>/metrics}
+ * @param maxQueueDepth the windowed worst queue depth at which it stops admitting; absent means no limit
+ * @param draining whether it admits no new request
+ */
+public record BackendCluster(
+        ClusterId id,
+        URI url,
+        Set<String> models,
+        Optional<URI> metricsUrl,
+        OptionalInt maxQueueDepth,
+        boolean draining) {
+
+    public BackendCluster {
+        requireNonNull(id, "id");
+        requireNonNull(url, "url");
+        models = Set.copyOf(models);
+        requireNonNull(metricsUrl, "metricsUrl");
+        requireNonNull(maxQueueDepth, "maxQueueDepth");
+    }
+
+    /** Whether it serves {@code model}. */
+    public boolean serves(String model) {
+        return models.contains(model);
+    }
+}

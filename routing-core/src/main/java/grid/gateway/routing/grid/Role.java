@@ -1,0 +1,13 @@
+package grid.gateway.routing.grid;
+
+/**
+ * What a replica forwards (SPEC §8).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public enum Role {
+    /** The full API. */
+    CONSUMER,
+    /** Only the configured exact paths. */
+    PROVIDER
+}
