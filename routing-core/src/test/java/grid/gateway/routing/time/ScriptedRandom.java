@@ -27,7 +27,7 @@ public final class ScriptedRandom implements RandomGenerator {
     }
 
     /** Appends doubles to return next. */
-    public ScriptedRandom doubles(double... values) {
+    public ScriptedRandom scriptDoubles(double... values) {
         for (double value : values) {
             doubles.add(value);
         }
@@ -35,7 +35,7 @@ public final class ScriptedRandom implements RandomGenerator {
     }
 
     /** Appends ints to return next from {@link #nextInt(int)}. */
-    public ScriptedRandom ints(int... values) {
+    public ScriptedRandom scriptInts(int... values) {
         for (int value : values) {
             ints.add(value);
         }

@@ -1,0 +1,109 @@
+package grid.gateway.routing.prefix;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.time.MonotonicClock;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which block keys this replica sent to each backend cluster and saw confirmed (SPEC §6; the seed's "What it
+ * remembers"): one {@link ClusterLru} per cluster, so traffic to one cluster cannot evict another's entries.
+ *
+ * <ul>
+ *   <li>A block counts toward a match only once the cluster answered 2xx ({@link #confirm}); a 429 or 5xx answer
+ *       forgets the request's blocks there ({@link #drop}).
+ *   <li>An entry's deadline is set at confirmation to now + the TTL then in force, so a TTL change applies only to
+ *       later confirmations.
+ *   <li>{@link #reconfigure} resizes existing LRUs (shrinking evicts the least recent), gives new clusters the
+ *       current capacity, and frees the memory of clusters that left the grid.
+ * </ul>
+ *
+ * <p>Thread-safe: the map of LRUs is concurrent, each LRU locks itself, settings are read from a volatile field.
+ */
+public final class PrefixMemory {
+    private final ConcurrentHashMap<ClusterId, ClusterLru> lrus = new ConcurrentHashMap<>();
+    private final MonotonicClock clock;
+    private final long hashSalt;
+    private volatile PrefixAffinitySettings settings;
+
+    /**
+     * An empty memory.
+     *
+     * @param settings capacity and TTL
+     * @param clock the monotonic clock deadlines run on
+     * @param hashSalt a secret random value that places keys in the index, so crafted prompts cannot collide there
+     */
+    public PrefixMemory(PrefixAffinitySettings settings, MonotonicClock clock, long hashSalt) {
+        this.settings = requireNonNull(settings, "settings");
+        this.clock = requireNonNull(clock, "clock");
+        this.hashSalt = hashSalt;
+    }
+
+    /** Applies a new grid and settings: keeps only {@code clusters}, resizing or creating their LRUs. */
+    public void reconfigure(Set<ClusterId> clusters, PrefixAffinitySettings newSettings) {
+        requireNonNull(clusters, "clusters");
+        this.settings = requireNonNull(newSettings, "newSettings");
+        lrus.keySet().retainAll(clusters);
+        for (ClusterId cluster : clusters) {
+            lrus.compute(cluster, (id, lru) -> {
+                if (lru == null) {
+                    return new ClusterLru(newSettings.capacity(), hashSalt);
+                }
+                lru.resize(newSettings.capacity());
+                return lru;
+            });
+        }
+    }
+
+    /** The settings in force. */
+    public PrefixAffinitySettings settings() {
+        return settings;
+    }
+
+    /** The request's run at {@code cluster}: how many of its leading blocks the cluster holds, in order. */
+    public int run(ClusterId cluster, BlockKeys keys) {
+        ClusterLru lru = lrus.get(cluster);
+        return lru == null || keys.isEmpty() ? 0 : lru.run(keys, clock.nanoTime());
+    }
+
+    /** The cluster answered 2xx: its entries for {@code keys} count from now until now + TTL. */
+    public void confirm(ClusterId cluster, BlockKeys keys) {
+        ClusterLru lru = lrus.get(cluster);
+        if (lru != null && !keys.isEmpty()) {
+            lru.confirm(keys, clock.nanoTime() + settings.ttlNanos());
+        }
+    }
+
+    /** The cluster answered 429 or 5xx: forget {@code keys} there. */
+    public void drop(ClusterId cluster, BlockKeys keys) {
+        ClusterLru lru = lrus.get(cluster);
+        if (lru != null && !keys.isEmpty()) {
+            lru.drop(keys);
+        }
+    }
+
+    /** Removes entries whose deadline passed, from each LRU's least recent end; call now and then. */
+    public void expire() {
+        long now = clock.nanoTime();
+        lrus.values().forEach(lru -> lru.expire(now));
+    }
+
+    /** Entries held for {@code cluster} (for the prefix-index metric). */
+    public int entries(ClusterId cluster) {
+        ClusterLru lru = lrus.get(cluster);
+        return lru == null ? 0 : lru.size();
+    }
+
+    /** The clusters that have an LRU. */
+    public Set<ClusterId> clusters() {
+        return Set.copyOf(lrus.keySet());
+    }
+
+    /** The LRU of {@code cluster}, for tests in this package. */
+    ClusterLru lru(ClusterId cluster) {
+        return lrus.get(cluster);
+    }
+}

@@ -1,0 +1,115 @@
+package grid.gateway.routing.select;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+
+/**
+ * Picks one of a request's candidates (SPEC §6):
+ *
+ * <pre>
+ *   one candidate                 → it (no outcome: counts nothing)
+ *   order by windowed worst queue depth, unmeasured after measured, ties at random
+ *   2% of requests                → first by load            (explore)
+ *   no keys                       → first by load            (unkeyed)
+ *   longest run not sticky        → first by load            (miss)
+ *   load gate reopens sticky set  → first by load            (load)
+ *   otherwise                     → least-queued sticky one  (hit)
+ * </pre>
+ *
+ * <p>Thread-safe: stateless apart from the injected random source, which must be thread-safe itself.
+ */
+public final class CandidateSelector {
+    private static final Comparator<Candidate> BY_LOAD = Comparator.comparing(Candidate::isMeasured)
+            .reversed()
+            .thenComparingDouble(c -> c.queueDepth().orElse(0));
+
+    private final RandomGenerator random;
+
+    /** A selector drawing exploration and tie-breaks from {@code random}. */
+    public CandidateSelector(RandomGenerator random) {
+        this.random = requireNonNull(random, "random");
+    }
+
+    /** Chooses among {@code candidates} (admitted, serving the model; at least one). */
+    public Selection.Chosen select(
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings) {
+        if (candidates.isEmpty()) {
+            throw new IllegalArgumentException("no candidates");
+        }
+        if (candidates.size() == 1) {
+            Candidate only = candidates.getFirst();
+            return new Selection.Chosen(only.cluster(), Optional.empty(), runOf(only, keys, runs));
+        }
+        List<Candidate> ordered = orderByLoad(candidates);
+        Candidate first = ordered.getFirst();
+        if (Exploration.explores(random)) {
+            return chosen(first, AffinityOutcome.EXPLORE, runOf(first, keys, runs));
+        }
+        if (keys.isEmpty()) {
+            return chosen(first, AffinityOutcome.UNKEYED, 0);
+        }
+        int[] run = new int[ordered.size()];
+        int longest = 0;
+        for (int i = 0; i < run.length; i++) {
+            run[i] = runs.run(ordered.get(i).cluster().id(), keys);
+            longest = Math.max(longest, run[i]);
+        }
+        if (!StickyRule.isSticky(longest, keys.size())) {
+            return chosen(first, AffinityOutcome.MISS, run[0]);
+        }
+        int sticky = indexOf(run, longest, true);
+        int other = indexOf(run, longest, false);
+        if (other >= 0
+                && LoadGate.reopens(
+                        ordered.get(sticky).queueDepth(), ordered.get(other).queueDepth(), longest, settings)) {
+            return chosen(first, AffinityOutcome.LOAD, run[0]);
+        }
+        return chosen(ordered.get(sticky), AffinityOutcome.HIT, longest);
+    }
+
+    /**
+     * Candidates by windowed worst queue depth, measured first. Equal ones are shuffled by drawing, for each
+     * position of a tie, which of the remaining tied candidates takes it (a draw of 0 keeps config order).
+     */
+    List<Candidate> orderByLoad(List<Candidate> candidates) {
+        List<Candidate> ordered = new ArrayList<>(candidates);
+        ordered.sort(BY_LOAD);
+        int start = 0;
+        while (start < ordered.size()) {
+            int end = start + 1;
+            while (end < ordered.size() && BY_LOAD.compare(ordered.get(start), ordered.get(end)) == 0) {
+                end++;
+            }
+            for (int i = start; i < end - 1; i++) {
+                int j = i + random.nextInt(end - i);
+                ordered.set(j, ordered.set(i, ordered.get(j)));
+            }
+            start = end;
+        }
+        return ordered;
+    }
+
+    private static int indexOf(int[] run, int longest, boolean sticky) {
+        for (int i = 0; i < run.length; i++) {
+            if ((run[i] == longest) == sticky) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int runOf(Candidate candidate, BlockKeys keys, RunLookup runs) {
+        return keys.isEmpty() ? 0 : runs.run(candidate.cluster().id(), keys);
+    }
+
+    private static Selection.Chosen chosen(Candidate candidate, AffinityOutcome outcome, int run) {
+        return new Selection.Chosen(candidate.cluster(), Optional.of(outcome), run);
+    }
+}

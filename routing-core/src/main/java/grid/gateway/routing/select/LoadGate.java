@@ -1,0 +1,41 @@
+package grid.gateway.routing.select;
+
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.util.OptionalDouble;
+
+/**
+ * Whether load outweighs a match (SPEC §6; the seed's "When load wins").
+ *
+ * <pre>
+ *   worth(run) = run × 64 tokens / prefill_tokens_per_second / queued_request_seconds   (queued requests)
+ *   reopens    = s unmeasured and o measured
+ *             or queue(s) − queue(o) > worth(run)
+ * </pre>
+ *
+ * where {@code s} is the least-queued sticky cluster and {@code o} the least-queued other candidate. At the defaults
+ * a 40-block match is worth 0.128 of a queued request and a 400-block match 1.28. An unmeasured sticky cluster
+ * gives way to a measured other, but not to another unmeasured one; a measured sticky cluster is never compared
+ * with an unmeasured other.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class LoadGate {
+    /** The keyer's estimate: 256 bytes a block, about 4 bytes a token. */
+    public static final int TOKENS_PER_BLOCK = 64;
+
+    private LoadGate() {}
+
+    /** What a run of {@code run} blocks saves, in queued requests. */
+    public static double worth(int run, PrefixAffinitySettings settings) {
+        return run * (double) TOKENS_PER_BLOCK / settings.prefillTokensPerSecond() / settings.queuedRequestSeconds();
+    }
+
+    /** Whether the sticky set reopens. */
+    public static boolean reopens(
+            OptionalDouble stickyQueue, OptionalDouble otherQueue, int run, PrefixAffinitySettings settings) {
+        if (stickyQueue.isEmpty() || otherQueue.isEmpty()) {
+            return stickyQueue.isEmpty() && otherQueue.isPresent();
+        }
+        return stickyQueue.getAsDouble() - otherQueue.getAsDouble() > worth(run, settings);
+    }
+}
