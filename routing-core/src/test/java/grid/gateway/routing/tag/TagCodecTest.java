@@ -25,6 +25,14 @@ class TagCodecTest {
     }
 
     @Test
+    void format_withKey_goldenTag() {
+        TagKeyRing ring = TagKeyRing.parse("tag-key-0123456789abcdef\n");
+        String mac = ring.sign("east", EAST_A);
+        assertThat(codec.format(IdKind.RESP, "east", EAST_A, mac, "resp_abc123"))
+                .isEqualTo("resp_east.1ef772aa.315e3ad6b9906efa.abc123");
+    }
+
+    @Test
     void format_conversation_keepsConvPrefix() {
         assertThat(codec.format(IdKind.CONV, "west", "8bcc2dc9", "", "conv_123"))
                 .isEqualTo("conv_west.8bcc2dc9..123");
