@@ -32,7 +32,8 @@ import java.util.OptionalDouble;
  * at {@code ±Double.MAX_VALUE}).
  *
  * <p>Never throws on any exposition. One hand-written pass, linear in the length of the text: each line is read
- * at most twice (once to find its end, once to scan it), and no regular expression runs on scraped text.
+ * a fixed number of times (to find its end, to check for {@code # EOF}, to scan it) and never backtracked over, and
+ * no regular expression runs on scraped text.
  *
  * <p>Thread-safe and stateless.
  */

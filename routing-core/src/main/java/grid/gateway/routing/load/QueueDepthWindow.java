@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Algorithm: a sliding-window maximum over a monotone queue. A sample is kept only while no later sample of its
  * cluster is at least as deep, since a later sample stays in the window longer and already answers for it. The
  * kept samples are therefore in time order with strictly decreasing depth: the first one still in the window is the
- * worst, and the ones before it have aged out. Reads and records are amortized O(1), and a cluster never keeps more
- * samples than were taken within one window (for integer depths, no more than its worst depth plus one).
+ * worst, and the ones before it have aged out. A cluster never keeps more samples than were taken within one window
+ * (for non-negative integer depths, no more than its worst depth plus one), so a record, which copies them, and a
+ * read, which steps over the aged-out ones, touch a handful of samples.
  *
  * <p>Memory: aged-out samples are discarded when a sample is recorded (relative to that sample's time) and when a
  * read finds them (relative to the reader's {@code nowNanos}). {@link #retain} drops clusters that left the grid.
@@ -40,7 +41,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *                        (immutable array)          (losing the race only means another thread updated first)
  * </pre>
  *
- * A reader racing another reader that passes a later {@code nowNanos} may find the samples that aged out for that
+ * <p>A reader racing another reader that passes a later {@code nowNanos} may find the samples that aged out for that
  * later time already gone: its answer is then the one for a moment a little later than it asked, never a sample
  * outside every window. Samples of one cluster are expected in time order, as one scraper on a monotonic clock takes
  * them; a sample taken before the newest one already recorded for its cluster is ignored.
