@@ -90,7 +90,10 @@ class QueueDepthWindowTest {
         // ManualClock starts 65 s before Long.MAX_VALUE; these samples straddle the wrap to Long.MIN_VALUE.
         clock.advanceSeconds(60);
         record(EAST_A, 9);
-        clock.advanceSeconds(8);
+        clock.advanceSeconds(1);
+        // Before the wrap, with the sample's last moment in the window past it.
+        assertThat(worst(EAST_A)).hasValue(9.0);
+        clock.advanceSeconds(7);
         record(EAST_A, 2);
         assertThat(clock.nanoTime()).isNegative();
         clock.advanceSeconds(2);
