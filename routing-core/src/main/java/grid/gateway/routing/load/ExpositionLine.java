@@ -1,0 +1,237 @@
+package grid.gateway.routing.load;
+
+import static grid.gateway.routing.load.PrometheusQueueParser.MAX_NUMBER_LENGTH;
+
+/**
+ * A cursor over one line of a Prometheus text exposition, without its {@code \n}, for {@link PrometheusQueueParser}:
+ * each method reads one part of a sample line and says whether it was well formed. Every read is bounded by the
+ * line's end, so no input makes it throw, and the cursor only moves forward.
+ *
+ * <p>Not thread-safe; one per line.
+ */
+final class ExpositionLine {
+    private static final String EOF_MARKER = "# EOF";
+
+    private final String text;
+    private final int end;
+    private int pos;
+
+    ExpositionLine(String text, int start, int end) {
+        this.text = text;
+        this.pos = start;
+        this.end = end;
+    }
+
+    /** Whether the line is {@code # EOF}, allowing blanks around it. Does not move the cursor. */
+    boolean isEofMarker() {
+        int at = pos;
+        while (at < end && isBlank(text.charAt(at))) {
+            at++;
+        }
+        if (!text.startsWith(EOF_MARKER, at) || at + EOF_MARKER.length() > end) {
+            return false;
+        }
+        for (at += EOF_MARKER.length(); at < end; at++) {
+            if (!isBlank(text.charAt(at))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Reads the line as {@code name [{labels}] value [timestamp] [# exemplar]}: the value when the line is a sample
+     * of {@code metricName}; NaN for any other line (a comment, a blank line, another metric, an unparseable line),
+     * which the caller ignores like a NaN sample.
+     */
+    double sampleValue(String metricName) {
+        skipBlanks();
+        if (atEnd() || !isNameStart(peek())) {
+            return Double.NaN;
+        }
+        if (!skipName(metricName)) {
+            return Double.NaN;
+        }
+        boolean blank = skipBlanks();
+        if (!atEnd() && peek() == '{') {
+            if (!skipLabels()) {
+                return Double.NaN;
+            }
+            skipBlanks();
+        } else if (!blank) {
+            return Double.NaN;
+        }
+        double value = number();
+        skipBlanks();
+        if (atEnd() || peek() == '#') {
+            return value;
+        }
+        double timestamp = number();
+        skipBlanks();
+        boolean trailerOk = atEnd() || peek() == '#';
+        return trailerOk && !Double.isNaN(timestamp) ? value : Double.NaN;
+    }
+
+    private boolean atEnd() {
+        return pos >= end;
+    }
+
+    private char peek() {
+        return text.charAt(pos);
+    }
+
+    /** Skips spaces, tabs and carriage returns; whether it skipped any. */
+    private boolean skipBlanks() {
+        int start = pos;
+        while (pos < end && isBlank(text.charAt(pos))) {
+            pos++;
+        }
+        return pos > start;
+    }
+
+    /** Reads a metric name; whether it equals {@code expected}. */
+    private boolean skipName(String expected) {
+        int start = pos;
+        while (pos < end && isNameChar(text.charAt(pos))) {
+            pos++;
+        }
+        return pos - start == expected.length() && text.regionMatches(start, expected, 0, expected.length());
+    }
+
+    /** Reads {@code {name="value", ...}}, an optional trailing comma included; whether it is well formed. */
+    private boolean skipLabels() {
+        pos++;
+        while (true) {
+            skipBlanks();
+            if (atEnd()) {
+                return false;
+            }
+            if (peek() == '}') {
+                pos++;
+                return true;
+            }
+            if (!skipLabel()) {
+                return false;
+            }
+            skipBlanks();
+            if (atEnd()) {
+                return false;
+            }
+            char next = text.charAt(pos++);
+            if (next == '}') {
+                return true;
+            }
+            if (next != ',') {
+                return false;
+            }
+        }
+    }
+
+    /** Reads {@code name="value"}; whether it is well formed. */
+    private boolean skipLabel() {
+        if (!isLabelNameStart(peek())) {
+            return false;
+        }
+        while (pos < end && isLabelNameChar(text.charAt(pos))) {
+            pos++;
+        }
+        skipBlanks();
+        if (atEnd() || text.charAt(pos++) != '=') {
+            return false;
+        }
+        skipBlanks();
+        if (atEnd() || text.charAt(pos++) != '"') {
+            return false;
+        }
+        while (pos < end) {
+            char c = text.charAt(pos++);
+            if (c == '"') {
+                return true;
+            }
+            if (c == '\\') {
+                // The escaped character, whatever it is, belongs to the value; at the line's end it is missing.
+                pos++;
+            }
+        }
+        return false;
+    }
+
+    /** Reads a blank-delimited decimal number; NaN when the token is not one, infinite when it overflows. */
+    private double number() {
+        int start = pos;
+        while (pos < end && !isBlank(text.charAt(pos))) {
+            pos++;
+        }
+        if (pos - start > MAX_NUMBER_LENGTH || !isDecimal(start, pos)) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(text.substring(start, pos));
+        } catch (NumberFormatException unexpected) {
+            // isDecimal admits only forms parseDouble reads; this guards the promise never to throw.
+            return Double.NaN;
+        }
+    }
+
+    /** Whether {@code text[from, to)} is {@code [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?}. */
+    private boolean isDecimal(int from, int to) {
+        int at = from;
+        if (at < to && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
+            at++;
+        }
+        int digits = 0;
+        while (at < to && isDigit(text.charAt(at))) {
+            at++;
+            digits++;
+        }
+        if (at < to && text.charAt(at) == '.') {
+            at++;
+            while (at < to && isDigit(text.charAt(at))) {
+                at++;
+                digits++;
+            }
+        }
+        if (digits == 0) {
+            return false;
+        }
+        if (at < to && (text.charAt(at) == 'e' || text.charAt(at) == 'E')) {
+            at++;
+            if (at < to && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
+                at++;
+            }
+            int exponentDigits = 0;
+            while (at < to && isDigit(text.charAt(at))) {
+                at++;
+                exponentDigits++;
+            }
+            if (exponentDigits == 0) {
+                return false;
+            }
+        }
+        return at == to;
+    }
+
+    private static boolean isBlank(char c) {
+        return c == ' ' || c == '\t' || c == '\r';
+    }
+
+    static boolean isNameStart(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+    }
+
+    static boolean isNameChar(char c) {
+        return isNameStart(c) || (c >= '0' && c <= '9');
+    }
+
+    private static boolean isLabelNameStart(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    }
+
+    private static boolean isLabelNameChar(char c) {
+        return isLabelNameStart(c) || (c >= '0' && c <= '9');
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+}
