@@ -78,7 +78,7 @@ public final class CandidateSelector {
      * Candidates by windowed worst queue depth, measured first. Equal ones are shuffled by drawing, for each
      * position of a tie, which of the remaining tied candidates takes it (a draw of 0 keeps config order).
      */
-    List<Candidate> orderByLoad(List<Candidate> candidates) {
+    public List<Candidate> orderByLoad(List<Candidate> candidates) {
         List<Candidate> ordered = new ArrayList<>(candidates);
         ordered.sort(BY_LOAD);
         int start = 0;

@@ -1,0 +1,178 @@
+package grid.gateway.routing;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.PromptKeys;
+import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.select.Candidate;
+import grid.gateway.routing.select.CandidateSelector;
+import grid.gateway.routing.select.Selection;
+import grid.gateway.routing.tag.ClusterDigest;
+import grid.gateway.routing.tag.IdKind;
+import grid.gateway.routing.tag.TagCodec;
+import grid.gateway.routing.tag.TagKeyRing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Makes the {@code grid_site_route} decision for one request (SPEC §3, §5, §6) and learns from its answer.
+ *
+ * <pre>
+ *   route(keys)          candidates (admitted, serving the model) → CandidateSelector → Route
+ *   pin(ids)             StoredIdPins → the named cluster, if it still admits → PinResult
+ *   newConversation()    least-queued admitted cluster of the local site, else of any site
+ *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
+ * </pre>
+ *
+ * <p>Thread-safe: the grid, the settings and the key ring form one snapshot swapped atomically by
+ * {@link #reconfigure}; every other part is thread-safe itself.
+ */
+public final class SiteRouter {
+    private final RoutingParts parts;
+    private final Admission admission;
+    private final CandidateSelector selector;
+    private final TagCodec codec = new TagCodec();
+    private volatile Snapshot snapshot;
+
+    /** The grid, settings and key ring in force, replaced together. */
+    private record Snapshot(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing) {}
+
+    /** A router over {@code grid}; the prefix memory is configured for it at once. */
+    public SiteRouter(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts) {
+        this.parts = requireNonNull(parts, "parts");
+        this.admission = new Admission(parts.window(), parts.ejector());
+        this.selector = new CandidateSelector(parts.random());
+        reconfigure(grid, settings, keyRing);
+    }
+
+    /** Applies a new serving config: clusters that left lose their memory, window and ejection state. */
+    public void reconfigure(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing) {
+        Set<ClusterId> ids = grid.clusters().stream().map(BackendCluster::id).collect(Collectors.toSet());
+        parts.memory().reconfigure(ids, settings);
+        parts.window().retain(ids);
+        parts.ejector().retain(ids);
+        snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"));
+    }
+
+    /** The grid in force. */
+    public Grid grid() {
+        return snapshot.grid();
+    }
+
+    /** Routes a request by prefix affinity and load. */
+    public Route route(PromptKeys keys) {
+        return route(keys, Set.of());
+    }
+
+    /**
+     * Routes a request again after a connect failure, leaving out the clusters already tried; the retry is not
+     * counted as a second affinity decision.
+     */
+    public Route route(PromptKeys keys, Set<ClusterId> tried) {
+        Snapshot current = snapshot;
+        List<BackendCluster> serving =
+                keys.model().map(current.grid()::serving).orElse(current.grid().clusters());
+        if (serving.isEmpty()) {
+            return new Route.UnknownModel(keys.model().orElse(""));
+        }
+        List<Candidate> candidates = admitted(serving, tried);
+        if (candidates.isEmpty()) {
+            return new Route.NoneAdmitted();
+        }
+        Selection.Chosen chosen = selector.select(candidates, keys.keys(), parts.memory()::run, current.settings());
+        if (tried.isEmpty()) {
+            chosen.outcome()
+                    .ifPresent(o ->
+                            parts.listener().affinityDecided(o, chosen.cluster().id(), chosen.run()));
+        }
+        return new Route.Forward(new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys()));
+    }
+
+    /**
+     * Routes {@code POST /v1/conversations}: a new conversation stays on the local site when it admits requests,
+     * else goes by load to any admitted cluster.
+     */
+    public Route newConversation() {
+        Grid grid = snapshot.grid();
+        List<BackendCluster> local = grid.clusters().stream()
+                .filter(c -> c.id().site().equals(grid.localSite()))
+                .toList();
+        List<Candidate> candidates = admitted(local, Set.of());
+        if (candidates.isEmpty()) {
+            candidates = admitted(grid.clusters(), Set.of());
+        }
+        if (candidates.isEmpty()) {
+            return new Route.NoneAdmitted();
+        }
+        Candidate first = selector.orderByLoad(candidates).getFirst();
+        return new Route.Forward(RouteDecision.unkeyed(first.cluster()));
+    }
+
+    /** Resolves the stored ids a request names (path and body) to the one cluster that may serve it. */
+    public PinResult pin(List<String> taggedIds) {
+        Snapshot current = snapshot;
+        PinResult result = StoredIdPins.resolve(taggedIds, current.grid(), current.keyRing(), codec);
+        if (result instanceof PinResult.Pinned pinned
+                && !admission.admits(pinned.cluster(), parts.clock().nanoTime())) {
+            result = new PinResult.Unavailable(pinned.cluster());
+        }
+        switch (result) {
+            case PinResult.Pinned p -> parts.listener().pinned(PinnedOutcome.ROUTED);
+            case PinResult.NotFound n -> parts.listener().pinned(PinnedOutcome.NOT_FOUND);
+            case PinResult.Unavailable u -> parts.listener().pinned(PinnedOutcome.UNAVAILABLE);
+            case PinResult.Conflict c -> {}
+        }
+        return result;
+    }
+
+    /** Tags an engine's stored id with the cluster that stored it, as it leaves the gateway (SPEC §5). */
+    public String tag(String engineId, BackendCluster cluster) {
+        IdKind kind = IdKind.of(engineId).orElseThrow(() -> new IllegalArgumentException("not a resp_/conv_ id"));
+        String site = cluster.id().site().value();
+        String digest = ClusterDigest.of(cluster.id().name());
+        return codec.format(kind, site, digest, snapshot.keyRing().sign(site, digest), engineId);
+    }
+
+    /**
+     * The upstream answered {@code status}: 2xx confirms the request's keys at that cluster, 429 and 5xx drop
+     * them, anything else teaches nothing. Any answer shows the cluster is reachable.
+     */
+    public void answered(RouteDecision decision, int status) {
+        ClusterId cluster = decision.cluster().id();
+        parts.ejector().recordSuccess(cluster);
+        BlockKeys keys = decision.keys();
+        if (keys.isEmpty()) {
+            return;
+        }
+        if (status >= 200 && status < 300) {
+            parts.memory().confirm(cluster, keys);
+            parts.listener().keysLearned(cluster, true, keys.size());
+        } else if (status == 429 || status >= 500) {
+            parts.memory().drop(cluster, keys);
+            parts.listener().keysLearned(cluster, false, keys.size());
+        }
+    }
+
+    /** The connection to {@code cluster} failed before any byte was sent. */
+    public void connectFailed(ClusterId cluster) {
+        parts.ejector().recordConnectFailure(cluster, parts.clock().nanoTime());
+    }
+
+    private List<Candidate> admitted(List<BackendCluster> clusters, Set<ClusterId> tried) {
+        long now = parts.clock().nanoTime();
+        List<Candidate> candidates = new ArrayList<>();
+        for (BackendCluster cluster : clusters) {
+            if (!tried.contains(cluster.id()) && admission.admits(cluster, now)) {
+                candidates.add(new Candidate(cluster, admission.worstQueueDepth(cluster.id(), now)));
+            }
+        }
+        return candidates;
+    }
+}

@@ -1,0 +1,56 @@
+package grid.gateway.routing;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.tag.TagCodec;
+import grid.gateway.routing.tag.TagKeyRing;
+import grid.gateway.routing.tag.TagParse;
+import grid.gateway.routing.tag.TaggedId;
+import java.util.List;
+
+/**
+ * Resolves the stored ids one request names to the single backend cluster that stored them (SPEC §5), before
+ * admission: parse each tag, verify its mac, find its cluster in the grid, and refuse two different clusters.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class StoredIdPins {
+    private StoredIdPins() {}
+
+    /** The cluster all of {@code ids} name, or why there is none. */
+    static PinResult resolve(List<String> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("no stored id to pin to");
+        }
+        BackendCluster cluster = null;
+        for (String id : ids) {
+            PinResult one = resolveOne(id, grid, keyRing, codec);
+            if (!(one instanceof PinResult.Pinned pinned)) {
+                return one;
+            }
+            if (cluster != null && !cluster.id().equals(pinned.cluster().id())) {
+                return new PinResult.Conflict();
+            }
+            cluster = pinned.cluster();
+        }
+        return new PinResult.Pinned(cluster);
+    }
+
+    private static PinResult resolveOne(String id, Grid grid, TagKeyRing keyRing, TagCodec codec) {
+        return switch (codec.parse(id)) {
+            case TagParse.Malformed m -> new PinResult.NotFound(PinResult.NotFoundReason.MALFORMED);
+            case TagParse.Untagged u -> new PinResult.NotFound(PinResult.NotFoundReason.UNTAGGED);
+            case TagParse.Tagged tagged -> resolveTagged(tagged.id(), grid, keyRing);
+        };
+    }
+
+    private static PinResult resolveTagged(TaggedId id, Grid grid, TagKeyRing keyRing) {
+        // The mac is checked before the grid is consulted, so a forged tag learns nothing about the grid.
+        if (!keyRing.verify(id)) {
+            return new PinResult.NotFound(PinResult.NotFoundReason.BAD_MAC);
+        }
+        return grid.clusterByTag(id.site(), id.clusterDigest())
+                .<PinResult>map(PinResult.Pinned::new)
+                .orElse(new PinResult.NotFound(PinResult.NotFoundReason.CLUSTER_GONE));
+    }
+}

@@ -1,0 +1,268 @@
+package grid.gateway.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.keyer.ApiDialect;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.PromptKeyer;
+import grid.gateway.routing.keyer.PromptKeys;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.load.QueueSample;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.tag.TagKeyRing;
+import grid.gateway.routing.time.ManualClock;
+import grid.gateway.routing.time.ScriptedRandom;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/** The router end to end, without a network: the seed's sentences that need more than one component. */
+class SiteRouterTest {
+    private static final String KEY_FILE = "tag-key-0123456789abcdef\n";
+
+    private final ManualClock clock = new ManualClock();
+    private final QueueDepthWindow window = new QueueDepthWindow(Duration.ofSeconds(10));
+    private final PrefixMemory memory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 42);
+    private final List<String> events = new ArrayList<>();
+    private final RoutingListener listener = new RoutingListener() {
+        @Override
+        public void affinityDecided(AffinityOutcome outcome, ClusterId cluster, int run) {
+            events.add(outcome.label() + " " + cluster.name());
+        }
+
+        @Override
+        public void pinned(PinnedOutcome outcome) {
+            events.add("pinned " + outcome.label());
+        }
+    };
+    private final SiteRouter router = new SiteRouter(
+            grid(false),
+            PrefixAffinitySettings.defaults(),
+            TagKeyRing.parse(KEY_FILE),
+            new RoutingParts(memory, window, new OutlierEjector(), ScriptedRandom.neverExploring(), clock, listener));
+
+    private static BackendCluster cluster(String site, String name, boolean draining) {
+        return new BackendCluster(
+                new ClusterId(new SiteName(site), name),
+                URI.create("http://127.0.0.1:1/" + name),
+                Set.of("demo-model"),
+                Optional.empty(),
+                OptionalInt.empty(),
+                draining);
+    }
+
+    private static Grid grid(boolean eastADraining) {
+        return Grid.of(
+                new SiteName("east"),
+                List.of(
+                        cluster("east", "east-a", eastADraining),
+                        cluster("east", "east-b", false),
+                        cluster("west", "west-a", false)));
+    }
+
+    private void queue(String site, String name, double depth) {
+        window.record(new ClusterId(new SiteName(site), name), new QueueSample(clock.nanoTime(), depth));
+    }
+
+    private static PromptKeys prompt(int blocks) {
+        return new PromptKeys(
+                Optional.of("demo-model"),
+                Optional.empty(),
+                BlockKeys.copyOf(LongStream.range(1, blocks + 1).toArray(), blocks),
+                Optional.empty());
+    }
+
+    private static RouteDecision forward(Route route) {
+        return ((Route.Forward) route).decision();
+    }
+
+    private static String name(Route route) {
+        return forward(route).cluster().id().name();
+    }
+
+    private BackendCluster cluster(String name) {
+        return router.grid().clusters().stream()
+                .filter(c -> c.id().name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    // --- What it remembers.
+
+    @Test
+    void route_burstBeforeFirstAnswer_spreadsByLoad_thenSticks() {
+        queue("east", "east-a", 2);
+        queue("east", "east-b", 1);
+        queue("west", "west-a", 3);
+        // "A burst behind a new prompt spreads by load until the first answer."
+        RouteDecision first = forward(router.route(prompt(40)));
+        assertThat(forward(router.route(prompt(40))).outcome()).contains(AffinityOutcome.MISS);
+        assertThat(first.cluster().id().name()).isEqualTo("east-b");
+        router.answered(first, 200);
+        queue("east", "east-b", 1.1); // a little busier now, but within the 40-block match's worth
+        RouteDecision after = forward(router.route(prompt(40)));
+        assertThat(after.cluster().id().name()).isEqualTo("east-b");
+        assertThat(after.outcome()).contains(AffinityOutcome.HIT);
+        assertThat(events).containsExactly("miss east-b", "miss east-b", "hit east-b");
+    }
+
+    @Test
+    void answered_429or5xx_dropsKeys_otherErrorsTeachNothing() {
+        RouteDecision decision = forward(router.route(prompt(40)));
+        ClusterId id = decision.cluster().id();
+        router.answered(decision, 200);
+        assertThat(memory.run(id, prompt(40).keys())).isEqualTo(40);
+        router.answered(decision, 400);
+        assertThat(memory.run(id, prompt(40).keys())).isEqualTo(40);
+        router.answered(decision, 503);
+        assertThat(memory.run(id, prompt(40).keys())).isZero();
+        router.answered(decision, 200);
+        router.answered(decision, 429);
+        assertThat(memory.run(id, prompt(40).keys())).isZero();
+    }
+
+    @Test
+    void route_identicalShortPromptsFromTheKeyer_spreadByLoad() {
+        PromptKeys shortPrompt = new PromptKeyer()
+                .key(
+                        ApiDialect.CHAT_COMPLETIONS,
+                        "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"
+                                .getBytes(StandardCharsets.UTF_8));
+        queue("east", "east-a", 0);
+        queue("east", "east-b", 5);
+        queue("west", "west-a", 5);
+        router.answered(forward(router.route(shortPrompt)), 200);
+        queue("east", "east-a", 9); // east-a now holds the prompt but is the busiest
+        assertThat(name(router.route(shortPrompt))).isNotEqualTo("east-a");
+    }
+
+    // --- How it chooses: a site that admits no new request is never a candidate, so it is never sticky.
+
+    @Test
+    void route_stickyClusterStopsAdmitting_neverSticky() {
+        RouteDecision decision = forward(router.route(prompt(40)));
+        router.answered(decision, 200);
+        assertThat(name(router.route(prompt(40))))
+                .isEqualTo(decision.cluster().id().name());
+        router.reconfigure(grid(true), PrefixAffinitySettings.defaults(), TagKeyRing.parse(KEY_FILE));
+        assertThat(decision.cluster().id().name()).isEqualTo("east-a");
+        assertThat(name(router.route(prompt(40)))).isNotEqualTo("east-a");
+    }
+
+    @Test
+    void route_unknownModel_andNothingAdmitting() {
+        PromptKeys other = new PromptKeys(
+                Optional.of("other"),
+                Optional.empty(),
+                BlockKeys.none(),
+                Optional.of(grid.gateway.routing.keyer.NoKeysReason.EMPTY_PROMPT));
+        assertThat(router.route(other)).isEqualTo(new Route.UnknownModel("other"));
+        router.reconfigure(
+                Grid.of(new SiteName("east"), List.of(cluster("east", "east-a", true))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.none());
+        assertThat(router.route(prompt(4))).isInstanceOf(Route.NoneAdmitted.class);
+    }
+
+    @Test
+    void route_retryAfterConnectFailure_leavesOutTriedClusterAndCountsOnce() {
+        RouteDecision first = forward(router.route(prompt(4)));
+        router.connectFailed(first.cluster().id());
+        RouteDecision retry =
+                forward(router.route(prompt(4), Set.of(first.cluster().id())));
+        assertThat(retry.cluster()).isNotEqualTo(first.cluster());
+        assertThat(events).hasSize(1);
+    }
+
+    // --- Stored responses and conversations.
+
+    @Test
+    void tag_idsLeaveTaggedWithSiteAndCluster() {
+        // Known answer computed with openssl (see TagKeyRingTest): east.1ef772aa under the key above.
+        assertThat(router.tag("resp_abc123", cluster("east-a")))
+                .isEqualTo("resp_east.1ef772aa.315e3ad6b9906efa.abc123");
+        assertThat(router.tag("conv_xyz", cluster("east-a"))).startsWith("conv_east.1ef772aa.");
+    }
+
+    @Test
+    void pin_taggedId_goesOnlyToThatClusterAndIsNotHashed() {
+        String tagged = router.tag("resp_abc123", cluster("west-a"));
+        queue("west", "west-a", 50); // the busiest cluster: load does not matter to a pinned request
+        assertThat(router.pin(List.of(tagged))).isEqualTo(new PinResult.Pinned(cluster("west-a")));
+        router.answered(RouteDecision.unkeyed(cluster("west-a")), 200);
+        assertThat(memory.entries(cluster("west-a").id())).isZero();
+        assertThat(events).containsExactly("pinned routed");
+    }
+
+    @Test
+    void pin_clusterThatLeftTheGrid_notFound() {
+        String tagged = router.tag("resp_abc123", cluster("west-a"));
+        router.reconfigure(
+                Grid.of(new SiteName("east"), List.of(cluster("east", "east-a", false))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.parse(KEY_FILE));
+        assertThat(router.pin(List.of(tagged)))
+                .isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.CLUSTER_GONE));
+        assertThat(events).containsExactly("pinned not_found");
+    }
+
+    @Test
+    void pin_clusterThatAdmitsNothing_unavailable() {
+        String tagged = router.tag("resp_abc123", cluster("east-a"));
+        router.reconfigure(grid(true), PrefixAffinitySettings.defaults(), TagKeyRing.parse(KEY_FILE));
+        assertThat(router.pin(List.of(tagged))).isInstanceOf(PinResult.Unavailable.class);
+        assertThat(events).containsExactly("pinned unavailable");
+    }
+
+    @Test
+    void pin_withKey_badMacNotFound_withoutKey_anyWellFormedTagAccepted() {
+        String forged =
+                "resp_west.%s.0000000000000000.abc".formatted(grid.gateway.routing.tag.ClusterDigest.of("west-a"));
+        assertThat(router.pin(List.of(forged))).isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.BAD_MAC));
+        router.reconfigure(grid(false), PrefixAffinitySettings.defaults(), TagKeyRing.none());
+        assertThat(router.pin(List.of(forged))).isEqualTo(new PinResult.Pinned(cluster("west-a")));
+        assertThat(router.tag("resp_abc", cluster("west-a"))).contains("..");
+    }
+
+    @Test
+    void pin_malformedOrUntagged_notFound_twoClusters_conflict() {
+        assertThat(router.pin(List.of("resp_plainEngineId")))
+                .isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.UNTAGGED));
+        assertThat(router.pin(List.of("resp_EAST.x.y.z")))
+                .isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.MALFORMED));
+        String a = router.tag("resp_a", cluster("east-a"));
+        String b = router.tag("conv_b", cluster("west-a"));
+        assertThat(router.pin(List.of(a, b))).isInstanceOf(PinResult.Conflict.class);
+        assertThat(router.pin(List.of(a, router.tag("conv_c", cluster("east-a")))))
+                .isEqualTo(new PinResult.Pinned(cluster("east-a")));
+    }
+
+    @Test
+    void newConversation_staysOnLocalSiteWhileItAdmits() {
+        queue("east", "east-a", 9);
+        queue("east", "east-b", 8);
+        queue("west", "west-a", 0);
+        assertThat(name(router.newConversation())).isEqualTo("east-b");
+        router.reconfigure(
+                Grid.of(
+                        new SiteName("east"),
+                        List.of(cluster("east", "east-a", true), cluster("west", "west-a", false))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.none());
+        assertThat(name(router.newConversation())).isEqualTo("west-a");
+    }
+}
