@@ -65,4 +65,41 @@ class ArchitectureTest {
             .callMethod(System.class, "currentTimeMillis")
             .because("routing-core reads only the injected monotonic clock (STYLE.md 2.4.3)")
             .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule keyerStandsAlone = noClasses()
+            .that()
+            .resideInAPackage("grid.gateway.routing.keyer..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "grid.gateway.routing",
+                    "grid.gateway.routing.prefix..",
+                    "grid.gateway.routing.select..",
+                    "grid.gateway.routing.load..",
+                    "grid.gateway.routing.tag..",
+                    "grid.gateway.routing.grid..")
+            .because("the keyer turns bytes into keys and knows nothing of routing (STYLE.md 2.3, step 5)");
+
+    @ArchTest
+    static final ArchRule tagsKnowNoGridAndNoRouting = noClasses()
+            .that()
+            .resideInAPackage("grid.gateway.routing.tag..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "grid.gateway.routing",
+                    "grid.gateway.routing.grid..",
+                    "grid.gateway.routing.select..",
+                    "grid.gateway.routing.prefix..")
+            .because("resolving a tag to a cluster is the router's job; tags are text and macs");
+
+    @ArchTest
+    static final ArchRule onlyTheRouterPackageSeesTheWhole = noClasses()
+            .that()
+            .resideOutsideOfPackage("grid.gateway.routing")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("grid.gateway.routing")
+            .because("SiteRouter composes the parts; the parts do not call back into it");
 }
