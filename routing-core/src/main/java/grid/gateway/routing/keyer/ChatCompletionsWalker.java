@@ -16,38 +16,16 @@ final class ChatCompletionsWalker implements DialectWalker {
     public void walk(Members root, PromptWriter writer) {
         JsonNav nav = writer.nav();
         writer.tools(root.find(nav, FieldName.TOOLS), null);
-        int messages = root.find(nav, FieldName.MESSAGES);
-        if (messages < 0) {
-            return;
-        }
-        if (!nav.isArray(messages)) {
-            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-        }
-        for (int p = nav.enter(messages); !nav.isClose(p) && !writer.isFull(); ) {
-            if (!nav.isObject(p)) {
-                throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-            }
-            Members message = Members.of(nav, p);
+        writer.forEachObject(root.find(nav, FieldName.MESSAGES), message -> {
             writer.message(message.find(nav, FieldName.ROLE));
             writer.content(message.find(nav, FieldName.CONTENT), PartTable.OPENAI, false);
             toolCalls(message.find(nav, FieldName.TOOL_CALLS), writer);
-            p = nav.next(message.objectEnd());
-        }
+        });
     }
 
     private static void toolCalls(int calls, PromptWriter writer) {
         JsonNav nav = writer.nav();
-        if (calls < 0) {
-            return;
-        }
-        if (!nav.isArray(calls)) {
-            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-        }
-        for (int p = nav.enter(calls); !nav.isClose(p) && !writer.isFull(); ) {
-            if (!nav.isObject(p)) {
-                throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-            }
-            Members call = Members.of(nav, p);
+        writer.forEachObject(calls, call -> {
             int function = call.find(nav, FieldName.FUNCTION);
             int custom = call.find(nav, FieldName.CUSTOM);
             if (function >= 0 && nav.isObject(function)) {
@@ -59,7 +37,6 @@ final class ChatCompletionsWalker implements DialectWalker {
             } else {
                 throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
             }
-            p = nav.next(call.objectEnd());
-        }
+        });
     }
 }

@@ -48,9 +48,14 @@ final class JsonNav {
 
     /** The first index at or after {@code from} that is not JSON white space. */
     int ws(int from) {
+        return skipWhiteSpace(b, from);
+    }
+
+    /** The first index at or after {@code from} in {@code text} that is not JSON white space. */
+    static int skipWhiteSpace(byte[] text, int from) {
         int q = from;
-        while (q < n) {
-            byte c = b[q];
+        while (q < text.length) {
+            byte c = text[q];
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
                 break;
             }

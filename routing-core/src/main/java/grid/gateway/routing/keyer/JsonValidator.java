@@ -293,15 +293,7 @@ final class JsonValidator {
     }
 
     private int ws(int from) {
-        int q = from;
-        while (q < n) {
-            byte c = b[q];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                break;
-            }
-            q++;
-        }
-        return q;
+        return JsonNav.skipWhiteSpace(b, from);
     }
 
     /** The byte at {@code i}, or 0 past the end (0 is never valid where a token is expected). */

@@ -22,24 +22,12 @@ final class MessagesWalker implements DialectWalker {
         JsonNav nav = writer.nav();
         writer.tools(root.find(nav, FieldName.TOOLS), FieldName.CACHE_CONTROL);
         system(root.find(nav, FieldName.SYSTEM), writer);
-        int messages = root.find(nav, FieldName.MESSAGES);
-        if (messages < 0) {
-            return;
-        }
-        if (!nav.isArray(messages)) {
-            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-        }
-        for (int p = nav.enter(messages); !nav.isClose(p) && !writer.isFull(); ) {
-            if (!nav.isObject(p)) {
-                throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-            }
-            Members message = Members.of(nav, p);
+        writer.forEachObject(root.find(nav, FieldName.MESSAGES), message -> {
             int role = message.find(nav, FieldName.ROLE);
             writer.message(role);
             boolean system = role >= 0 && nav.stringEquals(role, SYSTEM_ROLE);
             writer.content(message.find(nav, FieldName.CONTENT), PartTable.ANTHROPIC, system);
-            p = nav.next(message.objectEnd());
-        }
+        });
     }
 
     private static void system(int system, PromptWriter writer) {

@@ -2,6 +2,7 @@ package grid.gateway.routing.keyer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Writes the pieces every dialect shares into the canonical stream: messages, content, parts, tool definitions and
@@ -122,6 +123,27 @@ final class PromptWriter {
         for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); p = nav.next(nav.end(p))) {
             sink.write(Segment.TOOL);
             CanonicalJson.write(nav, p, sink, dropped);
+        }
+    }
+
+    /**
+     * Visits each element of the array at {@code array}, each of which must be an object, until the stream is
+     * full; an absent ({@code -1}) array visits nothing.
+     */
+    void forEachObject(int array, Consumer<Members> visit) {
+        if (array < 0) {
+            return;
+        }
+        if (!nav.isArray(array)) {
+            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+        }
+        for (int p = nav.enter(array); !nav.isClose(p) && !sink.isFull(); ) {
+            if (!nav.isObject(p)) {
+                throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
+            }
+            Members element = Members.of(nav, p);
+            visit.accept(element);
+            p = nav.next(element.objectEnd());
         }
     }
 

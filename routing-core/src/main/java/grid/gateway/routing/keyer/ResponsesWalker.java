@@ -50,17 +50,7 @@ final class ResponsesWalker implements DialectWalker {
             writer.content(value, PartTable.OPENAI, false);
             return;
         }
-        if (!nav.isArray(value)) {
-            throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-        }
-        for (int p = nav.enter(value); !nav.isClose(p) && !writer.isFull(); ) {
-            if (!nav.isObject(p)) {
-                throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
-            }
-            Members item = Members.of(nav, p);
-            item(item, writer);
-            p = nav.next(item.objectEnd());
-        }
+        writer.forEachObject(value, item -> item(item, writer));
     }
 
     private static void item(Members item, PromptWriter writer) {

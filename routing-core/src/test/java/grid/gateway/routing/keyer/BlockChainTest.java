@@ -2,6 +2,7 @@ package grid.gateway.routing.keyer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.testing.SeededTrials;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

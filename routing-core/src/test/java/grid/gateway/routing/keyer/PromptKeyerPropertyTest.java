@@ -4,6 +4,7 @@ import static grid.gateway.routing.keyer.JsonText.arr;
 import static grid.gateway.routing.keyer.JsonText.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.testing.SeededTrials;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

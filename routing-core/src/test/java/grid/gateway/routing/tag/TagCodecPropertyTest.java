@@ -3,6 +3,7 @@ package grid.gateway.routing.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.testing.SeededTrials;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -34,7 +35,7 @@ class TagCodecPropertyTest {
     @Test
     void parse_randomNearTags_neverThrowsAndMatchesSpecOracle() {
         Map<Kind, Integer> seen = new EnumMap<>(Kind.class);
-        TagTrials.forAll(SEED, TRIES, TagCodecPropertyTest::nearTag, text -> {
+        SeededTrials.forAll(SEED, TRIES, TagCodecPropertyTest::nearTag, text -> {
             Kind kind = kindOf(codec.parse(text));
             assertThat(kind).isEqualTo(oracle(text));
             seen.merge(kind, 1, Integer::sum);
@@ -46,7 +47,7 @@ class TagCodecPropertyTest {
 
     @Test
     void parse_anyTaggedResult_formatsBackToSameText() {
-        TagTrials.forAll(SEED + 1, TRIES, TagCodecPropertyTest::nearTag, text -> {
+        SeededTrials.forAll(SEED + 1, TRIES, TagCodecPropertyTest::nearTag, text -> {
             if (codec.parse(text) instanceof TagParse.Tagged tagged) {
                 assertThat(codec.format(tagged.id())).isEqualTo(text);
             }
@@ -56,7 +57,7 @@ class TagCodecPropertyTest {
     @Test
     void parse_siteLabels_agreeWithSiteName() {
         // The parser checks labels by hand; config checks them with SiteName. Both must accept the same sites.
-        TagTrials.forAll(SEED + 2, TRIES, random -> noise(random, "abz09-A_.", 1 + random.nextInt(66)), site -> {
+        SeededTrials.forAll(SEED + 2, TRIES, random -> noise(random, "abz09-A_.", 1 + random.nextInt(66)), site -> {
             boolean tagged = codec.parse("resp_" + site + ".1ef772aa..x") instanceof TagParse.Tagged;
             assertThat(tagged).isEqualTo(SiteName.isValid(site));
         });
@@ -64,7 +65,7 @@ class TagCodecPropertyTest {
 
     @Test
     void parse_randomUtf16Noise_neverThrows() {
-        TagTrials.forAll(
+        SeededTrials.forAll(
                 SEED + 3,
                 TRIES,
                 random -> randomChars(random),

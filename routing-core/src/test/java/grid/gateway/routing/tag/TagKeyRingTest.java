@@ -3,6 +3,7 @@ package grid.gateway.routing.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.routing.testing.SeededTrials;
 import java.util.HexFormat;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -179,7 +180,7 @@ class TagKeyRingTest {
     void verify_forgedMacs_neverAccepted() {
         TagKeyRing ring = TagKeyRing.parse(NEW_KEY + "\n" + OLD_KEY);
         HexFormat hex = HexFormat.of();
-        TagTrials.forAll(
+        SeededTrials.forAll(
                 0x7A6_0001L,
                 10_000,
                 random -> hex.toHexDigits(random.nextLong()),

@@ -1,4 +1,4 @@
-package grid.gateway.routing.keyer;
+package grid.gateway.routing.testing;
 
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -8,11 +8,11 @@ import java.util.function.Function;
  * Test fixture for property tests: runs a check on many generated samples from one fixed seed, so a run is
  * deterministic and a failure names the trial and seed that reproduce it.
  */
-final class SeededTrials {
+public final class SeededTrials {
     private SeededTrials() {}
 
     /** Checks {@code tries} samples drawn by {@code generator} from a random source seeded with {@code seed}. */
-    static <T> void forAll(long seed, int tries, Function<SplittableRandom, T> generator, Consumer<T> check) {
+    public static <T> void forAll(long seed, int tries, Function<SplittableRandom, T> generator, Consumer<T> check) {
         SplittableRandom random = new SplittableRandom(seed);
         for (int trial = 0; trial < tries; trial++) {
             T sample = generator.apply(random);
