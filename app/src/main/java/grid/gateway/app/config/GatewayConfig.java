@@ -1,0 +1,36 @@
+package grid.gateway.app.config;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+
+/**
+ * The whole serving config, every default filled in (SPEC §7).
+ *
+ * <p>Thread-safe (immutable). A reload builds a new tree and swaps it whole.
+ *
+ * @param server {@code server.*}
+ * @param gateway {@code gateway.*} except {@code gateway.upstream}
+ * @param upstream {@code gateway.upstream.*}
+ * @param grid {@code sites[*]} with {@code gateway.site} as the local site
+ * @param load {@code plugins.grid_site_route.load.*}
+ * @param prefixAffinity {@code plugins.grid_site_route.prefix_affinity.*}
+ */
+public record GatewayConfig(
+        ServerSettings server,
+        GatewaySettings gateway,
+        UpstreamSettings upstream,
+        Grid grid,
+        LoadSettings load,
+        PrefixAffinitySettings prefixAffinity) {
+
+    public GatewayConfig {
+        requireNonNull(server, "server");
+        requireNonNull(gateway, "gateway");
+        requireNonNull(upstream, "upstream");
+        requireNonNull(grid, "grid");
+        requireNonNull(load, "load");
+        requireNonNull(prefixAffinity, "prefixAffinity");
+    }
+}

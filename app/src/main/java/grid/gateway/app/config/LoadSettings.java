@@ -1,0 +1,28 @@
+package grid.gateway.app.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * The {@code plugins.grid_site_route.load} block (SPEC §6).
+ *
+ * <p>Thread-safe (immutable).
+ *
+ * @param pollInterval {@code poll_interval_ms}: how often each cluster's metrics are scraped; default 1000 ms
+ * @param window {@code window_secs}: how far back the windowed worst queue depth looks; default 10 s
+ * @param queueMetric {@code queue_metric}: the metric summed over its series; default
+ *     {@code vllm:num_requests_waiting}
+ */
+public record LoadSettings(Duration pollInterval, Duration window, String queueMetric) {
+    /** The defaults. */
+    public static LoadSettings defaults() {
+        return new LoadSettings(Duration.ofMillis(1_000), Duration.ofSeconds(10), "vllm:num_requests_waiting");
+    }
+
+    public LoadSettings {
+        requireNonNull(pollInterval, "pollInterval");
+        requireNonNull(window, "window");
+        requireNonNull(queueMetric, "queueMetric");
+    }
+}

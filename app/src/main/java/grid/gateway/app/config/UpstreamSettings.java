@@ -1,0 +1,32 @@
+package grid.gateway.app.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * The {@code gateway.upstream} block: how requests are forwarded to backend clusters. Defaults suit LLM traffic: a
+ * connect failure is known fast, while prefill of a long prompt under load can take minutes before the first byte.
+ *
+ * <p>Thread-safe (immutable).
+ *
+ * @param connectTimeout {@code connect_timeout_ms}: default 2000 ms; a connect failure tries the next candidate
+ * @param firstByteTimeout {@code first_byte_timeout_ms}: from request sent to response headers; default 600000 ms
+ * @param idleTimeout {@code idle_timeout_ms}: longest silence between two chunks of an answer; default 300000 ms
+ * @param maxConnectionsPerCluster {@code max_connections_per_cluster}: pooled connections kept per cluster; default 512
+ */
+public record UpstreamSettings(
+        Duration connectTimeout, Duration firstByteTimeout, Duration idleTimeout, int maxConnectionsPerCluster) {
+
+    /** The defaults. */
+    public static UpstreamSettings defaults() {
+        return new UpstreamSettings(
+                Duration.ofMillis(2_000), Duration.ofMillis(600_000), Duration.ofMillis(300_000), 512);
+    }
+
+    public UpstreamSettings {
+        requireNonNull(connectTimeout, "connectTimeout");
+        requireNonNull(firstByteTimeout, "firstByteTimeout");
+        requireNonNull(idleTimeout, "idleTimeout");
+    }
+}
