@@ -1,16 +1,29 @@
 package grid.gateway.app;
 
+import grid.gateway.app.config.ConfigCheck;
+import grid.gateway.app.config.ConfigException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * Command-line entry point of the grid gateway.
+ * Command-line entry point (SPEC §12).
  *
- * <p>Placeholder until the server arrives with issue 4: it prints one line and exits 0 for {@code --help}, 2 for
- * anything else.
+ * <pre>
+ *   grid-gateway --config FILE          serve (or GRID_GATEWAY_CONFIG=FILE); prints the bound ports
+ *   grid-gateway --check-config FILE    print the effective config and exit 0, or each problem and exit 2
+ *   grid-gateway --help
+ * </pre>
+ *
+ * <p>An invalid config, at start or under {@code --check-config}, exits 2 with each problem and its key path.
  */
 public final class Main {
-
-    static final String USAGE = "grid-gateway: the server arrives with issue 4; use --help";
+    static final String USAGE = """
+            usage: grid-gateway --config FILE        serve the grid described in FILE (or set GRID_GATEWAY_CONFIG)
+                   grid-gateway --check-config FILE  validate FILE and print the effective config
+                   grid-gateway --help""";
 
     private Main() {}
 
@@ -19,13 +32,47 @@ public final class Main {
      *
      * @param args command-line arguments
      */
-    public static void main(String[] args) {
-        System.exit(run(args, System.out));
+    public static void main(String[] args) throws InterruptedException {
+        Optional<Path> serve = configToServe(args, System.getenv());
+        if (serve.isEmpty()) {
+            System.exit(run(args, System.out, System.err));
+            return;
+        }
+        GatewayServer server;
+        try {
+            server = GatewayServer.start(serve.get(), GatewayServer.Runtime.production());
+        } catch (ConfigException invalid) {
+            invalid.problems().forEach(System.err::println);
+            System.exit(2);
+            return;
+        }
+        System.out.println("grid-gateway listening port=" + server.port());
+        System.out.println("grid-gateway admin port=" + server.adminPort());
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        new CountDownLatch(1).await();
     }
 
-    /** Prints the usage line and returns the process exit code: 0 for {@code --help}, 2 otherwise. */
-    static int run(String[] args, PrintStream out) {
-        out.println(USAGE);
-        return args.length == 1 && args[0].equals("--help") ? 0 : 2;
+    /** The config file to serve, when the arguments ask to serve. */
+    static Optional<Path> configToServe(String[] args, Map<String, String> env) {
+        if (args.length == 2 && args[0].equals("--config")) {
+            return Optional.of(Path.of(args[1]));
+        }
+        if (args.length == 0 && env.containsKey("GRID_GATEWAY_CONFIG")) {
+            return Optional.of(Path.of(env.get("GRID_GATEWAY_CONFIG")));
+        }
+        return Optional.empty();
+    }
+
+    /** Every command but serving; returns the process exit code. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 2 && args[0].equals("--check-config")) {
+            return ConfigCheck.run(Path.of(args[1]), out, err);
+        }
+        if (args.length == 1 && args[0].equals("--help")) {
+            out.println(USAGE);
+            return 0;
+        }
+        err.println(USAGE);
+        return 2;
     }
 }

@@ -5,31 +5,44 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
 
     @Test
     void run_help_printsUsageAndExitsZero() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-
-        int code = Main.run(new String[] {"--help"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-
-        assertThat(code).isZero();
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(Main.USAGE + System.lineSeparator());
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: grid-gateway --config FILE");
     }
 
     @Test
-    void run_noArguments_exitsTwo() {
-        assertThat(Main.run(new String[0], new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
-                .isEqualTo(2);
+    void run_unknownArguments_usageOnStderrExitsTwo() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(run("--serve")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage:");
     }
 
     @Test
-    void run_unknownArgument_exitsTwo() {
-        assertThat(Main.run(
-                        new String[] {"--config", "grid.yaml"},
-                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
-                .isEqualTo(2);
+    void run_checkConfigOfMissingFile_exitsTwo() {
+        assertThat(run("--check-config", "/nonexistent/grid.yaml")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isNotEmpty();
+    }
+
+    @Test
+    void configToServe_argumentOrEnvironment() {
+        assertThat(Main.configToServe(new String[] {"--config", "a.yaml"}, Map.of())).contains(Path.of("a.yaml"));
+        assertThat(Main.configToServe(new String[0], Map.of("GRID_GATEWAY_CONFIG", "b.yaml")))
+                .contains(Path.of("b.yaml"));
+        assertThat(Main.configToServe(new String[0], Map.of())).isEmpty();
+        assertThat(Main.configToServe(new String[] {"--check-config", "a.yaml"}, Map.of())).isEmpty();
     }
 }

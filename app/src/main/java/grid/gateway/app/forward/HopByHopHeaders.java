@@ -1,0 +1,42 @@
+package grid.gateway.app.forward;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Headers that belong to one connection and are never forwarded (RFC 9110 §7.6.1): the fixed list, plus every
+ * header the message's own {@code Connection} header names.
+ *
+ * <p>Thread-safe (immutable).
+ */
+public final class HopByHopHeaders {
+    private static final Set<String> FIXED = Set.of(
+            "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te",
+            "trailer", "transfer-encoding", "upgrade");
+
+    private final Set<String> names;
+
+    private HopByHopHeaders(Set<String> names) {
+        this.names = names;
+    }
+
+    /** The hop-by-hop names of a message with {@code headers}. */
+    public static HopByHopHeaders of(Headers headers) {
+        Set<String> names = new HashSet<>(FIXED);
+        for (String value : headers.values(HeaderNames.CONNECTION)) {
+            for (String token : value.split(",")) {
+                names.add(token.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        return new HopByHopHeaders(names);
+    }
+
+    /** Whether {@code header} stays on this hop. */
+    public boolean drops(Header header) {
+        return names.contains(header.name().toLowerCase(Locale.ROOT));
+    }
+}

@@ -1,0 +1,140 @@
+package grid.gateway.app.forward;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Method;
+import io.helidon.common.media.type.MediaTypes;
+import io.helidon.webclient.http1.Http1ClientResponse;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Copies a backend cluster's answer to the client (SPEC §9).
+ *
+ * <pre>
+ *   HEAD, 1xx, 204, 304      status and headers only (never read a body: helidon.md P2)
+ *   text/event-stream        event by event, one flush per event; Responses ids tagged inside each event
+ *   JSON to be tagged        read whole, ids tagged, Content-Length set to the new length
+ *   anything else            chunk by chunk as read, one flush per chunk (P8: the first write is held until flushed)
+ * </pre>
+ *
+ * <p>A silence longer than the idle timeout between two reads closes the upstream answer. A client that goes away
+ * makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
+ * generating (P4). An upstream that breaks mid-answer makes this throw, so the client's connection is aborted
+ * rather than ended cleanly.
+ *
+ * <p>Thread-safe: one call per request; the watchdog scheduler is shared.
+ */
+public final class ResponseRelay {
+    private static final int COPY_BUFFER = 16 * 1024;
+    /** Larger JSON answers are streamed untagged rather than held (no Responses object comes near this). */
+    private static final int MAX_TAGGED_JSON = 64 * 1024 * 1024;
+
+    private final ScheduledExecutorService watchdog;
+    private final Duration idleTimeout;
+
+    /** A relay that closes answers silent for longer than {@code idleTimeout}, using {@code watchdog}. */
+    public ResponseRelay(ScheduledExecutorService watchdog, Duration idleTimeout) {
+        this.watchdog = watchdog;
+        this.idleTimeout = idleTimeout;
+    }
+
+    /**
+     * Relays {@code answer} to {@code response}; returns what the answer taught (its status and the tail of its
+     * body, where engines put usage).
+     */
+    public RelayResult relay(Method method, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite) {
+        int status = answer.status().code();
+        Optional<HttpMediaType> type = answer.headers().contentType();
+        boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
+        boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
+        boolean tagged = rewrite.tagsIds() && (sse || json);
+        response.status(answer.status());
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(answer.headers());
+        for (Header header : answer.headers()) {
+            if (!hopByHop.drops(header) && !(tagged && header.name().equalsIgnoreCase("content-length"))) {
+                response.header(header);
+            }
+        }
+        if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
+            response.send();
+            return new RelayResult(status, new BodyTail());
+        }
+        try (InputStream in = answer.inputStream()) {
+            if (tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON) {
+                return jsonTagged(status, in, response, rewrite);
+            }
+            return streamed(status, in, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
+        } catch (IOException e) {
+            answer.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            answer.close();
+            throw e;
+        }
+    }
+
+    private RelayResult jsonTagged(int status, InputStream in, ServerResponse response, AnswerRewrite rewrite)
+            throws IOException {
+        byte[] body = guardedReadAll(in);
+        byte[] tagged = rewrite.tagJson(body);
+        response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
+        response.send(tagged);
+        BodyTail tail = new BodyTail();
+        tail.append(body, 0, body.length);
+        return new RelayResult(status, tail);
+    }
+
+    private RelayResult streamed(int status, InputStream in, ServerResponse response, AnswerRewrite rewrite)
+            throws IOException {
+        BodyTail tail = new BodyTail();
+        OutputStream out = response.outputStream();
+        EventWriter events = rewrite.events(out);
+        byte[] buffer = new byte[COPY_BUFFER];
+        int n;
+        while ((n = guardedRead(in, buffer)) >= 0) {
+            tail.append(buffer, 0, n);
+            events.accept(buffer, 0, n);
+        }
+        events.finish();
+        out.close();
+        return new RelayResult(status, tail);
+    }
+
+    /** One read, closing the stream from the watchdog if it stays silent past the idle timeout. */
+    private int guardedRead(InputStream in, byte[] buffer) throws IOException {
+        ScheduledFuture<?> alarm = watchdog.schedule(() -> closeQuietly(in), idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            return in.read(buffer);
+        } finally {
+            alarm.cancel(false);
+        }
+    }
+
+    private byte[] guardedReadAll(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[COPY_BUFFER];
+        int n;
+        while ((n = guardedRead(in, buffer)) >= 0) {
+            all.write(buffer, 0, n);
+        }
+        return all.toByteArray();
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException | RuntimeException ignored) {
+            // The reader sees the broken stream; nothing else to do here.
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package grid.gateway.app.forward;
+
+import grid.gateway.app.config.UpstreamSettings;
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.common.uri.UriInfo;
+import io.helidon.common.uri.UriPath;
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+import io.helidon.http.Method;
+import io.helidon.webclient.api.ClientUri;
+import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+
+/**
+ * Sends one request to one backend cluster with the Helidon WebClient (SPEC §9).
+ *
+ * <ul>
+ *   <li>The raw path and query go out byte-exact: the client is given a pre-built {@link UriPath} (reference
+ *       helidon.md P1: other forms decode {@code %2F} and reorder the query).
+ *   <li>Hop-by-hop headers and {@code Host}/{@code Content-Length}/{@code Expect} are not copied; the body is sent
+ *       as bytes with its own length.
+ *   <li>Connection pooling with TCP_NODELAY (P5, P9), no redirects, a connect timeout, and the first-byte timeout
+ *       as the read timeout. A failure to connect is told apart from a timeout and from a broken answer (P3).
+ * </ul>
+ *
+ * <p>Thread-safe: the WebClient is.
+ */
+public final class UpstreamForwarder {
+    private final Http1Client client;
+    private final UpstreamSettings settings;
+    private final MonotonicClock clock;
+
+    /** A forwarder with its own connection pool; {@code clock} times the wait for response headers. */
+    public UpstreamForwarder(UpstreamSettings settings, MonotonicClock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.client = WebClient.builder()
+                .followRedirects(false)
+                .sendExpectContinue(false)
+                .connectionCacheSize(settings.maxConnectionsPerCluster())
+                .shareConnectionCache(false)
+                .socketOptions(s -> s.tcpNoDelay(true)
+                        .connectTimeout(settings.connectTimeout())
+                        .readTimeout(settings.firstByteTimeout()))
+                .build()
+                .client(Http1Client.PROTOCOL);
+    }
+
+    /**
+     * Sends {@code body} to {@code cluster}.
+     *
+     * @param target the raw path and query, exactly as the client sent them (after any tag was stripped)
+     * @param headers the client's headers
+     * @param peer the client's address, appended to {@code X-Forwarded-For}
+     */
+    public Attempt send(BackendCluster cluster, Method method, String target, Headers headers, String peer,
+            byte[] body) {
+        URI base = cluster.url();
+        String basePath = base.getRawPath() == null ? "" : stripTrailingSlash(base.getRawPath());
+        ClientUri uri = ClientUri.create(UriInfo.builder()
+                .scheme(base.getScheme())
+                .host(base.getHost())
+                .port(base.getPort() < 0 ? defaultPort(base) : base.getPort())
+                .path(UriPath.create(basePath + target))
+                .build());
+        Http1ClientRequest request = client.method(method)
+                .uri(uri)
+                .followRedirects(false)
+                .readTimeout(settings.firstByteTimeout());
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(headers);
+        request.headers(out -> {
+            for (Header header : headers) {
+                if (!hopByHop.drops(header) && !isEndToEndExcluded(header)) {
+                    out.add(header);
+                }
+            }
+            String forwarded = headers.first(HeaderNames.X_FORWARDED_FOR).map(v -> v + ", ").orElse("");
+            out.set(HeaderNames.X_FORWARDED_FOR, forwarded + peer);
+        });
+        long start = clock.nanoTime();
+        try {
+            return new Attempt.Answered(request.submit(body), Duration.ofNanos(clock.nanoTime() - start));
+        } catch (RuntimeException failure) {
+            return classify(failure);
+        }
+    }
+
+    private static Attempt classify(RuntimeException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException
+                    || cause instanceof NoRouteToHostException
+                    || cause instanceof UnknownHostException) {
+                return new Attempt.ConnectFailed();
+            }
+            if (cause instanceof SocketTimeoutException timeout) {
+                // The JDK reports a connect timeout as "Connect timed out": nothing was sent, so it is a
+                // connect failure, not a slow answer.
+                String message = String.valueOf(timeout.getMessage()).toLowerCase(java.util.Locale.ROOT);
+                return message.contains("connect") ? new Attempt.ConnectFailed() : new Attempt.TimedOut();
+            }
+        }
+        return new Attempt.Broken();
+    }
+
+    private static boolean isEndToEndExcluded(Header header) {
+        String name = header.name();
+        return name.equalsIgnoreCase("host")
+                || name.equalsIgnoreCase("content-length")
+                || name.equalsIgnoreCase("expect")
+                || name.equalsIgnoreCase("x-forwarded-for");
+    }
+
+    private static String stripTrailingSlash(String path) {
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    private static int defaultPort(URI base) {
+        return "https".equalsIgnoreCase(base.getScheme()) ? 443 : 80;
+    }
+}

@@ -1,0 +1,66 @@
+package grid.gateway.app.http;
+
+/**
+ * The gateway's own error answers (SPEC §9), each with its status and the type names of both error shapes.
+ *
+ * <p>Stateless and thread-safe. Every unknown stored id answers {@link #ID_NOT_FOUND} with one fixed message, so
+ * a malformed tag, a forged mac and a cluster that left the grid cannot be told apart from outside.
+ */
+public enum ApiError {
+    ID_NOT_FOUND(404, "invalid_request_error", "not_found_error", "not_found",
+            "No stored response or conversation has that id."),
+    PATH_NOT_FOUND(404, "invalid_request_error", "not_found_error", "not_found", "This path is not served here."),
+    MODEL_NOT_FOUND(404, "invalid_request_error", "not_found_error", "model_not_found",
+            "No backend cluster serves the requested model."),
+    CONFLICTING_IDS(400, "invalid_request_error", "invalid_request_error", "conflicting_ids",
+            "The request names stored ids held by different backend clusters."),
+    BODY_TOO_LARGE(413, "invalid_request_error", "request_too_large", "request_too_large",
+            "The request body is larger than this gateway accepts."),
+    NONE_ADMITTED(503, "server_error", "overloaded_error", "unavailable",
+            "No backend cluster can take this request now; retry later."),
+    PINNED_UNAVAILABLE(503, "server_error", "overloaded_error", "unavailable",
+            "The backend cluster that holds this id cannot take requests now; retry later."),
+    UPSTREAM_UNREACHABLE(502, "server_error", "api_error", "bad_gateway",
+            "The backend cluster could not be reached."),
+    UPSTREAM_TIMEOUT(504, "server_error", "api_error", "gateway_timeout",
+            "The backend cluster did not answer in time.");
+
+    /** Seconds a client is told to wait before retrying a 503 (SPEC §5). */
+    public static final int RETRY_AFTER_SECONDS = 5;
+
+    private final int status;
+    private final String openAiType;
+    private final String anthropicType;
+    private final String code;
+    private final String message;
+
+    ApiError(int status, String openAiType, String anthropicType, String code, String message) {
+        this.status = status;
+        this.openAiType = openAiType;
+        this.anthropicType = anthropicType;
+        this.code = code;
+        this.message = message;
+    }
+
+    /** The HTTP status. */
+    public int status() {
+        return status;
+    }
+
+    /** Whether the answer carries {@code Retry-After}. */
+    public boolean retries() {
+        return status == 503;
+    }
+
+    /**
+     * The body in the shape of the API that {@code path} belongs to: Anthropic's for {@code /v1/messages…},
+     * OpenAI's elsewhere.
+     */
+    public String body(String path) {
+        if (path.equals("/v1/messages") || path.startsWith("/v1/messages/")) {
+            return "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message + "\"}}";
+        }
+        return "{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + openAiType + "\",\"param\":null,\"code\":\""
+                + code + "\"}}";
+    }
+}

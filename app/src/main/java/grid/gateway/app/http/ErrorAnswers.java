@@ -1,0 +1,30 @@
+package grid.gateway.app.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes the gateway's own error answers: status, JSON body in the API's shape, {@code Retry-After: 5} on 503.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ErrorAnswers {
+    private ErrorAnswers() {}
+
+    /** Answers {@code error} for a request to {@code path}. */
+    public static void send(ServerResponse response, String path, ApiError error) {
+        response.status(Status.create(error.status()));
+        response.header(HeaderValues.CONTENT_TYPE_JSON);
+        if (error.retries()) {
+            response.header(HeaderNames.RETRY_AFTER, Integer.toString(ApiError.RETRY_AFTER_SECONDS));
+        }
+        if (error == ApiError.BODY_TOO_LARGE) {
+            // The rest of the body is not read, so the connection cannot carry another request.
+            response.header(HeaderValues.CONNECTION_CLOSE);
+        }
+        response.send(error.body(path).getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,90 @@
+package grid.gateway.app.http;
+
+import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.forward.ResponseRelay;
+import grid.gateway.app.forward.UpstreamForwarder;
+import grid.gateway.app.observe.CachedTokens;
+import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.observe.UpstreamErrorKind;
+import grid.gateway.routing.SiteRouter;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.keyer.NoKeysReason;
+import grid.gateway.routing.select.AffinityOutcome;
+import io.helidon.webserver.http.HttpRouting;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+
+/**
+ * Registers the client socket's routes: every path goes to one {@link ProxyHandler}, which applies the role's path
+ * policy itself, so that a provider's refusals and a consumer's unknown paths answer in the API's error shape.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class GatewayRouting {
+    private GatewayRouting() {}
+
+    /** Adds the proxy to {@code routing}. */
+    public static void register(
+            HttpRouting.Builder routing,
+            SiteRouter router,
+            UpstreamForwarder forwarder,
+            ResponseRelay relay,
+            Supplier<GatewaySnapshot> snapshot,
+            GatewayMetrics metrics) {
+        ProxyEvents events = events(metrics);
+        Forwarding forwarding = new Forwarding(router, forwarder, relay,
+                (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
+                new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
+        ProxyHandler.Limits limits = new ProxyHandler.Limits(
+                () -> new PathPolicy(snapshot.get().config().gateway().role(),
+                        snapshot.get().config().gateway().allowedPaths()),
+                () -> snapshot.get().config().server().maxBodyBytes());
+        routing.any(new ProxyHandler(router, forwarding, limits, events));
+    }
+
+    /** Tags an engine id; an id the tag format cannot carry (a client-chosen one) leaves untagged. */
+    private static String safeTag(SiteRouter router, String engineId, grid.gateway.routing.grid.BackendCluster cluster) {
+        try {
+            return router.tag(engineId, cluster);
+        } catch (IllegalArgumentException untaggable) {
+            return engineId;
+        }
+    }
+
+    private static OptionalLong reportedCachedTokens(byte[] tail) {
+        OptionalLong json = CachedTokens.inJson(tail);
+        return json.isPresent() ? json : CachedTokens.inEventStream(tail);
+    }
+
+    private static ProxyEvents events(GatewayMetrics metrics) {
+        return new ProxyEvents() {
+            @Override
+            public void noKeys(NoKeysReason reason) {
+                metrics.noKeys(reason);
+            }
+
+            @Override
+            public void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {
+                metrics.upstreamAnswered(cluster, status, toHeaders);
+            }
+
+            @Override
+            public void upstreamFailed(ClusterId cluster, String kind) {
+                metrics.upstreamFailed(cluster, switch (kind) {
+                    case "connect" -> UpstreamErrorKind.CONNECT;
+                    case "timeout" -> UpstreamErrorKind.TIMEOUT;
+                    case "broken" -> UpstreamErrorKind.RESET;
+                    default -> UpstreamErrorKind.OTHER;
+                });
+            }
+
+            @Override
+            public void cachedTokens(
+                    ClusterId cluster, Optional<AffinityOutcome> outcome, long predicted, OptionalLong reported) {
+                metrics.cachedTokens(cluster, outcome, (int) Math.min(Integer.MAX_VALUE, predicted), reported);
+            }
+        };
+    }
+}

@@ -1,0 +1,146 @@
+package grid.gateway.app.http;
+
+import grid.gateway.app.rewrite.PathId;
+import grid.gateway.app.rewrite.PathIds;
+import grid.gateway.app.rewrite.RequestIdStripper;
+import grid.gateway.routing.PinResult;
+import grid.gateway.routing.SiteRouter;
+import grid.gateway.routing.keyer.ApiDialect;
+import grid.gateway.routing.keyer.PromptKeyer;
+import grid.gateway.routing.keyer.PromptKeys;
+import grid.gateway.routing.tag.TagCodec;
+import grid.gateway.routing.tag.TagParse;
+import io.helidon.http.Method;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * Handles one client request end to end, on its virtual thread, blocking style (SPEC §3; STYLE 2.3):
+ *
+ * <pre>
+ *   1. PathPolicy           a path this role does not serve → 404
+ *   2. BoundedBody          held once; over max_body_bytes → 413
+ *   3. stored ids           in the path and in Responses body fields → SiteRouter.pin → strip → that cluster only
+ *   4. new conversation     POST /v1/conversations → local site first
+ *   5. PromptKeyer          model, cache_salt, block keys (or a no-keys reason: routed on load)
+ *   6. SiteRouter.route     → Forwarding: send, retry once on connect failure, learn, relay, tag ids
+ * </pre>
+ *
+ * <p>Thread-safe: stateless; the path policy and body limit are read from the current config on every request.
+ */
+public final class ProxyHandler implements Handler {
+    private static final List<String> PINNABLE_BODIES =
+            List.of("/v1/responses", "/v1/responses/input_tokens", "/v1/responses/compact");
+
+    private final SiteRouter router;
+    private final PromptKeyer keyer = new PromptKeyer();
+    private final TagCodec codec = new TagCodec();
+    private final PathIds pathIds = new PathIds();
+    private final RequestIdStripper stripper = new RequestIdStripper();
+    private final Forwarding forwarding;
+    private final Supplier<PathPolicy> policy;
+    private final LongSupplier maxBodyBytes;
+    private final ProxyEvents events;
+
+    ProxyHandler(SiteRouter router, Forwarding forwarding, Limits limits, ProxyEvents events) {
+        this.router = router;
+        this.forwarding = forwarding;
+        this.policy = limits.policy();
+        this.maxBodyBytes = limits.maxBodyBytes();
+        this.events = events;
+    }
+
+    /** The parts of the config the handler reads per request. */
+    record Limits(Supplier<PathPolicy> policy, LongSupplier maxBodyBytes) {}
+
+    @Override
+    public void handle(ServerRequest request, ServerResponse response) {
+        String path = request.path().rawPath();
+        if (!policy.get().serves(path)) {
+            ErrorAnswers.send(response, path, ApiError.PATH_NOT_FOUND);
+            return;
+        }
+        Method method = request.prologue().method();
+        if (path.equals("/v1/models") && method == Method.GET) {
+            ModelList.send(response, router.grid());
+            return;
+        }
+        Optional<byte[]> body = BoundedBody.read(request, maxBodyBytes.getAsLong());
+        if (body.isEmpty()) {
+            ErrorAnswers.send(response, path, ApiError.BODY_TOO_LARGE);
+            return;
+        }
+        String query = request.query().rawValue();
+        ForwardRequest forward = new ForwardRequest(method, path, query.isEmpty() ? path : path + "?" + query,
+                request.headers(), request.remotePeer().host(), body.get());
+        List<String> storedIds = storedIds(method, path, forward.body());
+        if (!storedIds.isEmpty()) {
+            pinned(storedIds, forward, response);
+        } else if (method == Method.POST && path.equals("/v1/conversations")) {
+            forwarding.routed(router.newConversation(), noKeys(), forward, response);
+        } else {
+            PromptKeys keys = key(path, forward.body());
+            keys.noKeysReason().ifPresent(events::noKeys);
+            forwarding.routed(router.route(keys), keys, forward, response);
+        }
+    }
+
+    private void pinned(List<String> storedIds, ForwardRequest forward, ServerResponse response) {
+        switch (router.pin(storedIds)) {
+            case PinResult.NotFound notFound -> ErrorAnswers.send(response, forward.path(), ApiError.ID_NOT_FOUND);
+            case PinResult.Conflict conflict ->
+                ErrorAnswers.send(response, forward.path(), ApiError.CONFLICTING_IDS);
+            case PinResult.Unavailable unavailable ->
+                ErrorAnswers.send(response, forward.path(), ApiError.PINNED_UNAVAILABLE);
+            case PinResult.Pinned pinned -> forwarding.pinned(pinned.cluster(), stripped(forward), response);
+        }
+    }
+
+    /** Every tagged id the request names: the path's, and the Responses body fields' (all copies). */
+    private List<String> storedIds(Method method, String path, byte[] body) {
+        List<String> ids = new ArrayList<>();
+        pathIds.find(path).ifPresent(id -> ids.add(id.value()));
+        if (method == Method.POST && PINNABLE_BODIES.contains(path)) {
+            ids.addAll(stripper.find(body).values());
+        }
+        return ids;
+    }
+
+    /** The request with every tag in its path and body replaced by the engine's own id. */
+    private ForwardRequest stripped(ForwardRequest forward) {
+        UnaryOperator<String> strip = this::engineId;
+        String target = forward.target();
+        Optional<PathId> pathId = pathIds.find(forward.path());
+        if (pathId.isPresent()) {
+            target = pathIds.replace(target, pathId.get(), strip.apply(pathId.get().value()));
+        }
+        byte[] body = forward.body();
+        if (forward.method() == Method.POST && PINNABLE_BODIES.contains(forward.path())) {
+            body = stripper.strip(body, stripper.find(body), strip);
+        }
+        return forward.with(target, body);
+    }
+
+    private String engineId(String tagged) {
+        return codec.parse(tagged) instanceof TagParse.Tagged t ? codec.strip(t.id()) : tagged;
+    }
+
+    private PromptKeys key(String path, byte[] body) {
+        Optional<ApiDialect> dialect = ApiDialect.forPath(path)
+                .or(() -> path.equals("/v1/messages/count_tokens") ? Optional.of(ApiDialect.MESSAGES) : Optional.empty())
+                .or(() -> PINNABLE_BODIES.contains(path) ? Optional.of(ApiDialect.RESPONSES) : Optional.empty());
+        return dialect.map(d -> keyer.key(d, body)).orElseGet(ProxyHandler::noKeys);
+    }
+
+    private static PromptKeys noKeys() {
+        return new PromptKeys(Optional.empty(), Optional.empty(), grid.gateway.routing.keyer.BlockKeys.none(),
+                Optional.of(grid.gateway.routing.keyer.NoKeysReason.EMPTY_PROMPT));
+    }
+}
