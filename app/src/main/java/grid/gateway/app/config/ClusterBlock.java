@@ -1,0 +1,102 @@
+package grid.gateway.app.config;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Reads one {@code sites[i].clusters[j]} block into a {@link BackendCluster}, with {@code metrics_url} filled in.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ClusterBlock {
+    /** What a refused cluster name is told. */
+    static final String NAME = "a non-empty name without control characters";
+
+    private ClusterBlock() {}
+
+    /** The cluster's name, or empty when it is missing or invalid (a problem). */
+    static Optional<String> name(YamlBlock cluster) {
+        Optional<String> name = cluster.requiredString("name", NAME);
+        if (name.isPresent() && (name.get().isBlank() || name.get().chars().anyMatch(Character::isISOControl))) {
+            cluster.problems().add(cluster.path("name"), name.get(), NAME);
+            return Optional.empty();
+        }
+        return name;
+    }
+
+    /**
+     * Everything in the block but its name, or empty when some of it is invalid (a problem). Reads every key, so
+     * that each problem is reported.
+     */
+    static Optional<Parts> read(YamlBlock cluster) {
+        int before = cluster.problems().size();
+        Optional<URI> url = cluster.requiredString("url", HttpUrl.EXPECTED)
+                .flatMap(text -> HttpUrl.parse(cluster.path("url"), text, cluster.problems()));
+        List<String> models = models(cluster);
+        Optional<URI> metricsUrl = cluster.string("metrics_url", HttpUrl.EXPECTED)
+                .flatMap(text -> HttpUrl.parse(cluster.path("metrics_url"), text, cluster.problems()));
+        OptionalLong maxQueueDepth =
+                cluster.optionalInteger("max_queue_depth", LongRange.atMost(Integer.MAX_VALUE, ""));
+        boolean draining = cluster.bool("draining", false);
+        if (cluster.problems().size() > before || url.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Parts(
+                url.get(),
+                models,
+                metricsUrl.orElseGet(() -> HttpUrl.metrics(url.get())),
+                maxQueueDepth.isPresent() ? OptionalInt.of((int) maxQueueDepth.getAsLong()) : OptionalInt.empty(),
+                draining));
+    }
+
+    /**
+     * A cluster block's valid content, waiting for its site and name.
+     *
+     * @param url {@code url}, trailing slashes dropped
+     * @param models {@code models}
+     * @param metricsUrl {@code metrics_url}, or its default {@code <url>/metrics}
+     * @param maxQueueDepth {@code max_queue_depth}, absent for no limit
+     * @param draining {@code draining}
+     */
+    record Parts(URI url, List<String> models, URI metricsUrl, OptionalInt maxQueueDepth, boolean draining) {
+        Parts {
+            models = List.copyOf(models);
+        }
+
+        /** The backend cluster with this content and {@code id}. */
+        BackendCluster cluster(ClusterId id) {
+            return new BackendCluster(id, url, Set.copyOf(models), Optional.of(metricsUrl), maxQueueDepth, draining);
+        }
+    }
+
+    private static List<String> models(YamlBlock cluster) {
+        String expected = "a non-empty list of model names";
+        Optional<List<?>> items = cluster.requiredList("models", expected);
+        if (items.isEmpty()) {
+            return List.of();
+        }
+        if (items.get().isEmpty()) {
+            cluster.problems().add(cluster.path("models"), items.get(), expected);
+        }
+        List<String> models = new ArrayList<>();
+        for (int i = 0; i < items.get().size(); i++) {
+            Object item = items.get().get(i);
+            String at = cluster.path("models") + "[" + i + "]";
+            if (!(item instanceof String model) || model.isBlank()) {
+                cluster.problems().add(at, item, "a non-empty model name");
+            } else if (models.contains(model)) {
+                cluster.problems().add(at, model, "a model not already listed");
+            } else {
+                models.add(model);
+            }
+        }
+        return models;
+    }
+}

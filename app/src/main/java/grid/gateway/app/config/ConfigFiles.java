@@ -1,0 +1,60 @@
+package grid.gateway.app.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads the config file and the tag key file whole, following symbolic links (a Kubernetes ConfigMap or Secret
+ * mount is one), and refusing a file larger than a bound so that a wrong path such as {@code /dev/zero} cannot
+ * exhaust memory.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ConfigFiles {
+    /** Largest config file read, in bytes. */
+    static final int CONFIG_LIMIT = 1 << 20;
+    /** Largest tag key file read, in bytes. */
+    static final int KEY_LIMIT = 64 << 10;
+
+    private ConfigFiles() {}
+
+    /** The config file's bytes. */
+    static byte[] readConfig(Path file) throws IOException {
+        return read(file, CONFIG_LIMIT);
+    }
+
+    /** The tag key file's bytes. */
+    static byte[] readKey(Path file) throws IOException {
+        return read(file, KEY_LIMIT);
+    }
+
+    /** The bytes of {@code file}, at most {@code limit} of them. */
+    static byte[] read(Path file, int limit) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(limit + 1);
+            if (bytes.length > limit) {
+                throw new IOException("larger than " + limit + " bytes");
+            }
+            return bytes;
+        }
+    }
+
+    /** Why a file could not be read, in a few words that name neither its content nor a stack. */
+    static String describe(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+}

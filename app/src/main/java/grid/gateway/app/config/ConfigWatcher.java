@@ -1,0 +1,250 @@
+package grid.gateway.app.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps the serving config live (SPEC §7): every {@code gateway.config_poll_ms} it re-reads the config file and the
+ * tag key file, and when the bytes of either changed it loads them again. A valid change is handed to {@code apply}
+ * and logged at INFO; an invalid one, or a file that is gone or unreadable, is logged at WARNING with its problems
+ * and the config in force stays. Each outcome is reported once to a {@link ReloadListener}; the same content is not
+ * loaded twice in a row, so an invalid file is refused once, not at every poll.
+ *
+ * <p>Polling, not a file-system watch: a Kubernetes ConfigMap or Secret update swaps a symbolic link, which watch
+ * services miss, and files are compared by content, not modification time. Tests call {@link #pollNow()} instead of
+ * waiting for the schedule.
+ *
+ * <p>Thread-safe. Polls are serialised by a lock held across the reads of two small, size-bounded files and the
+ * {@code apply} call, so changes are applied one at a time and in order; {@link #current()} is a volatile read.
+ */
+public final class ConfigWatcher implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("grid.gateway.config");
+
+    private final Path file;
+    private final Consumer<GatewaySnapshot> apply;
+    private final ReloadListener listener;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
+    private final ReentrantLock lock = new ReentrantLock();
+
+    private volatile GatewaySnapshot current;
+    // Guarded by lock: what the snapshot in force was loaded from, what the last load read, and the key file
+    // that load read (checked at each poll alongside the config file).
+    private FileFingerprint applied;
+    private FileFingerprint attempted;
+    private Optional<Path> keyPath;
+    private @Nullable ScheduledFuture<?> task;
+    private @Nullable Duration taskInterval;
+    private boolean closed;
+
+    /**
+     * Loads {@code file} now; {@link #start()} then polls it on {@code scheduler}, which the caller owns and shuts
+     * down.
+     *
+     * @param file the config file (a symbolic link is followed at every read)
+     * @param apply called with each valid changed snapshot, on the polling thread; not called for the first one
+     * @param listener told the outcome of each reload
+     * @param scheduler runs the polls
+     * @throws ConfigException if the config file is not a valid config now
+     */
+    public ConfigWatcher(
+            Path file, Consumer<GatewaySnapshot> apply, ReloadListener listener, ScheduledExecutorService scheduler) {
+        this(file, apply, listener, scheduler, false);
+    }
+
+    /**
+     * Loads {@code file} now; {@link #start()} then polls it on a daemon thread of its own, stopped by
+     * {@link #close()}.
+     *
+     * @throws ConfigException if the config file is not a valid config now
+     */
+    public ConfigWatcher(Path file, Consumer<GatewaySnapshot> apply, ReloadListener listener) {
+        this(
+                file,
+                apply,
+                listener,
+                Executors.newSingleThreadScheduledExecutor(
+                        Thread.ofPlatform().daemon().name("grid-config-watcher").factory()),
+                true);
+    }
+
+    private ConfigWatcher(
+            Path file,
+            Consumer<GatewaySnapshot> apply,
+            ReloadListener listener,
+            ScheduledExecutorService scheduler,
+            boolean ownsScheduler) {
+        this.file = requireNonNull(file, "file");
+        this.apply = requireNonNull(apply, "apply");
+        this.listener = requireNonNull(listener, "listener");
+        this.scheduler = requireNonNull(scheduler, "scheduler");
+        this.ownsScheduler = ownsScheduler;
+        byte[] content;
+        try {
+            content = ConfigFiles.readConfig(file);
+        } catch (IOException e) {
+            throw new ConfigException(List.of(cannotRead(e)));
+        }
+        FileFingerprint.KeyRecorder keys = new FileFingerprint.KeyRecorder();
+        this.current = ConfigLoader.load(content, file, keys);
+        this.applied = new FileFingerprint(FileFingerprint.of(content), keys.state());
+        this.attempted = applied;
+        this.keyPath = keys.path();
+    }
+
+    /** The snapshot in force: the first one loaded, or the last valid change. */
+    public GatewaySnapshot current() {
+        return current;
+    }
+
+    /** Starts polling every {@code gateway.config_poll_ms} of the snapshot in force; does nothing if polling. */
+    public void start() {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("config watcher is closed");
+            }
+            if (task == null) {
+                schedule(current.config().gateway().configPollInterval());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reads both files once and, when either changed, loads them (what each scheduled poll does). */
+    public void pollNow() {
+        lock.lock();
+        try {
+            if (!closed) {
+                poll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops polling, and the polling thread when it is the watcher's own. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            if (task != null) {
+                task.cancel(false);
+                task = null;
+            }
+            if (ownsScheduler) {
+                scheduler.shutdownNow();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void poll() {
+        byte[] content;
+        String configState;
+        try {
+            content = ConfigFiles.readConfig(file);
+            configState = FileFingerprint.of(content);
+        } catch (IOException e) {
+            FileFingerprint seen = new FileFingerprint(FileFingerprint.unreadable(e), keyState());
+            if (!seen.equals(attempted)) {
+                attempted = seen;
+                refuse(List.of(cannotRead(e)));
+            }
+            return;
+        }
+        if (new FileFingerprint(configState, keyState()).equals(attempted)) {
+            return;
+        }
+        FileFingerprint.KeyRecorder keys = new FileFingerprint.KeyRecorder();
+        GatewaySnapshot next;
+        try {
+            next = ConfigLoader.load(content, file, keys);
+        } catch (ConfigException e) {
+            remember(configState, keys);
+            refuse(e.problems());
+            return;
+        }
+        remember(configState, keys);
+        // Back to the content in force (say, after a refused edit was undone): nothing to apply.
+        if (!attempted.equals(applied)) {
+            apply(next);
+        }
+    }
+
+    private String keyState() {
+        return keyPath.map(FileFingerprint::ofKey).orElse(FileFingerprint.NONE);
+    }
+
+    private void remember(String configState, FileFingerprint.KeyRecorder keys) {
+        attempted = new FileFingerprint(configState, keys.state());
+        keyPath = keys.path();
+    }
+
+    private void apply(GatewaySnapshot next) {
+        try {
+            apply.accept(next);
+        } catch (RuntimeException e) {
+            String problem = file + ": the config is valid but applying it failed (" + e + ")";
+            LOG.log(Level.WARNING, "config change refused, the config in force stays: " + problem);
+            listener.refused(List.of(problem));
+            return;
+        }
+        current = next;
+        applied = attempted;
+        GatewayConfig config = next.config();
+        LOG.log(
+                Level.INFO,
+                "config reloaded from " + file + ": " + config.grid().sites().size() + " sites, "
+                        + config.grid().clusters().size() + " clusters, "
+                        + next.keyRing().keyCount() + " tag keys");
+        listener.applied();
+        Duration interval = config.gateway().configPollInterval();
+        if (task != null && !interval.equals(taskInterval)) {
+            task.cancel(false);
+            schedule(interval);
+        }
+    }
+
+    private void refuse(List<String> problems) {
+        LOG.log(
+                Level.WARNING,
+                "config change in " + file + " refused, the config in force stays: " + String.join("; ", problems));
+        listener.refused(problems);
+    }
+
+    private void schedule(Duration interval) {
+        long millis = interval.toMillis();
+        task = scheduler.scheduleWithFixedDelay(this::pollLogged, millis, millis, TimeUnit.MILLISECONDS);
+        taskInterval = interval;
+    }
+
+    // A scheduled task that throws is never run again, so a failure (a bug in a listener, say) is logged instead.
+    private void pollLogged() {
+        try {
+            pollNow();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "config poll of " + file + " failed", e);
+        }
+    }
+
+    private String cannotRead(IOException e) {
+        return file + ": cannot read the config file (" + ConfigFiles.describe(e) + ")";
+    }
+}

@@ -1,0 +1,122 @@
+package grid.gateway.app.config;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * Renders a loaded config as YAML with every default filled in, under the key names of SPEC §7, so that an
+ * operator sees exactly what the gateway runs with ({@code --check-config}). Loading the text again gives an equal
+ * config. The tag key file appears as its path, never its keys; optional keys with no value
+ * ({@code max_queue_depth}, {@code tag_key_path}) are left out.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class EffectiveConfig {
+    private EffectiveConfig() {}
+
+    /** The effective config of {@code snapshot}, as YAML. */
+    public static String yaml(GatewaySnapshot snapshot) {
+        requireNonNull(snapshot, "snapshot");
+        GatewayConfig config = snapshot.config();
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("server", server(config.server()));
+        root.put("gateway", gateway(config.gateway(), config.upstream()));
+        root.put("sites", sites(config.grid().clusters()));
+        root.put("plugins", Map.of("grid_site_route", route(config.load(), config.prefixAffinity())));
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        options.setIndent(2);
+        options.setIndicatorIndent(2);
+        options.setIndentWithIndicator(true);
+        options.setSplitLines(false);
+        return new Yaml(options).dump(root);
+    }
+
+    private static Map<String, Object> server(ServerSettings server) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("port", server.port());
+        block.put("admin_port", server.adminPort());
+        block.put("max_body_bytes", server.maxBodyBytes());
+        return block;
+    }
+
+    private static Map<String, Object> gateway(GatewaySettings gateway, UpstreamSettings upstream) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("site", gateway.site().value());
+        block.put("role", gateway.role().name().toLowerCase(Locale.ROOT));
+        block.put("allowed_paths", gateway.allowedPaths());
+        gateway.tagKeyPath().ifPresent(path -> block.put("tag_key_path", path.toString()));
+        block.put("config_poll_ms", gateway.configPollInterval().toMillis());
+        Map<String, Object> up = new LinkedHashMap<>();
+        up.put("connect_timeout_ms", upstream.connectTimeout().toMillis());
+        up.put("first_byte_timeout_ms", upstream.firstByteTimeout().toMillis());
+        up.put("idle_timeout_ms", upstream.idleTimeout().toMillis());
+        up.put("max_connections_per_cluster", upstream.maxConnectionsPerCluster());
+        block.put("upstream", up);
+        return block;
+    }
+
+    private static List<Object> sites(List<BackendCluster> clusters) {
+        Map<SiteName, List<Object>> bySite = new LinkedHashMap<>();
+        for (BackendCluster cluster : clusters) {
+            bySite.computeIfAbsent(cluster.id().site(), site -> new ArrayList<>())
+                    .add(cluster(cluster));
+        }
+        List<Object> sites = new ArrayList<>();
+        bySite.forEach((site, list) -> {
+            Map<String, Object> block = new LinkedHashMap<>();
+            block.put("name", site.value());
+            block.put("clusters", list);
+            sites.add(block);
+        });
+        return sites;
+    }
+
+    private static Map<String, Object> cluster(BackendCluster cluster) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("name", cluster.id().name());
+        block.put("url", cluster.url().toString());
+        // Sorted: the cluster holds its models as a set, and the output must not change from one run to the next.
+        block.put("models", cluster.models().stream().sorted().toList());
+        block.put(
+                "metrics_url",
+                cluster.metricsUrl()
+                        .orElseGet(() -> HttpUrl.metrics(cluster.url()))
+                        .toString());
+        cluster.maxQueueDepth().ifPresent(depth -> block.put("max_queue_depth", depth));
+        block.put("draining", cluster.draining());
+        return block;
+    }
+
+    private static Map<String, Object> route(LoadSettings load, PrefixAffinitySettings prefixAffinity) {
+        Map<String, Object> loadBlock = new LinkedHashMap<>();
+        loadBlock.put("poll_interval_ms", load.pollInterval().toMillis());
+        loadBlock.put("window_secs", load.window().toSeconds());
+        loadBlock.put("queue_metric", load.queueMetric());
+        Map<String, Object> affinity = new LinkedHashMap<>();
+        affinity.put("capacity", prefixAffinity.capacity());
+        affinity.put("ttl_secs", prefixAffinity.ttl().toSeconds());
+        affinity.put("prefill_tokens_per_second", number(prefixAffinity.prefillTokensPerSecond()));
+        affinity.put("queued_request_seconds", number(prefixAffinity.queuedRequestSeconds()));
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("load", loadBlock);
+        block.put("prefix_affinity", affinity);
+        return block;
+    }
+
+    /** A whole number as an integer ({@code 10000}, not {@code 10000.0}); any other as a float. */
+    private static Object number(double value) {
+        boolean whole = value == Math.rint(value) && Math.abs(value) < 0x1p53;
+        return whole ? (Object) (long) value : (Object) value;
+    }
+}

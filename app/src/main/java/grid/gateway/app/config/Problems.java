@@ -1,0 +1,91 @@
+package grid.gateway.app.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The problems found while loading one serving config, each one line in the form
+ * {@code key.path: value (expected: what)}, in the order found.
+ *
+ * <p>Not thread-safe; one per load. Values are shown through {@link #show(Object)}, which quotes and shortens
+ * strings; callers never pass key material.
+ */
+final class Problems {
+    /** Longest string value shown in a problem, in characters; longer ones are cut. */
+    static final int MAX_SHOWN_CHARS = 80;
+
+    private final List<String> lines = new ArrayList<>();
+
+    /** Records that the value at {@code path} is not what was {@code expected}. */
+    void add(String path, @Nullable Object value, String expected) {
+        lines.add(path + ": " + show(value) + " (expected: " + expected + ")");
+    }
+
+    /** Records that the required key at {@code path} is absent. */
+    void missing(String path, String expected) {
+        lines.add(path + ": missing (expected: " + expected + ")");
+    }
+
+    /** Records a problem already written as one line that starts with its key path. */
+    void addLine(String line) {
+        lines.add(line);
+    }
+
+    boolean isEmpty() {
+        return lines.isEmpty();
+    }
+
+    int size() {
+        return lines.size();
+    }
+
+    /** Throws a {@link ConfigException} listing every problem, if there is one. */
+    void throwIfAny() {
+        if (!lines.isEmpty()) {
+            throw new ConfigException(lines);
+        }
+    }
+
+    /**
+     * A YAML value as a problem shows it: strings quoted with JSON escapes and cut at {@value #MAX_SHOWN_CHARS}
+     * characters, numbers and booleans as written, collections by their kind only.
+     */
+    static String show(@Nullable Object value) {
+        return switch (value) {
+            case null -> "null";
+            case String text -> quote(text);
+            case Number number -> number.toString();
+            case Boolean bool -> bool.toString();
+            case Map<?, ?> map -> "a mapping";
+            case List<?> list -> "a list";
+            default -> "a value of type " + value.getClass().getSimpleName();
+        };
+    }
+
+    private static String quote(String text) {
+        boolean cut = text.length() > MAX_SHOWN_CHARS;
+        String shown = cut ? text.substring(0, MAX_SHOWN_CHARS) : text;
+        StringBuilder out = new StringBuilder(shown.length() + 8).append('"');
+        shown.codePoints().forEach(c -> escape(c, out));
+        return out.append(cut ? "…\"" : "\"").toString();
+    }
+
+    private static void escape(int c, StringBuilder out) {
+        switch (c) {
+            case '"' -> out.append("\\\"");
+            case '\\' -> out.append("\\\\");
+            case '\n' -> out.append("\\n");
+            case '\r' -> out.append("\\r");
+            case '\t' -> out.append("\\t");
+            default -> {
+                if (Character.isISOControl(c)) {
+                    out.append(String.format("\\u%04x", c));
+                } else {
+                    out.appendCodePoint(c);
+                }
+            }
+        }
+    }
+}

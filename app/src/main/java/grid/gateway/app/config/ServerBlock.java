@@ -1,0 +1,30 @@
+package grid.gateway.app.config;
+
+/**
+ * Reads the {@code server} block into {@link ServerSettings}.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ServerBlock {
+    /** The largest body a Java byte array holds: the body is kept whole until it is forwarded (SPEC §4). */
+    static final long MAX_BODY_LIMIT = Integer.MAX_VALUE - 8;
+
+    private ServerBlock() {}
+
+    /** The settings in {@code server}, defaults filled in. */
+    static ServerSettings read(YamlBlock server) {
+        server.only("port", "admin_port", "max_body_bytes");
+        int before = server.problems().size();
+        int port = (int) server.integer("port", ServerSettings.DEFAULT_PORT, LongRange.PORT);
+        int adminPort = (int) server.integer("admin_port", ServerSettings.DEFAULT_ADMIN_PORT, LongRange.PORT);
+        long maxBodyBytes = server.integer(
+                "max_body_bytes",
+                ServerSettings.DEFAULT_MAX_BODY_BYTES,
+                LongRange.atMost(MAX_BODY_LIMIT, ", the largest body a byte array holds"));
+        // Only when both ports were read as written: a refused one stands at its default.
+        if (server.problems().size() == before && port != 0 && port == adminPort) {
+            server.problems().add(server.path("admin_port"), adminPort, "a port other than server.port, or 0");
+        }
+        return new ServerSettings(port, adminPort, maxBodyBytes);
+    }
+}

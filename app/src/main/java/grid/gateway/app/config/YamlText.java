@@ -1,0 +1,104 @@
+package grid.gateway.app.config;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
+
+/**
+ * Parses a config file's bytes into its top-level YAML mapping, with SnakeYAML's safe constructor and the YAML 1.2
+ * core schema's plain scalars: {@code true}/{@code false} are the only booleans ({@code yes}, {@code on} stay
+ * strings), integers are decimal without leading zeros ({@code 017} and {@code 12:30} stay strings instead of becoming
+ * 15 and 750), and dates stay strings. Merge keys ({@code <<: *anchor}) work. A key written twice is refused.
+ *
+ * <p>Stateless and thread-safe: each call builds its own parser.
+ */
+final class YamlText {
+    private static final String EXPECTED = "a YAML mapping with at least gateway and sites";
+
+    private static final Pattern CORE_BOOL = Pattern.compile("^(?:true|True|TRUE|false|False|FALSE)$");
+    private static final Pattern CORE_INT = Pattern.compile("^[-+]?(?:0|[1-9][0-9]*)$");
+    // A float needs a point or an exponent, so that "017" stays a string rather than becoming 17.0.
+    private static final Pattern CORE_FLOAT =
+            Pattern.compile("^(?:[-+]?(?:\\.[0-9]+|[0-9]+\\.[0-9]*)(?:[eE][-+]?[0-9]+)?"
+                    + "|[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$");
+
+    private YamlText() {}
+
+    /** The top-level mapping in {@code content}, or empty after recording why there is none. */
+    static Optional<Map<?, ?>> parse(byte[] content, String source, Problems problems) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(content))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            problems.addLine(source + ": not UTF-8 text (expected: " + EXPECTED + ")");
+            return Optional.empty();
+        }
+        Object document;
+        try {
+            document = yaml().load(text);
+        } catch (MarkedYAMLException e) {
+            problems.addLine(source + ": not valid YAML (" + where(e.getProblemMark()) + e.getProblem() + ")");
+            return Optional.empty();
+        } catch (YAMLException e) {
+            problems.addLine(source + ": not valid YAML (" + e.getMessage() + ")");
+            return Optional.empty();
+        }
+        if (document == null) {
+            problems.addLine(source + ": empty (expected: " + EXPECTED + ")");
+            return Optional.empty();
+        }
+        if (document instanceof Map<?, ?> map) {
+            return Optional.of(map);
+        }
+        problems.add(source, document, EXPECTED);
+        return Optional.empty();
+    }
+
+    private static String where(Mark mark) {
+        return mark == null ? "" : "line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ": ";
+    }
+
+    private static Yaml yaml() {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        options.setAllowRecursiveKeys(false);
+        DumperOptions unused = new DumperOptions();
+        return new Yaml(
+                new SafeConstructor(options), new Representer(unused), unused, options, new CoreSchemaResolver());
+    }
+
+    /**
+     * The YAML 1.2 core schema's plain scalars, plus merge keys. The patterns are named in full: Resolver's own
+     * fields of the same simple names (YAML 1.1) would otherwise shadow them.
+     */
+    private static final class CoreSchemaResolver extends Resolver {
+        @Override
+        protected void addImplicitResolvers() {
+            addImplicitResolver(Tag.BOOL, YamlText.CORE_BOOL, "tTfF");
+            addImplicitResolver(Tag.INT, YamlText.CORE_INT, "-+0123456789");
+            addImplicitResolver(Tag.FLOAT, YamlText.CORE_FLOAT, "-+0123456789.");
+            addImplicitResolver(Tag.MERGE, Resolver.MERGE, "<");
+            addImplicitResolver(Tag.NULL, Resolver.NULL, "~nN\0");
+            addImplicitResolver(Tag.NULL, Resolver.EMPTY, null);
+        }
+    }
+}

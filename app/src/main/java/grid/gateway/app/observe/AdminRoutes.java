@@ -1,0 +1,86 @@
+package grid.gateway.app.observe;
+
+import static java.util.Objects.requireNonNull;
+
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The admin listener's endpoints (SPEC §10), served only on the socket named {@value #SOCKET}:
+ *
+ * <pre>
+ * GET /metrics        Prometheus text 0.0.4 (OpenMetrics or JSON on Accept) of the registry, via Helidon's
+ *                     ObserveFeature with a MetricsObserver bound to that socket
+ * GET /health/live    200 "live" while the process serves requests
+ * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
+ * </pre>
+ *
+ * <p>Stateless; the handlers are thread-safe.
+ */
+public final class AdminRoutes {
+    /** The name of the admin listener's socket. */
+    public static final String SOCKET = "admin";
+
+    private AdminRoutes() {}
+
+    /**
+     * Adds {@code /metrics}, {@code /health/live} and {@code /health/ready} to the {@value #SOCKET} socket of
+     * {@code server}, which must already be declared ({@code putSocket(AdminRoutes.SOCKET, s -> s.port(...))}).
+     *
+     * <p>Also turns off the server's discovery of features: with {@code helidon-webserver-observe} on the class
+     * path, Helidon would otherwise load a second {@link ObserveFeature} that serves {@code /observe/metrics} on the
+     * client socket (reference/helidon.md, P14). The gateway adds every feature it uses explicitly.
+     *
+     * @param server the builder of the gateway's web server
+     * @param registry the registry {@code /metrics} exposes, the one {@link GatewayMetrics} writes to
+     * @param readiness answers {@code /health/ready}
+     * @throws IllegalArgumentException if {@code server} has no {@value #SOCKET} socket
+     */
+    public static void addTo(WebServerConfig.Builder server, MeterRegistry registry, Readiness readiness) {
+        requireNonNull(server, "server");
+        requireNonNull(registry, "registry");
+        requireNonNull(readiness, "readiness");
+        if (!server.sockets().containsKey(SOCKET)) {
+            throw new IllegalArgumentException(
+                    "the web server has no \"" + SOCKET + "\" socket; declare it with putSocket before adding routes");
+        }
+        server.featuresDiscoverServices(false)
+                .addFeature(ObserveFeature.builder()
+                        .endpoint("/")
+                        .sockets(List.of(SOCKET))
+                        .observersDiscoverServices(false)
+                        .addObserver(MetricsObserver.builder()
+                                .endpoint("/metrics")
+                                .meterRegistry(registry)
+                                .build())
+                        .build())
+                .routing(SOCKET, routing -> health(routing, readiness));
+    }
+
+    private static void health(HttpRouting.Builder routing, Readiness readiness) {
+        routing.get("/health/live", (req, res) -> answer(res, Status.OK_200, "live"))
+                .get("/health/ready", (req, res) -> ready(req, res, readiness));
+    }
+
+    private static void ready(ServerRequest req, ServerResponse res, Readiness readiness) {
+        Optional<String> missing = readiness.missing();
+        if (missing.isEmpty()) {
+            answer(res, Status.OK_200, "ready");
+        } else {
+            answer(res, Status.SERVICE_UNAVAILABLE_503, "not ready: " + missing.get());
+        }
+    }
+
+    private static void answer(ServerResponse res, Status status, String text) {
+        res.status(status).header(HeaderValues.CACHE_NO_CACHE).send(text + "\n");
+    }
+}

@@ -1,0 +1,215 @@
+package grid.gateway.app.observe;
+
+import static java.util.Objects.requireNonNull;
+
+import jakarta.json.Json;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Finds the cached prompt tokens an engine reports in an answer's usage (SPEC §10, "what affinity actually saved").
+ *
+ * <pre>
+ * usage.prompt_tokens_details.cached_tokens              Chat Completions, Completions (body, final stream chunk)
+ * usage.input_tokens_details.cached_tokens               Responses (body)
+ * response.usage.input_tokens_details.cached_tokens      Responses stream: the response.completed event
+ * usage.cache_read_input_tokens                          Anthropic Messages (body, message_delta event)
+ * message.usage.cache_read_input_tokens                  Anthropic Messages stream: the message_start event
+ * </pre>
+ *
+ * <p>Each path starts at the document's top-level object; the same names anywhere else (inside {@code choices},
+ * {@code output}, arrays) do not count. The value must be a non-negative integer that fits a {@code long}; a
+ * {@code null}, a fraction or a string counts as not reported. In a stream the last event that reports a value
+ * wins (vLLM's {@code continuous_usage_stats} repeats usage in every chunk; Anthropic reports it twice).
+ *
+ * <p>Cost: a document that contains neither {@code cached_tokens} nor {@code cache_read_input_tokens} as bytes is
+ * rejected by one scan, without parsing, so a relay can call {@link #inJson} on every event of a token stream.
+ * Other documents are read once by the jakarta.json streaming parser, skipping every subtree off the paths above.
+ * A key spelled with JSON escapes ({@code "cached\u005ftokens"}) is not found; no engine writes one.
+ *
+ * <p>Never throws on any input: text that is not JSON, not an object, truncated or nested too deep reports
+ * nothing. Stateless and thread-safe.
+ */
+public final class CachedTokens {
+    private static final List<List<String>> PATHS = List.of(
+            List.of("usage", "prompt_tokens_details", "cached_tokens"),
+            List.of("usage", "input_tokens_details", "cached_tokens"),
+            List.of("response", "usage", "input_tokens_details", "cached_tokens"),
+            List.of("usage", "cache_read_input_tokens"),
+            List.of("message", "usage", "cache_read_input_tokens"));
+
+    private static final byte[] CACHED_TOKENS = "cached_tokens".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CACHE_READ = "cache_read_input_tokens".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+
+    /** Stateless once built; parsson's factory is thread-safe. */
+    private static final JsonParserFactory PARSERS = Json.createParserFactory(Map.of());
+
+    private CachedTokens() {}
+
+    /** The cached tokens reported in a JSON answer body, or in the data of one server-sent event. */
+    public static OptionalLong inJson(byte[] json) {
+        requireNonNull(json, "json");
+        return inJson(json, 0, json.length);
+    }
+
+    /** As {@link #inJson(byte[])}, for {@code length} bytes of {@code bytes} from {@code offset}. */
+    public static OptionalLong inJson(byte[] bytes, int offset, int length) {
+        requireNonNull(bytes, "bytes");
+        if (offset < 0 || length < 0 || length > bytes.length - offset) {
+            return OptionalLong.empty();
+        }
+        if (indexOf(bytes, offset, offset + length, CACHED_TOKENS) < 0
+                && indexOf(bytes, offset, offset + length, CACHE_READ) < 0) {
+            return OptionalLong.empty();
+        }
+        try (JsonParser parser =
+                PARSERS.createParser(new ByteArrayInputStream(bytes, offset, length), StandardCharsets.UTF_8)) {
+            return scan(parser);
+        } catch (RuntimeException notJson) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * The cached tokens reported in a whole {@code text/event-stream} answer: the last event whose data reports a
+     * value. Lines end with LF, CRLF or CR; the data lines of one event are joined with LF, as the SSE standard
+     * says; a final event without its blank line still counts.
+     */
+    public static OptionalLong inEventStream(byte[] stream) {
+        requireNonNull(stream, "stream");
+        OptionalLong last = OptionalLong.empty();
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        boolean hasData = false;
+        int lineStart = 0;
+        while (lineStart <= stream.length) {
+            int lineEnd = lineStart;
+            while (lineEnd < stream.length && stream[lineEnd] != '\n' && stream[lineEnd] != '\r') {
+                lineEnd++;
+            }
+            if (lineEnd == lineStart) {
+                if (hasData) {
+                    last = latest(last, data);
+                    data.reset();
+                    hasData = false;
+                }
+            } else if (startsWith(stream, lineStart, lineEnd, DATA)) {
+                int from = lineStart + DATA.length;
+                if (from < lineEnd && stream[from] == ' ') {
+                    from++;
+                }
+                if (hasData) {
+                    data.write('\n');
+                }
+                data.write(stream, from, lineEnd - from);
+                hasData = true;
+            }
+            if (lineEnd >= stream.length) {
+                break;
+            }
+            lineStart = stream[lineEnd] == '\r' && lineEnd + 1 < stream.length && stream[lineEnd + 1] == '\n'
+                    ? lineEnd + 2
+                    : lineEnd + 1;
+        }
+        return hasData ? latest(last, data) : last;
+    }
+
+    private static OptionalLong latest(OptionalLong last, ByteArrayOutputStream data) {
+        OptionalLong found = inJson(data.toByteArray());
+        return found.isPresent() ? found : last;
+    }
+
+    /**
+     * Walks the top-level object, descending only into objects whose key path is a prefix of one of {@link #PATHS}
+     * and skipping every other object and array whole.
+     */
+    private static OptionalLong scan(JsonParser parser) {
+        if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
+            return OptionalLong.empty();
+        }
+        List<String> path = new ArrayList<>(4);
+        String key = "";
+        OptionalLong found = OptionalLong.empty();
+        while (parser.hasNext()) {
+            switch (parser.next()) {
+                case KEY_NAME -> key = parser.getString();
+                case START_OBJECT -> {
+                    path.add(key);
+                    if (!isPrefix(path)) {
+                        path.removeLast();
+                        parser.skipObject();
+                    }
+                }
+                case START_ARRAY -> parser.skipArray();
+                case END_OBJECT -> {
+                    if (path.isEmpty()) {
+                        // Anything after the top-level object makes the text invalid (hasNext throws on garbage).
+                        return parser.hasNext() ? OptionalLong.empty() : found;
+                    }
+                    path.removeLast();
+                }
+                case VALUE_NUMBER -> {
+                    path.add(key);
+                    if (PATHS.contains(path)) {
+                        found = count(parser.getBigDecimal());
+                    }
+                    path.removeLast();
+                }
+                default -> {}
+            }
+        }
+        // The top-level object never ended: truncated text.
+        return OptionalLong.empty();
+    }
+
+    private static boolean isPrefix(List<String> path) {
+        for (List<String> candidate : PATHS) {
+            if (candidate.size() > path.size()
+                    && candidate.subList(0, path.size()).equals(path)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static OptionalLong count(BigDecimal value) {
+        if (value.signum() < 0) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(value.longValueExact());
+        } catch (ArithmeticException notALong) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static boolean startsWith(byte[] bytes, int from, int to, byte[] prefix) {
+        if (to - from < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (bytes[from + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(byte[] bytes, int from, int to, byte[] needle) {
+        byte first = needle[0];
+        for (int i = from; i <= to - needle.length; i++) {
+            if (bytes[i] == first && startsWith(bytes, i, to, needle)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

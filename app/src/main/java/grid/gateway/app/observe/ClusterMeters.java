@@ -1,0 +1,128 @@
+package grid.gateway.app.observe;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.select.AffinityOutcome;
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Meter;
+import io.helidon.metrics.api.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The meters of one backend cluster, all labelled {@code cluster="<site>/<name>"}: its three gauges, its latency
+ * timer, its error and cached-token counters (registered at zero so that a first increment shows in
+ * {@code increase()}), and its status counters, created at the first answer with each status.
+ *
+ * <p>Thread-safe. After {@link #remove()} a status counter created by a request still in flight removes itself
+ * again: whichever of the two runs second sees the other's write.
+ */
+final class ClusterMeters {
+    /** The outcome label of cached tokens for a request that affinity did not decide (one candidate, or pinned). */
+    static final String NO_OUTCOME = "none";
+
+    private final MeterSet meterSet;
+    private final String cluster;
+    private final List<Meter> fixed = new ArrayList<>();
+    private final Timer latency;
+    private final Map<UpstreamErrorKind, Counter> errors = new EnumMap<>(UpstreamErrorKind.class);
+    private final Map<String, Counter> predicted = new HashMap<>();
+    private final Map<String, Counter> reported = new HashMap<>();
+    private final ConcurrentMap<Integer, Counter> statuses = new ConcurrentHashMap<>();
+    private volatile boolean removed;
+
+    ClusterMeters(MeterSet meterSet, ClusterId id, ClusterState state) {
+        this.meterSet = meterSet;
+        this.cluster = id.toString();
+        fixed.add(meterSet.gauge(GatewayMeter.QUEUE_DEPTH, () -> queueDepth(id, state), cluster));
+        fixed.add(meterSet.gauge(GatewayMeter.ADMITTED, () -> admitted(id, state), cluster));
+        fixed.add(meterSet.gauge(
+                GatewayMeter.PREFIX_INDEX_ENTRIES,
+                () -> (double) state.prefixMemory().entries(id),
+                cluster));
+        this.latency = meterSet.timer(GatewayMeter.UPSTREAM_LATENCY, cluster);
+        fixed.add(latency);
+        for (UpstreamErrorKind kind : UpstreamErrorKind.values()) {
+            errors.put(kind, fixedCounter(GatewayMeter.UPSTREAM_ERRORS, kind.label()));
+        }
+        List<String> outcomes = new ArrayList<>();
+        for (AffinityOutcome outcome : AffinityOutcome.values()) {
+            outcomes.add(outcome.label());
+        }
+        outcomes.add(NO_OUTCOME);
+        for (String outcome : outcomes) {
+            predicted.put(outcome, fixedCounter(GatewayMeter.CACHED_TOKENS_PREDICTED, outcome));
+            reported.put(outcome, fixedCounter(GatewayMeter.CACHED_TOKENS_REPORTED, outcome));
+        }
+    }
+
+    /** Counts an answer with {@code status} that took {@code toHeaders}. */
+    void answered(int status, Duration toHeaders) {
+        int key = isHttpStatus(status) ? status : 0;
+        Counter counter = statuses.get(key);
+        if (counter == null) {
+            counter = statuses.computeIfAbsent(
+                    key, code -> meterSet.counter(GatewayMeter.UPSTREAM_REQUESTS, cluster, statusLabel(code)));
+            if (removed) {
+                meterSet.remove(List.of(counter));
+            }
+        }
+        counter.increment();
+        if (!toHeaders.isNegative()) {
+            latency.record(toHeaders);
+        }
+    }
+
+    void failed(UpstreamErrorKind kind) {
+        errors.get(kind).increment();
+    }
+
+    void cachedTokens(String outcome, long predictedTokens, long reportedTokens) {
+        predicted.get(outcome).increment(predictedTokens);
+        reported.get(outcome).increment(reportedTokens);
+    }
+
+    /** Removes every meter of this cluster from the registry. */
+    void remove() {
+        removed = true;
+        meterSet.remove(fixed);
+        meterSet.remove(List.copyOf(statuses.values()));
+    }
+
+    private Counter fixedCounter(GatewayMeter meter, String label) {
+        Counter counter = meterSet.counter(meter, cluster, label);
+        fixed.add(counter);
+        return counter;
+    }
+
+    /** The status label: the exact code for a valid HTTP status (100 to 599), else {@code other}. */
+    static String statusLabel(int status) {
+        return isHttpStatus(status) ? Integer.toString(status) : "other";
+    }
+
+    private static boolean isHttpStatus(int status) {
+        return status >= 100 && status <= 599;
+    }
+
+    private static double queueDepth(ClusterId id, ClusterState state) {
+        OptionalDouble worst =
+                state.admission().worstQueueDepth(id, state.clock().nanoTime());
+        return worst.isPresent() ? worst.getAsDouble() : Double.NaN;
+    }
+
+    private static double admitted(ClusterId id, ClusterState state) {
+        Optional<BackendCluster> cluster = state.grid().get().cluster(id);
+        if (cluster.isEmpty()) {
+            return Double.NaN;
+        }
+        return state.admission().admits(cluster.get(), state.clock().nanoTime()) ? 1.0 : 0.0;
+    }
+}

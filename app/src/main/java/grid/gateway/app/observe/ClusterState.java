@@ -1,0 +1,29 @@
+package grid.gateway.app.observe;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.time.MonotonicClock;
+import java.util.function.Supplier;
+
+/**
+ * What the per-cluster gauges read at scrape time: the grid in force, the admission decision (whose queue depth is
+ * the {@link grid.gateway.routing.load.QueueDepthWindow} it reads), the prefix memory and the clock they run on.
+ *
+ * <p>Thread-safe (immutable; each part is thread-safe).
+ *
+ * @param grid the grid of the config in force, e.g. {@code () -> snapshot.get().config().grid()}
+ * @param admission decides {@code grid_cluster_admitted} and reads {@code grid_cluster_queue_depth}
+ * @param prefixMemory counts {@code grid_prefix_index_entries}
+ * @param clock the monotonic clock the window and ejection run on
+ */
+public record ClusterState(Supplier<Grid> grid, Admission admission, PrefixMemory prefixMemory, MonotonicClock clock) {
+    public ClusterState {
+        requireNonNull(grid, "grid");
+        requireNonNull(admission, "admission");
+        requireNonNull(prefixMemory, "prefixMemory");
+        requireNonNull(clock, "clock");
+    }
+}

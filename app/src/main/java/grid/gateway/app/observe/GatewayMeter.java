@@ -1,0 +1,133 @@
+package grid.gateway.app.observe;
+
+import java.util.List;
+
+/**
+ * Every meter the gateway exposes on the admin port's {@code /metrics} (SPEC §10), declared in one list (STYLE.md
+ * 2.4.11). Label values come only from enums and configured cluster names, so the number of series is bounded by
+ * the grid.
+ *
+ * <p>{@link #exposedName()} is the name in the Prometheus text. Micrometer's Prometheus naming appends
+ * {@code _total} to counters and the base unit to timers, so a counter is registered without {@code _total} and the
+ * latency timer without {@code _seconds}; {@code GatewayMetricsTest} checks every exposed name on a real scrape.
+ * Helidon adds a {@code scope="application"} label to each series.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public enum GatewayMeter {
+    /** Requests with two or more candidates, by how prefix affinity decided. */
+    PREFIX_AFFINITY(
+            Type.COUNTER,
+            "grid_route_prefix_affinity",
+            "Requests with two or more admitted candidates, by how prefix affinity decided",
+            "outcome"),
+    /** Requests naming a stored id, by how the pin resolved. */
+    PINNED(Type.COUNTER, "grid_route_pinned", "Requests naming a tagged stored id, by how the pin resolved", "outcome"),
+    /** Answers from backend clusters, by HTTP status. */
+    UPSTREAM_REQUESTS(
+            Type.COUNTER,
+            "grid_upstream_requests",
+            "Answers received from a backend cluster, by exact HTTP status code",
+            "cluster",
+            "status"),
+    /** Time from sending a request upstream to its response headers. */
+    UPSTREAM_LATENCY(
+            Type.TIMER,
+            "grid_upstream_latency",
+            "Seconds from sending a request to a backend cluster to receiving its response headers",
+            "cluster"),
+    /** Forwarding attempts that got no answer. */
+    UPSTREAM_ERRORS(
+            Type.COUNTER,
+            "grid_upstream_errors",
+            "Forwarding attempts to a backend cluster that failed before or while reading the answer, by kind",
+            "cluster",
+            "kind"),
+    /** Windowed worst queue depth; NaN while unmeasured. */
+    QUEUE_DEPTH(
+            Type.GAUGE,
+            "grid_cluster_queue_depth",
+            "Windowed worst queue depth of a backend cluster (load.window_secs); NaN while unmeasured",
+            "cluster"),
+    /** Whether a cluster admits requests. */
+    ADMITTED(
+            Type.GAUGE,
+            "grid_cluster_admitted",
+            "1 when a backend cluster admits new requests, 0 when draining, full or ejected",
+            "cluster"),
+    /** Entries in a cluster's prefix LRU. */
+    PREFIX_INDEX_ENTRIES(
+            Type.GAUGE,
+            "grid_prefix_index_entries",
+            "Block keys held in a backend cluster's prefix LRU on this replica",
+            "cluster"),
+    /** Config reloads by result. */
+    CONFIG_RELOADS(Type.COUNTER, "grid_config_reloads", "Serving config changes, applied or refused", "result"),
+    /** Cached prompt tokens the gateway predicted (run × 64). */
+    CACHED_TOKENS_PREDICTED(
+            Type.COUNTER,
+            "grid_prefix_cached_tokens_predicted",
+            "Prompt tokens predicted cached (run x 64), over answers whose usage reported cached tokens",
+            "cluster",
+            "outcome"),
+    /** Cached prompt tokens the engine reported in usage. */
+    CACHED_TOKENS_REPORTED(
+            Type.COUNTER,
+            "grid_prefix_cached_tokens_reported",
+            "Prompt tokens the engine reported cached in the answer's usage",
+            "cluster",
+            "outcome"),
+    /** Requests whose body got no block keys, by reason. */
+    KEYER_NO_KEYS(Type.COUNTER, "grid_keyer_no_keys", "Request bodies that got no block keys, by reason", "reason");
+
+    /** The Prometheus type a meter is exposed as. */
+    public enum Type {
+        /** A monotonic count: exposed with {@code _total}. */
+        COUNTER,
+        /** A value read at scrape time. */
+        GAUGE,
+        /** Durations in seconds: exposed as a histogram ({@code _bucket}, {@code _count}, {@code _sum}). */
+        TIMER
+    }
+
+    private final Type type;
+    private final String registeredName;
+    private final String description;
+    private final List<String> labels;
+
+    GatewayMeter(Type type, String registeredName, String description, String... labels) {
+        this.type = type;
+        this.registeredName = registeredName;
+        this.description = description;
+        this.labels = List.of(labels);
+    }
+
+    /** How the meter is exposed. */
+    public Type type() {
+        return type;
+    }
+
+    /** The name given to the registry. */
+    public String registeredName() {
+        return registeredName;
+    }
+
+    /** The name in the Prometheus text, e.g. {@code grid_route_prefix_affinity_total}. */
+    public String exposedName() {
+        return switch (type) {
+            case COUNTER -> registeredName + "_total";
+            case TIMER -> registeredName + "_seconds";
+            case GAUGE -> registeredName;
+        };
+    }
+
+    /** The meter's help text. */
+    public String description() {
+        return description;
+    }
+
+    /** The label names, in the order the gateway passes their values (Helidon adds {@code scope}). */
+    public List<String> labels() {
+        return labels;
+    }
+}

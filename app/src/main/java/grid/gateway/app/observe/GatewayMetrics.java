@@ -1,0 +1,205 @@
+package grid.gateway.app.observe;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.PinnedOutcome;
+import grid.gateway.routing.RoutingListener;
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.keyer.NoKeysReason;
+import grid.gateway.routing.select.AffinityOutcome;
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.MeterRegistry;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The gateway's meters (SPEC §10), fed by the routing core's events and by the proxy; the list of meters is
+ * {@link GatewayMeter}.
+ *
+ * <ul>
+ *   <li>Every series labelled by an enum (affinity and pinned outcomes, no-keys reasons, reload results) is
+ *       registered at zero on construction, so each shows before its first event.
+ *   <li>Per-cluster meters exist for exactly the clusters of the grid in force: {@link #syncClusters()} registers
+ *       them for clusters that joined and removes every series of clusters that left. Construction and
+ *       {@link #reloadApplied()} sync, and so does an event naming a cluster of the grid in force that has no meters
+ *       yet; an event naming a cluster that is not in the grid (a request still in flight when a reload removed its
+ *       cluster) counts nothing.
+ *   <li>Gauges are read at scrape time from {@link ClusterState}: the windowed worst queue depth (NaN while
+ *       unmeasured), admitted (1 or 0), prefix-index entries.
+ * </ul>
+ *
+ * <p>Helidon's meter registries all write to Micrometer's global registry, so one instance per process is expected
+ * at a time; {@link #close()} removes every meter this instance registered (tests, shutdown).
+ *
+ * <p>Thread-safe: counters and the per-cluster map are concurrent; syncs are serialised by a lock that is never
+ * held across I/O. Event methods never block and never throw for a valid argument.
+ */
+public final class GatewayMetrics implements RoutingListener, AutoCloseable {
+    private final MeterSet meters;
+    private final ClusterState state;
+    private final Map<AffinityOutcome, Counter> affinity = new EnumMap<>(AffinityOutcome.class);
+    private final Map<PinnedOutcome, Counter> pinned = new EnumMap<>(PinnedOutcome.class);
+    private final Map<NoKeysReason, Counter> noKeys = new EnumMap<>(NoKeysReason.class);
+    private final Map<ReloadResult, Counter> reloads = new EnumMap<>(ReloadResult.class);
+    private final ConcurrentMap<ClusterId, ClusterMeters> clusters = new ConcurrentHashMap<>();
+    private final ReentrantLock syncLock = new ReentrantLock();
+    private boolean closed;
+
+    /**
+     * Registers the gateway's meters in {@code registry} (the one the admin {@code /metrics} exposes), with
+     * per-cluster meters for the clusters of {@code state}'s grid.
+     */
+    public GatewayMetrics(MeterRegistry registry, ClusterState state) {
+        this.meters = new MeterSet(registry);
+        this.state = requireNonNull(state, "state");
+        for (AffinityOutcome outcome : AffinityOutcome.values()) {
+            affinity.put(outcome, meters.counter(GatewayMeter.PREFIX_AFFINITY, outcome.label()));
+        }
+        for (PinnedOutcome outcome : PinnedOutcome.values()) {
+            pinned.put(outcome, meters.counter(GatewayMeter.PINNED, outcome.label()));
+        }
+        for (NoKeysReason reason : NoKeysReason.values()) {
+            noKeys.put(reason, meters.counter(GatewayMeter.KEYER_NO_KEYS, reason.label()));
+        }
+        for (ReloadResult result : ReloadResult.values()) {
+            reloads.put(result, meters.counter(GatewayMeter.CONFIG_RELOADS, result.label()));
+        }
+        syncClusters();
+    }
+
+    @Override
+    public void affinityDecided(AffinityOutcome outcome, ClusterId cluster, int run) {
+        affinity.get(requireNonNull(outcome, "outcome")).increment();
+    }
+
+    @Override
+    public void pinned(PinnedOutcome outcome) {
+        pinned.get(requireNonNull(outcome, "outcome")).increment();
+    }
+
+    /**
+     * {@code cluster} answered with {@code status}; its response headers arrived {@code toHeaders} after the request
+     * was sent. Counts {@code grid_upstream_requests_total} and records {@code grid_upstream_latency_seconds}.
+     */
+    public void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {
+        requireNonNull(toHeaders, "toHeaders");
+        meters(cluster).ifPresent(m -> m.answered(status, toHeaders));
+    }
+
+    /** A forwarding attempt to {@code cluster} failed; see {@link UpstreamErrorKind#of(Throwable)}. */
+    public void upstreamFailed(ClusterId cluster, UpstreamErrorKind kind) {
+        requireNonNull(kind, "kind");
+        meters(cluster).ifPresent(m -> m.failed(kind));
+    }
+
+    /**
+     * What affinity saved on one answer of {@code cluster}. Both counters cover the same answers, those whose usage
+     * reported cached tokens, so that their ratio compares like with like: when {@code reportedTokens} is empty
+     * (the engine said nothing) neither counts.
+     *
+     * @param outcome how affinity decided ({@code RouteDecision.outcome()}); empty is labelled {@code none}
+     * @param predictedTokens the run times 64 ({@code LoadGate.TOKENS_PER_BLOCK}); a negative value counts as 0
+     * @param reportedTokens what the engine reported, from {@link CachedTokens}
+     */
+    public void cachedTokens(
+            ClusterId cluster, Optional<AffinityOutcome> outcome, int predictedTokens, OptionalLong reportedTokens) {
+        requireNonNull(outcome, "outcome");
+        requireNonNull(reportedTokens, "reportedTokens");
+        if (reportedTokens.isEmpty() || reportedTokens.getAsLong() < 0) {
+            return;
+        }
+        String label = outcome.map(AffinityOutcome::label).orElse(ClusterMeters.NO_OUTCOME);
+        meters(cluster).ifPresent(m -> m.cachedTokens(label, Math.max(0, predictedTokens), reportedTokens.getAsLong()));
+    }
+
+    /** The keyer found no keys in a request body. */
+    public void noKeys(NoKeysReason reason) {
+        noKeys.get(requireNonNull(reason, "reason")).increment();
+    }
+
+    /**
+     * A changed config was applied: counts it and {@linkplain #syncClusters() syncs} the per-cluster meters. Call it
+     * once the new snapshot is in force, so that {@link ClusterState#grid()} returns its grid.
+     */
+    public void reloadApplied() {
+        reloads.get(ReloadResult.APPLIED).increment();
+        syncClusters();
+    }
+
+    /** A changed config was refused; the old one stays in force. */
+    public void reloadRefused() {
+        reloads.get(ReloadResult.REFUSED).increment();
+    }
+
+    /**
+     * Makes the per-cluster meters match the grid in force: registers them for clusters that joined, removes every
+     * series (gauges, timer, counters) of clusters that left.
+     */
+    public void syncClusters() {
+        syncLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            Set<ClusterId> live = new HashSet<>();
+            for (BackendCluster cluster : state.grid().get().clusters()) {
+                live.add(cluster.id());
+                clusters.computeIfAbsent(cluster.id(), id -> new ClusterMeters(meters, id, state));
+            }
+            clusters.entrySet().removeIf(entry -> {
+                if (live.contains(entry.getKey())) {
+                    return false;
+                }
+                entry.getValue().remove();
+                return true;
+            });
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** Removes every meter this instance registered; later events count nothing visible. */
+    @Override
+    public void close() {
+        syncLock.lock();
+        try {
+            closed = true;
+            clusters.values().forEach(ClusterMeters::remove);
+            clusters.clear();
+            meters.removeAll();
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** The meters of {@code cluster}; a cluster of the grid in force that is not synced yet is synced first. */
+    private Optional<ClusterMeters> meters(ClusterId cluster) {
+        requireNonNull(cluster, "cluster");
+        ClusterMeters found = clusters.get(cluster);
+        if (found == null && state.grid().get().cluster(cluster).isPresent()) {
+            syncClusters();
+            found = clusters.get(cluster);
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /** The {@code result} label of {@code grid_config_reloads_total}. */
+    private enum ReloadResult {
+        APPLIED,
+        REFUSED;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+}

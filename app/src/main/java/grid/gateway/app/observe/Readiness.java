@@ -1,0 +1,43 @@
+package grid.gateway.app.observe;
+
+import java.util.Optional;
+
+/**
+ * Whether the gateway is ready for traffic (SPEC §10, {@code /health/ready}): once a serving config is loaded and
+ * the client listener is bound. Both are set once and never cleared; a process that cannot serve exits.
+ *
+ * <p>Thread-safe: two volatile flags.
+ */
+public final class Readiness {
+    private volatile boolean configLoaded;
+    private volatile boolean clientListenerBound;
+
+    /** Not ready: no config loaded, no client listener bound. */
+    public Readiness() {}
+
+    /** A valid serving config is in force. */
+    public void configLoaded() {
+        configLoaded = true;
+    }
+
+    /** The client listener is bound and accepting connections. */
+    public void clientListenerBound() {
+        clientListenerBound = true;
+    }
+
+    /** Whether both happened. */
+    public boolean isReady() {
+        return configLoaded && clientListenerBound;
+    }
+
+    /** What is still missing, for the body of a 503; empty when ready. */
+    public Optional<String> missing() {
+        if (!configLoaded) {
+            return Optional.of("no serving config loaded");
+        }
+        if (!clientListenerBound) {
+            return Optional.of("client listener not bound");
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,96 @@
+package grid.gateway.app.rewrite;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.function.UnaryOperator;
+
+/**
+ * Tags the stored ids in one JSON answer of {@code /v1/responses…} or {@code /v1/conversations…} (SPEC §5): every
+ * string value of a member named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth
+ * (so {@code conversation.id} too), that starts with {@code resp_} or {@code conv_}, becomes {@code tag.apply(value)}.
+ * Every other byte stays as it was, so model text that mentions {@code resp_…} is left alone: it is not such a
+ * member's value.
+ *
+ * <p>Contract, whatever the bytes: one linear pass plus the tag calls, and no exception. A body that is not one valid
+ * JSON text (RFC 8259, strict UTF-8) comes back unchanged. Engines write ids in plain ASCII, so a value written with
+ * a backslash escape is left untagged; so is a value the tag function refuses with an
+ * {@link IllegalArgumentException} (an engine id holding a '.', say, which no tag can carry). A member of that name
+ * anywhere counts, including inside user {@code metadata}.
+ *
+ * <p>Thread-safe if the tag function is; the caller binds the function to the cluster that served the answer.
+ */
+public final class ResponseIdTagger {
+    private final UnaryOperator<String> tag;
+
+    /**
+     * Creates a tagger.
+     *
+     * @param tag maps an engine id ({@code resp_abc}) to its tag; it may refuse an id by throwing
+     *     {@link IllegalArgumentException}, which leaves the id as it is
+     */
+    public ResponseIdTagger(UnaryOperator<String> tag) {
+        this.tag = requireNonNull(tag, "tag");
+    }
+
+    /**
+     * {@code body} with its stored ids tagged; {@code body} itself when nothing changes. The length may differ, so
+     * the caller sets {@code Content-Length} from the returned array.
+     */
+    public byte[] tagJson(byte[] body) {
+        requireNonNull(body, "body");
+        Edits edits = new Edits();
+        collect(body, 0, body.length, edits);
+        return edits.count() == 0 ? body : edits.apply(body, 0, body.length);
+    }
+
+    /**
+     * Adds to {@code edits} the tagging of each stored id in the JSON text {@code b[from, to)}, at its absolute
+     * offsets; adds nothing when the range is not one valid JSON text.
+     */
+    void collect(byte[] b, int from, int to, Edits edits) {
+        Candidates found = new Candidates(b);
+        if (!JsonScan.scan(b, from, to, found)) {
+            return;
+        }
+        for (int i = 0; i < found.count; i++) {
+            int start = found.ranges[i * 2];
+            int end = found.ranges[i * 2 + 1];
+            String engineId = new String(b, start, end - start, StandardCharsets.UTF_8);
+            String tagged;
+            try {
+                tagged = tag.apply(engineId);
+            } catch (IllegalArgumentException refused) {
+                continue;
+            }
+            if (!tagged.equals(engineId)) {
+                edits.add(start, end, JsonStrings.content(tagged));
+            }
+        }
+    }
+
+    /** The unescaped, id-prefixed values the scan met, in text order. */
+    private static final class Candidates implements JsonScan.Listener {
+        private final byte[] text;
+        private int[] ranges = new int[8];
+        private int count;
+
+        Candidates(byte[] text) {
+            this.text = text;
+        }
+
+        @Override
+        public void member(JsonScan.Name name, JsonScan.Place place, int start, int end, boolean escaped) {
+            if (escaped || !JsonStrings.hasIdPrefix(text, start, end)) {
+                return;
+            }
+            if (count * 2 == ranges.length) {
+                ranges = Arrays.copyOf(ranges, ranges.length * 2);
+            }
+            ranges[count * 2] = start;
+            ranges[count * 2 + 1] = end;
+            count++;
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package grid.gateway.app.rewrite;
+
+import java.util.Arrays;
+
+/**
+ * The id tagging of one complete server-sent event: finds its {@code data} field lines and tags the JSON they carry.
+ *
+ * <p>A client joins an event's data lines with LF and parses the result, so several data lines are joined the same
+ * way, tagged as one JSON text, and each replacement is mapped back into its own line (a JSON string cannot hold a
+ * raw LF, so no replacement spans two lines). Data that is not JSON ({@code [DONE]}), comments, and the
+ * {@code event}, {@code id} and {@code retry} fields pass unchanged.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class SseEvent {
+    private static final int DATA_LENGTH = 4;
+
+    private SseEvent() {}
+
+    /** Adds to {@code edits} the tagging of the data in the event {@code b[from, to)}, at absolute offsets. */
+    static void collect(byte[] b, int from, int to, ResponseIdTagger tagger, Edits edits) {
+        int[] values = new int[4];
+        int count = 0;
+        int q = from;
+        while (q < to) {
+            int lineEnd = q;
+            while (lineEnd < to && b[lineEnd] != '\n' && b[lineEnd] != '\r') {
+                lineEnd++;
+            }
+            int valueStart = dataValue(b, q, lineEnd);
+            if (valueStart >= 0) {
+                if (count * 2 == values.length) {
+                    values = Arrays.copyOf(values, values.length * 2);
+                }
+                values[count * 2] = valueStart;
+                values[count * 2 + 1] = lineEnd;
+                count++;
+            }
+            boolean crlf = lineEnd + 1 < to && b[lineEnd] == '\r' && b[lineEnd + 1] == '\n';
+            q = lineEnd + (crlf ? 2 : 1);
+        }
+        if (count == 1) {
+            tagger.collect(b, values[0], values[1], edits);
+        } else if (count > 1) {
+            collectJoined(b, values, count, tagger, edits);
+        }
+    }
+
+    /** Where the value of the line {@code b[start, end)} starts if it is a {@code data} field, else -1. */
+    private static int dataValue(byte[] b, int start, int end) {
+        if (end - start < DATA_LENGTH
+                || b[start] != 'd'
+                || b[start + 1] != 'a'
+                || b[start + 2] != 't'
+                || b[start + 3] != 'a') {
+            return -1;
+        }
+        int colon = start + DATA_LENGTH;
+        if (colon == end) {
+            return end; // "data" alone: an empty value
+        }
+        if (b[colon] != ':') {
+            return -1;
+        }
+        return colon + 1 < end && b[colon + 1] == ' ' ? colon + 2 : colon + 1;
+    }
+
+    private static void collectJoined(byte[] b, int[] values, int count, ResponseIdTagger tagger, Edits edits) {
+        int length = count - 1;
+        for (int i = 0; i < count; i++) {
+            length += values[i * 2 + 1] - values[i * 2];
+        }
+        byte[] joined = new byte[length];
+        int[] joinedStarts = new int[count];
+        int w = 0;
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                joined[w++] = '\n';
+            }
+            joinedStarts[i] = w;
+            int valueLength = values[i * 2 + 1] - values[i * 2];
+            System.arraycopy(b, values[i * 2], joined, w, valueLength);
+            w += valueLength;
+        }
+        Edits inJoined = new Edits();
+        tagger.collect(joined, 0, length, inJoined);
+        int line = 0;
+        for (int e = 0; e < inJoined.count(); e++) {
+            while (line + 1 < count && joinedStarts[line + 1] <= inJoined.start(e)) {
+                line++;
+            }
+            int shift = values[line * 2] - joinedStarts[line];
+            edits.add(inJoined.start(e) + shift, inJoined.end(e) + shift, inJoined.replacement(e));
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package grid.gateway.app.rewrite;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Tags the stored ids in a {@code text/event-stream} answer of {@code /v1/responses…} (SPEC §5, §9), event by event
+ * as the bytes arrive: buffers until an event is complete, tags the JSON of its {@code data} lines with a
+ * {@link ResponseIdTagger}, and hands the whole event to the sink in one call, so the caller can flush per event.
+ *
+ * <pre>
+ *   upstream chunks ──accept──> [ buffer: the current event, at most maxEventBytes ]
+ *                                   │ blank line (\n\n, \r\n\r\n, \r\r)      │ event outgrows the limit
+ *                                   v                                       v
+ *                    sink.event(tagged event)          sink.event(piece), piece, … untagged to its end
+ * </pre>
+ *
+ * <p>Chunking never matters: an event split at any byte, even between the CR and LF of its blank line, comes out as
+ * it would unsplit. Memory is bounded: an event longer than {@code maxEventBytes} is not buffered whole but handed on
+ * untagged, in pieces (the buffered part, then each chunk's share up to the event's end), after which tagging
+ * resumes with the next event. {@link #finish} hands on a trailing event that no blank line ended, as it is. Bytes
+ * that are not an event stream pass through all the same. Nothing here throws on any bytes.
+ *
+ * <p>Not thread-safe; one per stream.
+ */
+public final class SseIdTagger {
+    /** A limit for {@code maxEventBytes}: 8 MiB, far above any event an engine writes for one response. */
+    public static final int DEFAULT_MAX_EVENT_BYTES = 8 << 20;
+
+    private final ResponseIdTagger tagger;
+    private final int maxEventBytes;
+    private final SseFraming framing = new SseFraming();
+    private byte[] buffer = new byte[256];
+    private int size;
+    private boolean passthrough;
+
+    /**
+     * Creates a tagger for one stream.
+     *
+     * @param tagger tags the JSON of each event's data
+     * @param maxEventBytes the longest event buffered and tagged, blank line included; at least 1
+     */
+    public SseIdTagger(ResponseIdTagger tagger, int maxEventBytes) {
+        this.tagger = requireNonNull(tagger, "tagger");
+        if (maxEventBytes < 1) {
+            throw new IllegalArgumentException("maxEventBytes: " + maxEventBytes + " (expected: >= 1)");
+        }
+        this.maxEventBytes = maxEventBytes;
+    }
+
+    /** Takes the next {@code len} bytes of the stream and hands every event they complete to {@code sink}. */
+    public void accept(byte[] chunk, int off, int len, EventSink sink) {
+        requireNonNull(chunk, "chunk");
+        requireNonNull(sink, "sink");
+        Objects.checkFromIndexSize(off, len, chunk.length);
+        int i = off;
+        int end = off + len;
+        while (i < end) {
+            i = passthrough ? passOn(chunk, i, end, sink) : gather(chunk, i, end, sink);
+        }
+    }
+
+    /**
+     * Ends the stream: hands on an event whose blank line ended the stream, tagged, or a trailing partial event as it
+     * is. The tagger then starts afresh.
+     */
+    public void finish(EventSink sink) {
+        requireNonNull(sink, "sink");
+        if (size > 0) {
+            if (framing.isEndPending()) {
+                emit(buffer, 0, size, sink);
+            } else {
+                sink.event(buffer, 0, size);
+            }
+        }
+        size = 0;
+        passthrough = false;
+        framing.reset();
+    }
+
+    /** The bytes held for the current event: never more than {@code maxEventBytes + 1}. */
+    int buffered() {
+        return size;
+    }
+
+    /** Buffers the current event's bytes from {@code chunk[i, end)}; returns how far it read. */
+    private int gather(byte[] chunk, int i, int end, EventSink sink) {
+        // Once its blank line has ended, an event takes only the LF that may complete that line, even past the limit.
+        int room = framing.isEndPending() ? 1 : maxEventBytes - size;
+        if (room == 0) {
+            sink.event(buffer, 0, size);
+            size = 0;
+            passthrough = true;
+            return i;
+        }
+        int stop = end - i > room ? i + room : end;
+        int eventEnd = framing.scan(chunk, i, stop);
+        if (eventEnd < 0) {
+            append(chunk, i, stop);
+            return stop;
+        }
+        if (size == 0) {
+            emit(chunk, i, eventEnd, sink);
+        } else {
+            append(chunk, i, eventEnd);
+            emit(buffer, 0, size, sink);
+            size = 0;
+        }
+        return eventEnd;
+    }
+
+    /** Hands on, untagged, the bytes of an oversized event from {@code chunk[i, end)}; returns how far it read. */
+    private int passOn(byte[] chunk, int i, int end, EventSink sink) {
+        int eventEnd = framing.scan(chunk, i, end);
+        int stop = eventEnd < 0 ? end : eventEnd;
+        if (stop > i) {
+            sink.event(chunk, i, stop - i);
+        }
+        if (eventEnd >= 0) {
+            passthrough = false;
+        }
+        return stop;
+    }
+
+    private void emit(byte[] b, int from, int to, EventSink sink) {
+        Edits edits = new Edits();
+        SseEvent.collect(b, from, to, tagger, edits);
+        if (edits.count() == 0) {
+            sink.event(b, from, to - from);
+        } else {
+            byte[] tagged = edits.apply(b, from, to);
+            sink.event(tagged, 0, tagged.length);
+        }
+    }
+
+    private void append(byte[] chunk, int from, int to) {
+        int length = to - from;
+        if (size + length > buffer.length) {
+            long grown = Math.max((long) buffer.length * 2, (long) size + length);
+            buffer = Arrays.copyOf(buffer, (int) Math.min(grown, (long) maxEventBytes + 1));
+        }
+        System.arraycopy(chunk, from, buffer, size, length);
+        size += length;
+    }
+}

@@ -1,0 +1,410 @@
+package grid.gateway.app.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import grid.gateway.routing.PinnedOutcome;
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.NoKeysReason;
+import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.load.QueueSample;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.time.ManualClock;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.service.registry.Services;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every assertion reads the Prometheus text that the admin socket's {@code /metrics} serves. */
+class GatewayMetricsTest {
+    private static final SiteName EAST = new SiteName("east");
+    private static final SiteName WEST = new SiteName("west");
+    private static final ClusterId EAST_A = new ClusterId(EAST, "east-a");
+    private static final ClusterId EAST_B = new ClusterId(EAST, "east-b");
+    private static final ClusterId WEST_A = new ClusterId(WEST, "west-a");
+
+    private static final MeterRegistry REGISTRY = Services.get(MeterRegistry.class);
+    private static AdminServer server;
+
+    private final ManualClock clock = new ManualClock();
+    private final QueueDepthWindow window = new QueueDepthWindow(Duration.ofSeconds(10));
+    private final OutlierEjector ejector = new OutlierEjector();
+    private final PrefixMemory prefixMemory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 0x5eedL);
+    private final AtomicReference<Grid> grid = new AtomicReference<>(
+            grid(cluster(EAST_A, OptionalInt.of(5), false), cluster(EAST_B, OptionalInt.empty(), false)));
+    private GatewayMetrics metrics;
+
+    @BeforeAll
+    static void startServer() {
+        server = AdminServer.start(REGISTRY, new Readiness());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @BeforeEach
+    void createMetrics() {
+        prefixMemory.reconfigure(ids(grid.get()), PrefixAffinitySettings.defaults());
+        metrics = new GatewayMetrics(
+                REGISTRY, new ClusterState(grid::get, new Admission(window, ejector), prefixMemory, clock));
+    }
+
+    @AfterEach
+    void closeMetrics() {
+        metrics.close();
+    }
+
+    @Test
+    void scrape_noEvents_everyAffinityOutcomeSeriesAtZero() {
+        Scrape scrape = server.scrape();
+
+        for (AffinityOutcome outcome : AffinityOutcome.values()) {
+            assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", outcome.label()))
+                    .as(outcome.label())
+                    .contains(0.0);
+        }
+        assertThat(scrape.matching("grid_route_prefix_affinity_total", Map.of()))
+                .hasSize(5);
+    }
+
+    @Test
+    void scrape_noEvents_everyEnumLabelledCounterAtZero() {
+        Scrape scrape = server.scrape();
+
+        for (PinnedOutcome outcome : PinnedOutcome.values()) {
+            assertThat(scrape.value("grid_route_pinned_total", "outcome", outcome.label()))
+                    .contains(0.0);
+        }
+        for (NoKeysReason reason : NoKeysReason.values()) {
+            assertThat(scrape.value("grid_keyer_no_keys_total", "reason", reason.label()))
+                    .contains(0.0);
+        }
+        assertThat(scrape.value("grid_config_reloads_total", "result", "applied"))
+                .contains(0.0);
+        assertThat(scrape.value("grid_config_reloads_total", "result", "refused"))
+                .contains(0.0);
+    }
+
+    @Test
+    void scrape_everyDeclaredMeter_exposedUnderItsSpecName() {
+        metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
+        Scrape scrape = server.scrape();
+
+        for (GatewayMeter meter : GatewayMeter.values()) {
+            String sampleName =
+                    meter.type() == GatewayMeter.Type.TIMER ? meter.exposedName() + "_count" : meter.exposedName();
+            assertThat(scrape.matching(sampleName, Map.of())).as(meter.name()).isNotEmpty();
+            assertThat(scrape.matching(sampleName, Map.of()))
+                    .allSatisfy(sample -> assertThat(sample.labels().keySet()).containsAll(meter.labels()));
+        }
+        assertThat(scrape.text())
+                .contains("# TYPE grid_route_prefix_affinity_total counter")
+                .contains("# TYPE grid_upstream_latency_seconds histogram")
+                .contains("# TYPE grid_cluster_queue_depth gauge");
+    }
+
+    @Test
+    void affinityDecided_hitTwiceMissOnce_countsEachOutcome() {
+        metrics.affinityDecided(AffinityOutcome.HIT, EAST_A, 40);
+        metrics.affinityDecided(AffinityOutcome.HIT, EAST_B, 33);
+        metrics.affinityDecided(AffinityOutcome.MISS, EAST_A, 0);
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", "hit"))
+                .contains(2.0);
+        assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", "miss"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", "load"))
+                .contains(0.0);
+    }
+
+    @Test
+    void pinned_eachOutcome_countsItsSeries() {
+        metrics.pinned(PinnedOutcome.ROUTED);
+        metrics.pinned(PinnedOutcome.ROUTED);
+        metrics.pinned(PinnedOutcome.NOT_FOUND);
+        metrics.pinned(PinnedOutcome.UNAVAILABLE);
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_route_pinned_total", "outcome", "routed")).contains(2.0);
+        assertThat(scrape.value("grid_route_pinned_total", "outcome", "not_found"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_route_pinned_total", "outcome", "unavailable"))
+                .contains(1.0);
+    }
+
+    @Test
+    void upstreamAnswered_statusesAndLatencies_countedPerClusterAndExactStatus() {
+        metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(100));
+        metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(300));
+        metrics.upstreamAnswered(EAST_A, 429, Duration.ofMillis(50));
+        metrics.upstreamAnswered(EAST_B, 503, Duration.ofSeconds(2));
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "200")))
+                .contains(2.0);
+        assertThat(scrape.value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "429")))
+                .contains(1.0);
+        assertThat(scrape.value("grid_upstream_requests_total", Map.of("cluster", "east/east-b", "status", "503")))
+                .contains(1.0);
+        assertThat(scrape.value("grid_upstream_latency_seconds_count", "cluster", "east/east-a"))
+                .contains(3.0);
+        assertThat(scrape.value("grid_upstream_latency_seconds_sum", "cluster", "east/east-a"))
+                .hasValueSatisfying(sum -> assertThat(sum).isCloseTo(0.45, within(1e-9)));
+        // 50 ms and 100 ms fall in the 0.1 s bucket (le is inclusive), 300 ms does not.
+        assertThat(scrape.value("grid_upstream_latency_seconds_bucket", Map.of("cluster", "east/east-a", "le", "0.1")))
+                .contains(2.0);
+        assertThat(scrape.value("grid_upstream_latency_seconds_bucket", Map.of("cluster", "east/east-a", "le", "+Inf")))
+                .contains(3.0);
+        // A histogram only: no client-side quantiles, which replicas cannot aggregate.
+        assertThat(scrape.samples()).noneMatch(s -> s.labels().containsKey("quantile"));
+    }
+
+    @Test
+    void upstreamAnswered_statusOutsideHttpRange_labelledOther() {
+        metrics.upstreamAnswered(EAST_A, 999, Duration.ofMillis(1));
+        metrics.upstreamAnswered(EAST_A, 42, Duration.ofMillis(1));
+
+        assertThat(server.scrape()
+                        .value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "other")))
+                .contains(2.0);
+    }
+
+    @Test
+    void upstreamFailed_kinds_countedAndPreRegisteredAtZero() {
+        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.CONNECT);
+        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.CONNECT);
+        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.TIMEOUT);
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-b", "kind", "connect")))
+                .contains(2.0);
+        assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-b", "kind", "timeout")))
+                .contains(1.0);
+        assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-b", "kind", "reset")))
+                .contains(0.0);
+        assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-a", "kind", "other")))
+                .contains(0.0);
+    }
+
+    @Test
+    void cachedTokens_engineReported_countsPredictedAndReportedByOutcome() {
+        metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.HIT), 40 * 64, OptionalLong.of(2_432));
+        metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.HIT), 10 * 64, OptionalLong.of(0));
+        metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.MISS), 0, OptionalLong.of(16));
+
+        Scrape scrape = server.scrape();
+        Map<String, String> hit = Map.of("cluster", "east/east-a", "outcome", "hit");
+        assertThat(scrape.value("grid_prefix_cached_tokens_predicted_total", hit))
+                .contains(3_200.0);
+        assertThat(scrape.value("grid_prefix_cached_tokens_reported_total", hit))
+                .contains(2_432.0);
+        Map<String, String> miss = Map.of("cluster", "east/east-a", "outcome", "miss");
+        assertThat(scrape.value("grid_prefix_cached_tokens_predicted_total", miss))
+                .contains(0.0);
+        assertThat(scrape.value("grid_prefix_cached_tokens_reported_total", miss))
+                .contains(16.0);
+    }
+
+    @Test
+    void cachedTokens_noAffinityDecision_labelledNone() {
+        metrics.cachedTokens(EAST_B, Optional.empty(), 0, OptionalLong.of(512));
+
+        assertThat(server.scrape()
+                        .value(
+                                "grid_prefix_cached_tokens_reported_total",
+                                Map.of("cluster", "east/east-b", "outcome", "none")))
+                .contains(512.0);
+    }
+
+    @Test
+    void cachedTokens_engineReportedNothing_countsNeither() {
+        metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.HIT), 4_096, OptionalLong.empty());
+
+        Scrape scrape = server.scrape();
+        Map<String, String> hit = Map.of("cluster", "east/east-a", "outcome", "hit");
+        assertThat(scrape.value("grid_prefix_cached_tokens_predicted_total", hit))
+                .contains(0.0);
+        assertThat(scrape.value("grid_prefix_cached_tokens_reported_total", hit))
+                .contains(0.0);
+    }
+
+    @Test
+    void noKeys_reason_countsItsSeries() {
+        metrics.noKeys(NoKeysReason.TOKEN_PROMPT);
+        metrics.noKeys(NoKeysReason.TOKEN_PROMPT);
+        metrics.noKeys(NoKeysReason.INVALID_JSON);
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_keyer_no_keys_total", "reason", "token_prompt"))
+                .contains(2.0);
+        assertThat(scrape.value("grid_keyer_no_keys_total", "reason", "invalid_json"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_keyer_no_keys_total", "reason", "keyer_fault"))
+                .contains(0.0);
+    }
+
+    @Test
+    void reloads_appliedAndRefused_countedByResult() {
+        metrics.reloadApplied();
+        metrics.reloadRefused();
+        metrics.reloadRefused();
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_config_reloads_total", "result", "applied"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_config_reloads_total", "result", "refused"))
+                .contains(2.0);
+    }
+
+    @Test
+    void gauges_measuredAndUnmeasuredClusters_readAtScrapeTime() {
+        window.record(EAST_A, new QueueSample(clock.nanoTime(), 3));
+        clock.advanceSeconds(1);
+        window.record(EAST_A, new QueueSample(clock.nanoTime(), 2));
+        prefixMemory.confirm(EAST_A, BlockKeys.copyOf(new long[] {11, 12, 13}, 3));
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
+                .contains(3.0);
+        assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-b"))
+                .hasValueSatisfying(depth -> assertThat(depth).isNaN());
+        assertThat(scrape.value("grid_cluster_admitted", "cluster", "east/east-a"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_cluster_admitted", "cluster", "east/east-b"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_prefix_index_entries", "cluster", "east/east-a"))
+                .contains(3.0);
+        assertThat(scrape.value("grid_prefix_index_entries", "cluster", "east/east-b"))
+                .contains(0.0);
+    }
+
+    @Test
+    void gauges_queueAtMaxDepthThenWindowEmpties_admittedZeroThenOneAndDepthNaN() {
+        window.record(EAST_A, new QueueSample(clock.nanoTime(), 5));
+
+        Scrape full = server.scrape();
+        assertThat(full.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
+                .contains(5.0);
+        assertThat(full.value("grid_cluster_admitted", "cluster", "east/east-a"))
+                .contains(0.0);
+
+        clock.advanceSeconds(11);
+        Scrape aged = server.scrape();
+        assertThat(aged.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
+                .hasValueSatisfying(depth -> assertThat(depth).isNaN());
+        assertThat(aged.value("grid_cluster_admitted", "cluster", "east/east-a"))
+                .contains(1.0);
+    }
+
+    @Test
+    void gauges_clusterDrainingAfterReload_admittedZero() {
+        grid.set(grid(cluster(EAST_A, OptionalInt.of(5), true), cluster(EAST_B, OptionalInt.empty(), false)));
+        metrics.reloadApplied();
+
+        assertThat(server.scrape().value("grid_cluster_admitted", "cluster", "east/east-a"))
+                .contains(0.0);
+    }
+
+    @Test
+    void reloadApplied_clusterRemovedAndOneAdded_removedSeriesDisappearAddedAppear() {
+        metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
+        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.RESET);
+        assertThat(server.scrape().withLabel("cluster", "east/east-b")).isNotEmpty();
+
+        grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false), cluster(WEST_A, OptionalInt.empty(), false)));
+        metrics.reloadApplied();
+
+        Scrape scrape = server.scrape();
+        assertThat(scrape.withLabel("cluster", "east/east-b")).isEmpty();
+        assertThat(names(scrape.withLabel("cluster", "west/west-a")))
+                .contains(
+                        "grid_cluster_queue_depth",
+                        "grid_cluster_admitted",
+                        "grid_prefix_index_entries",
+                        "grid_upstream_errors_total",
+                        "grid_upstream_latency_seconds_count");
+        assertThat(scrape.value("grid_cluster_admitted", "cluster", "east/east-a"))
+                .contains(1.0);
+    }
+
+    @Test
+    void upstreamAnswered_clusterNoLongerInGrid_countsNothing() {
+        grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false)));
+        metrics.reloadApplied();
+
+        metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
+        metrics.cachedTokens(EAST_B, Optional.empty(), 0, OptionalLong.of(64));
+
+        assertThat(server.scrape().withLabel("cluster", "east/east-b")).isEmpty();
+    }
+
+    @Test
+    void upstreamAnswered_clusterInGridBeforeSync_syncsAndCounts() {
+        grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false), cluster(WEST_A, OptionalInt.empty(), false)));
+
+        metrics.upstreamAnswered(WEST_A, 200, Duration.ofMillis(5));
+
+        assertThat(server.scrape()
+                        .value("grid_upstream_requests_total", Map.of("cluster", "west/west-a", "status", "200")))
+                .contains(1.0);
+    }
+
+    @Test
+    void close_afterEvents_removesEverySeriesItRegistered() {
+        metrics.affinityDecided(AffinityOutcome.HIT, EAST_A, 40);
+        metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(5));
+
+        metrics.close();
+
+        Scrape scrape = server.scrape();
+        for (GatewayMeter meter : GatewayMeter.values()) {
+            assertThat(scrape.samples()).noneMatch(s -> s.name().startsWith(meter.exposedName()));
+        }
+    }
+
+    private static Set<String> names(List<Scrape.Sample> samples) {
+        return samples.stream().map(Scrape.Sample::name).collect(Collectors.toSet());
+    }
+
+    private static Set<ClusterId> ids(Grid grid) {
+        return grid.clusters().stream().map(BackendCluster::id).collect(Collectors.toSet());
+    }
+
+    private static Grid grid(BackendCluster... clusters) {
+        return Grid.of(clusters[0].id().site(), List.of(clusters));
+    }
+
+    private static BackendCluster cluster(ClusterId id, OptionalInt maxQueueDepth, boolean draining) {
+        return new BackendCluster(
+                id,
+                URI.create("http://127.0.0.1:1/" + id.name()),
+                Set.of("demo-model"),
+                Optional.empty(),
+                maxQueueDepth,
+                draining);
+    }
+}

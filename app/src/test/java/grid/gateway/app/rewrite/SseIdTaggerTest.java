@@ -1,0 +1,261 @@
+package grid.gateway.app.rewrite;
+
+import static grid.gateway.app.rewrite.Fixtures.text;
+import static grid.gateway.app.rewrite.Fixtures.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import grid.gateway.routing.testing.SeededTrials;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Tagging the stored ids of server-sent event streams, event by event, whatever the chunking (SPEC §5, §9). */
+class SseIdTaggerTest {
+    private static final ResponseIdTagger TAGGER = new ResponseIdTagger(Fixtures.TAG);
+    private static final String DATA_A = "data: {\"id\":\"resp_a\"}";
+    private static final String DATA_A_TAGGED = "data: {\"id\":\"resp_east.1ef772aa..a\"}";
+
+    /** What one run handed to the sink: each call's bytes, copied. */
+    private record Run(List<byte[]> raw) {
+        List<String> calls() {
+            return raw.stream().map(Fixtures::text).toList();
+        }
+
+        byte[] bytes() {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            raw.forEach(out::writeBytes);
+            return out.toByteArray();
+        }
+
+        String joined() {
+            return text(bytes());
+        }
+    }
+
+    /** Random bytes to feed, and the seed that draws their limit and cuts. */
+    private record Trial(byte[] bytes, long seed) {
+        @Override
+        public String toString() {
+            return Arrays.toString(bytes) + " seed " + seed;
+        }
+    }
+
+    /** Feeds {@code stream} cut at {@code cuts} (increasing offsets), then finishes. */
+    private static Run run(byte[] stream, int limit, int... cuts) {
+        SseIdTagger tagger = new SseIdTagger(TAGGER, limit);
+        List<byte[]> calls = new ArrayList<>();
+        EventSink sink = (bytes, off, len) -> {
+            assertThat(len).isPositive();
+            calls.add(Arrays.copyOfRange(bytes, off, off + len));
+        };
+        int from = 0;
+        for (int cut : cuts) {
+            tagger.accept(stream, from, cut - from, sink);
+            assertThat(tagger.buffered()).isLessThanOrEqualTo(limit + 1);
+            from = cut;
+        }
+        tagger.accept(stream, from, stream.length - from, sink);
+        tagger.finish(sink);
+        assertThat(tagger.buffered()).isZero();
+        return new Run(calls);
+    }
+
+    private static Run run(String stream, int... cuts) {
+        return run(utf8(stream), SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cuts);
+    }
+
+    private static int[] randomCuts(SplittableRandom random, int length, int maxCuts) {
+        return random.ints(random.nextInt(maxCuts + 1), 0, length + 1).sorted().toArray();
+    }
+
+    @Test
+    void stream_vllmResponsesStream_tagsResponseObjectsOnlyOneCallPerEvent() {
+        List<String> events = ResponsesStream.events(4);
+
+        Run run = run(String.join("", events));
+
+        assertThat(run.calls()).containsExactlyElementsOf(ResponsesStream.tagged(events));
+        // Deltas keep the model's text, ids and look-alikes included.
+        assertThat(run.calls().get(3)).contains("\"delta\":\"see resp_fake \"");
+        assertThat(run.calls().get(4)).contains("\\\"id\\\":\\\"resp_fake\\\"");
+        assertThat(run.calls().getFirst()).contains("\"id\":\"resp_east.1ef772aa..6f1c2b9e0d4a4c8f9b3e2a1d0c9b8a7f\"");
+    }
+
+    @Test
+    void accept_splitAtEveryByte_sameEventsAsUnsplit() {
+        String stream = String.join("", ResponsesStream.events(2)).replace("\n", "\r\n");
+        List<String> unsplit = run(stream).calls();
+        byte[] bytes = utf8(stream);
+        for (int cut = 0; cut <= bytes.length; cut++) {
+            assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cut).calls())
+                    .as("cut at %d", cut)
+                    .isEqualTo(unsplit);
+        }
+        int[] everyByte = java.util.stream.IntStream.range(1, bytes.length).toArray();
+        assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, everyByte).calls())
+                .isEqualTo(unsplit);
+    }
+
+    @Test
+    void accept_seededRandomSplitsOfLongStreams_sameEventsAsUnsplit() {
+        List<String> events = ResponsesStream.events(400);
+        List<String> expected = ResponsesStream.tagged(events);
+        for (String newline : List.of("\n", "\r\n", "\r")) {
+            byte[] stream = utf8(String.join("", events).replace("\n", newline));
+            List<String> unsplit =
+                    run(stream, SseIdTagger.DEFAULT_MAX_EVENT_BYTES).calls();
+            assertThat(unsplit)
+                    .isEqualTo(
+                            expected.stream().map(e -> e.replace("\n", newline)).toList());
+            SeededTrials.forAll(
+                    newline.hashCode(),
+                    200,
+                    random -> randomCuts(random, stream.length, 60),
+                    cuts -> assertThat(run(stream, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cuts)
+                                    .calls())
+                            .isEqualTo(unsplit));
+        }
+    }
+
+    static Stream<Arguments> framings() {
+        return Stream.of(
+                Arguments.of(
+                        DATA_A + "\n\n" + DATA_A + "\n\n", List.of(DATA_A_TAGGED + "\n\n", DATA_A_TAGGED + "\n\n")),
+                Arguments.of(DATA_A + "\r\n\r\n: ping\r\n\r\n", List.of(DATA_A_TAGGED + "\r\n\r\n", ": ping\r\n\r\n")),
+                Arguments.of(
+                        DATA_A + "\r\r" + DATA_A + "\r\r", List.of(DATA_A_TAGGED + "\r\r", DATA_A_TAGGED + "\r\r")),
+                Arguments.of(
+                        DATA_A + "\r\r\n" + DATA_A + "\n\r\n",
+                        List.of(DATA_A_TAGGED + "\r\r\n", DATA_A_TAGGED + "\n\r\n")),
+                Arguments.of(
+                        DATA_A + "\r\n\n" + DATA_A + "\n\r", List.of(DATA_A_TAGGED + "\r\n\n", DATA_A_TAGGED + "\n\r")),
+                Arguments.of("\n\r\n" + DATA_A + "\n\n", List.of("\n", "\r\n", DATA_A_TAGGED + "\n\n")),
+                Arguments.of(
+                        "event: response.created\r" + DATA_A + "\r\r",
+                        List.of("event: response.created\r" + DATA_A_TAGGED + "\r\r")),
+                Arguments.of(DATA_A + "\n\n" + DATA_A, List.of(DATA_A_TAGGED + "\n\n", DATA_A)),
+                Arguments.of(DATA_A + "\n", List.of(DATA_A + "\n")),
+                Arguments.of("data: [DONE]\n\n", List.of("data: [DONE]\n\n")),
+                Arguments.of(
+                        ": keep-alive\n\nretry: 1000\nid: resp_a\nevent: x\n" + DATA_A + "\n\n",
+                        List.of(": keep-alive\n\n", "retry: 1000\nid: resp_a\nevent: x\n" + DATA_A_TAGGED + "\n\n")),
+                Arguments.of(
+                        "data:{\"conversation\":\"conv_b\"}\n\n",
+                        List.of("data:{\"conversation\":\"conv_east.1ef772aa..b\"}\n\n")),
+                Arguments.of(
+                        "data:  {\"id\":\"resp_a\"} \n\n", List.of("data:  {\"id\":\"resp_east.1ef772aa..a\"} \n\n")),
+                Arguments.of("data: {\"id\":\"resp_a\"\n\n", List.of("data: {\"id\":\"resp_a\"\n\n")),
+                Arguments.of("data: {\"id\":\"resp_a\"} x\n\n", List.of("data: {\"id\":\"resp_a\"} x\n\n")),
+                Arguments.of("data: {\"id\":'resp_a'}\n\n", List.of("data: {\"id\":'resp_a'}\n\n")),
+                Arguments.of("datum: {\"id\":\"resp_a\"}\n\n", List.of("datum: {\"id\":\"resp_a\"}\n\n")),
+                Arguments.of("Data: {\"id\":\"resp_a\"}\n\n", List.of("Data: {\"id\":\"resp_a\"}\n\n")),
+                Arguments.of(
+                        "data: {\"id\":\ndata: \"resp_a\",\r\ndata\ndata:\"conversation\":{\"id\":\"conv_b\"}}\n\n",
+                        List.of("data: {\"id\":\ndata: \"resp_east.1ef772aa..a\",\r\ndata\ndata:\"conversation\":"
+                                + "{\"id\":\"conv_east.1ef772aa..b\"}}\n\n")),
+                Arguments.of(
+                        "data: {\"id\":\"resp_a\"}\ndata: {\"id\":\"resp_b\"}\n\n",
+                        List.of("data: {\"id\":\"resp_a\"}\ndata: {\"id\":\"resp_b\"}\n\n")));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("framings")
+    void stream_framingAndFields_eventsAsExpected(String stream, List<String> expected) {
+        assertThat(run(stream).calls()).isEqualTo(expected);
+        SeededTrials.forAll(
+                stream.hashCode(),
+                100,
+                random -> randomCuts(random, utf8(stream).length, 8),
+                cuts -> assertThat(run(stream, cuts).calls()).isEqualTo(expected));
+    }
+
+    @Test
+    void accept_eventBeyondLimit_passesUntaggedInPiecesThenTagsAgain() {
+        String big = "data: {\"id\":\"resp_a\",\"text\":\"" + "x".repeat(300) + "\"}\n\n";
+        String stream = DATA_A + "\n\n" + big + DATA_A + "\n\n";
+
+        Run run = run(utf8(stream), 64, 10, 100, 150, 200, 290);
+
+        assertThat(run.joined()).isEqualTo(DATA_A_TAGGED + "\n\n" + big + DATA_A_TAGGED + "\n\n");
+        assertThat(run.calls().getFirst()).isEqualTo(DATA_A_TAGGED + "\n\n");
+        assertThat(run.calls().getLast()).isEqualTo(DATA_A_TAGGED + "\n\n");
+        // The big event went out in several pieces, none over the limit plus one chunk's share.
+        assertThat(run.calls()).hasSizeGreaterThan(3);
+    }
+
+    @Test
+    void accept_eventsAroundTheLimit_taggedUpToItAndUntaggedBeyond() {
+        String crlfEnd = DATA_A + "\r\r\n"; // a line ending CR, then a blank line CRLF
+        int length = utf8(crlfEnd).length;
+
+        assertThat(run(utf8(crlfEnd), length).calls()).containsExactly(DATA_A_TAGGED + "\r\r\n");
+        // The blank line's CR fits, so its LF joins the event past the limit.
+        assertThat(run(utf8(crlfEnd), length - 1).calls()).containsExactly(DATA_A_TAGGED + "\r\r\n");
+        assertThat(run(utf8(crlfEnd), length - 2).joined()).isEqualTo(crlfEnd);
+        assertThat(run(utf8(DATA_A + "\n\n"), DATA_A.length() + 2).joined()).isEqualTo(DATA_A_TAGGED + "\n\n");
+        assertThat(run(utf8(DATA_A + "\n\n"), DATA_A.length() + 1).joined()).isEqualTo(DATA_A + "\n\n");
+    }
+
+    @Test
+    void accept_randomSplitsWithSmallLimits_outputIndependentOfChunking() {
+        byte[] stream = utf8(String.join("", ResponsesStream.events(30)).replace("\n", "\r\n"));
+        SeededTrials.forAll(0x11L, 500, random -> new int[] {200 + random.nextInt(2_000), random.nextInt()}, params -> {
+            int limit = params[0];
+            String unsplit = run(stream, limit).joined();
+            int[] cuts = randomCuts(new SplittableRandom(params[1]), stream.length, 40);
+            assertThat(run(stream, limit, cuts).joined()).isEqualTo(unsplit);
+        });
+    }
+
+    @Test
+    void finish_streamEndsAfterBlankCr_eventTagged() {
+        assertThat(run(DATA_A + "\r\r").calls()).containsExactly(DATA_A_TAGGED + "\r\r");
+    }
+
+    @Test
+    void finish_afterFinish_taggerStartsAfresh() {
+        SseIdTagger tagger = new SseIdTagger(TAGGER, 1024);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        EventSink sink = out::write;
+        byte[] partial = utf8("data: {\"id\":\"resp_a\"}\r\n");
+        tagger.accept(partial, 0, partial.length, sink);
+        tagger.finish(sink);
+        byte[] next = utf8(DATA_A + "\n\n");
+        tagger.accept(next, 0, next.length, sink);
+        tagger.finish(sink);
+
+        assertThat(text(out.toByteArray())).isEqualTo("data: {\"id\":\"resp_a\"}\r\n" + DATA_A_TAGGED + "\n\n");
+    }
+
+    @Test
+    void accept_tenThousandRandomStreams_neverThrowsAndPassesBytesThrough() {
+        SeededTrials.forAll(0x55EL, 10_000, r -> new Trial(Hostile.randomBytes(r), r.nextLong()), trial -> {
+            SplittableRandom random = new SplittableRandom(trial.seed());
+            int limit = 1 + random.nextInt(64);
+            byte[] bytes = trial.bytes();
+            // Random bytes name no stored id, so every byte comes out as it went in, whatever the limit.
+            assertThat(run(bytes, limit, randomCuts(random, bytes.length, 6)).bytes())
+                    .isEqualTo(bytes);
+        });
+    }
+
+    @Test
+    void constructor_limitBelowOne_refused() {
+        assertThatThrownBy(() -> new SseIdTagger(TAGGER, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void accept_rangeOutsideChunk_refused() {
+        SseIdTagger tagger = new SseIdTagger(TAGGER, 64);
+        assertThatThrownBy(() -> tagger.accept(new byte[4], 2, 3, (b, o, l) -> {}))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+}
