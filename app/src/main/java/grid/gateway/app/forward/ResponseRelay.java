@@ -69,11 +69,15 @@ public final class ResponseRelay {
             response.send();
             return new RelayResult(status, new BodyTail());
         }
-        try (InputStream in = answer.inputStream()) {
-            if (tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON) {
-                return jsonTagged(status, in, response, rewrite);
-            }
-            return streamed(status, in, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
+        // Not try-with-resources: closing the entity stream drains it, which would read a whole answer the
+        // client no longer wants; closing the answer instead closes the upstream connection.
+        InputStream in = answer.inputStream();
+        try {
+            RelayResult result = tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON
+                    ? jsonTagged(status, in, answer, response, rewrite)
+                    : streamed(status, in, answer, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
+            answer.close(); // fully read: the connection goes back to the pool
+            return result;
         } catch (IOException e) {
             answer.close();
             throw new UncheckedIOException(e);
@@ -83,9 +87,10 @@ public final class ResponseRelay {
         }
     }
 
-    private RelayResult jsonTagged(int status, InputStream in, ServerResponse response, AnswerRewrite rewrite)
+    private RelayResult jsonTagged(
+            int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
-        byte[] body = guardedReadAll(in);
+        byte[] body = guardedReadAll(in, answer);
         byte[] tagged = rewrite.tagJson(body);
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
         response.send(tagged);
@@ -94,14 +99,15 @@ public final class ResponseRelay {
         return new RelayResult(status, tail);
     }
 
-    private RelayResult streamed(int status, InputStream in, ServerResponse response, AnswerRewrite rewrite)
+    private RelayResult streamed(
+            int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
         BodyTail tail = new BodyTail();
         OutputStream out = response.outputStream();
         EventWriter events = rewrite.events(out);
         byte[] buffer = new byte[COPY_BUFFER];
         int n;
-        while ((n = guardedRead(in, buffer)) >= 0) {
+        while ((n = guardedRead(in, answer, buffer)) >= 0) {
             tail.append(buffer, 0, n);
             events.accept(buffer, 0, n);
         }
@@ -111,8 +117,9 @@ public final class ResponseRelay {
     }
 
     /** One read, closing the stream from the watchdog if it stays silent past the idle timeout. */
-    private int guardedRead(InputStream in, byte[] buffer) throws IOException {
-        ScheduledFuture<?> alarm = watchdog.schedule(() -> closeQuietly(in), idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    private int guardedRead(InputStream in, Http1ClientResponse answer, byte[] buffer) throws IOException {
+        ScheduledFuture<?> alarm =
+                watchdog.schedule(() -> closeQuietly(answer), idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
         try {
             return in.read(buffer);
         } finally {
@@ -120,20 +127,20 @@ public final class ResponseRelay {
         }
     }
 
-    private byte[] guardedReadAll(InputStream in) throws IOException {
+    private byte[] guardedReadAll(InputStream in, Http1ClientResponse answer) throws IOException {
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
         byte[] buffer = new byte[COPY_BUFFER];
         int n;
-        while ((n = guardedRead(in, buffer)) >= 0) {
+        while ((n = guardedRead(in, answer, buffer)) >= 0) {
             all.write(buffer, 0, n);
         }
         return all.toByteArray();
     }
 
-    private static void closeQuietly(InputStream in) {
+    private static void closeQuietly(Http1ClientResponse answer) {
         try {
-            in.close();
-        } catch (IOException | RuntimeException ignored) {
+            answer.close();
+        } catch (RuntimeException ignored) {
             // The reader sees the broken stream; nothing else to do here.
         }
     }

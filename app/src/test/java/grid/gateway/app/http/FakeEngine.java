@@ -37,6 +37,8 @@ final class FakeEngine implements AutoCloseable {
     final String name;
     final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
     volatile Function<Received, Answer> dispatcher;
+    /** What {@code GET /metrics} reports as {@code vllm:num_requests_waiting}; scrapes are not recorded. */
+    volatile double waiting;
     private final WebServer server;
 
     private FakeEngine(String name) {
@@ -69,6 +71,10 @@ final class FakeEngine implements AutoCloseable {
     }
 
     private void handle(ServerRequest request, ServerResponse response) {
+        if (request.path().rawPath().equals("/metrics")) {
+            response.send("vllm:num_requests_waiting{engine=\"0\",model_name=\"demo-model\"} " + waiting + "\n");
+            return;
+        }
         String query = request.query().rawValue();
         byte[] body = request.content().hasEntity() ? request.content().as(byte[].class) : new byte[0];
         Received r = new Received(request.prologue().method().text(),
@@ -95,7 +101,7 @@ final class FakeEngine implements AutoCloseable {
                 out.write(events.events().get(i).getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException | io.helidon.webserver.ServerConnectionException e) {
             events.aborted().countDown(); // the gateway closed the connection: the client went away
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

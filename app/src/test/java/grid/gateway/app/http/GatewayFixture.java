@@ -1,0 +1,90 @@
+package grid.gateway.app.http;
+
+import grid.gateway.app.GatewayServer;
+import grid.gateway.app.config.ConfigLoader;
+import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.routing.time.ManualClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+/**
+ * Test fixture: a gateway on 127.0.0.1 (ports 0) in front of fake engines, configured from YAML text through the
+ * real loader, with a manual clock and a seeded random source.
+ */
+final class GatewayFixture implements AutoCloseable {
+    final ManualClock clock = new ManualClock();
+    final GatewayServer server;
+    final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final Path dir;
+
+    GatewayFixture(Path dir, String yaml) {
+        this.dir = dir;
+        this.server = GatewayServer.start(snapshot(yaml), new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1"));
+    }
+
+    GatewaySnapshot snapshot(String yaml) {
+        try {
+            Path file = Files.createTempFile(dir, "gateway", ".yaml");
+            Files.writeString(file, yaml);
+            return ConfigLoader.load(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
+    static String config(String gatewayExtra, String sites) {
+        return """
+                server:
+                  port: 0
+                  admin_port: 0
+                  max_body_bytes: 4096
+                gateway:
+                  site: east
+                %s
+                sites:
+                %s
+                """.formatted(gatewayExtra, sites);
+    }
+
+    URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+    }
+
+    HttpResponse<String> post(String path, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").build());
+    }
+
+    HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    String metrics() {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics")).build())
+                .body();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
