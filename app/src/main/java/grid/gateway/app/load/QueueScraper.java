@@ -248,7 +248,8 @@ public final class QueueScraper implements AutoCloseable {
     /** Logs when a cluster's scrapes start failing or work again, never for a repeat. */
     private Outcome noted(ClusterId id, Outcome outcome, String why) {
         Outcome previous = lastOutcome.put(id, outcome);
-        if (outcome == previous) {
+        if (outcome == previous || closed) {
+            // A repeat, or a scrape interrupted by close: nothing an operator needs to read.
             return outcome;
         }
         if (outcome == Outcome.SAMPLED) {
