@@ -5,6 +5,7 @@ import static grid.gateway.app.config.TestConfigs.KEY_TWO;
 import static grid.gateway.app.config.TestConfigs.withGateway;
 import static grid.gateway.app.config.TestConfigs.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import grid.gateway.routing.tag.TagKeyRing;
 import java.io.IOException;
@@ -124,8 +125,8 @@ class TagKeyFileTest {
         Path key = write(dir, "tag-key", KEY_ONE + "\n" + KEY_TWO + "\n");
         String yaml = withGateway("tag_key_path: " + key + "\nrole: " + KEY_ONE.substring(0, 4));
 
-        ConfigException e = org.assertj.core.api.Assertions.catchThrowableOfType(
-                ConfigException.class, () -> ConfigLoader.load(write(dir, "config.yaml", yaml)));
+        ConfigException e =
+                catchThrowableOfType(ConfigException.class, () -> ConfigLoader.load(write(dir, "config.yaml", yaml)));
 
         assertThat(e.problems()).hasSize(1);
         assertThat(e.toString()).doesNotContain(KEY_ONE).doesNotContain(KEY_TWO);

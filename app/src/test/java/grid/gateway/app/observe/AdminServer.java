@@ -1,5 +1,6 @@
 package grid.gateway.app.observe;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientResponse;
@@ -47,7 +48,13 @@ final class AdminServer implements AutoCloseable {
 
     /** The admin socket's {@code /metrics}, parsed. */
     Scrape scrape() {
-        try (Http1ClientResponse response = admin("/metrics")) {
+        return scrape("text/plain");
+    }
+
+    /** The admin socket's {@code /metrics} asked for with {@code Accept: accept}, parsed. */
+    Scrape scrape(String accept) {
+        try (Http1ClientResponse response =
+                admin.get("/metrics").header(HeaderNames.ACCEPT, accept).request()) {
             if (response.status().code() != 200) {
                 throw new AssertionError("/metrics answered " + response.status());
             }

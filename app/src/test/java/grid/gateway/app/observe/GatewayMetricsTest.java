@@ -1,59 +1,32 @@
 package grid.gateway.app.observe;
 
+import static grid.gateway.app.observe.MetricsHarness.EAST_A;
+import static grid.gateway.app.observe.MetricsHarness.EAST_B;
+import static grid.gateway.app.observe.MetricsHarness.REGISTRY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import grid.gateway.routing.PinnedOutcome;
-import grid.gateway.routing.grid.BackendCluster;
-import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.grid.Grid;
-import grid.gateway.routing.grid.SiteName;
-import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.NoKeysReason;
-import grid.gateway.routing.load.Admission;
-import grid.gateway.routing.load.OutlierEjector;
-import grid.gateway.routing.load.QueueDepthWindow;
-import grid.gateway.routing.load.QueueSample;
-import grid.gateway.routing.prefix.PrefixAffinitySettings;
-import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
-import grid.gateway.routing.time.ManualClock;
-import io.helidon.metrics.api.MeterRegistry;
-import io.helidon.service.registry.Services;
-import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Every assertion reads the Prometheus text that the admin socket's {@code /metrics} serves. */
+/**
+ * The counters and the latency histogram, read from the Prometheus text that the admin socket's {@code /metrics}
+ * serves.
+ */
 class GatewayMetricsTest {
-    private static final SiteName EAST = new SiteName("east");
-    private static final SiteName WEST = new SiteName("west");
-    private static final ClusterId EAST_A = new ClusterId(EAST, "east-a");
-    private static final ClusterId EAST_B = new ClusterId(EAST, "east-b");
-    private static final ClusterId WEST_A = new ClusterId(WEST, "west-a");
-
-    private static final MeterRegistry REGISTRY = Services.get(MeterRegistry.class);
     private static AdminServer server;
 
-    private final ManualClock clock = new ManualClock();
-    private final QueueDepthWindow window = new QueueDepthWindow(Duration.ofSeconds(10));
-    private final OutlierEjector ejector = new OutlierEjector();
-    private final PrefixMemory prefixMemory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 0x5eedL);
-    private final AtomicReference<Grid> grid = new AtomicReference<>(
-            grid(cluster(EAST_A, OptionalInt.of(5), false), cluster(EAST_B, OptionalInt.empty(), false)));
-    private GatewayMetrics metrics;
+    private final MetricsHarness harness = new MetricsHarness();
+    private final GatewayMetrics metrics = harness.metrics();
 
     @BeforeAll
     static void startServer() {
@@ -65,16 +38,9 @@ class GatewayMetricsTest {
         server.close();
     }
 
-    @BeforeEach
-    void createMetrics() {
-        prefixMemory.reconfigure(ids(grid.get()), PrefixAffinitySettings.defaults());
-        metrics = new GatewayMetrics(
-                REGISTRY, new ClusterState(grid::get, new Admission(window, ejector), prefixMemory, clock));
-    }
-
     @AfterEach
     void closeMetrics() {
-        metrics.close();
+        harness.close();
     }
 
     @Test
@@ -124,6 +90,26 @@ class GatewayMetricsTest {
                 .contains("# TYPE grid_route_prefix_affinity_total counter")
                 .contains("# TYPE grid_upstream_latency_seconds histogram")
                 .contains("# TYPE grid_cluster_queue_depth gauge");
+    }
+
+    @Test
+    void scrape_openMetricsAsPrometheusNegotiatesIt_sameSampleNames() {
+        metrics.affinityDecided(AffinityOutcome.LOAD, EAST_A, 12);
+        metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
+
+        // Prometheus asks for OpenMetrics first; the sample names (what PromQL sees) must not change.
+        Scrape scrape = server.scrape(
+                "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.1");
+
+        assertThat(scrape.text()).endsWith("# EOF\n");
+        assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", "load"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "200")))
+                .contains(1.0);
+        assertThat(scrape.value("grid_upstream_latency_seconds_count", "cluster", "east/east-a"))
+                .contains(1.0);
+        assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
+                .hasValueSatisfying(depth -> assertThat(depth).isNaN());
     }
 
     @Test
@@ -278,133 +264,5 @@ class GatewayMetricsTest {
                 .contains(1.0);
         assertThat(scrape.value("grid_config_reloads_total", "result", "refused"))
                 .contains(2.0);
-    }
-
-    @Test
-    void gauges_measuredAndUnmeasuredClusters_readAtScrapeTime() {
-        window.record(EAST_A, new QueueSample(clock.nanoTime(), 3));
-        clock.advanceSeconds(1);
-        window.record(EAST_A, new QueueSample(clock.nanoTime(), 2));
-        prefixMemory.confirm(EAST_A, BlockKeys.copyOf(new long[] {11, 12, 13}, 3));
-
-        Scrape scrape = server.scrape();
-        assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
-                .contains(3.0);
-        assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-b"))
-                .hasValueSatisfying(depth -> assertThat(depth).isNaN());
-        assertThat(scrape.value("grid_cluster_admitted", "cluster", "east/east-a"))
-                .contains(1.0);
-        assertThat(scrape.value("grid_cluster_admitted", "cluster", "east/east-b"))
-                .contains(1.0);
-        assertThat(scrape.value("grid_prefix_index_entries", "cluster", "east/east-a"))
-                .contains(3.0);
-        assertThat(scrape.value("grid_prefix_index_entries", "cluster", "east/east-b"))
-                .contains(0.0);
-    }
-
-    @Test
-    void gauges_queueAtMaxDepthThenWindowEmpties_admittedZeroThenOneAndDepthNaN() {
-        window.record(EAST_A, new QueueSample(clock.nanoTime(), 5));
-
-        Scrape full = server.scrape();
-        assertThat(full.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
-                .contains(5.0);
-        assertThat(full.value("grid_cluster_admitted", "cluster", "east/east-a"))
-                .contains(0.0);
-
-        clock.advanceSeconds(11);
-        Scrape aged = server.scrape();
-        assertThat(aged.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
-                .hasValueSatisfying(depth -> assertThat(depth).isNaN());
-        assertThat(aged.value("grid_cluster_admitted", "cluster", "east/east-a"))
-                .contains(1.0);
-    }
-
-    @Test
-    void gauges_clusterDrainingAfterReload_admittedZero() {
-        grid.set(grid(cluster(EAST_A, OptionalInt.of(5), true), cluster(EAST_B, OptionalInt.empty(), false)));
-        metrics.reloadApplied();
-
-        assertThat(server.scrape().value("grid_cluster_admitted", "cluster", "east/east-a"))
-                .contains(0.0);
-    }
-
-    @Test
-    void reloadApplied_clusterRemovedAndOneAdded_removedSeriesDisappearAddedAppear() {
-        metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
-        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.RESET);
-        assertThat(server.scrape().withLabel("cluster", "east/east-b")).isNotEmpty();
-
-        grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false), cluster(WEST_A, OptionalInt.empty(), false)));
-        metrics.reloadApplied();
-
-        Scrape scrape = server.scrape();
-        assertThat(scrape.withLabel("cluster", "east/east-b")).isEmpty();
-        assertThat(names(scrape.withLabel("cluster", "west/west-a")))
-                .contains(
-                        "grid_cluster_queue_depth",
-                        "grid_cluster_admitted",
-                        "grid_prefix_index_entries",
-                        "grid_upstream_errors_total",
-                        "grid_upstream_latency_seconds_count");
-        assertThat(scrape.value("grid_cluster_admitted", "cluster", "east/east-a"))
-                .contains(1.0);
-    }
-
-    @Test
-    void upstreamAnswered_clusterNoLongerInGrid_countsNothing() {
-        grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false)));
-        metrics.reloadApplied();
-
-        metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
-        metrics.cachedTokens(EAST_B, Optional.empty(), 0, OptionalLong.of(64));
-
-        assertThat(server.scrape().withLabel("cluster", "east/east-b")).isEmpty();
-    }
-
-    @Test
-    void upstreamAnswered_clusterInGridBeforeSync_syncsAndCounts() {
-        grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false), cluster(WEST_A, OptionalInt.empty(), false)));
-
-        metrics.upstreamAnswered(WEST_A, 200, Duration.ofMillis(5));
-
-        assertThat(server.scrape()
-                        .value("grid_upstream_requests_total", Map.of("cluster", "west/west-a", "status", "200")))
-                .contains(1.0);
-    }
-
-    @Test
-    void close_afterEvents_removesEverySeriesItRegistered() {
-        metrics.affinityDecided(AffinityOutcome.HIT, EAST_A, 40);
-        metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(5));
-
-        metrics.close();
-
-        Scrape scrape = server.scrape();
-        for (GatewayMeter meter : GatewayMeter.values()) {
-            assertThat(scrape.samples()).noneMatch(s -> s.name().startsWith(meter.exposedName()));
-        }
-    }
-
-    private static Set<String> names(List<Scrape.Sample> samples) {
-        return samples.stream().map(Scrape.Sample::name).collect(Collectors.toSet());
-    }
-
-    private static Set<ClusterId> ids(Grid grid) {
-        return grid.clusters().stream().map(BackendCluster::id).collect(Collectors.toSet());
-    }
-
-    private static Grid grid(BackendCluster... clusters) {
-        return Grid.of(clusters[0].id().site(), List.of(clusters));
-    }
-
-    private static BackendCluster cluster(ClusterId id, OptionalInt maxQueueDepth, boolean draining) {
-        return new BackendCluster(
-                id,
-                URI.create("http://127.0.0.1:1/" + id.name()),
-                Set.of("demo-model"),
-                Optional.empty(),
-                maxQueueDepth,
-                draining);
     }
 }
