@@ -57,7 +57,9 @@ import java.util.function.Supplier;
  *       samples. While a cluster's scrape is still running, later rounds start no other for it (so its samples stay
  *       in time order and slow clusters do not pile up requests).
  *   <li>Each round reads the grid and the load settings afresh, so a reload takes effect at the next round; it also
- *       drops the window's samples of clusters that left the grid.
+ *       drops the window's samples of clusters that left the grid, and a scrape that ends after its cluster left
+ *       records nothing. The window's length ({@code window_secs}) is not the scraper's: the composition root calls
+ *       {@link QueueDepthWindow#reconfigure} on reload.
  *   <li>A cluster whose scrapes start failing is logged once at WARNING, and once at INFO when they work again.
  * </ul>
  *
@@ -69,6 +71,8 @@ public final class QueueScraper implements AutoCloseable {
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
     /** The longest silence while reading a metrics answer. */
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+    /** The shortest wait between rounds, whatever {@code poll_interval_ms} says. */
+    public static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(1);
     /** The largest exposition read; a larger one is a failed scrape. */
     public static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
 
@@ -81,7 +85,9 @@ public final class QueueScraper implements AutoCloseable {
         /** No answer, a non-2xx answer, or one over {@link #MAX_EXPOSITION_BYTES}: nothing recorded. */
         FAILED,
         /** A 2xx answer without a finite sample of the queue metric: nothing recorded. */
-        NO_QUEUE_METRIC
+        NO_QUEUE_METRIC,
+        /** The cluster left the grid while it was scraped: nothing recorded. */
+        DISCARDED
     }
 
     private final Supplier<Grid> grid;
@@ -196,13 +202,18 @@ public final class QueueScraper implements AutoCloseable {
             lifecycle.lock();
             try {
                 if (!closed) {
-                    nextRound = scheduler.schedule(
-                            this::round, load.get().pollInterval().toNanos(), TimeUnit.NANOSECONDS);
+                    nextRound = scheduler.schedule(this::round, delayNanos(), TimeUnit.NANOSECONDS);
                 }
             } finally {
                 lifecycle.unlock();
             }
         }
+    }
+
+    /** The poll interval in force, at least {@link #MIN_POLL_INTERVAL} so that a bad value cannot spin. */
+    private long delayNanos() {
+        Duration interval = load.get().pollInterval();
+        return interval.compareTo(MIN_POLL_INTERVAL) < 0 ? MIN_POLL_INTERVAL.toNanos() : interval.toNanos();
     }
 
     private CompletableFuture<Outcome> submit(BackendCluster cluster, String metric) {
@@ -236,6 +247,9 @@ public final class QueueScraper implements AutoCloseable {
         OptionalDouble depth = parser.sum(text, metric);
         if (depth.isEmpty()) {
             return noted(id, Outcome.NO_QUEUE_METRIC, "has no finite sample of " + metric);
+        }
+        if (grid.get().cluster(id).isEmpty()) {
+            return Outcome.DISCARDED;
         }
         window.record(id, new QueueSample(clock.nanoTime(), depth.getAsDouble()));
         return noted(id, Outcome.SAMPLED, "");

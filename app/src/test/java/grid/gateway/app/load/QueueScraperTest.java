@@ -215,6 +215,28 @@ class QueueScraperTest {
     }
 
     @Test
+    void pollNow_clusterRemovedWhileItsScrapeRuns_recordsNothing() throws InterruptedException {
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        engines.handle("b", (req, res) -> {
+            arrived.countDown();
+            release.await();
+            res.send("vllm:num_requests_waiting 9\n");
+        });
+        engines.answer("a", "vllm:num_requests_waiting 1\n");
+        grid.set(
+                grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
+        CompletableFuture<Outcome> slow = scraper.pollNow().get(B);
+        assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
+
+        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        release.countDown();
+
+        assertThat(slow.join()).isEqualTo(Outcome.DISCARDED);
+        assertThat(window.worst(B, clock.nanoTime())).isEmpty();
+    }
+
+    @Test
     void pollNow_queueMetricChangedByReload_sumsTheNewMetric() {
         engines.answer("a", VLLM_TWO_ENGINES);
         grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
