@@ -87,24 +87,38 @@ public final class GatewayServer implements AutoCloseable {
         MonotonicClock clock = runtime.clock();
         this.window = new QueueDepthWindow(initial.config().load().window());
         OutlierEjector ejector = new OutlierEjector();
-        PrefixMemory memory = new PrefixMemory(initial.config().prefixAffinity(), clock, runtime.random().nextLong());
+        PrefixMemory memory = new PrefixMemory(
+                initial.config().prefixAffinity(), clock, runtime.random().nextLong());
         MeterRegistry registry = Services.get(MeterRegistry.class);
-        this.metrics = new GatewayMetrics(registry, new ClusterState(
-                () -> snapshot.get().config().grid(), new Admission(window, ejector), memory, clock));
-        this.router = new SiteRouter(initial.config().grid(), initial.config().prefixAffinity(),
-                initial.keyRing(), new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics));
-        this.scraper = new QueueScraper(() -> snapshot.get().config().grid(),
-                () -> snapshot.get().config().load(), window, clock, scheduler);
+        this.metrics = new GatewayMetrics(
+                registry,
+                new ClusterState(() -> snapshot.get().config().grid(), new Admission(window, ejector), memory, clock));
+        this.router = new SiteRouter(
+                initial.config().grid(),
+                initial.config().prefixAffinity(),
+                initial.keyRing(),
+                new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics));
+        this.scraper = new QueueScraper(
+                () -> snapshot.get().config().grid(),
+                () -> snapshot.get().config().load(),
+                window,
+                clock,
+                scheduler);
         UpstreamForwarder forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
-        ResponseRelay relay = new ResponseRelay(scheduler, initial.config().upstream().idleTimeout());
+        ResponseRelay relay =
+                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout());
         Readiness readiness = new Readiness();
         readiness.configLoaded();
         WebServerConfig.Builder builder = WebServer.builder()
                 .host(runtime.host())
                 .port(initial.config().server().port())
                 .connectionOptions(o -> o.tcpNoDelay(true))
-                .putSocket(AdminRoutes.SOCKET, s -> s.host(runtime.host()).port(initial.config().server().adminPort()))
-                .routing(r -> GatewayRouting.register(r, router, forwarder, relay, snapshot::get, metrics));
+                .putSocket(
+                        AdminRoutes.SOCKET,
+                        s -> s.host(runtime.host())
+                                .port(initial.config().server().adminPort()))
+                .routing(r -> GatewayRouting.register(
+                        r, new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics)));
         AdminRoutes.addTo(builder, registry, readiness);
         this.server = builder.build().start();
         if (!server.isRunning() || server.port() <= 0) {

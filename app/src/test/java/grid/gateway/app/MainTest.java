@@ -14,7 +14,9 @@ class MainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -39,10 +41,12 @@ class MainTest {
 
     @Test
     void configToServe_argumentOrEnvironment() {
-        assertThat(Main.configToServe(new String[] {"--config", "a.yaml"}, Map.of())).contains(Path.of("a.yaml"));
+        assertThat(Main.configToServe(new String[] {"--config", "a.yaml"}, Map.of()))
+                .contains(Path.of("a.yaml"));
         assertThat(Main.configToServe(new String[0], Map.of("GRID_GATEWAY_CONFIG", "b.yaml")))
                 .contains(Path.of("b.yaml"));
         assertThat(Main.configToServe(new String[0], Map.of())).isEmpty();
-        assertThat(Main.configToServe(new String[] {"--check-config", "a.yaml"}, Map.of())).isEmpty();
+        assertThat(Main.configToServe(new String[] {"--check-config", "a.yaml"}, Map.of()))
+                .isEmpty();
     }
 }

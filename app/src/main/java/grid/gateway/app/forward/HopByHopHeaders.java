@@ -15,8 +15,15 @@ import java.util.Set;
  */
 public final class HopByHopHeaders {
     private static final Set<String> FIXED = Set.of(
-            "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te",
-            "trailer", "transfer-encoding", "upgrade");
+            "connection",
+            "keep-alive",
+            "proxy-connection",
+            "proxy-authenticate",
+            "proxy-authorization",
+            "te",
+            "trailer",
+            "transfer-encoding",
+            "upgrade");
 
     private final Set<String> names;
 

@@ -1,10 +1,10 @@
 package grid.gateway.app.forward;
 
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
 import io.helidon.http.Method;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.webclient.http1.Http1ClientResponse;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -52,7 +52,8 @@ public final class ResponseRelay {
      * Relays {@code answer} to {@code response}; returns what the answer taught (its status and the tail of its
      * body, where engines put usage).
      */
-    public RelayResult relay(Method method, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite) {
+    public RelayResult relay(
+            Method method, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite) {
         int status = answer.status().code();
         Optional<HttpMediaType> type = answer.headers().contentType();
         boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
@@ -73,9 +74,10 @@ public final class ResponseRelay {
         // client no longer wants; closing the answer instead closes the upstream connection.
         InputStream in = answer.inputStream();
         try {
-            RelayResult result = tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON
-                    ? jsonTagged(status, in, answer, response, rewrite)
-                    : streamed(status, in, answer, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
+            RelayResult result =
+                    tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON
+                            ? jsonTagged(status, in, answer, response, rewrite)
+                            : streamed(status, in, answer, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
             answer.close(); // fully read: the connection goes back to the pool
             return result;
         } catch (IOException e) {

@@ -56,14 +56,15 @@ public final class UpstreamForwarder {
     }
 
     /**
-     * Sends {@code body} to {@code cluster}.
-     *
-     * @param target the raw path and query, exactly as the client sent them (after any tag was stripped)
-     * @param headers the client's headers
-     * @param peer the client's address, appended to {@code X-Forwarded-For}
+     * Sends {@code request} to {@code cluster}: its target (raw path and query, tags stripped), its headers less
+     * the hop-by-hop ones, {@code X-Forwarded-For} with the client's address appended, and its body.
      */
-    public Attempt send(BackendCluster cluster, Method method, String target, Headers headers, String peer,
-            byte[] body) {
+    public Attempt send(BackendCluster cluster, ForwardRequest request) {
+        Method method = request.method();
+        String target = request.target();
+        Headers headers = request.headers();
+        String peer = request.peer();
+        byte[] body = request.body();
         URI base = cluster.url();
         String basePath = base.getRawPath() == null ? "" : stripTrailingSlash(base.getRawPath());
         ClientUri uri = ClientUri.create(UriInfo.builder()
@@ -72,23 +73,23 @@ public final class UpstreamForwarder {
                 .port(base.getPort() < 0 ? defaultPort(base) : base.getPort())
                 .path(UriPath.create(basePath + target))
                 .build());
-        Http1ClientRequest request = client.method(method)
-                .uri(uri)
-                .followRedirects(false)
-                .readTimeout(settings.firstByteTimeout());
+        Http1ClientRequest outgoing =
+                client.method(method).uri(uri).followRedirects(false).readTimeout(settings.firstByteTimeout());
         HopByHopHeaders hopByHop = HopByHopHeaders.of(headers);
-        request.headers(out -> {
+        outgoing.headers(out -> {
             for (Header header : headers) {
                 if (!hopByHop.drops(header) && !isEndToEndExcluded(header)) {
                     out.add(header);
                 }
             }
-            String forwarded = headers.first(HeaderNames.X_FORWARDED_FOR).map(v -> v + ", ").orElse("");
+            String forwarded = headers.first(HeaderNames.X_FORWARDED_FOR)
+                    .map(v -> v + ", ")
+                    .orElse("");
             out.set(HeaderNames.X_FORWARDED_FOR, forwarded + peer);
         });
         long start = clock.nanoTime();
         try {
-            return new Attempt.Answered(request.submit(body), Duration.ofNanos(clock.nanoTime() - start));
+            return new Attempt.Answered(outgoing.submit(body), Duration.ofNanos(clock.nanoTime() - start));
         } catch (RuntimeException failure) {
             return classify(failure);
         }

@@ -7,23 +7,46 @@ package grid.gateway.app.http;
  * a malformed tag, a forged mac and a cluster that left the grid cannot be told apart from outside.
  */
 public enum ApiError {
-    ID_NOT_FOUND(404, "invalid_request_error", "not_found_error", "not_found",
+    ID_NOT_FOUND(
+            404,
+            "invalid_request_error",
+            "not_found_error",
+            "not_found",
             "No stored response or conversation has that id."),
     PATH_NOT_FOUND(404, "invalid_request_error", "not_found_error", "not_found", "This path is not served here."),
-    MODEL_NOT_FOUND(404, "invalid_request_error", "not_found_error", "model_not_found",
+    MODEL_NOT_FOUND(
+            404,
+            "invalid_request_error",
+            "not_found_error",
+            "model_not_found",
             "No backend cluster serves the requested model."),
-    CONFLICTING_IDS(400, "invalid_request_error", "invalid_request_error", "conflicting_ids",
+    CONFLICTING_IDS(
+            400,
+            "invalid_request_error",
+            "invalid_request_error",
+            "conflicting_ids",
             "The request names stored ids held by different backend clusters."),
-    BODY_TOO_LARGE(413, "invalid_request_error", "request_too_large", "request_too_large",
+    BODY_TOO_LARGE(
+            413,
+            "invalid_request_error",
+            "request_too_large",
+            "request_too_large",
             "The request body is larger than this gateway accepts."),
-    NONE_ADMITTED(503, "server_error", "overloaded_error", "unavailable",
+    NONE_ADMITTED(
+            503,
+            "server_error",
+            "overloaded_error",
+            "unavailable",
             "No backend cluster can take this request now; retry later."),
-    PINNED_UNAVAILABLE(503, "server_error", "overloaded_error", "unavailable",
+    PINNED_UNAVAILABLE(
+            503,
+            "server_error",
+            "overloaded_error",
+            "unavailable",
             "The backend cluster that holds this id cannot take requests now; retry later."),
-    UPSTREAM_UNREACHABLE(502, "server_error", "api_error", "bad_gateway",
-            "The backend cluster could not be reached."),
-    UPSTREAM_TIMEOUT(504, "server_error", "api_error", "gateway_timeout",
-            "The backend cluster did not answer in time.");
+    UPSTREAM_UNREACHABLE(502, "server_error", "api_error", "bad_gateway", "The backend cluster could not be reached."),
+    UPSTREAM_TIMEOUT(
+            504, "server_error", "api_error", "gateway_timeout", "The backend cluster did not answer in time.");
 
     /** Seconds a client is told to wait before retrying a 503 (SPEC §5). */
     public static final int RETRY_AFTER_SECONDS = 5;
@@ -58,7 +81,8 @@ public enum ApiError {
      */
     public String body(String path) {
         if (path.equals("/v1/messages") || path.startsWith("/v1/messages/")) {
-            return "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message + "\"}}";
+            return "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message
+                    + "\"}}";
         }
         return "{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + openAiType + "\",\"param\":null,\"code\":\""
                 + code + "\"}}";

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.Attempt;
+import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
@@ -96,8 +97,7 @@ final class Forwarding {
     /** One try; false only when the connection could not be made (nothing was sent). */
     private boolean attempt(RouteDecision decision, ForwardRequest request, ServerResponse response) {
         BackendCluster cluster = decision.cluster();
-        Attempt attempt = forwarder.send(
-                cluster, request.method(), request.target(), request.headers(), request.peer(), request.body());
+        Attempt attempt = forwarder.send(cluster, request);
         switch (attempt) {
             case Attempt.ConnectFailed failed -> {
                 extras.events().upstreamFailed(cluster.id(), "connect");
@@ -122,9 +122,13 @@ final class Forwarding {
                 AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
                 RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
                 if (status >= 200 && status < 300) {
-                    extras.events().cachedTokens(cluster.id(), decision.outcome(),
-                            (long) decision.run() * LoadGate.TOKENS_PER_BLOCK,
-                            extras.reportedCachedTokens().apply(result.tail().bytes()));
+                    extras.events()
+                            .cachedTokens(
+                                    cluster.id(),
+                                    decision.outcome(),
+                                    (long) decision.run() * LoadGate.TOKENS_PER_BLOCK,
+                                    extras.reportedCachedTokens()
+                                            .apply(result.tail().bytes()));
                 }
             }
         }

@@ -25,27 +25,47 @@ import java.util.function.Supplier;
 public final class GatewayRouting {
     private GatewayRouting() {}
 
-    /** Adds the proxy to {@code routing}. */
-    public static void register(
-            HttpRouting.Builder routing,
+    /**
+     * What the proxy is built from.
+     *
+     * @param router the routing decision
+     * @param forwarder sends requests upstream
+     * @param relay copies answers back
+     * @param snapshot the config in force
+     * @param metrics counts what happens
+     */
+    public record Parts(
             SiteRouter router,
             UpstreamForwarder forwarder,
             ResponseRelay relay,
             Supplier<GatewaySnapshot> snapshot,
-            GatewayMetrics metrics) {
+            GatewayMetrics metrics) {}
+
+    /** Adds the proxy to {@code routing}. */
+    public static void register(HttpRouting.Builder routing, Parts parts) {
+        SiteRouter router = parts.router();
+        Supplier<GatewaySnapshot> snapshot = parts.snapshot();
+        GatewayMetrics metrics = parts.metrics();
+        UpstreamForwarder forwarder = parts.forwarder();
+        ResponseRelay relay = parts.relay();
         ProxyEvents events = events(metrics);
-        Forwarding forwarding = new Forwarding(router, forwarder, relay,
+        Forwarding forwarding = new Forwarding(
+                router,
+                forwarder,
+                relay,
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
                 new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
         ProxyHandler.Limits limits = new ProxyHandler.Limits(
-                () -> new PathPolicy(snapshot.get().config().gateway().role(),
+                () -> new PathPolicy(
+                        snapshot.get().config().gateway().role(),
                         snapshot.get().config().gateway().allowedPaths()),
                 () -> snapshot.get().config().server().maxBodyBytes());
         routing.any(new ProxyHandler(router, forwarding, limits, events));
     }
 
     /** Tags an engine id; an id the tag format cannot carry (a client-chosen one) leaves untagged. */
-    private static String safeTag(SiteRouter router, String engineId, grid.gateway.routing.grid.BackendCluster cluster) {
+    private static String safeTag(
+            SiteRouter router, String engineId, grid.gateway.routing.grid.BackendCluster cluster) {
         try {
             return router.tag(engineId, cluster);
         } catch (IllegalArgumentException untaggable) {
@@ -72,12 +92,14 @@ public final class GatewayRouting {
 
             @Override
             public void upstreamFailed(ClusterId cluster, String kind) {
-                metrics.upstreamFailed(cluster, switch (kind) {
-                    case "connect" -> UpstreamErrorKind.CONNECT;
-                    case "timeout" -> UpstreamErrorKind.TIMEOUT;
-                    case "broken" -> UpstreamErrorKind.RESET;
-                    default -> UpstreamErrorKind.OTHER;
-                });
+                metrics.upstreamFailed(
+                        cluster,
+                        switch (kind) {
+                            case "connect" -> UpstreamErrorKind.CONNECT;
+                            case "timeout" -> UpstreamErrorKind.TIMEOUT;
+                            case "broken" -> UpstreamErrorKind.RESET;
+                            default -> UpstreamErrorKind.OTHER;
+                        });
             }
 
             @Override

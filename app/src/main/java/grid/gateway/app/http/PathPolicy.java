@@ -16,8 +16,13 @@ import java.util.Locale;
  */
 public final class PathPolicy {
     private static final List<String> CONSUMER_EXACT = List.of(
-            "/v1/chat/completions", "/v1/completions", "/v1/messages", "/v1/messages/count_tokens",
-            "/v1/responses", "/v1/conversations", "/v1/models");
+            "/v1/chat/completions",
+            "/v1/completions",
+            "/v1/messages",
+            "/v1/messages/count_tokens",
+            "/v1/responses",
+            "/v1/conversations",
+            "/v1/models");
     private static final List<String> CONSUMER_PREFIXES = List.of("/v1/responses/", "/v1/conversations/");
 
     private final Role role;

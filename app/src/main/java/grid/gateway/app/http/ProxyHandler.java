@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.rewrite.PathId;
 import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.app.rewrite.RequestIdStripper;
@@ -78,8 +79,13 @@ public final class ProxyHandler implements Handler {
             return;
         }
         String query = request.query().rawValue();
-        ForwardRequest forward = new ForwardRequest(method, path, query.isEmpty() ? path : path + "?" + query,
-                request.headers(), request.remotePeer().host(), body.get());
+        ForwardRequest forward = new ForwardRequest(
+                method,
+                path,
+                query.isEmpty() ? path : path + "?" + query,
+                request.headers(),
+                request.remotePeer().host(),
+                body.get());
         List<String> storedIds = storedIds(method, path, forward.body());
         if (!storedIds.isEmpty()) {
             pinned(storedIds, forward, response);
@@ -95,8 +101,7 @@ public final class ProxyHandler implements Handler {
     private void pinned(List<String> storedIds, ForwardRequest forward, ServerResponse response) {
         switch (router.pin(storedIds)) {
             case PinResult.NotFound notFound -> ErrorAnswers.send(response, forward.path(), ApiError.ID_NOT_FOUND);
-            case PinResult.Conflict conflict ->
-                ErrorAnswers.send(response, forward.path(), ApiError.CONFLICTING_IDS);
+            case PinResult.Conflict conflict -> ErrorAnswers.send(response, forward.path(), ApiError.CONFLICTING_IDS);
             case PinResult.Unavailable unavailable ->
                 ErrorAnswers.send(response, forward.path(), ApiError.PINNED_UNAVAILABLE);
             case PinResult.Pinned pinned -> forwarding.pinned(pinned.cluster(), stripped(forward), response);
@@ -119,7 +124,8 @@ public final class ProxyHandler implements Handler {
         String target = forward.target();
         Optional<PathId> pathId = pathIds.find(forward.path());
         if (pathId.isPresent()) {
-            target = pathIds.replace(target, pathId.get(), strip.apply(pathId.get().value()));
+            target = pathIds.replace(
+                    target, pathId.get(), strip.apply(pathId.get().value()));
         }
         byte[] body = forward.body();
         if (forward.method() == Method.POST && PINNABLE_BODIES.contains(forward.path())) {
@@ -134,13 +140,17 @@ public final class ProxyHandler implements Handler {
 
     private PromptKeys key(String path, byte[] body) {
         Optional<ApiDialect> dialect = ApiDialect.forPath(path)
-                .or(() -> path.equals("/v1/messages/count_tokens") ? Optional.of(ApiDialect.MESSAGES) : Optional.empty())
+                .or(() ->
+                        path.equals("/v1/messages/count_tokens") ? Optional.of(ApiDialect.MESSAGES) : Optional.empty())
                 .or(() -> PINNABLE_BODIES.contains(path) ? Optional.of(ApiDialect.RESPONSES) : Optional.empty());
         return dialect.map(d -> keyer.key(d, body)).orElseGet(ProxyHandler::noKeys);
     }
 
     private static PromptKeys noKeys() {
-        return new PromptKeys(Optional.empty(), Optional.empty(), grid.gateway.routing.keyer.BlockKeys.none(),
+        return new PromptKeys(
+                Optional.empty(),
+                Optional.empty(),
+                grid.gateway.routing.keyer.BlockKeys.none(),
                 Optional.of(grid.gateway.routing.keyer.NoKeysReason.EMPTY_PROMPT));
     }
 }

@@ -39,11 +39,13 @@ final class FakeEngine implements AutoCloseable {
     volatile Function<Received, Answer> dispatcher;
     /** What {@code GET /metrics} reports as {@code vllm:num_requests_waiting}; scrapes are not recorded. */
     volatile double waiting;
+
     private final WebServer server;
 
     private FakeEngine(String name) {
         this.name = name;
-        this.dispatcher = r -> new Answer.Json(200,
+        this.dispatcher = r -> new Answer.Json(
+                200,
                 "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"engine\":\"" + name + "\",\"usage\":"
                         + "{\"prompt_tokens\":10,\"prompt_tokens_details\":{\"cached_tokens\":0}}}");
         this.server = WebServer.builder()
@@ -77,9 +79,11 @@ final class FakeEngine implements AutoCloseable {
         }
         String query = request.query().rawValue();
         byte[] body = request.content().hasEntity() ? request.content().as(byte[].class) : new byte[0];
-        Received r = new Received(request.prologue().method().text(),
+        Received r = new Received(
+                request.prologue().method().text(),
                 request.path().rawPath() + (query.isEmpty() ? "" : "?" + query),
-                new String(body, StandardCharsets.UTF_8), request.headers());
+                new String(body, StandardCharsets.UTF_8),
+                request.headers());
         received.add(r);
         switch (dispatcher.apply(r)) {
             case Answer.Json json -> {

@@ -21,12 +21,14 @@ import java.util.SplittableRandom;
 final class GatewayFixture implements AutoCloseable {
     final ManualClock clock = new ManualClock();
     final GatewayServer server;
-    final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Path dir;
 
     GatewayFixture(Path dir, String yaml) {
         this.dir = dir;
-        this.server = GatewayServer.start(snapshot(yaml), new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1"));
+        this.server = GatewayServer.start(
+                snapshot(yaml), new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1"));
     }
 
     GatewaySnapshot snapshot(String yaml) {
@@ -59,8 +61,10 @@ final class GatewayFixture implements AutoCloseable {
     }
 
     HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json").build());
+        return send(HttpRequest.newBuilder(uri(path))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json")
+                .build());
     }
 
     HttpResponse<String> get(String path) {
@@ -79,7 +83,8 @@ final class GatewayFixture implements AutoCloseable {
     }
 
     String metrics() {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics")).build())
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
+                        .build())
                 .body();
     }
 

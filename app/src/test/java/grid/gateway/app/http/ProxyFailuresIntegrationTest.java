@@ -58,8 +58,9 @@ class ProxyFailuresIntegrationTest {
     @Test
     void connectFailure_unpinned_triesTheNextCandidate() throws Exception {
         // The dead cluster's metrics come from the live engine and report an empty queue, so it is tried first.
-        gateway = new GatewayFixture(dir, GatewayFixture.config("",
-                twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
+        gateway = new GatewayFixture(
+                dir,
+                GatewayFixture.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
         live.waiting = 5;
         gateway.server.scrapeNow();
         HttpResponse<String> answer = gateway.post("/v1/chat/completions", CHAT);
@@ -70,8 +71,9 @@ class ProxyFailuresIntegrationTest {
 
     @Test
     void connectFailure_pinned_503RetryAfter5() throws Exception {
-        gateway = new GatewayFixture(dir, GatewayFixture.config("",
-                twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
+        gateway = new GatewayFixture(
+                dir,
+                GatewayFixture.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
         String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-dead") + "..abc";
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);
@@ -136,10 +138,18 @@ class ProxyFailuresIntegrationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "/v1/responses/resp_x", "/v1/chat%2Fcompletions", "/v1/./chat/completions", "/v1/x/../chat/completions",
-        "/v1/chat/completions/", "//v1/chat/completions", "/v1//chat/completions", "/v1/models", "/v1/completions"
-    })
+    @ValueSource(
+            strings = {
+                "/v1/responses/resp_x",
+                "/v1/chat%2Fcompletions",
+                "/v1/./chat/completions",
+                "/v1/x/../chat/completions",
+                "/v1/chat/completions/",
+                "//v1/chat/completions",
+                "/v1//chat/completions",
+                "/v1/models",
+                "/v1/completions"
+            })
     void provider_refusesEveryPathButTheAllowedOnes(String path) {
         gateway = new GatewayFixture(dir, GatewayFixture.config("""
                   role: provider
@@ -167,8 +177,10 @@ class ProxyFailuresIntegrationTest {
                 """.formatted(live.url())));
         live.dispatcher = r -> new FakeEngine.Answer.Json(204, "");
         String tagged = "conv_east." + grid.gateway.routing.tag.ClusterDigest.of("east-live") + "..c1";
-        HttpResponse<String> answer = gateway.send(java.net.http.HttpRequest.newBuilder(
-                gateway.uri("/v1/conversations/" + tagged)).DELETE().build());
+        HttpResponse<String> answer =
+                gateway.send(java.net.http.HttpRequest.newBuilder(gateway.uri("/v1/conversations/" + tagged))
+                        .DELETE()
+                        .build());
         assertThat(answer.statusCode()).isEqualTo(204);
         assertThat(answer.body()).isEmpty();
         assertThat(List.of(live.received.peek().target())).containsExactly("/v1/conversations/conv_c1");

@@ -78,14 +78,18 @@ class ProxyIntegrationTest {
                 .header("X-Custom", "kept")
                 .build());
         FakeEngine.Received received = receivedByEither();
-        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("authorization"))).contains("Bearer sk-test");
-        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("x-custom"))).contains("kept");
-        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("x-forwarded-for"))).contains("127.0.0.1");
+        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("authorization")))
+                .contains("Bearer sk-test");
+        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("x-custom")))
+                .contains("kept");
+        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("x-forwarded-for")))
+                .contains("127.0.0.1");
     }
 
     @Test
     void storedResponse_tagRoundTripsToTheSameCluster() throws Exception {
-        east.dispatcher = r -> new FakeEngine.Answer.Json(200,
+        east.dispatcher = r -> new FakeEngine.Answer.Json(
+                200,
                 "{\"id\":\"resp_abc123\",\"object\":\"response\",\"output\":[{\"id\":\"msg_1\",\"type\":\"message\"}]}");
         west.dispatcher = east.dispatcher;
         HttpResponse<String> created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");
@@ -95,12 +99,16 @@ class ProxyIntegrationTest {
         String digest = grid.gateway.routing.tag.ClusterDigest.of(first.name);
         String tagged = "resp_" + site + "." + digest + "..abc123";
         assertThat(created.body()).contains("\"id\":\"" + tagged + "\"").contains("\"id\":\"msg_1\"");
-        assertThat(created.headers().firstValueAsLong("content-length")).hasValue(created.body().length());
+        assertThat(created.headers().firstValueAsLong("content-length"))
+                .hasValue(created.body().length());
         for (int i = 0; i < 5; i++) {
-            assertThat(gateway.get("/v1/responses/" + tagged + "?include=x").statusCode()).isEqualTo(200);
+            assertThat(gateway.get("/v1/responses/" + tagged + "?include=x").statusCode())
+                    .isEqualTo(200);
             assertThat(first.take().target()).isEqualTo("/v1/responses/resp_abc123?include=x");
         }
-        gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/responses/" + tagged)).DELETE().build());
+        gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/responses/" + tagged))
+                .DELETE()
+                .build());
         assertThat(first.take().method()).isEqualTo("DELETE");
         gateway.post("/v1/responses/" + tagged + "/cancel", "");
         assertThat(first.take().target()).isEqualTo("/v1/responses/resp_abc123/cancel");
@@ -117,10 +125,14 @@ class ProxyIntegrationTest {
                 "resp_east.00000000..abc", // a cluster not in the grid
                 "resp_EAST.x.y", // malformed
                 "resp_plainengineid"); // untagged
-        List<String> bodies = ids.stream().map(id -> gateway.get("/v1/responses/" + id)).map(r -> {
-            assertThat(r.statusCode()).isEqualTo(404);
-            return r.body();
-        }).distinct().toList();
+        List<String> bodies = ids.stream()
+                .map(id -> gateway.get("/v1/responses/" + id))
+                .map(r -> {
+                    assertThat(r.statusCode()).isEqualTo(404);
+                    return r.body();
+                })
+                .distinct()
+                .toList();
         assertThat(bodies).hasSize(1);
         assertThat(bodies.getFirst()).contains("\"error\"");
         assertThat(east.received).isEmpty();
@@ -163,7 +175,8 @@ class ProxyIntegrationTest {
 
     @Test
     void unknownModel_404_models_listed() {
-        assertThat(gateway.post("/v1/chat/completions", CHAT.replace("demo-model", "nope")).statusCode())
+        assertThat(gateway.post("/v1/chat/completions", CHAT.replace("demo-model", "nope"))
+                        .statusCode())
                 .isEqualTo(404);
         assertThat(gateway.get("/v1/models").body()).contains("\"id\":\"demo-model\"");
     }
@@ -173,7 +186,8 @@ class ProxyIntegrationTest {
         CountDownLatch secondEvent = new CountDownLatch(1);
         FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(
                 List.of("data: {\"n\":1}\n\n", "data: {\"n\":2}\n\ndata: [DONE]\n\n"),
-                List.of(secondEvent), new CountDownLatch(1));
+                List.of(secondEvent),
+                new CountDownLatch(1));
         east.dispatcher = r -> events;
         west.dispatcher = r -> events;
         HttpResponse<InputStream> answer = gateway.client.send(
@@ -185,19 +199,22 @@ class ProxyIntegrationTest {
         // The first event arrives while the engine still holds the second back.
         assertThat(readUntil(in, "\n\n")).isEqualTo("data: {\"n\":1}\n\n");
         secondEvent.countDown();
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("data: {\"n\":2}\n\ndata: [DONE]\n\n");
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("data: {\"n\":2}\n\ndata: [DONE]\n\n");
     }
 
     @Test
     void responsesStream_idsTaggedInsideEachEvent_modelTextLeftAlone() throws Exception {
-        String created = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_s1\"}}\n\n";
+        String created =
+                "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_s1\"}}\n\n";
         String delta = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
                 + "\"delta\":\"see resp_fake\"}\n\n";
-        FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(List.of(created, delta),
-                List.of(new CountDownLatch(0)), new CountDownLatch(1));
+        FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(
+                List.of(created, delta), List.of(new CountDownLatch(0)), new CountDownLatch(1));
         east.dispatcher = r -> events;
         west.dispatcher = r -> events;
-        HttpResponse<String> answer = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+        HttpResponse<String> answer =
+                gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
         FakeEngine engine = receivedBy();
         String tagged = "resp_" + (engine == east ? "east" : "west") + "."
                 + grid.gateway.routing.tag.ClusterDigest.of(engine.name) + "..s1";
@@ -212,7 +229,8 @@ class ProxyIntegrationTest {
         String big = "data: {\"pad\":\"" + "x".repeat(8192) + "\"}\n\n";
         List<String> many = new java.util.ArrayList<>(java.util.Collections.nCopies(10_000, big));
         many.set(0, "data: {\"n\":0}\n\n");
-        List<CountDownLatch> gates = new java.util.ArrayList<>(java.util.Collections.nCopies(9_999, new CountDownLatch(0)));
+        List<CountDownLatch> gates =
+                new java.util.ArrayList<>(java.util.Collections.nCopies(9_999, new CountDownLatch(0)));
         gates.set(0, clientGone);
         FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(many, gates, aborted);
         east.dispatcher = r -> events;
@@ -221,12 +239,15 @@ class ProxyIntegrationTest {
             String body = CHAT.replace("}]}", "}],\"stream\":true}");
             OutputStream out = socket.getOutputStream();
             out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+                            + "Content-Length: " + body.length() + "\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.UTF_8));
             out.flush();
             assertThat(readUntil(socket.getInputStream(), "{\"n\":0}")).endsWith("{\"n\":0}");
         }
         clientGone.countDown();
-        assertThat(aborted.await(1, TimeUnit.SECONDS)).as("upstream closed within a second").isTrue();
+        assertThat(aborted.await(1, TimeUnit.SECONDS))
+                .as("upstream closed within a second")
+                .isTrue();
     }
 
     @Test

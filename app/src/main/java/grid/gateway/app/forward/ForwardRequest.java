@@ -1,4 +1,4 @@
-package grid.gateway.app.http;
+package grid.gateway.app.forward;
 
 import static java.util.Objects.requireNonNull;
 
