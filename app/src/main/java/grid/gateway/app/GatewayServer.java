@@ -186,6 +186,13 @@ public final class GatewayServer implements AutoCloseable {
         return router;
     }
 
+    /** Re-reads the config file now, as the next poll would (for tests); nothing when started from a snapshot. */
+    public void reloadNow() {
+        if (watcher != null) {
+            watcher.pollNow();
+        }
+    }
+
     /** Runs one scrape round now (for tests). */
     public void scrapeNow() {
         scraper.pollNow().values().forEach(java.util.concurrent.CompletableFuture::join);
