@@ -185,4 +185,37 @@ class ProxyFailuresIntegrationTest {
         assertThat(answer.body()).isEmpty();
         assertThat(List.of(live.received.peek().target())).containsExactly("/v1/conversations/conv_c1");
     }
+
+    @Test
+    void withTagKey_forgedMacAndUnsignedTag_sameNotFoundAsUnknownIds() throws IOException {
+        Path key = dir.resolve("tag-key");
+        java.nio.file.Files.writeString(key, "tag-key-0123456789abcdef\n");
+        gateway = new GatewayFixture(dir, GatewayFixture.config("""
+                  tag_key_path: %s
+                """.formatted(key), """
+                  - name: east
+                    clusters:
+                      - name: east-live
+                        url: %s
+                        models: [demo-model]
+                """.formatted(live.url())));
+        String digest = grid.gateway.routing.tag.ClusterDigest.of("east-live");
+        live.dispatcher = r -> new FakeEngine.Answer.Json(200, "{\"id\":\"resp_r1\",\"object\":\"response\"}");
+        String created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}")
+                .body();
+        String signed =
+                created.substring(created.indexOf("resp_east."), created.indexOf("\"", created.indexOf("resp_east.")));
+        assertThat(signed).matches("resp_east\\." + digest + "\\.[0-9a-f]{16}\\.r1");
+        assertThat(gateway.get("/v1/responses/" + signed).statusCode()).isEqualTo(200);
+        List<String> bodies = java.util.stream.Stream.of(
+                        "resp_east." + digest + ".0123456789abcdef.r1", // forged mac
+                        "resp_east." + digest + "..r1", // unsigned, refused once a key is set
+                        "resp_east.00000000..r1")
+                .map(id -> gateway.get("/v1/responses/" + id))
+                .peek(r -> assertThat(r.statusCode()).isEqualTo(404))
+                .map(HttpResponse::body)
+                .distinct()
+                .toList();
+        assertThat(bodies).hasSize(1);
+    }
 }
