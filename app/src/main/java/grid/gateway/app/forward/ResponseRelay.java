@@ -67,6 +67,7 @@ public final class ResponseRelay {
             }
         }
         if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
+            answer.close(); // no body to read (helidon.md P2): the connection goes back to the pool
             response.send();
             return new RelayResult(status, new BodyTail());
         }
