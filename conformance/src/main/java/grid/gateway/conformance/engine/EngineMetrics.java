@@ -1,0 +1,98 @@
+package grid.gateway.conformance.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The simulator's {@code /metrics}: Prometheus text with vLLM's names and labels (reference/api.md §6.2), one series
+ * per metric labelled {@code engine="0"} and the first served model, as vLLM labels every series with its first
+ * served model name. The queue gauges follow the simulated {@link EngineQueue}; a test can force the waiting gauge.
+ *
+ * <p>Thread-safe: adders and an atomic reference.
+ */
+final class EngineMetrics {
+    private final String labels;
+    private final EngineQueue queue;
+    private final PrefixCache cache;
+    private final AtomicReference<OptionalInt> forcedWaiting = new AtomicReference<>(OptionalInt.empty());
+    private final LongAdder promptTokens = new LongAdder();
+    private final LongAdder generationTokens = new LongAdder();
+    private final LongAdder cacheQueries = new LongAdder();
+    private final LongAdder cacheHits = new LongAdder();
+    private final LongAdder requests = new LongAdder();
+
+    EngineMetrics(String model, EngineQueue queue, PrefixCache cache) {
+        this.labels = "{engine=\"0\",model_name=\"" + escape(requireNonNull(model, "model")) + "\"}";
+        this.queue = requireNonNull(queue, "queue");
+        this.cache = requireNonNull(cache, "cache");
+    }
+
+    void served(Usage usage) {
+        promptTokens.add(usage.promptTokens());
+        generationTokens.add(usage.outputTokens());
+        cacheQueries.add(usage.promptTokens());
+        cacheHits.add(usage.cachedTokens());
+        requests.increment();
+    }
+
+    /** Makes {@code vllm:num_requests_waiting} report {@code depth}, or the simulated queue when empty. */
+    void forceWaiting(OptionalInt depth) {
+        forcedWaiting.set(requireNonNull(depth, "depth"));
+    }
+
+    /** What {@code vllm:num_requests_waiting} reports. */
+    int waiting() {
+        return forcedWaiting.get().orElseGet(queue::waiting);
+    }
+
+    /** The exposition, Prometheus text format 0.0.4. */
+    String exposition() {
+        StringBuilder out = new StringBuilder(2048);
+        gauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", queue.running());
+        gauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", waiting());
+        gauge(
+                out,
+                "vllm:kv_cache_usage_perc",
+                "KV-cache usage. 1 means 100 percent usage.",
+                cache.capacity() == 0 ? 0 : (double) cache.size() / cache.capacity());
+        counter(
+                out,
+                "vllm:prefix_cache_queries",
+                "Prefix cache queries, in terms of number of queried tokens.",
+                cacheQueries);
+        counter(out, "vllm:prefix_cache_hits", "Prefix cache hits, in terms of number of cached tokens.", cacheHits);
+        counter(out, "vllm:prompt_tokens", "Number of prefill tokens processed.", promptTokens);
+        counter(out, "vllm:generation_tokens", "Number of generation tokens processed.", generationTokens);
+        counter(out, "vllm:request_success", "Count of successfully processed requests.", requests);
+        return out.toString();
+    }
+
+    private void gauge(StringBuilder out, String name, String help, double value) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        out.append("# TYPE ").append(name).append(" gauge\n");
+        out.append(name).append(labels).append(' ').append(number(value)).append('\n');
+    }
+
+    private void counter(StringBuilder out, String name, String help, LongAdder value) {
+        out.append("# HELP ").append(name).append("_total ").append(help).append('\n');
+        out.append("# TYPE ").append(name).append("_total counter\n");
+        out.append(name)
+                .append("_total")
+                .append(labels)
+                .append(' ')
+                .append(number(value.sum()))
+                .append('\n');
+    }
+
+    /** As vLLM's Python client writes floats: {@code 2.0}, {@code 0.25}. */
+    private static String number(double value) {
+        return Double.toString(value);
+    }
+
+    private static String escape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+}
