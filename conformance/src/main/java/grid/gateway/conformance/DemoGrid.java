@@ -1,0 +1,92 @@
+package grid.gateway.conformance;
+
+import grid.gateway.app.GatewayServer;
+import grid.gateway.app.config.ConfigException;
+import grid.gateway.app.config.ConfigLoader;
+import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.conformance.engine.EngineSettings;
+import grid.gateway.conformance.engine.EngineSimulator;
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.time.Randomness;
+import grid.gateway.routing.time.SystemMonotonicClock;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The demo grid ({@code bin/demo}): one simulated engine per backend cluster of a serving config (by default
+ * {@code etc/gateway-example.yaml}: east-a, east-b and west-a on 127.0.0.1:8001-8003), and the gateway in front of
+ * them, all on loopback. Prints where to send requests; Ctrl-C stops everything.
+ */
+public final class DemoGrid {
+    private DemoGrid() {}
+
+    /**
+     * Starts the grid.
+     *
+     * @param args optionally the serving config to use
+     */
+    public static void main(String[] args) throws InterruptedException {
+        Path config = Path.of(args.length > 0 ? args[0] : "etc/gateway-example.yaml");
+        GatewaySnapshot snapshot;
+        try {
+            snapshot = ConfigLoader.load(config);
+        } catch (ConfigException invalid) {
+            invalid.problems().forEach(System.err::println);
+            System.exit(2);
+            return;
+        }
+        List<AutoCloseable> running = new ArrayList<>();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAll(running)));
+        for (BackendCluster cluster : snapshot.config().grid().clusters()) {
+            running.add(engine(cluster));
+        }
+        GatewayServer gateway = GatewayServer.start(
+                config, new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
+        running.addFirst(gateway);
+        System.out.println(instructions(gateway.port(), gateway.adminPort()));
+        new CountDownLatch(1).await();
+    }
+
+    private static EngineSimulator engine(BackendCluster cluster) {
+        URI url = cluster.url();
+        EngineSettings.Builder settings = EngineSettings.builder()
+                .host("127.0.0.1")
+                .port(url.getPort())
+                .name(cluster.id().name());
+        cluster.models().forEach(settings::model);
+        EngineSimulator engine = settings.start();
+        System.out.println("engine " + cluster.id() + " (simulated) at " + engine.url());
+        return engine;
+    }
+
+    static String instructions(int port, int adminPort) {
+        String base = "http://127.0.0.1:" + port;
+        return """
+
+                grid-gateway listening port=%1$d
+                grid-gateway admin port=%2$d
+
+                Try:
+                  curl -s %3$s/v1/chat/completions -H 'Content-Type: application/json' \\
+                    -d '{"model":"demo-model","messages":[{"role":"user","content":"Hello grid"}]}'
+                  curl -sN %3$s/v1/responses -H 'Content-Type: application/json' \\
+                    -d '{"model":"demo-model","input":"Hello","stream":true}'
+                  curl -s %3$s/v1/responses/<the tagged resp_… id printed above>
+                  curl -s http://127.0.0.1:%2$d/metrics | grep grid_route
+                Ctrl-C stops the grid.
+                """.formatted(port, adminPort, base);
+    }
+
+    private static void closeAll(List<AutoCloseable> running) {
+        for (AutoCloseable part : running) {
+            try {
+                part.close();
+            } catch (Exception e) {
+                System.err.println("demo: could not stop " + part + ": " + e.getMessage());
+            }
+        }
+    }
+}
