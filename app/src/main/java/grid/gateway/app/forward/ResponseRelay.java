@@ -93,7 +93,20 @@ public final class ResponseRelay {
     private RelayResult jsonTagged(
             int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
-        byte[] body = guardedReadAll(in, answer);
+        java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[COPY_BUFFER];
+        int n;
+        while ((n = guardedRead(in, answer, buffer)) >= 0) {
+            held.write(buffer, 0, n);
+            if (held.size() > MAX_TAGGED_JSON) {
+                // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
+                OutputStream out = response.outputStream();
+                held.writeTo(out);
+                out.flush();
+                return streamed(status, in, answer, out);
+            }
+        }
+        byte[] body = held.toByteArray();
         byte[] tagged = rewrite.tagJson(body);
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
         response.send(tagged);
@@ -105,9 +118,19 @@ public final class ResponseRelay {
     private RelayResult streamed(
             int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
-        BodyTail tail = new BodyTail();
         OutputStream out = response.outputStream();
-        EventWriter events = rewrite.events(out);
+        return copy(status, in, answer, out, rewrite.events(out));
+    }
+
+    private RelayResult streamed(int status, InputStream in, Http1ClientResponse answer, OutputStream out)
+            throws IOException {
+        return copy(status, in, answer, out, AnswerRewrite.NONE.events(out));
+    }
+
+    private RelayResult copy(
+            int status, InputStream in, Http1ClientResponse answer, OutputStream out, EventWriter events)
+            throws IOException {
+        BodyTail tail = new BodyTail();
         byte[] buffer = new byte[COPY_BUFFER];
         int n;
         while ((n = guardedRead(in, answer, buffer)) >= 0) {
@@ -128,16 +151,6 @@ public final class ResponseRelay {
         } finally {
             alarm.cancel(false);
         }
-    }
-
-    private byte[] guardedReadAll(InputStream in, Http1ClientResponse answer) throws IOException {
-        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
-        byte[] buffer = new byte[COPY_BUFFER];
-        int n;
-        while ((n = guardedRead(in, answer, buffer)) >= 0) {
-            all.write(buffer, 0, n);
-        }
-        return all.toByteArray();
     }
 
     private static void closeQuietly(Http1ClientResponse answer) {
