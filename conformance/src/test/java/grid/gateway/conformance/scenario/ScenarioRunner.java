@@ -116,6 +116,10 @@ final class ScenarioRunner {
             servedBy = Optional.of(String.join(",", grew));
         }
         for (Map.Entry<String, String> save : send.save().entrySet()) {
+            if (save.getValue().equals("$served_by")) {
+                variables.put(save.getKey(), servedBy.orElse("none"));
+                continue;
+            }
             variables.put(
                     save.getKey(),
                     field(save.getValue())

@@ -12,7 +12,7 @@ public sealed interface Step {
      * @param path the raw path and query; {@code ${var}} expanded
      * @param body the body text (from {@code json:} or {@code body:}), null for none; {@code ${var}} expanded
      * @param headers extra request headers
-     * @param save variables to set from JSON fields of the answer (variable → dotted field path)
+     * @param save variables to set from JSON fields of the answer (variable → dotted field path, or {@code $served_by} for the cluster that served it)
      */
     record Send(String method, String path, String body, Map<String, String> headers, Map<String, String> save)
             implements Step {}
