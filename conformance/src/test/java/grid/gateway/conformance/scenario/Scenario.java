@@ -12,7 +12,7 @@ import java.util.Map;
  * @param spec the spec section it proves, such as {@code 5}
  * @param description what it shows, in a sentence or two
  * @param requires capabilities the gateway under test must offer ({@code manual_clock}, {@code seeded_random})
- * @param seed the seed of the gateway's random source
+ * @param seed the seed of the gateway's random source (default {@link ScenarioLoader#DEFAULT_SEED})
  * @param gateway extra keys of the serving config's {@code gateway:} block ({@code tag_key} is written to a file)
  * @param plugins the serving config's {@code plugins:} block, empty for the defaults
  * @param grid the sites, in order, each with its clusters

@@ -254,18 +254,20 @@ final class ScenarioRunner {
             for (Expectation.MetricDelta delta : e.metricDeltas()) {
                 long change = Math.round(sum(now, delta) - sum(metricsAtStart, delta));
                 String what = "change of " + delta.name() + delta.labels();
+                String lines = what + " since the start; now "
+                        + now.lines().filter(l -> l.startsWith(delta.name())).toList();
                 if (delta.delta() != null) {
-                    assertThat(change).as(what).isEqualTo(delta.delta());
+                    assertThat(change).as(lines).isEqualTo(delta.delta());
                 }
                 if (delta.min() != null) {
-                    assertThat(change).as(what).isGreaterThanOrEqualTo(delta.min());
+                    assertThat(change).as(lines).isGreaterThanOrEqualTo(delta.min());
                 }
                 if (delta.binomialN() != null) {
                     long[] bounds = BinomialBounds.central(delta.binomialN(), delta.binomialP(), delta.confidence());
                     System.out.printf(
                             "%s: %s = %d of %d (bounds [%d, %d])%n",
                             scenario.file().getFileName(), what, change, delta.binomialN(), bounds[0], bounds[1]);
-                    assertThat(change).as(what).isBetween(bounds[0], bounds[1]);
+                    assertThat(change).as(lines).isBetween(bounds[0], bounds[1]);
                 }
             }
         }
