@@ -108,7 +108,10 @@ public final class ScenarioLoader {
                         }
                         case "reload" -> {
                             Node n = step.node(kind);
-                            Step s = new Step.Reload(grid(n.node("grid")), n.optMap("gateway"));
+                            Step s = new Step.Reload(
+                                    grid(n.node("grid")),
+                                    n.optMap("gateway"),
+                                    n.has("refused") ? n.string("refused") : null);
                             n.done();
                             yield s;
                         }

@@ -1,7 +1,9 @@
 package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.config.ConfigException;
 import grid.gateway.conformance.engine.EngineSimulator;
 import grid.gateway.conformance.engine.Fault;
 import grid.gateway.conformance.engine.RecordedRequest;
@@ -77,6 +79,11 @@ final class ScenarioRunner {
                 gateway.server.scrapeNow();
             }
             case Step.Advance advance -> gateway.clock.advance(Duration.ofNanos((long) (advance.seconds() * 1e9)));
+            case Step.Reload reload
+            when reload.refused() != null ->
+                assertThatThrownBy(() -> gateway.reload(reload.grid(), reload.gateway()))
+                        .isInstanceOf(ConfigException.class)
+                        .hasMessageContaining(reload.refused());
             case Step.Reload reload -> gateway.reload(reload.grid(), reload.gateway());
             case Step.FailNext fail ->
                 gateway.engine(fail.cluster()).failNext(fail.times(), Fault.status(fail.status()));

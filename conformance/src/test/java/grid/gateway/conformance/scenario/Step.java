@@ -23,8 +23,11 @@ public sealed interface Step {
     /** Advances the gateway's manual clock by {@code seconds}. */
     record Advance(double seconds) implements Step {}
 
-    /** Applies a new grid (and optionally gateway block) through {@code GatewayServer.apply}. */
-    record Reload(List<Scenario.Site> grid, Map<String, Object> gateway) implements Step {}
+    /**
+     * Applies a new grid (and optionally gateway block) through {@code GatewayServer.apply}; with {@code refused}
+     * (text the refusal must contain) the config loader must refuse it instead, and the config in force stays.
+     */
+    record Reload(List<Scenario.Site> grid, Map<String, Object> gateway, String refused) implements Step {}
 
     /** Makes {@code cluster}'s engine answer the next {@code times} requests with {@code status}. */
     record FailNext(String cluster, int status, int times) implements Step {}
