@@ -29,6 +29,7 @@ import io.helidon.webserver.WebServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -195,7 +196,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /** Runs one scrape round now (for tests). */
     public void scrapeNow() {
-        scraper.pollNow().values().forEach(java.util.concurrent.CompletableFuture::join);
+        scraper.pollNow().values().forEach(CompletableFuture::join);
     }
 
     @Override

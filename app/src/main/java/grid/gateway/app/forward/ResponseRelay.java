@@ -7,6 +7,7 @@ import io.helidon.http.HttpMediaType;
 import io.helidon.http.Method;
 import io.helidon.webclient.http1.Http1ClientResponse;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -93,7 +94,7 @@ public final class ResponseRelay {
     private RelayResult jsonTagged(
             int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
-        java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream held = new ByteArrayOutputStream();
         byte[] buffer = new byte[COPY_BUFFER];
         int n;
         while ((n = guardedRead(in, answer, buffer)) >= 0) {

@@ -19,6 +19,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Sends one request to one backend cluster with the Helidon WebClient (SPEC §9).
@@ -105,7 +106,7 @@ public final class UpstreamForwarder {
             if (cause instanceof SocketTimeoutException timeout) {
                 // The JDK reports a connect timeout as "Connect timed out": nothing was sent, so it is a
                 // connect failure, not a slow answer.
-                String message = String.valueOf(timeout.getMessage()).toLowerCase(java.util.Locale.ROOT);
+                String message = String.valueOf(timeout.getMessage()).toLowerCase(Locale.ROOT);
                 return message.contains("connect") ? new Attempt.ConnectFailed() : new Attempt.TimedOut();
             }
         }

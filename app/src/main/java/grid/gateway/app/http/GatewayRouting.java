@@ -7,6 +7,7 @@ import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.UpstreamErrorKind;
 import grid.gateway.routing.SiteRouter;
+import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.select.AffinityOutcome;
@@ -64,8 +65,7 @@ public final class GatewayRouting {
     }
 
     /** Tags an engine id; an id the tag format cannot carry (a client-chosen one) leaves untagged. */
-    private static String safeTag(
-            SiteRouter router, String engineId, grid.gateway.routing.grid.BackendCluster cluster) {
+    private static String safeTag(SiteRouter router, String engineId, BackendCluster cluster) {
         try {
             return router.tag(engineId, cluster);
         } catch (IllegalArgumentException untaggable) {

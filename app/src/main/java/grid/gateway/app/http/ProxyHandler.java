@@ -7,6 +7,8 @@ import grid.gateway.app.rewrite.RequestIdStripper;
 import grid.gateway.routing.PinResult;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.keyer.ApiDialect;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.keyer.PromptKeyer;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.tag.TagCodec;
@@ -148,9 +150,6 @@ public final class ProxyHandler implements Handler {
 
     private static PromptKeys noKeys() {
         return new PromptKeys(
-                Optional.empty(),
-                Optional.empty(),
-                grid.gateway.routing.keyer.BlockKeys.none(),
-                Optional.of(grid.gateway.routing.keyer.NoKeysReason.EMPTY_PROMPT));
+                Optional.empty(), Optional.empty(), BlockKeys.none(), Optional.of(NoKeysReason.EMPTY_PROMPT));
     }
 }
