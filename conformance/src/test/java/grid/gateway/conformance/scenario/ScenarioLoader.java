@@ -111,6 +111,7 @@ public final class ScenarioLoader {
                             Step s = new Step.Reload(
                                     grid(n.node("grid")),
                                     n.optMap("gateway"),
+                                    n.optMap("plugins"),
                                     n.has("refused") ? n.string("refused") : null);
                             n.done();
                             yield s;

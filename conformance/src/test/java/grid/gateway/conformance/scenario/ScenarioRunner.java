@@ -1,9 +1,7 @@
 package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import grid.gateway.app.config.ConfigException;
 import grid.gateway.conformance.engine.EngineSimulator;
 import grid.gateway.conformance.engine.Fault;
 import grid.gateway.conformance.engine.RecordedRequest;
@@ -55,9 +53,9 @@ final class ScenarioRunner {
         this.metricsAtStart = metrics();
     }
 
-    /** Starts the grid of {@code scenario} (files in {@code dir}), runs every step and stops the grid. */
-    static void run(Scenario scenario, Path dir) throws InterruptedException {
-        try (GatewayUnderTest gateway = new GatewayUnderTest(scenario, dir)) {
+    /** Starts the grid of {@code scenario} in {@code mode} (files in {@code dir}), runs every step and stops the grid. */
+    static void run(Scenario scenario, GatewayUnderTest.Mode mode, Path dir) throws InterruptedException {
+        try (GatewayUnderTest gateway = mode.start(scenario, dir)) {
             ScenarioRunner runner = new ScenarioRunner(scenario, gateway);
             List<Step> steps = scenario.steps();
             for (int i = 0; i < steps.size(); i++) {
@@ -76,15 +74,13 @@ final class ScenarioRunner {
             case Step.Send send -> send(send);
             case Step.SetQueue set -> {
                 gateway.engine(set.cluster()).setQueueDepth(set.depth());
-                gateway.server.scrapeNow();
+                gateway.queueDepthSet(set.cluster(), set.depth());
             }
-            case Step.Advance advance -> gateway.clock.advance(Duration.ofNanos((long) (advance.seconds() * 1e9)));
+            case Step.Advance advance -> gateway.advance(Duration.ofNanos((long) (advance.seconds() * 1e9)));
             case Step.Reload reload
             when reload.refused() != null ->
-                assertThatThrownBy(() -> gateway.reload(reload.grid(), reload.gateway()))
-                        .isInstanceOf(ConfigException.class)
-                        .hasMessageContaining(reload.refused());
-            case Step.Reload reload -> gateway.reload(reload.grid(), reload.gateway());
+                gateway.refusedReload(reload.grid(), reload.gateway(), reload.plugins(), reload.refused());
+            case Step.Reload reload -> gateway.reload(reload.grid(), reload.gateway(), reload.plugins());
             case Step.FailNext fail ->
                 gateway.engine(fail.cluster()).failNext(fail.times(), Fault.status(fail.status()));
             case Step.Expect expect -> check(expect.expectation());
@@ -152,7 +148,7 @@ final class ScenarioRunner {
 
     private HttpResponse<String> exchange(Step.Send send) {
         HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.server.port() + expand(send.path())));
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + expand(send.path())));
         HttpRequest.BodyPublisher body = send.body() == null
                 ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(expand(send.body()));
@@ -281,7 +277,7 @@ final class ScenarioRunner {
     }
 
     private String metrics() {
-        return http(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.server.adminPort() + "/metrics"))
+        return http(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/metrics"))
                         .build())
                 .body();
     }

@@ -24,10 +24,12 @@ public sealed interface Step {
     record Advance(double seconds) implements Step {}
 
     /**
-     * Applies a new grid (and optionally gateway block) through {@code GatewayServer.apply}; with {@code refused}
-     * (text the refusal must contain) the config loader must refuse it instead, and the config in force stays.
+     * Applies a new grid (and optionally gateway and plugins blocks; empty: the scenario's) as a live reload; with
+     * {@code refused} (text the refusal must contain) the config loader must refuse it instead, and the config in
+     * force stays.
      */
-    record Reload(List<Scenario.Site> grid, Map<String, Object> gateway, String refused) implements Step {}
+    record Reload(List<Scenario.Site> grid, Map<String, Object> gateway, Map<String, Object> plugins, String refused)
+            implements Step {}
 
     /** Makes {@code cluster}'s engine answer the next {@code times} requests with {@code status}. */
     record FailNext(String cluster, int status, int times) implements Step {}
