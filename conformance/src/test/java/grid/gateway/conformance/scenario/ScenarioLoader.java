@@ -190,6 +190,8 @@ public final class ScenarioLoader {
                 strings(n, "json"),
                 strings(n, "json_matches"),
                 n.has("body_contains") ? n.string("body_contains") : null,
+                n.has("body_matches") ? n.string("body_matches") : null,
+                n.has("body_lacks_match") ? n.string("body_lacks_match") : null,
                 n.has("upstream_path") ? n.string("upstream_path") : null,
                 n.has("upstream_body_contains") ? n.string("upstream_body_contains") : null,
                 n.has("upstream_body_lacks") ? n.string("upstream_body_lacks") : null,

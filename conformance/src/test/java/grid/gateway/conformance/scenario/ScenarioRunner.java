@@ -216,7 +216,9 @@ final class ScenarioRunner {
                 || !e.headers().isEmpty()
                 || !e.json().isEmpty()
                 || !e.jsonMatches().isEmpty()
-                || e.bodyContains() != null) {
+                || e.bodyContains() != null
+                || e.bodyMatches() != null
+                || e.bodyLacksMatch() != null) {
             assertThat(last).as("an answer to check (send first)").isNotNull();
         }
         if (e.status() != null) {
@@ -239,6 +241,12 @@ final class ScenarioRunner {
                         .hasValueSatisfying(v -> assertThat(v).matches(expand(regex))));
         if (e.bodyContains() != null) {
             assertThat(last.body()).contains(expand(e.bodyContains()));
+        }
+        if (e.bodyMatches() != null) {
+            assertThat(last.body()).containsPattern(expand(e.bodyMatches()));
+        }
+        if (e.bodyLacksMatch() != null) {
+            assertThat(last.body()).doesNotContainPattern(expand(e.bodyLacksMatch()));
         }
         if (e.upstreamPath() != null) {
             assertThat(upstream.map(RecordedRequest::target))
