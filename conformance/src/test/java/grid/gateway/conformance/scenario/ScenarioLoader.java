@@ -126,6 +126,19 @@ public final class ScenarioLoader {
                             yield s;
                         }
                         case "expect" -> new Step.Expect(expectation(step.node(kind)));
+                        case "hold_first_byte" -> {
+                            Node n = step.node(kind);
+                            Step s = new Step.HoldFirstByte(
+                                    n.string("cluster"), n.has("times") ? (int) n.integer("times") : 1);
+                            n.done();
+                            yield s;
+                        }
+                        case "release" -> {
+                            Node n = step.node(kind);
+                            Step s = new Step.Release(n.has("status") ? (int) n.integer("status") : 200);
+                            n.done();
+                            yield s;
+                        }
                         case "repeat" -> {
                             Node n = step.node(kind);
                             Step s = new Step.Repeat(
@@ -157,7 +170,11 @@ public final class ScenarioLoader {
                 n.string("path"),
                 body,
                 strings(n, "headers"),
-                strings(n, "save"));
+                strings(n, "save"),
+                n.has("async") && n.bool("async"));
+        if (send.async() && !send.save().isEmpty()) {
+            throw n.fail(n.path + " saves nothing from an async answer");
+        }
         n.done();
         return send;
     }

@@ -13,9 +13,22 @@ public sealed interface Step {
      * @param body the body text (from {@code json:} or {@code body:}), null for none; {@code ${var}} expanded
      * @param headers extra request headers
      * @param save variables to set from JSON fields of the answer (variable → dotted field path, or {@code $served_by} for the cluster that served it)
+     * @param async whether to go on as soon as an engine received the request, its answer awaited by {@link Release}
      */
-    record Send(String method, String path, String body, Map<String, String> headers, Map<String, String> save)
+    record Send(
+            String method,
+            String path,
+            String body,
+            Map<String, String> headers,
+            Map<String, String> save,
+            boolean async)
             implements Step {}
+
+    /** Makes {@code cluster}'s engine hold the first byte of its next {@code times} answers until {@link Release}. */
+    record HoldFirstByte(String cluster, int times) implements Step {}
+
+    /** Lets held answers go and awaits every async send's answer, each expected to have {@code status}. */
+    record Release(int status) implements Step {}
 
     /** Makes {@code cluster}'s engine report a queue depth of {@code depth}, then scrapes. */
     record SetQueue(String cluster, int depth) implements Step {}
