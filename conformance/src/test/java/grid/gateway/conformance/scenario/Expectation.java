@@ -12,6 +12,8 @@ import java.util.Map;
  * @param json JSON fields of the answer (dotted path) and their expected values as text
  * @param jsonMatches JSON fields and regular expressions their text must match fully
  * @param bodyContains text the answer body must contain
+ * @param bodyMatches a regular expression found somewhere in the answer body
+ * @param bodyLacksMatch a regular expression found nowhere in the answer body
  * @param upstreamPath the raw path and query the serving engine received
  * @param upstreamBodyContains text the body the serving engine received must contain
  * @param upstreamBodyLacks text the body the serving engine received must not contain
@@ -24,6 +26,8 @@ public record Expectation(
         Map<String, String> json,
         Map<String, String> jsonMatches,
         String bodyContains,
+        String bodyMatches,
+        String bodyLacksMatch,
         String upstreamPath,
         String upstreamBodyContains,
         String upstreamBodyLacks,

@@ -1,15 +1,12 @@
 package grid.gateway.conformance.scenario;
 
-import grid.gateway.app.GatewayServer;
-import grid.gateway.app.config.ConfigLoader;
-import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.conformance.engine.EngineSettings;
 import grid.gateway.conformance.engine.EngineSimulator;
-import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,41 +17,67 @@ import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * A scenario's grid, running: one simulated engine per backend cluster (no simulated delays) and the gateway in
- * process on 127.0.0.1 (ports 0), with a {@link ManualClock} and a seeded {@link SplittableRandom}. The serving
- * config is written as YAML and read by the real {@link ConfigLoader}.
+ * A scenario's grid, running: one simulated engine per backend cluster (no simulated delays) in this JVM, and the
+ * gateway on 127.0.0.1 (ports 0) in front of them, either {@link InProcessGateway in process} or {@link JarGateway as
+ * the packaged jar}. The serving config is written as YAML and read by the real config loader.
  */
-final class GatewayUnderTest implements AutoCloseable {
-    /** What this in-process gateway lets a scenario control. */
-    static final Set<String> CAPABILITIES = Set.of("manual_clock", "seeded_random", "reload", "engine_faults");
+abstract sealed class GatewayUnderTest implements AutoCloseable permits InProcessGateway, JarGateway {
+    /** How the gateway runs. */
+    enum Mode {
+        IN_PROCESS("in process", InProcessGateway.CAPABILITIES),
+        JAR("jar", JarGateway.CAPABILITIES);
 
-    final ManualClock clock = new ManualClock();
+        final String label;
+        final Set<String> capabilities;
+
+        Mode(String label, Set<String> capabilities) {
+            this.label = label;
+            this.capabilities = capabilities;
+        }
+
+        GatewayUnderTest start(Scenario scenario, Path dir) {
+            return switch (this) {
+                case IN_PROCESS -> new InProcessGateway(scenario, dir);
+                case JAR -> new JarGateway(scenario, dir);
+            };
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
+
     final Map<String, EngineSimulator> engines = new LinkedHashMap<>();
-    final GatewayServer server;
-    private final Scenario scenario;
+    final Scenario scenario;
     private final Path dir;
-    private int configs;
+    private int files;
 
     GatewayUnderTest(Scenario scenario, Path dir) {
         this.scenario = scenario;
         this.dir = dir;
-        GatewayServer started = null;
-        try {
-            startEngines(scenario.grid());
-            started = GatewayServer.start(
-                    snapshot(scenario.grid(), scenario.gateway()),
-                    new GatewayServer.Runtime(clock, new SplittableRandom(scenario.seed()), "127.0.0.1"));
-        } finally {
-            if (started == null) {
-                engines.values().forEach(EngineSimulator::close);
-            }
-        }
-        this.server = started;
-        // Every cluster measured from the start, so that "unmeasured" never decides a scenario by accident.
-        server.scrapeNow();
     }
 
-    private void startEngines(List<Scenario.Site> grid) {
+    /** The client port. */
+    abstract int port();
+
+    /** The admin port (metrics). */
+    abstract int adminPort();
+
+    /** After {@code cluster}'s engine was told to report {@code depth}: makes the gateway see it. */
+    abstract void queueDepthSet(String cluster, int depth);
+
+    /** Advances the gateway's clock. */
+    abstract void advance(Duration by);
+
+    /** Applies a new grid and gateway block (and plugins block, when not empty). */
+    abstract void reload(List<Scenario.Site> grid, Map<String, Object> gateway, Map<String, Object> plugins);
+
+    /** Offers a grid the config loader must refuse with a message containing {@code refused}. */
+    abstract void refusedReload(
+            List<Scenario.Site> grid, Map<String, Object> gateway, Map<String, Object> plugins, String refused);
+
+    final void startEngines(List<Scenario.Site> grid) {
         for (Scenario.Site site : grid) {
             for (Scenario.Cluster cluster : site.clusters()) {
                 engines.computeIfAbsent(cluster.name(), name -> {
@@ -67,10 +90,8 @@ final class GatewayUnderTest implements AutoCloseable {
         }
     }
 
-    /** Applies a new grid and gateway block, starting engines for clusters not seen before. */
-    void reload(List<Scenario.Site> grid, Map<String, Object> gateway) {
-        startEngines(grid);
-        server.apply(snapshot(grid, gateway.isEmpty() ? scenario.gateway() : gateway));
+    final void closeEngines() {
+        engines.values().forEach(EngineSimulator::close);
     }
 
     EngineSimulator engine(String cluster) {
@@ -81,7 +102,12 @@ final class GatewayUnderTest implements AutoCloseable {
         return engine;
     }
 
-    GatewaySnapshot snapshot(List<Scenario.Site> grid, Map<String, Object> gatewayExtra) {
+    /**
+     * The serving config as a YAML tree: ports 0, the first site as the gateway's own, {@code tag_key} written to a
+     * key file, every cluster pointing at its engine.
+     */
+    final Map<String, Object> config(
+            List<Scenario.Site> grid, Map<String, Object> gatewayExtra, Map<String, Object> plugins) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("server", Map.of("port", 0, "admin_port", 0));
         Map<String, Object> gateway = new LinkedHashMap<>();
@@ -111,17 +137,22 @@ final class GatewayUnderTest implements AutoCloseable {
             sites.add(Map.of("name", site.name(), "clusters", clusters));
         }
         root.put("sites", sites);
-        if (!scenario.plugins().isEmpty()) {
-            root.put("plugins", scenario.plugins());
+        if (!plugins.isEmpty()) {
+            root.put("plugins", plugins);
         }
-        DumperOptions options = new DumperOptions();
-        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-        return ConfigLoader.load(write("gateway", new Yaml(options).dump(root)));
+        return root;
     }
 
-    private Path write(String prefix, String text) {
+    static String yaml(Map<String, Object> root) {
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        return new Yaml(options).dump(root);
+    }
+
+    /** Writes {@code text} to a new file of the scenario's folder. */
+    final Path write(String prefix, String text) {
         try {
-            Path file = dir.resolve(prefix + "-" + (configs++) + ".yaml");
+            Path file = dir.resolve(prefix + "-" + (files++) + ".yaml");
             Files.writeString(file, text);
             return file;
         } catch (IOException e) {
@@ -129,9 +160,10 @@ final class GatewayUnderTest implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        server.close();
-        engines.values().forEach(EngineSimulator::close);
+    final Path dir() {
+        return dir;
     }
+
+    @Override
+    public abstract void close();
 }

@@ -111,6 +111,7 @@ public final class ScenarioLoader {
                             Step s = new Step.Reload(
                                     grid(n.node("grid")),
                                     n.optMap("gateway"),
+                                    n.optMap("plugins"),
                                     n.has("refused") ? n.string("refused") : null);
                             n.done();
                             yield s;
@@ -125,6 +126,19 @@ public final class ScenarioLoader {
                             yield s;
                         }
                         case "expect" -> new Step.Expect(expectation(step.node(kind)));
+                        case "hold_first_byte" -> {
+                            Node n = step.node(kind);
+                            Step s = new Step.HoldFirstByte(
+                                    n.string("cluster"), n.has("times") ? (int) n.integer("times") : 1);
+                            n.done();
+                            yield s;
+                        }
+                        case "release" -> {
+                            Node n = step.node(kind);
+                            Step s = new Step.Release(n.has("status") ? (int) n.integer("status") : 200);
+                            n.done();
+                            yield s;
+                        }
                         case "repeat" -> {
                             Node n = step.node(kind);
                             Step s = new Step.Repeat(
@@ -156,7 +170,11 @@ public final class ScenarioLoader {
                 n.string("path"),
                 body,
                 strings(n, "headers"),
-                strings(n, "save"));
+                strings(n, "save"),
+                n.has("async") && n.bool("async"));
+        if (send.async() && !send.save().isEmpty()) {
+            throw n.fail(n.path + " saves nothing from an async answer");
+        }
         n.done();
         return send;
     }
@@ -189,6 +207,8 @@ public final class ScenarioLoader {
                 strings(n, "json"),
                 strings(n, "json_matches"),
                 n.has("body_contains") ? n.string("body_contains") : null,
+                n.has("body_matches") ? n.string("body_matches") : null,
+                n.has("body_lacks_match") ? n.string("body_lacks_match") : null,
                 n.has("upstream_path") ? n.string("upstream_path") : null,
                 n.has("upstream_body_contains") ? n.string("upstream_body_contains") : null,
                 n.has("upstream_body_lacks") ? n.string("upstream_body_lacks") : null,

@@ -1,9 +1,7 @@
 package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import grid.gateway.app.config.ConfigException;
 import grid.gateway.conformance.engine.EngineSimulator;
 import grid.gateway.conformance.engine.Fault;
 import grid.gateway.conformance.engine.RecordedRequest;
@@ -28,6 +26,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,6 +49,11 @@ final class ScenarioRunner {
     private final Map<String, Integer> counts = new HashMap<>();
     private final String metricsAtStart;
     private HttpResponse<String> last;
+    /** Opened by a release step; the engines' held first bytes wait on it. */
+    private CountDownLatch gate = new CountDownLatch(1);
+    /** Answers of async sends, awaited by a release step. */
+    private final List<CompletableFuture<HttpResponse<String>>> pending = new ArrayList<>();
+
     private Optional<String> servedBy = Optional.empty();
     private Optional<RecordedRequest> upstream = Optional.empty();
 
@@ -55,18 +63,27 @@ final class ScenarioRunner {
         this.metricsAtStart = metrics();
     }
 
-    /** Starts the grid of {@code scenario} (files in {@code dir}), runs every step and stops the grid. */
-    static void run(Scenario scenario, Path dir) throws InterruptedException {
-        try (GatewayUnderTest gateway = new GatewayUnderTest(scenario, dir)) {
+    /** Starts the grid of {@code scenario} in {@code mode} (files in {@code dir}), runs every step and stops the grid. */
+    static void run(Scenario scenario, GatewayUnderTest.Mode mode, Path dir) throws InterruptedException {
+        try (GatewayUnderTest gateway = mode.start(scenario, dir)) {
             ScenarioRunner runner = new ScenarioRunner(scenario, gateway);
-            List<Step> steps = scenario.steps();
-            for (int i = 0; i < steps.size(); i++) {
-                try {
-                    runner.step(steps.get(i));
-                } catch (AssertionError | RuntimeException e) {
-                    throw new AssertionError(
-                            scenario.file() + " steps[" + i + "] " + steps.get(i) + ": " + e.getMessage(), e);
-                }
+            try {
+                runner.steps();
+            } finally {
+                // never leave a held answer behind
+                runner.gate.countDown();
+            }
+        }
+    }
+
+    private void steps() throws InterruptedException {
+        List<Step> steps = scenario.steps();
+        for (int i = 0; i < steps.size(); i++) {
+            try {
+                step(steps.get(i));
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError(
+                        scenario.file() + " steps[" + i + "] " + steps.get(i) + ": " + e.getMessage(), e);
             }
         }
     }
@@ -76,18 +93,19 @@ final class ScenarioRunner {
             case Step.Send send -> send(send);
             case Step.SetQueue set -> {
                 gateway.engine(set.cluster()).setQueueDepth(set.depth());
-                gateway.server.scrapeNow();
+                gateway.queueDepthSet(set.cluster(), set.depth());
             }
-            case Step.Advance advance -> gateway.clock.advance(Duration.ofNanos((long) (advance.seconds() * 1e9)));
+            case Step.Advance advance -> gateway.advance(Duration.ofNanos((long) (advance.seconds() * 1e9)));
             case Step.Reload reload
             when reload.refused() != null ->
-                assertThatThrownBy(() -> gateway.reload(reload.grid(), reload.gateway()))
-                        .isInstanceOf(ConfigException.class)
-                        .hasMessageContaining(reload.refused());
-            case Step.Reload reload -> gateway.reload(reload.grid(), reload.gateway());
+                gateway.refusedReload(reload.grid(), reload.gateway(), reload.plugins(), reload.refused());
+            case Step.Reload reload -> gateway.reload(reload.grid(), reload.gateway(), reload.plugins());
             case Step.FailNext fail ->
                 gateway.engine(fail.cluster()).failNext(fail.times(), Fault.status(fail.status()));
             case Step.Expect expect -> check(expect.expectation());
+            case Step.HoldFirstByte hold ->
+                gateway.engine(hold.cluster()).failNext(hold.times(), Fault.holdFirstByte(gate));
+            case Step.Release release -> release(release.status());
             case Step.Repeat repeat -> {
                 for (int i = 0; i < repeat.times(); i++) {
                     HttpResponse<String> answer = exchange(repeat.send());
@@ -104,7 +122,24 @@ final class ScenarioRunner {
     private void send(Step.Send send) throws InterruptedException {
         Map<String, Integer> before = new HashMap<>();
         gateway.engines.forEach((name, engine) -> before.put(name, engine.requestCount()));
-        last = exchange(send);
+        if (send.async()) {
+            pending.add(client.sendAsync(request(send), HttpResponse.BodyHandlers.ofString()));
+            // on as soon as an engine received it
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (gateway.engines.entrySet().stream()
+                    .noneMatch(e -> e.getValue().requestCount() > before.getOrDefault(e.getKey(), 0))) {
+                if (pending.getLast().isDone() || System.nanoTime() - end > 0) {
+                    throw new AssertionError("the async request reached no engine: "
+                            + (pending.getLast().isDone()
+                                    ? pending.getLast().join().body()
+                                    : "within 10 s"));
+                }
+                Thread.sleep(5);
+            }
+            last = null;
+        } else {
+            last = exchange(send);
+        }
         List<String> grew = new ArrayList<>();
         gateway.engines.forEach((name, engine) -> {
             if (engine.requestCount() > before.getOrDefault(name, 0)) {
@@ -135,6 +170,31 @@ final class ScenarioRunner {
         }
     }
 
+    private void release(int status) {
+        gate.countDown();
+        gate = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < pending.size(); i++) {
+                HttpResponse<String> answer = pending.get(i).get(30, TimeUnit.SECONDS);
+                if (answer.statusCode() != status) {
+                    throw new AssertionError(
+                            "async send " + i + " answered " + answer.statusCode() + ": " + answer.body());
+                }
+                last = answer;
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("an async send did not complete: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            pending.clear();
+        }
+        servedBy = Optional.empty();
+        upstream = Optional.empty();
+        gateway.engines.values().forEach(ScenarioRunner::drain);
+    }
+
     private static Optional<RecordedRequest> drain(EngineSimulator engine) {
         Optional<RecordedRequest> newest = Optional.empty();
         try {
@@ -151,8 +211,12 @@ final class ScenarioRunner {
     }
 
     private HttpResponse<String> exchange(Step.Send send) {
+        return http(request(send));
+    }
+
+    private HttpRequest request(Step.Send send) {
         HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.server.port() + expand(send.path())));
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + expand(send.path())));
         HttpRequest.BodyPublisher body = send.body() == null
                 ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(expand(send.body()));
@@ -161,7 +225,7 @@ final class ScenarioRunner {
             request.header("Content-Type", "application/json");
         }
         send.headers().forEach((name, value) -> request.header(name, expand(value)));
-        return http(request.build());
+        return request.build();
     }
 
     private HttpResponse<String> http(HttpRequest request) {
@@ -220,7 +284,9 @@ final class ScenarioRunner {
                 || !e.headers().isEmpty()
                 || !e.json().isEmpty()
                 || !e.jsonMatches().isEmpty()
-                || e.bodyContains() != null) {
+                || e.bodyContains() != null
+                || e.bodyMatches() != null
+                || e.bodyLacksMatch() != null) {
             assertThat(last).as("an answer to check (send first)").isNotNull();
         }
         if (e.status() != null) {
@@ -243,6 +309,12 @@ final class ScenarioRunner {
                         .hasValueSatisfying(v -> assertThat(v).matches(expand(regex))));
         if (e.bodyContains() != null) {
             assertThat(last.body()).contains(expand(e.bodyContains()));
+        }
+        if (e.bodyMatches() != null) {
+            assertThat(last.body()).containsPattern(expand(e.bodyMatches()));
+        }
+        if (e.bodyLacksMatch() != null) {
+            assertThat(last.body()).doesNotContainPattern(expand(e.bodyLacksMatch()));
         }
         if (e.upstreamPath() != null) {
             assertThat(upstream.map(RecordedRequest::target))
@@ -281,7 +353,7 @@ final class ScenarioRunner {
     }
 
     private String metrics() {
-        return http(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.server.adminPort() + "/metrics"))
+        return http(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/metrics"))
                         .build())
                 .body();
     }
