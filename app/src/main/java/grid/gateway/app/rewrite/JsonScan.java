@@ -1,5 +1,7 @@
 package grid.gateway.app.rewrite;
 
+import grid.gateway.routing.text.Swar;
+import grid.gateway.routing.text.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -228,7 +230,7 @@ final class JsonScan {
         int q = p + 1;
         escaped = false;
         while (true) {
-            q = ByteSearch.special(b, q, to);
+            q = Swar.special(b, q, to);
             if (q >= to) {
                 return false;
             }

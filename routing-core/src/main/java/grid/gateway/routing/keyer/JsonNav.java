@@ -1,5 +1,6 @@
 package grid.gateway.routing.keyer;
 
+import grid.gateway.routing.text.Swar;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -1,5 +1,7 @@
 package grid.gateway.routing.keyer;
 
+import grid.gateway.routing.text.Swar;
+import grid.gateway.routing.text.Utf8;
 import java.util.Arrays;
 
 /**
@@ -207,36 +209,11 @@ final class JsonValidator {
 
     /** Validates the UTF-8 sequence that starts at {@code q} and returns the index after it. */
     private int utf8(int q) {
-        int lead = b[q] & 0xFF;
-        int length;
-        int min = 0x80;
-        int max = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            length = 2;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            min = lead == 0xE0 ? 0xA0 : 0x80;
-            max = lead == 0xED ? 0x9F : 0xBF;
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            min = lead == 0xF0 ? 0x90 : 0x80;
-            max = lead == 0xF4 ? 0x8F : 0xBF;
-        } else {
+        int next = Utf8.next(b, q, n);
+        if (next < 0) {
             throw invalid();
         }
-        if (q + length > n) {
-            throw invalid();
-        }
-        int second = b[q + 1] & 0xFF;
-        if (second < min || second > max) {
-            throw invalid();
-        }
-        for (int i = q + 2; i < q + length; i++) {
-            if ((b[i] & 0xC0) != 0x80) {
-                throw invalid();
-            }
-        }
-        return q + length;
+        return next;
     }
 
     private int number(int start) {

@@ -1,4 +1,4 @@
-package grid.gateway.routing.keyer;
+package grid.gateway.routing.text;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -7,10 +7,10 @@ import java.nio.ByteOrder;
 /**
  * Byte searches eight bytes at a time (SIMD within a register) for the scanners' string loops.
  *
- * <p>Stateless and thread-safe. A 2 MiB base64 image is one JSON string; scanning it a byte at a time would make it
- * the most expensive part of keying, while it only contributes one digest.
+ * <p>Stateless and thread-safe. Shared by the keyer's scanner and the gateway's id tagger: a 2 MiB base64 image or a
+ * long model answer is one JSON string, and scanning it a byte at a time would dominate both.
  */
-final class Swar {
+public final class Swar {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
@@ -21,7 +21,7 @@ final class Swar {
     private Swar() {}
 
     /** The index of the first {@code "} or {@code \} in {@code [from, to)}, or {@code to}. */
-    static int quoteOrBackslash(byte[] b, int from, int to) {
+    public static int quoteOrBackslash(byte[] b, int from, int to) {
         int p = from;
         while (p + 8 <= to) {
             long w = (long) LONGS.get(b, p);
@@ -41,7 +41,7 @@ final class Swar {
      * The index of the first byte in {@code [from, to)} that needs a closer look inside a JSON string: a quote, a
      * backslash, a control character or a non-ASCII byte; or {@code to}.
      */
-    static int special(byte[] b, int from, int to) {
+    public static int special(byte[] b, int from, int to) {
         int p = from;
         while (p + 8 <= to) {
             long w = (long) LONGS.get(b, p);

@@ -1,15 +1,15 @@
-package grid.gateway.app.rewrite;
+package grid.gateway.routing.text;
 
 /**
  * Checks one UTF-8 sequence strictly (RFC 3629: no overlong forms, no encoded surrogates, nothing above U+10FFFF).
  *
  * <p>Stateless and thread-safe.
  */
-final class Utf8 {
+public final class Utf8 {
     private Utf8() {}
 
     /** The index after the sequence whose lead byte is at {@code q}, or -1 if it is not valid before {@code to}. */
-    static int next(byte[] b, int q, int to) {
+    public static int next(byte[] b, int q, int to) {
         int lead = b[q] & 0xFF;
         int length;
         int min = 0x80;
