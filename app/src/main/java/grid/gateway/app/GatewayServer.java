@@ -182,11 +182,6 @@ public final class GatewayServer implements AutoCloseable {
         return server.port(AdminRoutes.SOCKET);
     }
 
-    /** The router, for tests that drive load and time. */
-    public SiteRouter router() {
-        return router;
-    }
-
     /** Re-reads the config file now, as the next poll would (for tests); nothing when started from a snapshot. */
     public void reloadNow() {
         if (watcher != null) {

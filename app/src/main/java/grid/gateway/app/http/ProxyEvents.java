@@ -13,9 +13,6 @@ import java.util.OptionalLong;
  * <p>Implementations must be thread-safe and must not block.
  */
 public interface ProxyEvents {
-    /** Reports nothing. */
-    ProxyEvents NONE = new ProxyEvents() {};
-
     /** A body got no keys. */
     default void noKeys(NoKeysReason reason) {}
 

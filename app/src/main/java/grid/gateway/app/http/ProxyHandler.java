@@ -4,6 +4,7 @@ import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.rewrite.PathId;
 import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.app.rewrite.RequestIdStripper;
+import grid.gateway.app.rewrite.StoredIds;
 import grid.gateway.routing.PinResult;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.keyer.ApiDialect;
@@ -88,9 +89,9 @@ public final class ProxyHandler implements Handler {
                 request.headers(),
                 request.remotePeer().host(),
                 body.get());
-        List<String> storedIds = storedIds(method, path, forward.body());
-        if (!storedIds.isEmpty()) {
-            pinned(storedIds, forward, response);
+        Named named = named(method, path, forward.body());
+        if (!named.values().isEmpty()) {
+            pinned(named, forward, response);
         } else if (method == Method.POST && path.equals("/v1/conversations")) {
             forwarding.routed(router.newConversation(), noKeys(), forward, response);
         } else {
@@ -100,39 +101,38 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    private void pinned(List<String> storedIds, ForwardRequest forward, ServerResponse response) {
-        switch (router.pin(storedIds)) {
+    private void pinned(Named named, ForwardRequest forward, ServerResponse response) {
+        switch (router.pin(named.values())) {
             case PinResult.NotFound notFound -> ErrorAnswers.send(response, forward.path(), ApiError.ID_NOT_FOUND);
             case PinResult.Conflict conflict -> ErrorAnswers.send(response, forward.path(), ApiError.CONFLICTING_IDS);
             case PinResult.Unavailable unavailable ->
                 ErrorAnswers.send(response, forward.path(), ApiError.PINNED_UNAVAILABLE);
-            case PinResult.Pinned pinned -> forwarding.pinned(pinned.cluster(), stripped(forward), response);
+            case PinResult.Pinned pinned -> forwarding.pinned(pinned.cluster(), stripped(forward, named), response);
         }
     }
 
-    /** Every tagged id the request names: the path's, and the Responses body fields' (all copies). */
-    private List<String> storedIds(Method method, String path, byte[] body) {
-        List<String> ids = new ArrayList<>();
-        pathIds.find(path).ifPresent(id -> ids.add(id.value()));
-        if (method == Method.POST && PINNABLE_BODIES.contains(path)) {
-            ids.addAll(stripper.find(body).values());
+    /** The stored ids a request names: in its path, and in the Responses body fields (every copy). */
+    private record Named(Optional<PathId> path, StoredIds body) {
+        List<String> values() {
+            List<String> ids = new ArrayList<>();
+            path.ifPresent(id -> ids.add(id.value()));
+            ids.addAll(body.values());
+            return ids;
         }
-        return ids;
     }
 
-    /** The request with every tag in its path and body replaced by the engine's own id. */
-    private ForwardRequest stripped(ForwardRequest forward) {
+    private Named named(Method method, String path, byte[] body) {
+        boolean pinnableBody = method == Method.POST && PINNABLE_BODIES.contains(path);
+        return new Named(pathIds.find(path), pinnableBody ? stripper.find(body) : StoredIds.none());
+    }
+
+    /** The request with every tag it names replaced by the engine's own id; every other byte unchanged. */
+    private ForwardRequest stripped(ForwardRequest forward, Named named) {
         UnaryOperator<String> strip = this::engineId;
-        String target = forward.target();
-        Optional<PathId> pathId = pathIds.find(forward.path());
-        if (pathId.isPresent()) {
-            target = pathIds.replace(
-                    target, pathId.get(), strip.apply(pathId.get().value()));
-        }
-        byte[] body = forward.body();
-        if (forward.method() == Method.POST && PINNABLE_BODIES.contains(forward.path())) {
-            body = stripper.strip(body, stripper.find(body), strip);
-        }
+        String target = named.path()
+                .map(id -> pathIds.replace(forward.target(), id, strip.apply(id.value())))
+                .orElse(forward.target());
+        byte[] body = named.body().isEmpty() ? forward.body() : stripper.strip(forward.body(), named.body(), strip);
         return forward.with(target, body);
     }
 

@@ -50,11 +50,6 @@ public record TaggedId(IdKind kind, String site, String clusterDigest, String ma
         return engineId.substring(kind.prefix().length());
     }
 
-    /** Whether the tag carries a mac, as it does when the gateway that made it holds a key. */
-    public boolean isSigned() {
-        return !mac.isEmpty();
-    }
-
     private static void checkEngineId(IdKind kind, String engineId) {
         if (!engineId.startsWith(kind.prefix())) {
             throw new IllegalArgumentException("engine id does not start with \"" + kind.prefix() + "\"");
