@@ -164,7 +164,7 @@ public final class GatewayServer implements AutoCloseable {
         return server;
     }
 
-    /** Applies a new snapshot. Listener ports, body limit and upstream timeouts read at start stay as they were. */
+    /** Applies a new snapshot. Listener ports and the upstream settings read at start stay as they were. */
     public void apply(GatewaySnapshot next) {
         snapshot.set(next);
         router.reconfigure(next.config().grid(), next.config().prefixAffinity(), next.keyRing());
