@@ -1,0 +1,117 @@
+package grid.gateway.sim;
+
+import grid.gateway.routing.Route;
+import grid.gateway.routing.RouteDecision;
+import grid.gateway.routing.RoutingListener;
+import grid.gateway.routing.RoutingParts;
+import grid.gateway.routing.SiteRouter;
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.load.QueueSample;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.select.Candidate;
+import grid.gateway.routing.select.CandidateSelector;
+import grid.gateway.routing.tag.TagKeyRing;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * The policies built from the real routing core, fed as the gateway feeds it: a {@link QueueDepthWindow} of
+ * {@code load.window_secs} (default 10) receives each cluster's scraped waiting line every {@code poll_interval_ms}
+ * (default 1000; the simulator's scrape events), on the simulated clock.
+ *
+ * <ul>
+ *   <li>{@code grid_site_route}: {@link SiteRouter#route} on the request's real {@code PromptKeys}, and
+ *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive.
+ *   <li>least-queued: {@link CandidateSelector#orderByLoad} over the same candidates, first one.
+ * </ul>
+ *
+ * <p>Stateless itself; the policies it makes are not thread-safe (one per run).
+ */
+final class GatewayPolicies {
+    private GatewayPolicies() {}
+
+    static Policy gridSiteRoute(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
+        PrefixAffinitySettings settings = tuning.settings();
+        QueueDepthWindow window = new QueueDepthWindow(tuning.window());
+        PrefixMemory memory = new PrefixMemory(settings, clock, random.nextLong());
+        RoutingParts parts =
+                new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
+        SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
+        Map<ClusterId, Integer> index = indexOf(grid);
+        return new Policy() {
+            @Override
+            public String name() {
+                return PolicyKind.GRID_SITE_ROUTE.label();
+            }
+
+            @Override
+            public void choose(Flight flight, List<SimCluster> clusters) {
+                if (!(router.route(flight.turn.keys()) instanceof Route.Forward forward)) {
+                    throw new IllegalStateException("every cluster serves the model and admits");
+                }
+                RouteDecision decision = forward.decision();
+                flight.cluster = index.get(decision.cluster().id());
+                flight.outcome = decision.outcome();
+                flight.decision = decision;
+            }
+
+            @Override
+            public void scraped(int cluster, int depth, long nanos) {
+                window.record(grid.clusters().get(cluster).id(), new QueueSample(nanos, depth));
+            }
+
+            @Override
+            public void firstToken(Flight flight) {
+                if (flight.decision instanceof RouteDecision decision) {
+                    router.answered(decision, 200);
+                }
+            }
+        };
+    }
+
+    static Policy leastQueued(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
+        QueueDepthWindow window = new QueueDepthWindow(tuning.window());
+        Admission admission = new Admission(window, new OutlierEjector());
+        CandidateSelector selector = new CandidateSelector(random);
+        Map<ClusterId, Integer> index = indexOf(grid);
+        return new Policy() {
+            @Override
+            public String name() {
+                return PolicyKind.LEAST_QUEUED.label();
+            }
+
+            @Override
+            public void choose(Flight flight, List<SimCluster> clusters) {
+                long now = clock.nanoTime();
+                List<Candidate> candidates = new ArrayList<>();
+                for (BackendCluster cluster : grid.clusters()) {
+                    candidates.add(new Candidate(cluster, admission.worstQueueDepth(cluster.id(), now)));
+                }
+                flight.cluster = index.get(
+                        selector.orderByLoad(candidates).getFirst().cluster().id());
+            }
+
+            @Override
+            public void scraped(int cluster, int depth, long nanos) {
+                window.record(grid.clusters().get(cluster).id(), new QueueSample(nanos, depth));
+            }
+        };
+    }
+
+    private static Map<ClusterId, Integer> indexOf(Grid grid) {
+        Map<ClusterId, Integer> index = new HashMap<>();
+        for (int i = 0; i < grid.clusters().size(); i++) {
+            index.put(grid.clusters().get(i).id(), i);
+        }
+        return index;
+    }
+}

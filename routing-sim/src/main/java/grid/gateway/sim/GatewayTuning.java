@@ -1,0 +1,33 @@
+package grid.gateway.sim;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.time.Duration;
+
+/**
+ * The gateway configuration a run uses: the {@code prefix_affinity} block and the {@code load} block's poll interval
+ * and window. The report's runs use {@link #defaults()}; the diagnosis varies them one at a time.
+ *
+ * <p>Thread-safe (immutable).
+ *
+ * @param name a label for reports
+ * @param settings {@code plugins.grid_site_route.prefix_affinity}
+ * @param pollSeconds {@code load.poll_interval_ms}, in seconds
+ * @param window {@code load.window_secs}
+ */
+public record GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
+    public GatewayTuning {
+        requireNonNull(name, "name");
+        requireNonNull(settings, "settings");
+        requireNonNull(window, "window");
+        if (!(pollSeconds > 0)) {
+            throw new IllegalArgumentException("pollSeconds: " + pollSeconds + " (expected: > 0)");
+        }
+    }
+
+    /** SPEC §6 and §7 defaults: no {@code prefix_affinity} block, poll every second, 10 s window. */
+    public static GatewayTuning defaults() {
+        return new GatewayTuning("defaults", PrefixAffinitySettings.defaults(), 1.0, Duration.ofSeconds(10));
+    }
+}

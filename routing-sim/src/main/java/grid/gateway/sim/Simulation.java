@@ -1,0 +1,223 @@
+package grid.gateway.sim;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.select.AffinityOutcome;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * One run: a trace replayed through one policy against a fresh simulated grid at one offered load, as a
+ * discrete-event simulation in simulated time (no wall clock; every random draw from the run's seed).
+ *
+ * <pre>
+ *   session rate = load × capacity ÷ mean turns; session i starts at start_i ÷ rate
+ *   arrive     policy picks a cluster → the cluster starts it (slot free) or lines it up
+ *   first token  its prompt blocks enter that cluster's cache; the policy learns (grid_site_route confirms keys)
+ *   done       its answer's blocks enter the cache; its slot goes on; the session's next turn is due after its pause
+ *   scrape     every poll interval (default 1 s), each cluster's waiting line is recorded by the gateway-fed policies
+ * </pre>
+ *
+ * <p>Not thread-safe; use once.
+ */
+public final class Simulation {
+    private final Trace trace;
+    private final Policy policy;
+    private final List<SimCluster> clusters = new ArrayList<>();
+    private final SimClock clock;
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final double sessionRate;
+    private final double warmUp;
+    private final double lastStart;
+    private final Tally tally;
+    private final double pollSeconds;
+    private long sequence;
+
+    private record Event(double at, long sequence, Flight flight, boolean firstToken, int session, int turn)
+            implements Comparable<Event> {
+        @Override
+        public int compareTo(Event other) {
+            int byTime = Double.compare(at, other.at);
+            return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    private Simulation(RunSpec spec, Policy policy, SimClock clock, double pollSeconds) {
+        this.trace = spec.trace();
+        this.pollSeconds = pollSeconds;
+        this.policy = policy;
+        this.clock = clock;
+        spec.grid().clusters().forEach(model -> clusters.add(new SimCluster(model)));
+        this.sessionRate = spec.load() * spec.grid().capacity(trace) / trace.meanTurns();
+        List<Session> sessions = trace.sessions();
+        this.warmUp = sessions.get(sessions.size() / 10).start() / sessionRate;
+        this.lastStart = sessions.getLast().start() / sessionRate;
+        this.tally = new Tally(warmUp);
+    }
+
+    /**
+     * What to run.
+     *
+     * @param grid the simulated grid
+     * @param trace the requests
+     * @param policy the policy
+     * @param load the offered load, a fraction of {@link SimGrid#capacity}
+     * @param seed the run's random seed (exploration, tie-breaks, random policy)
+     */
+    public record RunSpec(SimGrid grid, Trace trace, PolicyKind policy, double load, long seed) {
+        public RunSpec {
+            requireNonNull(grid, "grid");
+            requireNonNull(trace, "trace");
+            requireNonNull(policy, "policy");
+            if (!(load > 0)) {
+                throw new IllegalArgumentException("load: " + load + " (expected: > 0)");
+            }
+        }
+    }
+
+    /** Runs {@code spec} with the gateway's default configuration. */
+    public static RunResult run(RunSpec spec) {
+        return run(spec, GatewayTuning.defaults());
+    }
+
+    /** Runs {@code spec}; {@code tuning} configures the gateway-fed policies (ignored by the others). */
+    public static RunResult run(RunSpec spec, GatewayTuning tuning) {
+        SimClock clock = new SimClock();
+        SplittableRandom random = new SplittableRandom(spec.seed());
+        Policy policy = switch (spec.policy()) {
+            case GRID_SITE_ROUTE -> GatewayPolicies.gridSiteRoute(spec.grid().routingGrid(), tuning, random, clock);
+            case LEAST_QUEUED -> GatewayPolicies.leastQueued(spec.grid().routingGrid(), tuning, random, clock);
+            case ROUND_ROBIN -> BlindPolicies.roundRobin();
+            case RANDOM -> BlindPolicies.random(random);
+            case ORACLE -> BlindPolicies.oracle(random, clock);
+        };
+        return new Simulation(spec, policy, clock, tuning.pollSeconds()).replay(spec.load());
+    }
+
+    private RunResult replay(double load) {
+        List<Session> sessions = trace.sessions();
+        for (int i = 0; i < sessions.size(); i++) {
+            schedule(new Event(sessions.get(i).start() / sessionRate, sequence++, null, false, i, 0));
+        }
+        double nextScrape = 0;
+        while (!events.isEmpty()) {
+            Event event = events.peek();
+            if (nextScrape <= event.at()) {
+                clock.advanceTo(nextScrape);
+                scrape();
+                nextScrape += pollSeconds;
+                continue;
+            }
+            events.poll();
+            clock.advanceTo(event.at());
+            handle(event);
+        }
+        return tally.result(trace.workload(), policy.name(), load);
+    }
+
+    private void handle(Event event) {
+        Flight flight = event.flight();
+        if (flight == null) {
+            arrive(event.session(), event.turn());
+        } else if (event.firstToken()) {
+            clusters.get(flight.cluster).firstToken(flight);
+            policy.firstToken(flight);
+            tally.served(flight);
+        } else {
+            Flight next = clusters.get(flight.cluster).finish(flight, clock.seconds());
+            if (next != null) {
+                started(next);
+            }
+            List<Turn> turns = trace.sessions().get(flight.session).turns();
+            int turn = flight.turnIndex + 1;
+            if (turn < turns.size()) {
+                double at = clock.seconds() + turns.get(turn).thinkSeconds();
+                schedule(new Event(at, sequence++, null, false, flight.session, turn));
+            }
+        }
+    }
+
+    private void arrive(int session, int turn) {
+        Flight flight = new Flight(trace.sessions().get(session).turns().get(turn), session, turn, clock.seconds());
+        policy.choose(flight, clusters);
+        if (clusters.get(flight.cluster).admit(flight, clock.seconds())) {
+            started(flight);
+        }
+    }
+
+    private void started(Flight flight) {
+        schedule(new Event(flight.firstToken, sequence++, flight, true, flight.session, flight.turnIndex));
+        schedule(new Event(flight.done, sequence++, flight, false, flight.session, flight.turnIndex));
+    }
+
+    private void scrape() {
+        int[] depths = new int[clusters.size()];
+        for (int i = 0; i < depths.length; i++) {
+            depths[i] = clusters.get(i).waiting();
+            policy.scraped(i, depths[i], clock.nanoTime());
+        }
+        double now = clock.seconds();
+        if (now >= warmUp && now <= lastStart) {
+            tally.spread(Arrays.stream(depths).max().orElse(0)
+                    - Arrays.stream(depths).min().orElse(0));
+        }
+    }
+
+    private void schedule(Event event) {
+        events.add(event);
+    }
+
+    /** Sums over the measured requests. */
+    private static final class Tally {
+        private final double warmUp;
+        private final List<Double> ttfts = new ArrayList<>();
+        private final Map<AffinityOutcome, Integer> outcomes = new EnumMap<>(AffinityOutcome.class);
+        private long cached;
+        private long prompt;
+        private double spreadSum;
+        private int spreadSamples;
+
+        Tally(double warmUp) {
+            this.warmUp = warmUp;
+        }
+
+        void served(Flight flight) {
+            if (flight.arrival < warmUp) {
+                return;
+            }
+            ttfts.add(flight.firstToken - flight.arrival);
+            cached += flight.cachedTokens;
+            prompt += flight.turn.promptTokens();
+            flight.outcome.ifPresent(o -> outcomes.merge(o, 1, Integer::sum));
+        }
+
+        void spread(int spread) {
+            spreadSum += spread;
+            spreadSamples++;
+        }
+
+        RunResult result(Workload workload, String policy, double load) {
+            double[] sorted =
+                    ttfts.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double mean = Arrays.stream(sorted).average().orElse(0);
+            double p90 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.9 * sorted.length) - 1];
+            Map<AffinityOutcome, Double> shares = new EnumMap<>(AffinityOutcome.class);
+            outcomes.forEach((o, n) -> shares.put(o, n / (double) sorted.length));
+            return new RunResult(
+                    workload,
+                    policy,
+                    load,
+                    sorted.length,
+                    prompt == 0 ? 0 : cached / (double) prompt,
+                    mean,
+                    p90,
+                    spreadSamples == 0 ? 0 : spreadSum / spreadSamples,
+                    shares);
+        }
+    }
+}
