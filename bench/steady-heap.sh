@@ -70,8 +70,8 @@ done
 gateway_jar=app/target/grid-gateway.jar
 engine_jar=conformance/target/engine-simulator.jar
 if [[ ! -f "$gateway_jar" || ! -f "$engine_jar" ]] \
-    || [[ -n "$(find routing-core/src app/src conformance/src -newer "$gateway_jar" -print -quit)" ]] \
-    || [[ -n "$(find routing-core/src app/src conformance/src -newer "$engine_jar" -print -quit)" ]]; then
+    || [[ -n "$(find routing-core/src/main app/src/main conformance/src/main -newer "$gateway_jar" -print -quit)" ]] \
+    || [[ -n "$(find routing-core/src/main app/src/main conformance/src/main -newer "$engine_jar" -print -quit)" ]]; then
     echo "steady-heap: building the jars (mvn -DskipTests package) ..."
     JAVA_HOME=$jdk mvn -B -q --no-transfer-progress -DskipTests package
 fi
@@ -203,7 +203,7 @@ sample() {
 
 duration=$((minutes * 60))
 pause_ms=$((connections * 1000 / rate))
-echo "steady-heap: $minutes min at ~$rate req/s ($connections connections, ${pause_ms} ms pause each), " \
+echo "steady-heap: $minutes min at ~$rate req/s ($connections connections, ${pause_ms} ms pause each)," \
     "prefix capacity $capacity per cluster, samples every ${sample_secs} s, warm-up ${warmup_secs} s; results in $run"
 echo "elapsed_s,heap_kib,rss_kib,threads,fds,prefix_entries,upstream_requests" >"$run/samples.csv"
 sample 0
@@ -217,11 +217,26 @@ while kill -0 "$wrk_pid" 2>/dev/null; do
     if ((SECONDS - start >= next)); then
         sample "$((SECONDS - start))"
         next=$((next + sample_secs))
+        # What the heap holds at the first sample after the warm-up, to compare with the end (see below).
+        if [[ ! -f "$run/histogram-first.txt" ]] && ((SECONDS - start >= warmup_secs)); then
+            "$jdk/bin/jcmd" "$gateway_pid" GC.class_histogram >"$run/histogram-first.txt"
+        fi
     fi
     sleep 1
 done
 wait "$wrk_pid" || true
 sample "$((SECONDS - start))"
+"$jdk/bin/jcmd" "$gateway_pid" GC.class_histogram >"$run/histogram-last.txt"
+
+# The 12 classes whose bytes grew most between two jcmd GC.class_histogram outputs, where to look for a leak.
+histogram_growth() {
+    [[ -f $1 && -f $2 ]] || { echo "(no histograms)"; return 0; }
+    awk '$1 ~ /^[0-9]+:$/ {
+            if (FILENAME == ARGV[1]) { b0[$4] = $3; i0[$4] = $2 } else { b1[$4] = $3; i1[$4] = $2 }
+        }
+        END { for (c in b1) printf "%12d bytes %9d instances  %s\n", b1[c] - b0[c], i1[c] - i0[c], c }' "$1" "$2" \
+        | sort -k1,1nr | awk 'NR <= 12'  # not head: its early exit would fail the pipe (pipefail)
+}
 
 requests=$(awk '/requests in/ { print $1 }' "$run/wrk.txt")
 errors=$(awk '/Non-2xx/ { n += $NF } /Socket errors/ { gsub(/,/, ""); n += $4 + $6 + $8 + $10 } END { print n + 0 }' \
@@ -273,6 +288,8 @@ awk -F, -v warmup="$warmup_secs" -v requests="${requests:-0}" -v errors="$errors
     sed -n '/Latency Distribution/,/Transfer/p' "$run/wrk.txt"
     echo "== samples ($run/samples.csv) =="
     cat "$run/samples.csv"
+    echo "== classes whose instances grew most from the first histogram after the warm-up to the last =="
+    histogram_growth "$run/histogram-first.txt" "$run/histogram-last.txt"
     echo "== report =="
     cat "$run/report.txt"
 }
