@@ -150,7 +150,9 @@ for i in "${!engine_ports[@]}"; do
         >"$run/engine-${engine_names[$i]}.log" 2>&1 &
     started+=($!)
 done
-"$jdk/bin/java" "-Xms$gateway_heap" "-Xmx$gateway_heap" -XX:+UseG1GC "-Xlog:gc,gc+heap=debug:file=$run/gc.log" \
+# A fixed, pre-touched heap: RSS then starts with the whole heap in it, so its growth is native memory alone.
+"$jdk/bin/java" "-Xms$gateway_heap" "-Xmx$gateway_heap" -XX:+AlwaysPreTouch -XX:+UseG1GC \
+    "-Xlog:gc,gc+heap=debug:file=$run/gc.log" \
     -jar "$gateway_jar" \
     --config "$run/gateway.yaml" >"$run/gateway.log" 2>&1 &
 gateway_pid=$!
@@ -241,12 +243,13 @@ histogram_growth() {
 requests=$(awk '/requests in/ { print $1 }' "$run/wrk.txt")
 errors=$(awk '/Non-2xx/ { n += $NF } /Socket errors/ { gsub(/,/, ""); n += $4 + $6 + $8 + $10 } END { print n + 0 }' \
     "$run/wrk.txt")
-awk -F, -v warmup="$warmup_secs" -v requests="${requests:-0}" -v errors="$errors" -v capacity="$capacity" '
+awk -F, -v warmup="$warmup_secs" -v requests="${requests:-0}" -v errors="$errors" -v capacity="$capacity" \
+    -v duration="$duration" -v total="$(wc -l <"$run/samples.csv")" '
     NR == 1 { next }
     $1 + 0 < warmup { next }
     {
         n++; t[n] = $1; h[n] = $2; r[n] = $3; th[n] = $4; fd[n] = $5; entries = $6; q[n] = $7
-        if (n > 1 && t[n] > t[n - 1]) {
+        if (n > 1 && t[n] > t[n - 1] && NR < total) {  # the last sample comes after the load ended
             rate = (q[n] - q[n - 1]) / (t[n] - t[n - 1])
             if (n == 2 || rate < rmin) rmin = rate
             if (n == 2 || rate > rmax) rmax = rate
@@ -266,13 +269,13 @@ awk -F, -v warmup="$warmup_secs" -v requests="${requests:-0}" -v errors="$errors
         thr_tol = th[1] * 0.10; if (thr_tol < 4) thr_tol = 4
         fd_tol = fd[1] * 0.10; if (fd_tol < 4) fd_tol = 4
         printf "requests %d (%.1f/s), failed %d; prefix entries at the end %d (capacity %d x 3 clusters)\n", \
-            requests, requests / (t[n] > 0 ? t[n] : 1), errors, entries, capacity
+            requests, requests / duration, errors, entries, capacity
         printf "samples after warm-up: %d over %d s (t = %d..%d s); upstream requests per second between samples: %.1f..%.1f\n", \
             n, span, t[1], t[n], rmin, rmax
         printf "heap after full GC: first %.1f MiB, last %.1f MiB, min %.1f, max %.1f, growth %+.1f KiB (%+.2f%%)\n", \
             h[1] / 1024, h[n] / 1024, hmin / 1024, hmax / 1024, growth, 100 * growth / h[1]
         printf "heap slope: %+.1f KiB/min (%+.1f KiB over the span; tolerance %.0f KiB)", slope * 60, slope * span, tol
-        if (requests > 0) printf "; %+.3f bytes per request", growth * 1024 / requests
+        if (q[n] > q[1]) printf "; %+.1f bytes per request (%d requests in the span)", growth * 1024 / (q[n] - q[1]), q[n] - q[1]
         printf "\n"
         printf "RSS: first %.1f MiB, last %.1f MiB\n", r[1] / 1024, r[n] / 1024
         printf "threads: first %d, last %d; fds: first %d, last %d\n", th[1], th[n], fd[1], fd[n]
