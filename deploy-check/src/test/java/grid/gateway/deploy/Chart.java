@@ -54,8 +54,11 @@ final class Chart {
 
     /** {@code helm template} with {@code values} and {@code --set key=value} for each entry of {@code sets}. */
     String template(Path values, Map<String, Object> sets) {
-        TemplateCommand command =
-                new Helm(directory).template().withName(RELEASE).withNamespace(NAMESPACE).withValuesFile(values);
+        TemplateCommand command = new Helm(directory)
+                .template()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
+                .withValuesFile(values);
         sets.forEach(command::set);
         return command.call();
     }

@@ -77,7 +77,8 @@ final class CheckableConfig {
         if (data.size() != 1) {
             throw new AssertionError(rendered.name() + ": the tag key Secret holds " + data.size() + " files");
         }
-        byte[] key = Base64.getDecoder().decode((String) data.values().iterator().next());
+        byte[] key =
+                Base64.getDecoder().decode((String) data.values().iterator().next());
         return new String(key, StandardCharsets.UTF_8);
     }
 }

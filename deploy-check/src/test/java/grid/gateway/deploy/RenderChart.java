@@ -30,8 +30,8 @@ public final class RenderChart {
         }
         Path directory = Files.createTempDirectory("render-chart");
         CheckableConfig.Result result = CheckableConfig.check(rendered, directory);
-        System.out.println("# ConfigMap " + Rendered.at(rendered.only("ConfigMap"), "metadata", "name")
-                + ", data.config.yaml:");
+        System.out.println(
+                "# ConfigMap " + Rendered.at(rendered.only("ConfigMap"), "metadata", "name") + ", data.config.yaml:");
         System.out.print(rendered.configYaml());
         System.out.println("# --check-config " + result.file() + " (exit " + result.exitCode() + "):");
         System.out.print(result.out());
