@@ -167,7 +167,11 @@ plugins:
     {{- end }}
 {{- end }}
 
-{{/* Checksum of the settings the gateway reads only at start: a change to them must roll the pods. */}}
+{{/*
+Checksum of the settings the gateway reads only at start (the listener ports and gateway.upstream): a change to
+them must roll the pods. server.max_body_bytes is applied live, so it is left out.
+*/}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
-{{- dict "server" .Values.server "upstream" .Values.gridServing.upstream | toJson | sha256sum }}
+{{- $ports := dict "port" .Values.server.port "adminPort" .Values.server.adminPort }}
+{{- dict "server" $ports "upstream" .Values.gridServing.upstream | toJson | sha256sum }}
 {{- end }}

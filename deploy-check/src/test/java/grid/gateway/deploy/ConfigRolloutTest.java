@@ -22,7 +22,9 @@ class ConfigRolloutTest {
         Object before = podTemplate(Map.of());
         Object after = podTemplate(Map.of(
                 "gridServing.siteRoute.prefixAffinity.capacity", 1000,
-                "gridServing.siteRoute.load.windowSecs", 30));
+                "gridServing.siteRoute.load.windowSecs", 30,
+                "gridServing.configPollMs", 2000,
+                "server.maxBodyBytes", 1048576));
 
         assertThat(after).isEqualTo(before);
     }

@@ -2,6 +2,8 @@ package grid.gateway.deploy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * {@code bin/render-chart VALUES [--check-config]}: prints the chart's manifests rendered with a values file, or,
@@ -29,11 +31,21 @@ public final class RenderChart {
             return;
         }
         Path directory = Files.createTempDirectory("render-chart");
-        CheckableConfig.Result result = CheckableConfig.check(rendered, directory);
+        CheckableConfig.Result result;
+        try {
+            result = CheckableConfig.check(rendered, directory);
+        } finally {
+            // The directory may hold a copy of the tag key.
+            try (Stream<Path> files = Files.walk(directory)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
         System.out.println(
                 "# ConfigMap " + Rendered.at(rendered.only("ConfigMap"), "metadata", "name") + ", data.config.yaml:");
         System.out.print(rendered.configYaml());
-        System.out.println("# --check-config " + result.file() + " (exit " + result.exitCode() + "):");
+        System.out.println("# grid-gateway --check-config config.yaml (exit " + result.exitCode() + "):");
         System.out.print(result.out());
         System.err.print(result.err());
         System.exit(result.exitCode());
