@@ -15,7 +15,9 @@
 #   docker run -v "$PWD/etc/gateway-example.yaml:/etc/grid-gateway/config.yaml:ro" -p 8080:8080 -p 9090:9090 grid-gateway
 #   docker run -v ... grid-gateway --check-config /etc/grid-gateway/config.yaml
 
-FROM maven:3.9.11-eclipse-temurin-25 AS build
+# Tags follow the Maven 3.9 line and the JDK/JRE 25 line, so rebuilds pick up their patch releases; pin a digest
+# (image@sha256:...) where builds must be reproducible byte for byte.
+FROM maven:3.9-eclipse-temurin-25 AS build
 WORKDIR /src
 # POMs first: the dependency layer is rebuilt only when a POM changes (every module's POM, since Maven reads the
 # whole reactor even with -pl).
