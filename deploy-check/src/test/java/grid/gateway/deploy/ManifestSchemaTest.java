@@ -1,0 +1,53 @@
+package grid.gateway.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every rendered manifest is valid against the Kubernetes 1.27 OpenAPI schemas bundled in the npm package
+ * {@code kubernetes-models}, checked offline by {@code validate-manifests.mjs}.
+ */
+class ManifestSchemaTest {
+    @Test
+    void ciRenders_matchTheKubernetesSchemas() {
+        List<Path> files = CiRenders.all().stream().map(CiRenders::file).toList();
+        int documents =
+                CiRenders.all().stream().mapToInt(r -> r.documents().size()).sum();
+
+        NodeScript run = NodeScript.validateManifests(files);
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.lines()).filteredOn(l -> l.startsWith("FAIL")).isEmpty();
+        // Only the Prometheus Operator's CRD has no bundled schema; any other skip would be a typo in apiVersion.
+        assertThat(run.lines())
+                .filteredOn(l -> l.startsWith("SKIP"))
+                .allMatch(l -> l.endsWith("monitoring.coreos.com/v1 ServiceMonitor " + Chart.RELEASE));
+        assertThat(run.lines())
+                .filteredOn(l -> l.startsWith("OK ") || l.startsWith("SKIP"))
+                .hasSize(documents);
+    }
+
+    @Test
+    void brokenManifest_failsValidation(@TempDir Path scratch) throws IOException {
+        // Proves the check can fail: the defaults' Deployment with a port name where a number belongs.
+        String text = CiRenders.of("defaults").text().replace("containerPort: 9090", "containerPort: admin");
+        Path file = scratch.resolve("broken.yaml");
+        Files.writeString(file, text);
+
+        NodeScript run = NodeScript.validateManifests(List.of(file));
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines())
+                .filteredOn(l -> l.startsWith("FAIL"))
+                .singleElement()
+                .asString()
+                .contains("Deployment")
+                .contains("containerPort");
+    }
+}

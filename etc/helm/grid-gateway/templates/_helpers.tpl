@@ -1,0 +1,177 @@
+{{/* Chart name, truncated to the 63 characters of a DNS label. */}}
+{{- define "grid-gateway.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Fully qualified app name: the release name, with the chart name unless the release name holds it. */}}
+{{- define "grid-gateway.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "grid-gateway.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "grid-gateway.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "grid-gateway.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "grid-gateway.labels" -}}
+helm.sh/chart: {{ include "grid-gateway.chart" . }}
+{{ include "grid-gateway.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+grid.gateway/site: {{ .Values.gridServing.site | quote }}
+{{- end }}
+
+{{- define "grid-gateway.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "grid-gateway.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+The Secret holding the tag key file: tagKey.existingSecret, or the one this chart creates (tagKey.create), or
+empty when tags are unsigned. Both at once is refused, so that an operator never wonders which key signs.
+*/}}
+{{- define "grid-gateway.tagKeySecret" -}}
+{{- $key := .Values.tagKey }}
+{{- if and $key.existingSecret $key.create }}
+{{- fail "tagKey: set either existingSecret (use that Secret) or create (make one from tagKey.value), not both" }}
+{{- end }}
+{{- if $key.existingSecret }}
+{{- $key.existingSecret }}
+{{- else if $key.create }}
+{{- if not $key.value }}
+{{- fail "tagKey.create is true but tagKey.value is empty (expected: one key of at least 16 bytes a line)" }}
+{{- end }}
+{{- printf "%s-tag-key" (include "grid-gateway.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{/* gateway.tag_key_path: the key file inside the mounted Secret directory. */}}
+{{- define "grid-gateway.tagKeyPath" -}}
+{{- printf "%s/%s" (trimSuffix "/" .Values.tagKey.mountPath) .Values.tagKey.secretKey }}
+{{- end }}
+
+{{/* Directory the ConfigMap is mounted on, and the config file in it (the image's GRID_GATEWAY_CONFIG). */}}
+{{- define "grid-gateway.configDir" -}}
+/etc/grid-gateway
+{{- end }}
+{{- define "grid-gateway.configPath" -}}
+{{ include "grid-gateway.configDir" . }}/config.yaml
+{{- end }}
+
+{{/*
+Fails on a key of `map` that is not in `allowed`, naming it: a misspelt value (ttl_secs for ttlSecs) would
+otherwise vanish from the rendered config and the gateway's default would apply unnoticed.
+Call with (list "path.of.map" map (list "allowed" "keys")).
+*/}}
+{{- define "grid-gateway.onlyKeys" -}}
+{{- $path := index . 0 }}
+{{- $map := index . 1 }}
+{{- $allowed := index . 2 }}
+{{- range $k, $v := $map }}
+{{- if not (has $k $allowed) }}
+{{- fail (printf "%s.%s: unknown key (expected one of: %s)" $path $k (join ", " $allowed)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The gateway's serving config (SPEC §7), snake_case keys. Scalars go through toJson so that each keeps its YAML
+type (a number stays a number, a string stays quoted) and the gateway's own strict parser judges it.
+*/}}
+{{- define "grid-gateway.config" -}}
+{{- $gs := .Values.gridServing -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "upstream" "sites" "siteRoute")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute" $gs.siteRoute (list "load" "prefixAffinity")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric")) -}}
+server:
+  port: {{ .Values.server.port | toJson }}
+  admin_port: {{ .Values.server.adminPort | toJson }}
+  max_body_bytes: {{ .Values.server.maxBodyBytes | toJson }}
+gateway:
+  site: {{ $gs.site | toJson }}
+  role: {{ $gs.role | toJson }}
+  {{- with $gs.allowedPaths }}
+  allowed_paths:
+    {{- range . }}
+    - {{ . | toJson }}
+    {{- end }}
+  {{- end }}
+  {{- if include "grid-gateway.tagKeySecret" . }}
+  tag_key_path: {{ include "grid-gateway.tagKeyPath" . | toJson }}
+  {{- end }}
+  config_poll_ms: {{ $gs.configPollMs | toJson }}
+  upstream:
+    connect_timeout_ms: {{ $gs.upstream.connectTimeoutMs | toJson }}
+    first_byte_timeout_ms: {{ $gs.upstream.firstByteTimeoutMs | toJson }}
+    idle_timeout_ms: {{ $gs.upstream.idleTimeoutMs | toJson }}
+    max_connections_per_cluster: {{ $gs.upstream.maxConnectionsPerCluster | toJson }}
+sites:
+  {{- range $i, $site := $gs.sites }}
+  {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d]" $i) $site (list "name" "clusters")) }}
+  - name: {{ $site.name | toJson }}
+    clusters:
+      {{- range $j, $c := $site.clusters }}
+      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "maxQueueDepth" "draining")) }}
+      - name: {{ $c.name | toJson }}
+        url: {{ $c.url | toJson }}
+        models: {{ $c.models | toJson }}
+        {{- if hasKey $c "metricsUrl" }}
+        metrics_url: {{ $c.metricsUrl | toJson }}
+        {{- end }}
+        {{- if hasKey $c "maxQueueDepth" }}
+        max_queue_depth: {{ $c.maxQueueDepth | toJson }}
+        {{- end }}
+        {{- if hasKey $c "draining" }}
+        draining: {{ $c.draining | toJson }}
+        {{- end }}
+      {{- end }}
+  {{- end }}
+plugins:
+  grid_site_route:
+    load:
+      poll_interval_ms: {{ $gs.siteRoute.load.pollIntervalMs | toJson }}
+      window_secs: {{ $gs.siteRoute.load.windowSecs | toJson }}
+      queue_metric: {{ $gs.siteRoute.load.queueMetric | toJson }}
+    {{- with $gs.siteRoute.prefixAffinity }}
+    {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.prefixAffinity" . (list "capacity" "ttlSecs" "prefillTokensPerSecond" "queuedRequestSeconds")) }}
+    prefix_affinity:
+      {{- if hasKey . "capacity" }}
+      capacity: {{ .capacity | toJson }}
+      {{- end }}
+      {{- if hasKey . "ttlSecs" }}
+      ttl_secs: {{ .ttlSecs | toJson }}
+      {{- end }}
+      {{- if hasKey . "prefillTokensPerSecond" }}
+      prefill_tokens_per_second: {{ .prefillTokensPerSecond | toJson }}
+      {{- end }}
+      {{- if hasKey . "queuedRequestSeconds" }}
+      queued_request_seconds: {{ .queuedRequestSeconds | toJson }}
+      {{- end }}
+    {{- end }}
+{{- end }}
+
+{{/*
+Checksum of the settings the gateway reads only at start (the listener ports and gateway.upstream): a change to
+them must roll the pods. server.max_body_bytes is applied live, so it is left out.
+*/}}
+{{- define "grid-gateway.startOnlyChecksum" -}}
+{{- $ports := dict "port" .Values.server.port "adminPort" .Values.server.adminPort }}
+{{- dict "server" $ports "upstream" .Values.gridServing.upstream | toJson | sha256sum }}
+{{- end }}
