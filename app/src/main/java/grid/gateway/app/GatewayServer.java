@@ -30,8 +30,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
@@ -83,8 +83,12 @@ public final class GatewayServer implements AutoCloseable {
 
     private GatewayServer(GatewaySnapshot initial, Runtime runtime) {
         this.snapshot = new AtomicReference<>(initial);
-        this.scheduler = Executors.newScheduledThreadPool(
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(
                 2, Thread.ofPlatform().daemon().name("grid-scheduler-", 0).factory());
+        // Idle-timeout alarms are cancelled when their answer ends, long before they are due: without this they
+        // would stay queued, each holding its answer, until their deadline.
+        pool.setRemoveOnCancelPolicy(true);
+        this.scheduler = pool;
         MonotonicClock clock = runtime.clock();
         this.window = new QueueDepthWindow(initial.config().load().window());
         OutlierEjector ejector = new OutlierEjector();
@@ -106,8 +110,10 @@ public final class GatewayServer implements AutoCloseable {
                 clock,
                 scheduler);
         UpstreamForwarder forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
+        // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
         ResponseRelay relay =
-                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout());
+                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
         Readiness readiness = new Readiness();
         readiness.configLoaded();
         WebServerConfig.Builder builder = WebServer.builder()
