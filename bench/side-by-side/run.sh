@@ -9,13 +9,13 @@
 #
 #   bench/side-by-side/run.sh [--quick] [--jfr] [--serve] [--out FILE]
 #
-#   --quick   short runs (about 2 minutes) to check the script and see ratios; the full run takes about 10
+#   --quick   short runs (3-6 minutes) to check the script and see ratios; the full run takes about 10
 #   --jfr     record the gateway with JFR into work/gateway.jfr (profile: see BENCHMARKS.md)
 #   --serve   start the servers, print their ports and wait (for profiling by hand); Ctrl-C stops them
 #   --out     the results file (default: bench/side-by-side/work/results.md); the table also goes to stdout
 #
 # Installs what it uses on a Debian machine (nginx, h2load, node/npm, maven, curl; Portkey into work/portkey) and
-# builds the gateway jars when missing or older than the sources. Listens on 127.0.0.1:18100-18106 only (Portkey
+# builds the gateway jars when missing or older than the sources. Listens on 127.0.0.1:18100-18105 only (Portkey
 # has no bind option and listens on *:18104; it is sent loopback traffic only). Environment: GATEWAY_JAVA_OPTS
 # adds JVM options to the gateway, GATEWAY_JAR runs another build of it (for before/after comparisons; its libs/
 # must sit beside it), CONCURRENCY (default 16) sets the closed-loop connections.
@@ -34,7 +34,7 @@ while [[ $# -gt 0 ]]; do
         --jfr) jfr=true ;;
         --serve) serve=true ;;
         --out) out=$2; shift ;;
-        -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -47,9 +47,9 @@ readonly STREAM_EVENTS=50 STREAM_GAP_MS=10
 gateway_jar=${GATEWAY_JAR:-$repo/app/target/grid-gateway.jar}
 concurrency=${CONCURRENCY:-16}
 if $quick; then
-    jit_warm=4 warm=2 dur=3 stream_requests=64 rate_dur=3
+    jit_requests=5000 warm=2 dur=3 stream_requests=64 rate_dur=3
 else
-    jit_warm=10 warm=5 dur=10 stream_requests=400 rate_dur=10
+    jit_requests=20000 warm=5 dur=10 stream_requests=400 rate_dur=10
 fi
 sizes=(1k 32k 256k)
 targets=(direct nginx gateway portkey)
@@ -202,7 +202,6 @@ http {
     proxy_http_version 1.1;
     proxy_set_header Connection "";
     proxy_buffering off;
-    proxy_request_buffering off;
     proxy_read_timeout 600s;
     location / { proxy_pass http://fixed; }
     location /stream/ { proxy_pass http://engine/; }
@@ -238,7 +237,18 @@ nginx_workers() { # the worker processes of the nginx whose pid file is $1
     pgrep -P "$(cat "$1")" | tr '\n' ' '
 }
 
+ports_free() {
+    local port
+    for port in "$UPSTREAM_PORT" "$NGINX_PORT" "$GATEWAY_PORT" "$ADMIN_PORT" "$PORTKEY_PORT" "$ENGINE_PORT"; do
+        if (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "run.sh: port $port is in use (another run?); ports $UPSTREAM_PORT-$ENGINE_PORT must be free" >&2
+            exit 1
+        fi
+    done
+}
+
 start_servers() {
+    ports_free
     write_upstream_conf
     write_proxy_conf
     write_gateway_conf
@@ -355,17 +365,23 @@ h2load_run() {
 
 declare -A result
 
-# The JVM and V8 compile while they warm up, and that CPU would land on the first measured rows: run every kind of
-# request through the gateway and Portkey first, unmeasured.
+# The JVM and V8 compile while they warm up, and that CPU would land on the first measured rows: send every kind of
+# request through the gateway and Portkey first, unmeasured, by count (on a busy machine a fixed time is too few).
 warm_up_jits() {
-    local size target
+    local size target count
     for target in gateway portkey; do
         for size in "${sizes[@]}"; do
-            h2load_run "$target" chat "$jit_warm" 0 "$(url_for "$target" /v1/chat/completions)" \
-                -d "$work/bodies/chat-$size.json" -H "content-type: application/json" >/dev/null
+            count=$jit_requests
+            [[ $size == 256k ]] && count=$((jit_requests / 4))
+            [[ $target == portkey ]] && count=$((count / 10))
+            h2load --h1 -t 1 -c "$concurrency" -n "$count" -H "authorization: Bearer sk-bench" \
+                -H "x-portkey-provider: openai" -H "x-portkey-custom-host: http://127.0.0.1:$UPSTREAM_PORT/v1" \
+                -d "$work/bodies/chat-$size.json" -H "content-type: application/json" \
+                "$(url_for "$target" /v1/chat/completions)" >/dev/null 2>&1 || true
         done
     done
-    h2load_run gateway retrieve "$jit_warm" 0 "$(url_for gateway "/v1/responses/$(tagged_id)")" >/dev/null
+    h2load --h1 -t 1 -c "$concurrency" -n "$jit_requests" -H "authorization: Bearer sk-bench" \
+        "$(url_for gateway "/v1/responses/$(tagged_id)")" >/dev/null 2>&1 || true
 }
 
 measure_chat() {
@@ -555,7 +571,7 @@ if $serve; then
     wait "$gateway_pid"
     exit 0
 fi
-log "warming up the gateway and Portkey (${jit_warm}s per body size)"
+log "warming up the gateway and Portkey ($jit_requests requests per body size, fewer for 256 KiB and Portkey)"
 warm_up_jits
 measure_chat
 measure_retrieve
