@@ -105,8 +105,10 @@ public final class GatewayServer implements AutoCloseable {
                 clock,
                 scheduler);
         UpstreamForwarder forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
+        // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
         ResponseRelay relay =
-                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout());
+                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
         Readiness readiness = new Readiness();
         readiness.configLoaded();
         WebServerConfig.Builder builder = WebServer.builder()

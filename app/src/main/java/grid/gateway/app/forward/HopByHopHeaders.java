@@ -33,10 +33,18 @@ public final class HopByHopHeaders {
 
     /** The hop-by-hop names of a message with {@code headers}. */
     public static HopByHopHeaders of(Headers headers) {
-        Set<String> names = new HashSet<>(FIXED);
+        Set<String> names = FIXED;
         for (String value : headers.values(HeaderNames.CONNECTION)) {
             for (String token : value.split(",")) {
-                names.add(token.trim().toLowerCase(Locale.ROOT));
+                String name = token.trim().toLowerCase(Locale.ROOT);
+                // "Connection: keep-alive" (or close) on nearly every message names no other header: copy the
+                // fixed set only when a token adds one.
+                if (!name.isEmpty() && !name.equals("close") && !names.contains(name)) {
+                    if (names == FIXED) {
+                        names = new HashSet<>(FIXED);
+                    }
+                    names.add(name);
+                }
             }
         }
         return new HopByHopHeaders(names);
@@ -44,6 +52,7 @@ public final class HopByHopHeaders {
 
     /** Whether {@code header} stays on this hop. */
     public boolean drops(Header header) {
-        return names.contains(header.name().toLowerCase(Locale.ROOT));
+        // Helidon keeps each header name's lower case form: no string is built per header.
+        return names.contains(header.headerName().lowerCase());
     }
 }

@@ -1,5 +1,6 @@
 package grid.gateway.app.forward;
 
+import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -15,8 +16,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Copies a backend cluster's answer to the client (SPEC §9).
@@ -28,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  *   anything else            chunk by chunk as read, one flush per chunk (P8: the first write is held until flushed)
  * </pre>
  *
- * <p>A silence longer than the idle timeout between two reads closes the upstream answer. A client that goes away
- * makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
+ * <p>A silence longer than the idle timeout between two reads closes the upstream answer ({@link IdleAlarm}, one per
+ * answer). A client that goes away makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
  * generating (P4). An upstream that breaks mid-answer makes this throw, so the client's connection is aborted
  * rather than ended cleanly.
  *
@@ -42,11 +41,16 @@ public final class ResponseRelay {
 
     private final ScheduledExecutorService watchdog;
     private final Duration idleTimeout;
+    private final MonotonicClock clock;
 
-    /** A relay that closes answers silent for longer than {@code idleTimeout}, using {@code watchdog}. */
-    public ResponseRelay(ScheduledExecutorService watchdog, Duration idleTimeout) {
+    /**
+     * A relay that closes answers silent for longer than {@code idleTimeout}, using {@code watchdog} and timing the
+     * silences with {@code clock}.
+     */
+    public ResponseRelay(ScheduledExecutorService watchdog, Duration idleTimeout, MonotonicClock clock) {
         this.watchdog = watchdog;
         this.idleTimeout = idleTimeout;
+        this.clock = clock;
     }
 
     /**
@@ -75,36 +79,47 @@ public final class ResponseRelay {
         // Not try-with-resources: closing the entity stream drains it, which would read a whole answer the
         // client no longer wants; closing the answer instead closes the upstream connection.
         InputStream in = answer.inputStream();
+        IdleAlarm alarm = IdleAlarm.arm(watchdog, clock, idleTimeout, () -> closeQuietly(answer));
         try {
+            Body body = new Body(in, alarm);
             RelayResult result =
                     tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON
-                            ? jsonTagged(status, in, answer, response, rewrite)
-                            : streamed(status, in, answer, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
+                            ? jsonTagged(status, body, response, rewrite)
+                            : streamed(status, body, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
+            alarm.close();
             answer.close(); // fully read: the connection goes back to the pool
             return result;
         } catch (IOException e) {
+            alarm.close();
             answer.close();
             throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
+            alarm.close();
             answer.close();
             throw e;
         }
     }
 
-    private RelayResult jsonTagged(
-            int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
+    /** The answer's entity stream and the alarm that watches its reads. */
+    private record Body(InputStream in, IdleAlarm alarm) {
+        int read(byte[] buffer) throws IOException {
+            return alarm.read(in, buffer);
+        }
+    }
+
+    private RelayResult jsonTagged(int status, Body in, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
         ByteArrayOutputStream held = new ByteArrayOutputStream();
         byte[] buffer = new byte[COPY_BUFFER];
         int n;
-        while ((n = guardedRead(in, answer, buffer)) >= 0) {
+        while ((n = in.read(buffer)) >= 0) {
             held.write(buffer, 0, n);
             if (held.size() > MAX_TAGGED_JSON) {
                 // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
                 OutputStream out = response.outputStream();
                 held.writeTo(out);
                 out.flush();
-                return streamed(status, in, answer, out);
+                return streamed(status, in, out);
             }
         }
         byte[] body = held.toByteArray();
@@ -116,42 +131,27 @@ public final class ResponseRelay {
         return new RelayResult(status, tail);
     }
 
-    private RelayResult streamed(
-            int status, InputStream in, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite)
+    private RelayResult streamed(int status, Body in, ServerResponse response, AnswerRewrite rewrite)
             throws IOException {
         OutputStream out = response.outputStream();
-        return copy(status, in, answer, out, rewrite.events(out));
+        return copy(status, in, out, rewrite.events(out));
     }
 
-    private RelayResult streamed(int status, InputStream in, Http1ClientResponse answer, OutputStream out)
-            throws IOException {
-        return copy(status, in, answer, out, AnswerRewrite.NONE.events(out));
+    private RelayResult streamed(int status, Body in, OutputStream out) throws IOException {
+        return copy(status, in, out, AnswerRewrite.NONE.events(out));
     }
 
-    private RelayResult copy(
-            int status, InputStream in, Http1ClientResponse answer, OutputStream out, EventWriter events)
-            throws IOException {
+    private RelayResult copy(int status, Body in, OutputStream out, EventWriter events) throws IOException {
         BodyTail tail = new BodyTail();
         byte[] buffer = new byte[COPY_BUFFER];
         int n;
-        while ((n = guardedRead(in, answer, buffer)) >= 0) {
+        while ((n = in.read(buffer)) >= 0) {
             tail.append(buffer, 0, n);
             events.accept(buffer, 0, n);
         }
         events.finish();
         out.close();
         return new RelayResult(status, tail);
-    }
-
-    /** One read, closing the stream from the watchdog if it stays silent past the idle timeout. */
-    private int guardedRead(InputStream in, Http1ClientResponse answer, byte[] buffer) throws IOException {
-        ScheduledFuture<?> alarm =
-                watchdog.schedule(() -> closeQuietly(answer), idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        try {
-            return in.read(buffer);
-        } finally {
-            alarm.cancel(false);
-        }
     }
 
     private static void closeQuietly(Http1ClientResponse answer) {

@@ -10,6 +10,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientUri;
+import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
@@ -29,8 +30,8 @@ import java.util.Locale;
  *       helidon.md P1: other forms decode {@code %2F} and reorder the query).
  *   <li>Hop-by-hop headers and {@code Host}/{@code Content-Length}/{@code Expect} are not copied; the body is sent
  *       as bytes with its own length.
- *   <li>Connection pooling with TCP_NODELAY (P5, P9), no redirects, a connect timeout, and the first-byte timeout
- *       as the read timeout. A failure to connect is told apart from a timeout and from a broken answer (P3).
+ *   <li>Connection pooling with TCP_NODELAY (P5, P9), no proxy, no redirects, a connect timeout, and the first-byte
+ *       timeout as the read timeout. A failure to connect is told apart from a timeout and from a broken answer (P3).
  * </ul>
  *
  * <p>Thread-safe: the WebClient is.
@@ -49,6 +50,9 @@ public final class UpstreamForwarder {
                 .sendExpectContinue(false)
                 .connectionCacheSize(settings.maxConnectionsPerCluster())
                 .shareConnectionCache(false)
+                // Backend clusters are reached directly. The default (the JVM's system proxy selector) parsed a URI
+                // and consulted the selector on every request.
+                .proxy(Proxy.noProxy())
                 .socketOptions(s -> s.tcpNoDelay(true)
                         .connectTimeout(settings.connectTimeout())
                         .readTimeout(settings.firstByteTimeout()))

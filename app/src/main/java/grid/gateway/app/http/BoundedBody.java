@@ -13,7 +13,8 @@ import java.util.Optional;
  *
  * <p>Stateless and thread-safe. A declared {@code Content-Length} over the limit is refused before any byte is
  * read; a chunked body is read up to one byte past the limit, never further, so an endless body costs at most the
- * limit. The buffer is sized from {@code Content-Length} when there is one.
+ * limit. The buffer is sized from {@code Content-Length} when there is one, and such a body is neither grown nor
+ * trimmed: it is held in the one array it was read into.
  */
 public final class BoundedBody {
     private static final int CHUNKED_INITIAL = 16 * 1024;
@@ -34,26 +35,40 @@ public final class BoundedBody {
         }
         int initial = declared >= 0 ? (int) declared : (int) Math.min(CHUNKED_INITIAL, maxBytes + 1);
         try (InputStream in = request.content().inputStream()) {
-            byte[] buffer = new byte[Math.max(initial, 1)];
-            int size = 0;
-            while (true) {
-                if (size == buffer.length) {
-                    if (size > maxBytes) {
-                        return Optional.empty();
-                    }
-                    buffer = Arrays.copyOf(buffer, (int) Math.min((long) size * 2, maxBytes + 1));
-                }
-                int n = in.read(buffer, size, buffer.length - size);
-                if (n < 0) {
-                    return Optional.of(size == buffer.length ? buffer : Arrays.copyOf(buffer, size));
-                }
-                size += n;
-                if (size > maxBytes) {
-                    return Optional.empty();
-                }
-            }
+            return read(in, initial, maxBytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads {@code in} to its end into a buffer of {@code initial} bytes, grown by doubling; empty once more than
+     * {@code maxBytes} were read (at most one byte more is read). A full buffer is probed with a one-byte read before
+     * it grows, so a body of its declared length is returned in the buffer it was read into, with no copy.
+     */
+    static Optional<byte[]> read(InputStream in, int initial, long maxBytes) throws IOException {
+        byte[] buffer = new byte[Math.max(initial, 1)];
+        int size = 0;
+        while (true) {
+            if (size == buffer.length) {
+                int next = in.read();
+                if (next < 0) {
+                    return Optional.of(buffer);
+                }
+                if (size + 1L > maxBytes) {
+                    return Optional.empty();
+                }
+                buffer = Arrays.copyOf(buffer, (int) Math.min((long) size * 2, maxBytes + 1));
+                buffer[size++] = (byte) next;
+            }
+            int n = in.read(buffer, size, buffer.length - size);
+            if (n < 0) {
+                return Optional.of(size == buffer.length ? buffer : Arrays.copyOf(buffer, size));
+            }
+            size += n;
+            if (size > maxBytes) {
+                return Optional.empty();
+            }
         }
     }
 

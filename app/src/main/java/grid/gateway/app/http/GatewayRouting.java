@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.config.GatewaySettings;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
@@ -15,6 +16,7 @@ import io.helidon.webserver.http.HttpRouting;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -57,12 +59,29 @@ public final class GatewayRouting {
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
                 new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
         ProxyHandler.Limits limits = new ProxyHandler.Limits(
-                () -> new PathPolicy(
-                        snapshot.get().config().gateway().role(),
-                        snapshot.get().config().gateway().allowedPaths()),
-                () -> snapshot.get().config().server().maxBodyBytes());
+                policies(snapshot), () -> snapshot.get().config().server().maxBodyBytes());
         routing.any(new ProxyHandler(router, forwarding, limits, events));
     }
+
+    /**
+     * The path policy of the config in force, built once per config rather than once per request: a reload swaps the
+     * whole snapshot, so the policy is rebuilt when the snapshot's {@code gateway} block is another object.
+     */
+    private static Supplier<PathPolicy> policies(Supplier<GatewaySnapshot> snapshot) {
+        AtomicReference<BuiltPolicy> built = new AtomicReference<>();
+        return () -> {
+            GatewaySettings gateway = snapshot.get().config().gateway();
+            BuiltPolicy current = built.get();
+            if (current == null || current.from() != gateway) {
+                current = new BuiltPolicy(gateway, new PathPolicy(gateway.role(), gateway.allowedPaths()));
+                built.set(current);
+            }
+            return current.policy();
+        };
+    }
+
+    /** A path policy and the config block it was built from. */
+    private record BuiltPolicy(GatewaySettings from, PathPolicy policy) {}
 
     /** Tags an engine id; an id the tag format cannot carry (a client-chosen one) leaves untagged. */
     private static String safeTag(SiteRouter router, String engineId, BackendCluster cluster) {

@@ -2,7 +2,6 @@ package grid.gateway.app.http;
 
 import grid.gateway.routing.grid.Role;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Which raw request paths a replica serves (SPEC §8).
@@ -42,23 +41,55 @@ public final class PathPolicy {
         if (role == Role.PROVIDER) {
             return allowedPaths.contains(rawPath);
         }
-        return CONSUMER_EXACT.contains(rawPath) || CONSUMER_PREFIXES.stream().anyMatch(rawPath::startsWith);
+        if (CONSUMER_EXACT.contains(rawPath)) {
+            return true;
+        }
+        for (String prefix : CONSUMER_PREFIXES) {
+            if (rawPath.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** No encoded slash or backslash, no dot segment, no empty segment. */
+    /**
+     * No encoded slash or backslash, no dot segment, no empty segment. One pass over the chars, allocating nothing:
+     * it runs on every request.
+     */
     static boolean isPlain(String rawPath) {
-        if (!rawPath.startsWith("/") || rawPath.length() == 1) {
+        int length = rawPath.length();
+        if (length < 2 || rawPath.charAt(0) != '/') {
             return false;
         }
-        String lower = rawPath.toLowerCase(Locale.ROOT);
-        if (lower.contains("%2f") || lower.contains("%5c") || lower.contains("%2e") || rawPath.contains("\\")) {
-            return false;
-        }
-        for (String segment : rawPath.substring(1).split("/", -1)) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+        int segmentStart = 1;
+        for (int i = 1; i <= length; i++) {
+            char c = i < length ? rawPath.charAt(i) : '/';
+            if (c == '/') {
+                if (isEmptyOrDots(rawPath, segmentStart, i)) {
+                    return false;
+                }
+                segmentStart = i + 1;
+            } else if (c == '\\' || (c == '%' && isEncodedSlashOrDot(rawPath, i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean isEmptyOrDots(String path, int start, int end) {
+        int length = end - start;
+        return length == 0
+                || (length == 1 && path.charAt(start) == '.')
+                || (length == 2 && path.charAt(start) == '.' && path.charAt(start + 1) == '.');
+    }
+
+    /** {@code %2F}, {@code %5C} or {@code %2E} in either case at {@code percent}. */
+    private static boolean isEncodedSlashOrDot(String path, int percent) {
+        if (percent + 2 >= path.length()) {
+            return false;
+        }
+        char high = path.charAt(percent + 1);
+        char low = Character.toLowerCase(path.charAt(percent + 2));
+        return (high == '2' && (low == 'f' || low == 'e')) || (high == '5' && low == 'c');
     }
 }

@@ -1,0 +1,126 @@
+package grid.gateway.app.forward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.routing.time.ManualClock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The alarm's decisions, driven by a manual clock: the scheduler is real but its checks are due in an hour, so every
+ * check in these tests is one the test makes itself.
+ */
+class IdleAlarmTest {
+    private static final Duration TIMEOUT = Duration.ofHours(1);
+
+    private final ManualClock clock = new ManualClock();
+    private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
+    private final AtomicInteger fired = new AtomicInteger();
+
+    IdleAlarmTest() {
+        scheduler.setRemoveOnCancelPolicy(true);
+    }
+
+    @AfterEach
+    void stop() {
+        scheduler.shutdownNow();
+    }
+
+    private IdleAlarm arm() {
+        return IdleAlarm.arm(scheduler, clock, TIMEOUT, fired::incrementAndGet);
+    }
+
+    /** A stream whose one read lets the clock run {@code waited} and then asks the alarm to check. */
+    private static InputStream waitingRead(ManualClock clock, Duration waited, LongSupplier check, AtomicLong seen) {
+        return new InputStream() {
+            @Override
+            public int read() {
+                return -1;
+            }
+
+            @Override
+            public int read(byte[] buffer) {
+                clock.advance(waited);
+                seen.set(check.getAsLong());
+                return 1;
+            }
+        };
+    }
+
+    @Test
+    void check_noReadInProgress_rearmsForTheWholeTimeout() {
+        IdleAlarm alarm = arm();
+        clock.advance(TIMEOUT.multipliedBy(3));
+
+        // Time outside reads (writing to a slow client) is not upstream silence.
+        assertThat(alarm.check()).isEqualTo(TIMEOUT.toNanos());
+        assertThat(fired).hasValue(0);
+    }
+
+    @Test
+    void check_readWaitingLessThanTheTimeout_rearmsForTheRest() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicLong next = new AtomicLong();
+
+        alarm.read(waitingRead(clock, Duration.ofMinutes(20), alarm::check, next), new byte[1]);
+
+        assertThat(next).hasValue(Duration.ofMinutes(40).toNanos());
+        assertThat(fired).hasValue(0);
+    }
+
+    @Test
+    void check_readWaitingTheWholeTimeout_fires() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicLong next = new AtomicLong();
+
+        alarm.read(waitingRead(clock, TIMEOUT, alarm::check, next), new byte[1]);
+
+        assertThat(next).hasValue(-1);
+        assertThat(fired).hasValue(1);
+    }
+
+    @Test
+    void check_silenceSpreadOverTwoReads_doesNotFire() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicLong next = new AtomicLong();
+        alarm.read(waitingRead(clock, Duration.ofMinutes(50), () -> 0, next), new byte[1]);
+
+        // Each read waited less than the timeout; together they waited more.
+        alarm.read(waitingRead(clock, Duration.ofMinutes(50), alarm::check, next), new byte[1]);
+
+        assertThat(next).hasValue(Duration.ofMinutes(10).toNanos());
+        assertThat(fired).hasValue(0);
+    }
+
+    @Test
+    void close_cancelsThePendingCheckAndStopsRearming() {
+        IdleAlarm alarm = arm();
+        assertThat(scheduler.getQueue()).hasSize(1);
+
+        alarm.close();
+
+        assertThat(scheduler.getQueue()).isEmpty();
+        assertThat(alarm.check()).isEqualTo(-1);
+        assertThat(scheduler.getQueue()).isEmpty();
+        assertThat(fired).hasValue(0);
+    }
+
+    @Test
+    void arm_manyAnswersClosed_leaveNothingQueued() throws IOException {
+        for (int i = 0; i < 1_000; i++) {
+            try (IdleAlarm alarm = arm()) {
+                alarm.read(waitingRead(clock, Duration.ofMillis(1), () -> 0, new AtomicLong()), new byte[1]);
+            }
+        }
+
+        // One alarm per answer, removed when the answer ends: a steady load queues nothing.
+        assertThat(scheduler.getQueue()).isEmpty();
+    }
+}
