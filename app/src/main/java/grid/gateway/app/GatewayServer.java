@@ -134,10 +134,10 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * The shared scheduler. Cancelled tasks leave its queue at once: ResponseRelay schedules an idle-timeout alarm for
-     * every read of every answer and cancels it when the read returns, and by default a cancelled task stays queued
-     * until its delay (idle_timeout_ms, 300 s) ends. bench/steady-heap.sh measured that as about 290 bytes of heap a
-     * request, held for the idle timeout: about 85 MB at 1,000 requests a second.
+     * The shared scheduler. Cancelled tasks leave its queue at once: every answer's idle alarm is cancelled when the
+     * answer ends, long before it is due, and by default a cancelled task stays queued, holding its answer, until its
+     * delay (idle_timeout_ms, 300 s) ends. bench/steady-heap.sh measured that as about 290 bytes of heap a request,
+     * held for the idle timeout: about 85 MB at 1,000 requests a second.
      */
     static ScheduledThreadPoolExecutor newScheduler() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(
