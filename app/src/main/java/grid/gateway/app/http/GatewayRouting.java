@@ -61,7 +61,7 @@ public final class GatewayRouting {
                         snapshot.get().config().gateway().role(),
                         snapshot.get().config().gateway().allowedPaths()),
                 () -> snapshot.get().config().server().maxBodyBytes());
-        routing.any(new ProxyHandler(router, forwarding, limits, events));
+        routing.any(new ProxyHandler(router, forwarding, limits, events, new ClientDisconnectProbe()));
     }
 
     /** Tags an engine id; an id the tag format cannot carry (a client-chosen one) leaves untagged. */
