@@ -53,11 +53,13 @@ public class StoredIdPinsBenchmark {
 
     @Setup
     public void setUp() {
-        String keyFile = String.join("\n", List.of(
-                        "benchmark-key-number-one-0123456",
-                        "benchmark-key-number-two-0123456",
-                        "benchmark-key-number-three-01234")
-                .subList(0, keys));
+        String keyFile = String.join(
+                "\n",
+                List.of(
+                                "benchmark-key-number-one-0123456",
+                                "benchmark-key-number-two-0123456",
+                                "benchmark-key-number-three-01234")
+                        .subList(0, keys));
         ring = TagKeyRing.parse(keyFile);
         grid = Grid.of(
                 new SiteName("east"),

@@ -20,11 +20,36 @@ class PathPolicyRolesTest {
 
     /** vLLM's operational and unauthenticated endpoints (vLLM docs/usage/security.md and its API server). */
     private static final String[] OPERATIONAL = {
-        "/pause", "/resume", "/collective_rpc", "/invocations", "/tokenize", "/detokenize", "/v1/load_lora_adapter",
-        "/v1/unload_lora_adapter", "/reset_prefix_cache", "/sleep", "/wake_up", "/is_sleeping", "/update_weights",
-        "/scale_elastic_ep", "/is_scaling_elastic_ep", "/metrics", "/server_info", "/health", "/ping", "/version",
-        "/load", "/v1/audio/transcriptions", "/v1/embeddings", "/pooling", "/classify", "/score", "/rerank",
-        "/v1/rerank", "/start_profile", "/stop_profile"
+        "/pause",
+        "/resume",
+        "/collective_rpc",
+        "/invocations",
+        "/tokenize",
+        "/detokenize",
+        "/v1/load_lora_adapter",
+        "/v1/unload_lora_adapter",
+        "/reset_prefix_cache",
+        "/sleep",
+        "/wake_up",
+        "/is_sleeping",
+        "/update_weights",
+        "/scale_elastic_ep",
+        "/is_scaling_elastic_ep",
+        "/metrics",
+        "/server_info",
+        "/health",
+        "/ping",
+        "/version",
+        "/load",
+        "/v1/audio/transcriptions",
+        "/v1/embeddings",
+        "/pooling",
+        "/classify",
+        "/score",
+        "/rerank",
+        "/v1/rerank",
+        "/start_profile",
+        "/stop_profile"
     };
 
     @ParameterizedTest

@@ -142,12 +142,13 @@ class StoredIdTagsIntegrationTest {
             // Truncated before its id part: the mac binds only site and cluster, so a cut inside the id would be a
             // valid tag for another id of the same cluster.
             case 2 -> valid.substring(0, 5 + random.nextInt(valid.lastIndexOf('.') - 3));
-            case 3 -> List.of("msg_", "chatcmpl-", "Resp_", "RESP_", "file-", "item_")
-                            .get(random.nextInt(6))
-                    + valid.substring(5); // another kind's prefix
+            case 3 ->
+                List.of("msg_", "chatcmpl-", "Resp_", "RESP_", "file-", "item_").get(random.nextInt(6))
+                        + valid.substring(5); // another kind's prefix
             case 4 -> "resp_" + noise(random, 513 + random.nextInt(2_000)); // over 512 chars
-            case 5 -> "resp_west." + ClusterDigest.of("west-a") + "." + ring.sign("west", ClusterDigest.of("west-a"))
-                    + ".abc"; // a valid mac for a cluster not in the grid
+            case 5 ->
+                "resp_west." + ClusterDigest.of("west-a") + "." + ring.sign("west", ClusterDigest.of("west-a"))
+                        + ".abc"; // a valid mac for a cluster not in the grid
             case 6 -> "resp_east." + hex(random, 8) + "." + hex(random, 16) + ".x"; // unknown cluster, forged
             default -> "resp_" + noise(random, 1 + random.nextInt(80)); // noise, tags with dots included
         };
@@ -194,15 +195,15 @@ class StoredIdTagsIntegrationTest {
                 .body());
         seen.add(send(at("/v1/responses/resp_east." + DIGEST + "." + hex(new SplittableRandom(1), 16) + ".f"))
                 .body());
-        seen.add(send(at("/v1/responses").POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"demo-model\","
-                        + "\"cache_salt\":\"" + SALT + "\",\"previous_response_id\":\"resp_" + SALT + "\"}")))
+        seen.add(send(at("/v1/responses")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"demo-model\"," + "\"cache_salt\":\""
+                                + SALT + "\",\"previous_response_id\":\"resp_" + SALT + "\"}")))
                 .body());
         // A refused key reload and an oversized body are logged or answered too.
         Files.writeString(keyFile, "short\n" + KEY + "\n");
         server.reloadNow();
         seen.add(send(at("/v1/completions")
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                "{\"prompt\":\"" + SALT + "x".repeat(5_000) + "\"}")))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"" + SALT + "x".repeat(5_000) + "\"}")))
                 .body());
         String metrics = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics")))
                 .body();

@@ -276,4 +276,28 @@ class UpstreamFaultsIntegrationTest {
         }
         assertThat(answer.header("connection")).isNotEqualTo("foo, bar");
     }
+
+    @Test
+    void responsesEventWithIdSplitAcrossWrites_taggedIntact_deliveredBeforeTheStreamEnds() throws Exception {
+        start("");
+        java.util.concurrent.CountDownLatch clientHasIt = new java.util.concurrent.CountDownLatch(1);
+        String event = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":"
+                + "{\"id\":\"resp_split1\"}}\n\n";
+        int cut = event.indexOf("resp_") + 3; // inside "resp_"
+        engine.script = e -> {
+            e.write(SSE_HEAD + chunk(event.substring(0, cut)));
+            TimeUnit.MILLISECONDS.sleep(50);
+            e.write(chunk(event.substring(cut)));
+            // The stream stays open until the client has the event: it must not wait for the end.
+            clientHasIt.await(10, TimeUnit.SECONDS);
+            e.write("0\r\n\r\n");
+        };
+        String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-a") + "..split1";
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            client.readHead();
+            assertThat(client.readUntil("}}\n\n")).contains("\"id\":\"" + tagged + "\"");
+            clientHasIt.countDown();
+        }
+    }
 }
