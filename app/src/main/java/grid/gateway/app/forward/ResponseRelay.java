@@ -15,6 +15,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -27,10 +28,12 @@ import java.util.concurrent.ScheduledExecutorService;
  *   anything else            chunk by chunk as read, one flush per chunk (P8: the first write is held until flushed)
  * </pre>
  *
- * <p>A silence longer than the idle timeout between two reads closes the upstream answer ({@link IdleAlarm}, one per
- * answer). A client that goes away makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
+ * <p>A silence longer than the idle timeout between two reads closes the upstream answer. A client that goes away
+ * makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
  * generating (P4). An upstream that breaks mid-answer makes this throw, so the client's connection is aborted
- * rather than ended cleanly.
+ * rather than ended cleanly (no terminating chunk, never a shortened body that looks complete). An upstream that
+ * breaks, or stays silent past the idle timeout, before its first body byte has sent nothing to the client yet: the
+ * result says so and the caller answers 502 or 504 instead.
  *
  * <p>Thread-safe: one call per request; the watchdog scheduler is shared.
  */
@@ -64,14 +67,8 @@ public final class ResponseRelay {
         boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
         boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
         boolean tagged = rewrite.tagsIds() && (sse || json);
-        response.status(answer.status());
-        HopByHopHeaders hopByHop = HopByHopHeaders.of(answer.headers());
-        for (Header header : answer.headers()) {
-            if (!hopByHop.drops(header) && !(tagged && header.name().equalsIgnoreCase("content-length"))) {
-                response.header(header);
-            }
-        }
         if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
+            copyHeaders(answer, response, false);
             answer.close(); // no body to read (helidon.md P2): the connection goes back to the pool
             response.send();
             return new RelayResult(status, new BodyTail());
@@ -79,50 +76,80 @@ public final class ResponseRelay {
         // Not try-with-resources: closing the entity stream drains it, which would read a whole answer the
         // client no longer wants; closing the answer instead closes the upstream connection.
         InputStream in = answer.inputStream();
-        IdleAlarm alarm = IdleAlarm.arm(watchdog, clock, idleTimeout, () -> closeQuietly(answer));
+        UpstreamReader reader = new UpstreamReader(answer, in);
+        boolean holdJson = tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON;
+        ByteArrayOutputStream held = new ByteArrayOutputStream();
+        int first;
         try {
-            Body body = new Body(in, alarm);
-            RelayResult result =
-                    tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON
-                            ? jsonTagged(status, body, response, rewrite)
-                            : streamed(status, body, response, sse && tagged ? rewrite : AnswerRewrite.NONE);
-            alarm.close();
+            // The status and headers go to the client only once the first body bytes (for a held JSON answer:
+            // the whole body) are in hand, so an answer that breaks before them becomes the gateway's own 502/504
+            // instead of a status the client cannot trust.
+            first = holdJson ? hold(reader, held) : reader.read();
+        } catch (IOException | RuntimeException e) {
+            reader.disarm();
+            answer.close();
+            return new RelayResult(
+                    status,
+                    new BodyTail(),
+                    reader.timedOut
+                            ? RelayResult.Delivery.TIMED_OUT_BEFORE_BODY
+                            : RelayResult.Delivery.BROKEN_BEFORE_BODY);
+        }
+        copyHeaders(answer, response, tagged);
+        try {
+            RelayResult result;
+            if (holdJson && first < 0) {
+                result = jsonTagged(status, held.toByteArray(), response, rewrite);
+            } else if (holdJson) {
+                // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
+                OutputStream out = response.outputStream();
+                held.writeTo(out);
+                out.flush();
+                result = copy(status, reader, out, AnswerRewrite.NONE.events(out), 0);
+            } else {
+                OutputStream out = response.outputStream();
+                EventWriter events = (sse && tagged ? rewrite : AnswerRewrite.NONE).events(out);
+                result = copy(status, reader, out, events, first);
+            }
+            reader.disarm();
             answer.close(); // fully read: the connection goes back to the pool
             return result;
         } catch (IOException e) {
-            alarm.close();
+            reader.disarm();
             answer.close();
             throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
-            alarm.close();
+            reader.disarm();
             answer.close();
             throw e;
         }
     }
 
-    /** The answer's entity stream and the alarm that watches its reads. */
-    private record Body(InputStream in, IdleAlarm alarm) {
-        int read(byte[] buffer) throws IOException {
-            return alarm.read(in, buffer);
+    /** Copies the answer's end-to-end headers; a tagged answer's Content-Length is recomputed, not copied. */
+    private static void copyHeaders(Http1ClientResponse answer, ServerResponse response, boolean tagged) {
+        response.status(answer.status());
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(answer.headers());
+        for (Header header : answer.headers()) {
+            if (!hopByHop.drops(header) && !(tagged && header.name().equalsIgnoreCase("content-length"))) {
+                response.header(header);
+            }
         }
     }
 
-    private RelayResult jsonTagged(int status, Body in, ServerResponse response, AnswerRewrite rewrite)
-            throws IOException {
-        ByteArrayOutputStream held = new ByteArrayOutputStream();
-        byte[] buffer = new byte[COPY_BUFFER];
+    /** Reads a JSON answer whole into {@code held}, up to just past the limit; -1 when it all fit. */
+    private static int hold(UpstreamReader reader, ByteArrayOutputStream held) throws IOException {
         int n;
-        while ((n = in.read(buffer)) >= 0) {
-            held.write(buffer, 0, n);
+        while ((n = reader.read()) >= 0) {
+            held.write(reader.buffer, 0, n);
             if (held.size() > MAX_TAGGED_JSON) {
-                // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
-                OutputStream out = response.outputStream();
-                held.writeTo(out);
-                out.flush();
-                return streamed(status, in, out);
+                return held.size();
             }
         }
-        byte[] body = held.toByteArray();
+        reader.checkComplete();
+        return -1;
+    }
+
+    private static RelayResult jsonTagged(int status, byte[] body, ServerResponse response, AnswerRewrite rewrite) {
         byte[] tagged = rewrite.tagJson(body);
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
         response.send(tagged);
@@ -131,34 +158,71 @@ public final class ResponseRelay {
         return new RelayResult(status, tail);
     }
 
-    private RelayResult streamed(int status, Body in, ServerResponse response, AnswerRewrite rewrite)
+    /** Relays the {@code first} bytes already in the reader's buffer, then the rest of the answer. */
+    private static RelayResult copy(int status, UpstreamReader reader, OutputStream out, EventWriter events, int first)
             throws IOException {
-        OutputStream out = response.outputStream();
-        return copy(status, in, out, rewrite.events(out));
-    }
-
-    private RelayResult streamed(int status, Body in, OutputStream out) throws IOException {
-        return copy(status, in, out, AnswerRewrite.NONE.events(out));
-    }
-
-    private RelayResult copy(int status, Body in, OutputStream out, EventWriter events) throws IOException {
         BodyTail tail = new BodyTail();
-        byte[] buffer = new byte[COPY_BUFFER];
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-            tail.append(buffer, 0, n);
-            events.accept(buffer, 0, n);
+        int n = first;
+        while (n >= 0) {
+            tail.append(reader.buffer, 0, n);
+            events.accept(reader.buffer, 0, n);
+            n = reader.read();
         }
+        reader.checkComplete();
         events.finish();
         out.close();
         return new RelayResult(status, tail);
     }
 
-    private static void closeQuietly(Http1ClientResponse answer) {
-        try {
-            answer.close();
-        } catch (RuntimeException ignored) {
-            // The reader sees the broken stream; nothing else to do here.
+    /**
+     * Reads one answer body into its buffer, one read at a time, watched by one {@link IdleAlarm} for the whole
+     * answer: a silence past the timeout closes the answer, and the reader remembers that silence, not a fault,
+     * broke the read.
+     */
+    private final class UpstreamReader {
+        final byte[] buffer = new byte[COPY_BUFFER];
+        private final Http1ClientResponse answer;
+        private final InputStream in;
+        private final IdleAlarm alarm;
+        private long received;
+        private volatile boolean timedOut;
+
+        UpstreamReader(Http1ClientResponse answer, InputStream in) {
+            this.answer = answer;
+            this.in = in;
+            this.alarm = IdleAlarm.arm(watchdog, clock, idleTimeout, this::onIdle);
+        }
+
+        int read() throws IOException {
+            int n = alarm.read(in, buffer);
+            received += Math.max(n, 0);
+            return n;
+        }
+
+        /** The answer is done with (read to its end or abandoned): no alarm may close it any more. */
+        void disarm() {
+            alarm.close();
+        }
+
+        /**
+         * At the end of the stream: fails if the answer announced a Content-Length it did not deliver, so a cut
+         * answer is never relayed as a shorter complete one.
+         */
+        void checkComplete() throws IOException {
+            OptionalLong announced = answer.headers().contentLength();
+            if (announced.isPresent() && announced.getAsLong() != received) {
+                throw new IOException("upstream answer ended after " + received + " of " + announced.getAsLong()
+                        + " announced bytes");
+            }
+        }
+
+        private void onIdle() {
+            timedOut = true;
+            try {
+                answer.close();
+            } catch (RuntimeException ignored) {
+                // The reader sees the broken stream; nothing else to do here.
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webclient.http1.Http1ClientResponse;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -93,11 +94,20 @@ public final class UpstreamForwarder {
             out.set(HeaderNames.X_FORWARDED_FOR, forwarded + peer);
         });
         long start = clock.nanoTime();
+        Http1ClientResponse answer;
         try {
-            return new Attempt.Answered(outgoing.submit(body), Duration.ofNanos(clock.nanoTime() - start));
+            answer = outgoing.submit(body);
         } catch (RuntimeException failure) {
             return classify(failure);
         }
+        if (answer.headers().contains(HeaderNames.TRANSFER_ENCODING)
+                && answer.headers().contains(HeaderNames.CONTENT_LENGTH)) {
+            // RFC 9112 §6.3: both framings in one answer may be response splitting; such an answer is an error,
+            // and closing it unread closes the connection, so it is never reused.
+            answer.close();
+            return new Attempt.Broken();
+        }
+        return new Attempt.Answered(answer, Duration.ofNanos(clock.nanoTime() - start));
     }
 
     private static Attempt classify(RuntimeException failure) {

@@ -98,6 +98,11 @@ final class Forwarding {
     private boolean attempt(RouteDecision decision, ForwardRequest request, ServerResponse response) {
         BackendCluster cluster = decision.cluster();
         Attempt attempt = forwarder.send(cluster, request);
+        if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
+            // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
+            // retry, and the cluster is not to blame.
+            return true;
+        }
         switch (attempt) {
             case Attempt.ConnectFailed failed -> {
                 extras.events().upstreamFailed(cluster.id(), "connect");
@@ -121,7 +126,14 @@ final class Forwarding {
                 router.answered(decision, status);
                 AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
                 RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
-                if (status >= 200 && status < 300) {
+                if (result.delivery() != RelayResult.Delivery.DELIVERED) {
+                    boolean timedOut = result.delivery() == RelayResult.Delivery.TIMED_OUT_BEFORE_BODY;
+                    extras.events().upstreamFailed(cluster.id(), timedOut ? "timeout" : "broken");
+                    ErrorAnswers.send(
+                            response,
+                            request.path(),
+                            timedOut ? ApiError.UPSTREAM_TIMEOUT : ApiError.UPSTREAM_UNREACHABLE);
+                } else if (status >= 200 && status < 300) {
                     extras.events()
                             .cachedTokens(
                                     cluster.id(),

@@ -60,7 +60,7 @@ public final class GatewayRouting {
                 new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
         ProxyHandler.Limits limits = new ProxyHandler.Limits(
                 policies(snapshot), () -> snapshot.get().config().server().maxBodyBytes());
-        routing.any(new ProxyHandler(router, forwarding, limits, events));
+        routing.any(new ProxyHandler(router, forwarding, limits, events, new ClientDisconnectProbe()));
     }
 
     /**

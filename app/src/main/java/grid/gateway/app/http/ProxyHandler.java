@@ -52,13 +52,16 @@ public final class ProxyHandler implements Handler {
     private final Supplier<PathPolicy> policy;
     private final LongSupplier maxBodyBytes;
     private final ProxyEvents events;
+    private final ClientDisconnectProbe probe;
 
-    ProxyHandler(SiteRouter router, Forwarding forwarding, Limits limits, ProxyEvents events) {
+    ProxyHandler(
+            SiteRouter router, Forwarding forwarding, Limits limits, ProxyEvents events, ClientDisconnectProbe probe) {
         this.router = router;
         this.forwarding = forwarding;
         this.policy = limits.policy();
         this.maxBodyBytes = limits.maxBodyBytes();
         this.events = events;
+        this.probe = probe;
     }
 
     /** The parts of the config the handler reads per request. */
@@ -89,6 +92,14 @@ public final class ProxyHandler implements Handler {
                 request.headers(),
                 request.remotePeer().host(),
                 body.get());
+        // From here on the client has sent everything and may wait long for the engine's first byte: a client
+        // that leaves meanwhile is noticed by the probe, not only at the next write.
+        try (ClientDisconnectProbe.Watch watch = probe.watch(request)) {
+            dispatch(method, path, forward, response);
+        }
+    }
+
+    private void dispatch(Method method, String path, ForwardRequest forward, ServerResponse response) {
         Named named = named(method, path, forward.body());
         if (!named.values().isEmpty()) {
             pinned(named, forward, response);

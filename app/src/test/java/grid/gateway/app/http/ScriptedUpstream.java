@@ -1,0 +1,188 @@
+package grid.gateway.app.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Test fixture: an engine on a raw {@link ServerSocket} (127.0.0.1, port 0) that a test scripts byte by byte. Each
+ * accepted connection reads one request (head and Content-Length body), then runs the script, which may write any
+ * bytes, pause, reset the connection or wait for the gateway to close it. Envoy's FakeUpstream, in miniature: full
+ * control over what the gateway reads, and a record of when the gateway lets go of the connection.
+ */
+final class ScriptedUpstream implements AutoCloseable {
+    /** What one accepted connection does after reading a request. */
+    @FunctionalInterface
+    interface Script {
+        void run(Exchange exchange) throws Exception;
+    }
+
+    /** One request on one connection, and the means to answer it. */
+    static final class Exchange {
+        final String head;
+        final byte[] body;
+        final Socket socket;
+        final InputStream in;
+        final OutputStream out;
+        /** When the gateway closed this connection ({@link System#nanoTime}), once {@link #awaitPeerClose} saw it. */
+        volatile long peerClosedAt;
+
+        Exchange(String head, byte[] body, Socket socket) throws IOException {
+            this.head = head;
+            this.body = body;
+            this.socket = socket;
+            this.in = socket.getInputStream();
+            this.out = socket.getOutputStream();
+        }
+
+        /** Writes {@code text} (ISO-8859-1, so any byte can be written) and flushes it to the socket. */
+        void write(String text) throws IOException {
+            out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        }
+
+        /** Sends a TCP reset: linger zero, then close. */
+        void reset() throws IOException {
+            socket.setSoLinger(true, 0);
+            socket.close();
+        }
+
+        /**
+         * Blocks until the gateway closes this connection (a read sees end of stream or a reset) or {@code millis}
+         * pass; returns whether it closed. The gateway sends nothing after its request, so any read result means
+         * it let go.
+         */
+        boolean awaitPeerClose(long millis) throws IOException {
+            socket.setSoTimeout((int) millis);
+            try {
+                while (in.read() >= 0) {
+                    // A pipelined byte would be a protocol error of the gateway; keep reading for the close.
+                }
+            } catch (java.net.SocketTimeoutException timeout) {
+                return false;
+            } catch (SocketException reset) {
+                // A reset is a close too.
+            }
+            peerClosedAt = System.nanoTime();
+            return true;
+        }
+    }
+
+    final BlockingQueue<Exchange> exchanges = new LinkedBlockingQueue<>();
+    /** Connections accepted, the queue scraper's included. */
+    final AtomicInteger accepted = new AtomicInteger();
+    /** Connections whose script returned without closing them, still open. */
+    final AtomicInteger open = new AtomicInteger();
+
+    volatile Script script =
+            e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + "Content-Length: 2\r\n\r\n{}");
+
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    ScriptedUpstream() throws IOException {
+        server = new ServerSocket(0, 512, InetAddress.getLoopbackAddress());
+        acceptor = Thread.ofVirtual().name("scripted-upstream").start(this::acceptLoop);
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getLocalPort();
+    }
+
+    Exchange take() throws InterruptedException {
+        Exchange exchange = exchanges.poll(10, TimeUnit.SECONDS);
+        if (exchange == null) {
+            throw new AssertionError("the scripted upstream received no request");
+        }
+        return exchange;
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                accepted.incrementAndGet();
+                Thread.ofVirtual().start(() -> serve(socket));
+            } catch (IOException closed) {
+                stopped.countDown();
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        open.incrementAndGet();
+        try (socket) {
+            while (true) {
+                Exchange exchange = readRequest(socket);
+                if (exchange == null) {
+                    return;
+                }
+                if (exchange.head.startsWith("GET /metrics ")) {
+                    // The gateway's queue scraper: an empty page (unmeasured), not recorded.
+                    exchange.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n\r\n");
+                    continue;
+                }
+                exchanges.add(exchange);
+                script.run(exchange);
+                if (socket.isClosed()) {
+                    return;
+                }
+            }
+        } catch (Exception e) {
+            // The gateway went away, or the script reset the connection: both are what tests provoke.
+        } finally {
+            open.decrementAndGet();
+        }
+    }
+
+    /** Reads one request: its head up to the blank line and a Content-Length body; null at end of stream. */
+    private static Exchange readRequest(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            int n = head.size();
+            byte[] h = head.toByteArray();
+            if (n >= 4 && h[n - 4] == '\r' && h[n - 3] == '\n' && h[n - 2] == '\r' && h[n - 1] == '\n') {
+                break;
+            }
+        }
+        if (b < 0) {
+            return null;
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        int length = 0;
+        for (String line : text.split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        return new Exchange(text, in.readNBytes(length), socket);
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        try {
+            stopped.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        acceptor.interrupt();
+    }
+}

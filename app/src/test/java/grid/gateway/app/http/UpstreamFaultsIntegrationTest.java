@@ -1,0 +1,303 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Engines that fail (reliability.md F, items 70–81), on real sockets: a scripted raw-socket engine behind the gateway
+ * and a raw-socket client in front of it, so the test sees exactly which bytes and which connection ends arrive.
+ */
+class UpstreamFaultsIntegrationTest {
+    static final String CHAT = "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
+    static final String STREAM = CHAT.replace("}]}", "}],\"stream\":true}");
+    private static final String SSE_HEAD =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+    @TempDir
+    Path dir;
+
+    private ScriptedUpstream engine;
+    private GatewayFixture gateway;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    private void start(String upstreamSettings) throws IOException {
+        engine = new ScriptedUpstream();
+        gateway = new GatewayFixture(dir, GatewayFixture.config(upstreamSettings, oneCluster(engine.url())));
+    }
+
+    static String oneCluster(String url) {
+        return """
+                  - name: east
+                    clusters:
+                      - name: east-a
+                        url: %s
+                        models: [demo-model]
+                """.formatted(url);
+    }
+
+    static String chunk(String text) {
+        return Integer.toHexString(text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1).length) + "\r\n" + text
+                + "\r\n";
+    }
+
+    private RawClient.Answer postRaw(String path, String body) throws IOException {
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post(path, body);
+            return client.read();
+        }
+    }
+
+    @Test
+    void connectRefused_bothCandidates_502AndTwoConnectErrors() throws IOException {
+        int first;
+        int second;
+        try (ServerSocket a = new ServerSocket(0);
+                ServerSocket b = new ServerSocket(0)) {
+            first = a.getLocalPort();
+            second = b.getLocalPort();
+        }
+        gateway = new GatewayFixture(dir, GatewayFixture.config("", """
+                  - name: east
+                    clusters:
+                      - name: east-a
+                        url: http://127.0.0.1:%d
+                        models: [demo-model]
+                      - name: east-b
+                        url: http://127.0.0.1:%d
+                        models: [demo-model]
+                """.formatted(first, second)));
+        RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+        assertThat(answer.status()).isEqualTo(502);
+        assertThat(answer.body()).contains("\"code\":\"bad_gateway\"");
+        assertThat(gateway.metrics())
+                .containsPattern("grid_upstream_errors_total\\{cluster=\"east/east-a\",kind=\"connect\"[^}]*} 1\\.0")
+                .containsPattern("grid_upstream_errors_total\\{cluster=\"east/east-b\",kind=\"connect\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    void resetBeforeHeaders_502_requestNotRetriedElsewhere() throws Exception {
+        start("");
+        engine.script = ScriptedUpstream.Exchange::reset;
+        RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+        assertThat(answer.status()).isEqualTo(502);
+        assertThat(answer.complete()).isTrue();
+        // The request reached the engine once: a request that may have started work is never sent twice.
+        assertThat(engine.exchanges).hasSize(1);
+        assertThat(gateway.metrics()).containsPattern("grid_upstream_errors_total\\{[^}]*kind=\"reset\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    void resetMidStream_clientStreamEndsAbnormally_noTerminatingChunkNoDone() throws Exception {
+        start("");
+        engine.script = e -> {
+            e.write(SSE_HEAD);
+            for (int i = 0; i < 3; i++) {
+                e.write(chunk("data: {\"n\":" + i + "}\n\n"));
+            }
+            e.reset();
+        };
+        RawClient.Answer answer = postRaw("/v1/chat/completions", STREAM);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("data: {\"n\":0}\n\ndata: {\"n\":1}\n\ndata: {\"n\":2}\n\n");
+        assertThat(answer.complete()).as("no terminating chunk").isFalse();
+        assertThat(answer.body()).doesNotContain("[DONE]");
+    }
+
+    @Test
+    void cleanEndMidChunk_clientStreamEndsAbnormally() throws Exception {
+        start("");
+        engine.script = e -> {
+            e.write(SSE_HEAD + chunk("data: {\"n\":0}\n\n") + "40\r\ndata: {\"cut");
+            e.socket.shutdownOutput(); // a FIN in the middle of a chunk, not a reset
+        };
+        RawClient.Answer answer = postRaw("/v1/chat/completions", STREAM);
+        assertThat(answer.body()).startsWith("data: {\"n\":0}\n\n");
+        assertThat(answer.complete()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/chat/completions", "/v1/responses"})
+    void truncatedJsonBody_clientNeverGetsAShorterValidAnswer(String path) throws Exception {
+        start("");
+        String full = "{\"id\":\"resp_1\",\"object\":\"response\",\"output\":[]}";
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + full.length() + "\r\n\r\n"
+                    + full.substring(0, 20));
+            e.socket.shutdownOutput();
+        };
+        RawClient.Answer answer = postRaw(path, "{\"model\":\"demo-model\",\"input\":\"hi\"}");
+        // Either the status went out with the engine's length and the body stops short, or nothing went out yet
+        // and the gateway answers 502: never a complete answer with fewer bytes.
+        if (answer.status() == 200) {
+            assertThat(answer.complete()).isFalse();
+        } else {
+            assertThat(answer.status()).isEqualTo(502);
+            assertThat(answer.body()).contains("bad_gateway");
+        }
+        assertThat(answer.body()).doesNotContain("\"output\":[]}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "HTTP/1.1 abc OK\r\nContent-Length: 2\r\n\r\n{}",
+                "HELLO WORLD\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+                "HTTP/1.1 200 OK\r\nX-Big: %BIG%\r\nContent-Length: 2\r\n\r\n{}"
+            })
+    void malformedAnswer_502_connectionNotReused(String raw) throws Exception {
+        start("");
+        String bytes = raw.replace("%BIG%", "x".repeat(20_000));
+        engine.script = e -> {
+            e.write(bytes);
+            e.awaitPeerClose(10_000);
+        };
+        RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+        assertThat(answer.status()).isEqualTo(502);
+        assertThat(answer.body()).contains("bad_gateway");
+        ScriptedUpstream.Exchange broken = engine.take();
+        engine.script =
+                e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+        assertThat(postRaw("/v1/chat/completions", CHAT).status()).isEqualTo(200);
+        assertThat(engine.take().socket)
+                .as("a fresh connection for the next request")
+                .isNotSameAs(broken.socket);
+    }
+
+    @Test
+    void silentBeforeFirstByte_504AtTheConfiguredTime_engineSeesItsConnectionClosed() throws Exception {
+        start("""
+                  upstream:
+                    first_byte_timeout_ms: 400
+                """);
+        engine.script = e -> e.awaitPeerClose(20_000);
+        long start = System.nanoTime();
+        RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(answer.status()).isEqualTo(504);
+        assertThat(answer.body()).contains("gateway_timeout");
+        assertThat(elapsedMs).isBetween(400L, 10_000L);
+        ScriptedUpstream.Exchange exchange = engine.take();
+        awaitPositive(exchange);
+        assertThat(gateway.metrics()).containsPattern("grid_upstream_errors_total\\{[^}]*kind=\"timeout\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    void pauseBetweenEventsLongerThanIdleTimeout_streamAbortedAndUpstreamClosed() throws Exception {
+        start("""
+                  upstream:
+                    idle_timeout_ms: 400
+                """);
+        engine.script = e -> {
+            e.write(SSE_HEAD + chunk("data: {\"n\":0}\n\n"));
+            e.awaitPeerClose(20_000);
+        };
+        long start = System.nanoTime();
+        RawClient.Answer answer = postRaw("/v1/chat/completions", STREAM);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(answer.body()).isEqualTo("data: {\"n\":0}\n\n");
+        assertThat(answer.complete()).isFalse();
+        assertThat(elapsedMs).isBetween(400L, 10_000L);
+        awaitPositive(engine.take());
+    }
+
+    private static void awaitPositive(ScriptedUpstream.Exchange exchange) throws InterruptedException {
+        for (int i = 0; i < 500 && exchange.peerClosedAt == 0; i++) {
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+        assertThat(exchange.peerClosedAt)
+                .as("the engine saw its connection closed")
+                .isPositive();
+    }
+
+    @Test
+    void rateLimited_429WithRetryAfterPassedThrough() throws Exception {
+        start("");
+        String body = "{\"error\":{\"message\":\"slow down\",\"type\":\"rate_limit\"}}";
+        engine.script = e -> e.write("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Type: "
+                + "application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+        RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+        assertThat(answer.status()).isEqualTo(429);
+        assertThat(answer.header("retry-after")).isEqualTo("7");
+        assertThat(answer.body()).isEqualTo(body);
+        assertThat(gateway.metrics())
+                .containsPattern(
+                        "grid_upstream_requests_total\\{cluster=\"east/east-a\",[^}]*status=\"429\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    void badRequest_passedThrough_clusterStaysAdmitted() throws Exception {
+        start("");
+        String body = "{\"error\":{\"message\":\"bad\",\"type\":\"BadRequestError\"}}";
+        engine.script = e -> e.write("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length() + "\r\n\r\n" + body);
+        for (int i = 0; i < 4; i++) {
+            RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.body()).isEqualTo(body);
+        }
+        assertThat(gateway.metrics()).containsPattern("grid_cluster_admitted\\{cluster=\"east/east-a\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    void hopByHopHeadersFromEngine_notForwarded_framingRecomputed() throws Exception {
+        start("");
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: foo, bar\r\n"
+                + "Foo: 1\r\nBar: 2\r\nKeep-Alive: timeout=5\r\nProxy-Connection: keep-alive\r\nUpgrade: h2c\r\n"
+                + "Trailer: X-T\r\nX-Kept: yes\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + chunk("{\"a\":") + chunk("1}") + "0\r\n\r\n");
+        RawClient.Answer answer = postRaw("/v1/chat/completions", CHAT);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("{\"a\":1}");
+        assertThat(answer.complete()).isTrue();
+        assertThat(answer.header("x-kept")).isEqualTo("yes");
+        for (String dropped : new String[] {"foo", "bar", "keep-alive", "proxy-connection", "upgrade", "trailer"}) {
+            assertThat(answer.header(dropped)).as(dropped).isNull();
+        }
+        assertThat(answer.header("connection")).isNotEqualTo("foo, bar");
+    }
+
+    @Test
+    void responsesEventWithIdSplitAcrossWrites_taggedIntact_deliveredBeforeTheStreamEnds() throws Exception {
+        start("");
+        java.util.concurrent.CountDownLatch clientHasIt = new java.util.concurrent.CountDownLatch(1);
+        String event = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":"
+                + "{\"id\":\"resp_split1\"}}\n\n";
+        int cut = event.indexOf("resp_") + 3; // inside "resp_"
+        engine.script = e -> {
+            e.write(SSE_HEAD + chunk(event.substring(0, cut)));
+            TimeUnit.MILLISECONDS.sleep(50);
+            e.write(chunk(event.substring(cut)));
+            // The stream stays open until the client has the event: it must not wait for the end.
+            clientHasIt.await(10, TimeUnit.SECONDS);
+            e.write("0\r\n\r\n");
+        };
+        String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-a") + "..split1";
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            client.readHead();
+            assertThat(client.readUntil("}}\n\n")).contains("\"id\":\"" + tagged + "\"");
+            clientHasIt.countDown();
+        }
+    }
+}
