@@ -5,6 +5,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.UpstreamErrorKind;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
@@ -60,7 +61,8 @@ public final class GatewayRouting {
                 () -> new PathPolicy(
                         snapshot.get().config().gateway().role(),
                         snapshot.get().config().gateway().allowedPaths()),
-                () -> snapshot.get().config().server().maxBodyBytes());
+                () -> snapshot.get().config().server().maxBodyBytes(),
+                () -> snapshot.get().config().server().bodyTimeout());
         routing.any(new ProxyHandler(router, forwarding, limits, events));
     }
 
@@ -83,6 +85,11 @@ public final class GatewayRouting {
             @Override
             public void noKeys(NoKeysReason reason) {
                 metrics.noKeys(reason);
+            }
+
+            @Override
+            public void refused(InboundRefusal reason) {
+                metrics.refused(reason);
             }
 
             @Override

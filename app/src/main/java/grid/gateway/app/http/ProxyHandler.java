@@ -1,6 +1,7 @@
 package grid.gateway.app.http;
 
 import grid.gateway.app.forward.ForwardRequest;
+import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.rewrite.PathId;
 import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.app.rewrite.RequestIdStripper;
@@ -15,9 +16,11 @@ import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.tag.TagCodec;
 import grid.gateway.routing.tag.TagParse;
 import io.helidon.http.Method;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +33,7 @@ import java.util.function.UnaryOperator;
  *
  * <pre>
  *   1. PathPolicy           a path this role does not serve → 404
- *   2. BoundedBody          held once; over max_body_bytes → 413
+ *   2. BoundedBody          held once; over max_body_bytes → 413, slower than body_timeout_ms → 408 (both close)
  *   3. stored ids           in the path and in Responses body fields → SiteRouter.pin → strip → that cluster only
  *   4. new conversation     POST /v1/conversations → local site first
  *   5. PromptKeyer          model, cache_salt, block keys (or a no-keys reason: routed on load)
@@ -51,6 +54,7 @@ public final class ProxyHandler implements Handler {
     private final Forwarding forwarding;
     private final Supplier<PathPolicy> policy;
     private final LongSupplier maxBodyBytes;
+    private final Supplier<Duration> bodyTimeout;
     private final ProxyEvents events;
 
     ProxyHandler(SiteRouter router, Forwarding forwarding, Limits limits, ProxyEvents events) {
@@ -58,11 +62,12 @@ public final class ProxyHandler implements Handler {
         this.forwarding = forwarding;
         this.policy = limits.policy();
         this.maxBodyBytes = limits.maxBodyBytes();
+        this.bodyTimeout = limits.bodyTimeout();
         this.events = events;
     }
 
     /** The parts of the config the handler reads per request. */
-    record Limits(Supplier<PathPolicy> policy, LongSupplier maxBodyBytes) {}
+    record Limits(Supplier<PathPolicy> policy, LongSupplier maxBodyBytes, Supplier<Duration> bodyTimeout) {}
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
@@ -76,10 +81,17 @@ public final class ProxyHandler implements Handler {
             ModelList.send(response, router.grid());
             return;
         }
-        Optional<byte[]> body = BoundedBody.read(request, maxBodyBytes.getAsLong());
-        if (body.isEmpty()) {
-            ErrorAnswers.send(response, path, ApiError.BODY_TOO_LARGE);
-            return;
+        byte[] body;
+        switch (BoundedBody.read(request, maxBodyBytes.getAsLong(), bodyTimeout.get())) {
+            case BoundedBody.Outcome.Read read -> body = read.bytes();
+            case BoundedBody.Outcome.TooLarge tooLarge -> {
+                refuse(response, path, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);
+                return;
+            }
+            case BoundedBody.Outcome.TimedOut timedOut -> {
+                refuse(response, path, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
+                return;
+            }
         }
         String query = request.query().rawValue();
         ForwardRequest forward = new ForwardRequest(
@@ -88,7 +100,7 @@ public final class ProxyHandler implements Handler {
                 query.isEmpty() ? path : path + "?" + query,
                 request.headers(),
                 request.remotePeer().host(),
-                body.get());
+                body);
         Named named = named(method, path, forward.body());
         if (!named.values().isEmpty()) {
             pinned(named, forward, response);
@@ -99,6 +111,16 @@ public final class ProxyHandler implements Handler {
             keys.noKeysReason().ifPresent(events::noKeys);
             forwarding.routed(router.route(keys), keys, forward, response);
         }
+    }
+
+    /**
+     * Answers a request whose body was not read to its end, then closes the connection: what is left of the body
+     * must never be read as a next request.
+     */
+    private void refuse(ServerResponse response, String path, ApiError error, InboundRefusal reason) {
+        events.refused(reason);
+        ErrorAnswers.send(response, path, error);
+        throw new CloseConnectionException("request body refused: " + reason.label());
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {
