@@ -75,16 +75,30 @@ class HostileBodyTest {
     }
 
     @Test
-    void duplicateKeys_lastWins() {
+    void duplicateKeysInsideMessages_lastWins() {
         PromptKeys duplicated = key(
                 ApiDialect.CHAT_COMPLETIONS,
-                ascii(
-                        "{\"model\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"a\",\"content\":\"b\"}],\"model\":\"m\"}"));
+                ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"a\",\"content\":\"b\"}]}"));
         PromptKeys plain = key(
                 ApiDialect.CHAT_COMPLETIONS,
                 ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]}"));
-        assertThat(duplicated.model()).contains("m");
         assertThat(duplicated.keys()).isEqualTo(plain.keys());
+    }
+
+    @Test
+    void duplicateTopLevelModelOrSalt_noKeys() {
+        String messages = "\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]";
+        for (String body : new String[] {
+            "{\"model\":\"x\"," + messages + ",\"model\":\"m\"}",
+            "{\"model\":\"m\"," + messages + ",\"model\":\"m\"}",
+            "{\"model\":null,\"model\":\"m\"," + messages + "}",
+            "{\"model\":\"m\",\"cache_salt\":\"a\"," + messages + ",\"cache_salt\":\"b\"}",
+            "{\"model\":\"m\",\"cache_salt\":\"a\",\"cache_salt\":\"a\"," + messages + "}"
+        }) {
+            for (ApiDialect dialect : ApiDialect.values()) {
+                assertThat(key(dialect, ascii(body)).noKeysReason()).as(body).contains(NoKeysReason.DUPLICATE_MEMBER);
+            }
+        }
     }
 
     @Test
