@@ -119,9 +119,8 @@ public final class GatewayServer implements AutoCloseable {
                 .host(runtime.host())
                 .port(initial.config().server().port())
                 .connectionOptions(o -> o.tcpNoDelay(true))
-                .addProtocol(Http1Config.builder()
-                        .addReceiveListener(headerDeadline)
-                        .build())
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerDeadline).build())
                 .putSocket(
                         AdminRoutes.SOCKET,
                         s -> s.host(runtime.host())

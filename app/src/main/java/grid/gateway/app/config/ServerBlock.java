@@ -25,8 +25,8 @@ final class ServerBlock {
                 LongRange.atMost(MAX_BODY_LIMIT, ", the largest body a byte array holds"));
         Duration headerTimeout = Duration.ofMillis(server.integer(
                 "header_timeout_ms", ServerSettings.DEFAULT_HEADER_TIMEOUT.toMillis(), LongRange.millis()));
-        Duration bodyTimeout = Duration.ofMillis(server.integer(
-                "body_timeout_ms", ServerSettings.DEFAULT_BODY_TIMEOUT.toMillis(), LongRange.millis()));
+        Duration bodyTimeout = Duration.ofMillis(
+                server.integer("body_timeout_ms", ServerSettings.DEFAULT_BODY_TIMEOUT.toMillis(), LongRange.millis()));
         // Only when both ports were read as written: a refused one stands at its default.
         if (server.problems().size() == before && port != 0 && port == adminPort) {
             server.problems().add(server.path("admin_port"), adminPort, "a port other than server.port, or 0");

@@ -82,5 +82,4 @@ public final class HeaderDeadline implements Http1ConnectionListener {
     public String toString() {
         return "HeaderDeadline[" + Duration.ofNanos(timeoutNanos) + ", " + open.size() + " open]";
     }
-
 }

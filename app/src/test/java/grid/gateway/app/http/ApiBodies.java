@@ -20,7 +20,12 @@ final class ApiBodies {
     }
 
     private static final List<String> TEXTS = List.of(
-            "hello", "h\\u00e9llo \\ud83d\\ude00", "line\\nbreak \\\"quoted\\\" \\/", "resp_fake in text", "", "\u4e16\u754c");
+            "hello",
+            "h\\u00e9llo \\ud83d\\ude00",
+            "line\\nbreak \\\"quoted\\\" \\/",
+            "resp_fake in text",
+            "",
+            "\u4e16\u754c");
     private static final String[] SPACES = {"", " ", "\n", "\r\n\t "};
 
     private ApiBodies() {}
@@ -39,17 +44,22 @@ final class ApiBodies {
         String extra = random.nextBoolean() ? "," + sp + "\"temperature\":" + sp + random.nextInt(3) + ".5e-1" : "";
         String salt = random.nextBoolean() ? ",\"cache_salt\":\"s" + random.nextInt(5) + "\"" : "";
         return switch (random.nextInt(4)) {
-            case 0 -> plain(
-                    "/v1/chat/completions",
-                    "{\"model\":\"demo-model\"" + salt + ",\"messages\":[{\"role\":\"system\",\"content\":\"" + text
-                            + "\"}," + sp + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + text
-                            + "\"}]}]" + extra + "}");
-            case 1 -> plain(
-                    "/v1/completions", "{" + sp + "\"prompt\":\"" + text + "\"," + sp + "\"model\":\"demo-model\"" + extra + "}");
-            case 2 -> plain(
-                    "/v1/messages",
-                    "{\"model\":\"demo-model\",\"max_tokens\":5,\"system\":\"" + text + "\",\"messages\":[{\"role\":"
-                            + "\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + text + "\"}]}]" + extra + "}");
+            case 0 ->
+                plain(
+                        "/v1/chat/completions",
+                        "{\"model\":\"demo-model\"" + salt + ",\"messages\":[{\"role\":\"system\",\"content\":\"" + text
+                                + "\"}," + sp + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + text
+                                + "\"}]}]" + extra + "}");
+            case 1 ->
+                plain(
+                        "/v1/completions",
+                        "{" + sp + "\"prompt\":\"" + text + "\"," + sp + "\"model\":\"demo-model\"" + extra + "}");
+            case 2 ->
+                plain(
+                        "/v1/messages",
+                        "{\"model\":\"demo-model\",\"max_tokens\":5,\"system\":\"" + text
+                                + "\",\"messages\":[{\"role\":" + "\"user\",\"content\":[{\"type\":\"text\",\"text\":\""
+                                + text + "\"}]}]" + extra + "}");
             default -> {
                 boolean pinned = random.nextBoolean();
                 String pin = pinned ? ",\"previous_response_id\":" + sp + "\"" + tag + "\"" : "";

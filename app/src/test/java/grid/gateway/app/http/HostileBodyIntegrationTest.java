@@ -134,15 +134,15 @@ class HostileBodyIntegrationTest {
     @Test
     void b19_megabyteNumbers_inAParameterAndInATool_forwardedUnchanged() {
         String digits = "9".repeat(1_000_000);
-        String body = "{\"model\":\"demo-model\",\"temperature\":" + digits + "e" + digits + ",\"tools\":[{\"n\":-" + digits
-                + ".5}],\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+        String body = "{\"model\":\"demo-model\",\"temperature\":" + digits + "e" + digits + ",\"tools\":[{\"n\":-"
+                + digits + ".5}],\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
         forwardedUnchanged("/v1/chat/completions", utf8(body), null);
     }
 
     @Test
     void b21_eightMebibyteString_keyedAndForwardedUnchanged() {
-        String body = "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"" + "ab\\n".repeat(2_796_203)
-                + "\"}]}";
+        String body = "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "ab\\n".repeat(2_796_203) + "\"}]}";
         assertThat(body.length()).isGreaterThan(8 * 1024 * 1024);
         double unkeyed = noKeys("invalid_json") + noKeys("parser_limit");
         forwardedUnchanged("/v1/chat/completions", utf8(body), null);
@@ -237,7 +237,8 @@ class HostileBodyIntegrationTest {
                 "missing_model");
         forwardedUnchanged(
                 "/v1/chat/completions",
-                utf8("{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"hologram\"}]}]}"),
+                utf8(
+                        "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"hologram\"}]}]}"),
                 "unknown_part_type");
     }
 
@@ -250,7 +251,8 @@ class HostileBodyIntegrationTest {
             if (sample.expected() != null) {
                 assertThat(outcome.status()).isEqualTo(200);
                 assertThat(outcome.forwarded()).isEqualTo(sample.expected());
-            } else if (outcome.forwarded() != null && !new String(sample.body(), StandardCharsets.ISO_8859_1).contains("resp_")) {
+            } else if (outcome.forwarded() != null
+                    && !new String(sample.body(), StandardCharsets.ISO_8859_1).contains("resp_")) {
                 assertThat(outcome.forwarded()).isEqualTo(sample.body());
             }
         });

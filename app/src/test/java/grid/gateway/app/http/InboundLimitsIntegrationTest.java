@@ -94,11 +94,13 @@ class InboundLimitsIntegrationTest {
         for (String path : List.of("/v1/chat/completions", "/v1/messages")) {
             try (RawHttp client = new RawHttp(gateway.port())) {
                 // Only the head and a first slice of the announced 10,000 bytes: the answer must not wait for more.
-                client.send(head(path, "Content-Length: 10000\r\n") + "{\"model\":\"demo-model\",\"x\":\"" + "a".repeat(500));
+                client.send(head(path, "Content-Length: 10000\r\n") + "{\"model\":\"demo-model\",\"x\":\""
+                        + "a".repeat(500));
                 RawHttp.Reply reply = client.readResponses(1);
                 assertThat(reply.status()).isEqualTo(413);
                 assertThat(reply.text()).containsIgnoringCase("connection: close");
-                assertThat(reply.body()).startsWith(path.equals("/v1/messages") ? "{\"type\":\"error\"" : "{\"error\":{");
+                assertThat(reply.body())
+                        .startsWith(path.equals("/v1/messages") ? "{\"type\":\"error\"" : "{\"error\":{");
                 assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
             }
         }
@@ -144,7 +146,8 @@ class InboundLimitsIntegrationTest {
         byte[] bomb = packed.toByteArray();
         assertThat(bomb.length).isLessThan(4096);
         try (RawHttp client = new RawHttp(gateway.port())) {
-            client.send(head("/v1/chat/completions", "Content-Encoding: gzip\r\nContent-Length: " + bomb.length + "\r\n"));
+            client.send(
+                    head("/v1/chat/completions", "Content-Encoding: gzip\r\nContent-Length: " + bomb.length + "\r\n"));
             client.send(bomb);
             RawHttp.Reply reply = client.readResponses(1);
             assertThat(reply.status()).isEqualTo(400);

@@ -27,7 +27,10 @@ final class RawHttp implements AutoCloseable {
 
         /** How many responses (status lines) the server wrote. */
         long responses() {
-            return java.util.regex.Pattern.compile("HTTP/1\\.1 \\d{3} ").matcher(text).results().count();
+            return java.util.regex.Pattern.compile("HTTP/1\\.1 \\d{3} ")
+                    .matcher(text)
+                    .results()
+                    .count();
         }
 
         /** The body of the first response (after the blank line), as text. */
