@@ -8,10 +8,12 @@ import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.http.GatewayRouting;
+import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.load.QueueScraper;
 import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
@@ -26,6 +28,7 @@ import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http1.Http1Config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -109,12 +112,16 @@ public final class GatewayServer implements AutoCloseable {
         // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
         ResponseRelay relay =
                 new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
+        HeaderDeadline headerDeadline = new HeaderDeadline(
+                clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         Readiness readiness = new Readiness();
         readiness.configLoaded();
         WebServerConfig.Builder builder = WebServer.builder()
                 .host(runtime.host())
                 .port(initial.config().server().port())
                 .connectionOptions(o -> o.tcpNoDelay(true))
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerDeadline).build())
                 .putSocket(
                         AdminRoutes.SOCKET,
                         s -> s.host(runtime.host())
@@ -129,6 +136,8 @@ public final class GatewayServer implements AutoCloseable {
         }
         readiness.clientListenerBound();
         scraper.start();
+        long sweep = headerDeadline.sweepPeriod().toNanos();
+        scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
         scheduler.scheduleWithFixedDelay(
                 memory::expire, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -178,7 +187,10 @@ public final class GatewayServer implements AutoCloseable {
         return server;
     }
 
-    /** Applies a new snapshot. Listener ports and the upstream settings read at start stay as they were. */
+    /**
+     * Applies a new snapshot. Listener ports, the header timeout and the upstream settings read at start stay as they
+     * were.
+     */
     public void apply(GatewaySnapshot next) {
         snapshot.set(next);
         router.reconfigure(next.config().grid(), next.config().prefixAffinity(), next.keyRing());

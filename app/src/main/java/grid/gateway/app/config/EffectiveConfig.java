@@ -47,6 +47,8 @@ public final class EffectiveConfig {
         block.put("port", server.port());
         block.put("admin_port", server.adminPort());
         block.put("max_body_bytes", server.maxBodyBytes());
+        block.put("header_timeout_ms", server.headerTimeout().toMillis());
+        block.put("body_timeout_ms", server.bodyTimeout().toMillis());
         return block;
     }
 

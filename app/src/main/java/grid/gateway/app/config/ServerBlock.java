@@ -1,5 +1,7 @@
 package grid.gateway.app.config;
 
+import java.time.Duration;
+
 /**
  * Reads the {@code server} block into {@link ServerSettings}.
  *
@@ -13,7 +15,7 @@ final class ServerBlock {
 
     /** The settings in {@code server}, defaults filled in. */
     static ServerSettings read(YamlBlock server) {
-        server.only("port", "admin_port", "max_body_bytes");
+        server.only("port", "admin_port", "max_body_bytes", "header_timeout_ms", "body_timeout_ms");
         int before = server.problems().size();
         int port = (int) server.integer("port", ServerSettings.DEFAULT_PORT, LongRange.PORT);
         int adminPort = (int) server.integer("admin_port", ServerSettings.DEFAULT_ADMIN_PORT, LongRange.PORT);
@@ -21,10 +23,14 @@ final class ServerBlock {
                 "max_body_bytes",
                 ServerSettings.DEFAULT_MAX_BODY_BYTES,
                 LongRange.atMost(MAX_BODY_LIMIT, ", the largest body a byte array holds"));
+        Duration headerTimeout = Duration.ofMillis(server.integer(
+                "header_timeout_ms", ServerSettings.DEFAULT_HEADER_TIMEOUT.toMillis(), LongRange.millis()));
+        Duration bodyTimeout = Duration.ofMillis(
+                server.integer("body_timeout_ms", ServerSettings.DEFAULT_BODY_TIMEOUT.toMillis(), LongRange.millis()));
         // Only when both ports were read as written: a refused one stands at its default.
         if (server.problems().size() == before && port != 0 && port == adminPort) {
             server.problems().add(server.path("admin_port"), adminPort, "a port other than server.port, or 0");
         }
-        return new ServerSettings(port, adminPort, maxBodyBytes);
+        return new ServerSettings(port, adminPort, maxBodyBytes, headerTimeout, bodyTimeout);
     }
 }

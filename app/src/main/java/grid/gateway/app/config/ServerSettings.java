@@ -1,5 +1,9 @@
 package grid.gateway.app.config;
 
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
 /**
  * The {@code server} block: listeners and request limits.
  *
@@ -8,12 +12,30 @@ package grid.gateway.app.config;
  * @param port client listener port; 0 binds any free port; default 8080
  * @param adminPort admin listener port ({@code /metrics}, {@code /health/*}); 0 binds any free port; default 9090
  * @param maxBodyBytes largest request body accepted, in bytes; larger answers 413; default 33554432 (32 MiB)
+ * @param headerTimeout {@code header_timeout_ms}: from the end of the request line to the end of the headers;
+ *     a client slower than this has its connection closed; default 10000 ms
+ * @param bodyTimeout {@code body_timeout_ms}: from the end of the headers to the last body byte; a client slower
+ *     than this gets 408 and its connection closed; default 60000 ms
  */
-public record ServerSettings(int port, int adminPort, long maxBodyBytes) {
+public record ServerSettings(int port, int adminPort, long maxBodyBytes, Duration headerTimeout, Duration bodyTimeout) {
     /** SPEC §7 defaults. */
     public static final int DEFAULT_PORT = 8080;
     /** SPEC §7 defaults. */
     public static final int DEFAULT_ADMIN_PORT = 9090;
     /** SPEC §7 defaults. */
     public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
+    /** The CIS nginx benchmark's 10 s for a whole request head. */
+    public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+    /** nginx's {@code client_body_timeout} 60 s, here for the whole body: 32 MiB then needs about 4.5 Mbit/s. */
+    public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
+
+    public ServerSettings {
+        requireNonNull(headerTimeout, "headerTimeout");
+        requireNonNull(bodyTimeout, "bodyTimeout");
+    }
+
+    /** Settings with the default read deadlines. */
+    public ServerSettings(int port, int adminPort, long maxBodyBytes) {
+        this(port, adminPort, maxBodyBytes, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT);
+    }
 }

@@ -32,6 +32,12 @@ public enum ApiError {
             "request_too_large",
             "request_too_large",
             "The request body is larger than this gateway accepts."),
+    BODY_TIMEOUT(
+            408,
+            "invalid_request_error",
+            "invalid_request_error",
+            "request_timeout",
+            "The request body did not arrive in time."),
     NONE_ADMITTED(
             503,
             "server_error",

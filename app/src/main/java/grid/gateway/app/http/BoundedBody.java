@@ -5,37 +5,77 @@ import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Reads a request body of at most {@code max_body_bytes}, held once as bytes: it is keyed, then forwarded.
+ * Reads a request body of at most {@code max_body_bytes} within {@code body_timeout_ms}, held once as bytes: it is
+ * keyed, then forwarded.
  *
  * <p>Stateless and thread-safe. A declared {@code Content-Length} over the limit is refused before any byte is
  * read; a chunked body is read up to one byte past the limit, never further, so an endless body costs at most the
  * limit. The buffer is sized from {@code Content-Length} when there is one, and such a body is neither grown nor
  * trimmed: it is held in the one array it was read into.
+ *
+ * <p>Helidon 4.5 has no read deadline for a request body, so the bytes are read on a helper virtual thread while the
+ * handler's thread waits for at most the deadline. When it passes, the handler still owns the response and answers
+ * 408; closing the connection afterwards ends the helper's blocked read.
  */
 public final class BoundedBody {
     private static final int CHUNKED_INITIAL = 16 * 1024;
 
     private BoundedBody() {}
 
-    /** The body, or empty when it is larger than {@code maxBytes}. */
-    public static Optional<byte[]> read(ServerRequest request, long maxBytes) {
+    /** What reading a body gave. */
+    public sealed interface Outcome {
+        /** The whole body. */
+        record Read(byte[] bytes) implements Outcome {}
+
+        /** Larger than the limit (declared or counted). */
+        record TooLarge() implements Outcome {}
+
+        /** Not complete within the deadline. */
+        record TimedOut() implements Outcome {}
+    }
+
+    /** The body, or why there is none, reading at most {@code maxBytes} for at most {@code deadline}. */
+    public static Outcome read(ServerRequest request, long maxBytes, Duration deadline) {
         if (!request.content().hasEntity()) {
-            return Optional.of(new byte[0]);
+            return new Outcome.Read(new byte[0]);
         }
         long declared = request.headers()
                 .first(HeaderNames.CONTENT_LENGTH)
                 .map(BoundedBody::parseLength)
                 .orElse(-1L);
         if (declared > maxBytes) {
-            return Optional.empty();
+            return new Outcome.TooLarge();
         }
+        FutureTask<Outcome> task = new FutureTask<>(() -> readAll(request, declared, maxBytes));
+        Thread.ofVirtual().name("grid-body-reader").start(task);
+        try {
+            return task.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException slow) {
+            return new Outcome.TimedOut();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading a request body", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure; // the client went away mid-body: Helidon closes the connection
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static Outcome readAll(ServerRequest request, long declared, long maxBytes) {
         int initial = declared >= 0 ? (int) declared : (int) Math.min(CHUNKED_INITIAL, maxBytes + 1);
         try (InputStream in = request.content().inputStream()) {
-            return read(in, initial, maxBytes);
+            return read(in, initial, maxBytes).<Outcome>map(Outcome.Read::new).orElseGet(Outcome.TooLarge::new);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -21,7 +21,7 @@ public final class ErrorAnswers {
         if (error.retries()) {
             response.header(HeaderNames.RETRY_AFTER, Integer.toString(ApiError.RETRY_AFTER_SECONDS));
         }
-        if (error == ApiError.BODY_TOO_LARGE) {
+        if (error == ApiError.BODY_TOO_LARGE || error == ApiError.BODY_TIMEOUT) {
             // The rest of the body is not read, so the connection cannot carry another request.
             response.header(HeaderValues.CONNECTION_CLOSE);
         }

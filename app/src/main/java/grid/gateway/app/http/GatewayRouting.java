@@ -6,6 +6,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.UpstreamErrorKind;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
@@ -59,7 +60,9 @@ public final class GatewayRouting {
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
                 new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
         ProxyHandler.Limits limits = new ProxyHandler.Limits(
-                policies(snapshot), () -> snapshot.get().config().server().maxBodyBytes());
+                policies(snapshot),
+                () -> snapshot.get().config().server().maxBodyBytes(),
+                () -> snapshot.get().config().server().bodyTimeout());
         routing.any(new ProxyHandler(router, forwarding, limits, events, new ClientDisconnectProbe()));
     }
 
@@ -102,6 +105,11 @@ public final class GatewayRouting {
             @Override
             public void noKeys(NoKeysReason reason) {
                 metrics.noKeys(reason);
+            }
+
+            @Override
+            public void refused(InboundRefusal reason) {
+                metrics.refused(reason);
             }
 
             @Override

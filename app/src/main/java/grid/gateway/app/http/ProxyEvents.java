@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.select.AffinityOutcome;
@@ -15,6 +16,9 @@ import java.util.OptionalLong;
 public interface ProxyEvents {
     /** A body got no keys. */
     default void noKeys(NoKeysReason reason) {}
+
+    /** A client's request was refused before it was forwarded. */
+    default void refused(InboundRefusal reason) {}
 
     /** A cluster answered with {@code status} after {@code toHeaders}. */
     default void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {}

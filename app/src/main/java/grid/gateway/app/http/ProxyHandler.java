@@ -1,6 +1,7 @@
 package grid.gateway.app.http;
 
 import grid.gateway.app.forward.ForwardRequest;
+import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.rewrite.PathId;
 import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.app.rewrite.RequestIdStripper;
@@ -15,9 +16,11 @@ import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.tag.TagCodec;
 import grid.gateway.routing.tag.TagParse;
 import io.helidon.http.Method;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +33,7 @@ import java.util.function.UnaryOperator;
  *
  * <pre>
  *   1. PathPolicy           a path this role does not serve → 404
- *   2. BoundedBody          held once; over max_body_bytes → 413
+ *   2. BoundedBody          held once; over max_body_bytes → 413, slower than body_timeout_ms → 408 (both close)
  *   3. stored ids           in the path and in Responses body fields → SiteRouter.pin → strip → that cluster only
  *   4. new conversation     POST /v1/conversations → local site first
  *   5. PromptKeyer          model, cache_salt, block keys (or a no-keys reason: routed on load)
@@ -51,6 +54,7 @@ public final class ProxyHandler implements Handler {
     private final Forwarding forwarding;
     private final Supplier<PathPolicy> policy;
     private final LongSupplier maxBodyBytes;
+    private final Supplier<Duration> bodyTimeout;
     private final ProxyEvents events;
     private final ClientDisconnectProbe probe;
 
@@ -60,12 +64,13 @@ public final class ProxyHandler implements Handler {
         this.forwarding = forwarding;
         this.policy = limits.policy();
         this.maxBodyBytes = limits.maxBodyBytes();
+        this.bodyTimeout = limits.bodyTimeout();
         this.events = events;
         this.probe = probe;
     }
 
     /** The parts of the config the handler reads per request. */
-    record Limits(Supplier<PathPolicy> policy, LongSupplier maxBodyBytes) {}
+    record Limits(Supplier<PathPolicy> policy, LongSupplier maxBodyBytes, Supplier<Duration> bodyTimeout) {}
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
@@ -79,10 +84,17 @@ public final class ProxyHandler implements Handler {
             ModelList.send(response, router.grid());
             return;
         }
-        Optional<byte[]> body = BoundedBody.read(request, maxBodyBytes.getAsLong());
-        if (body.isEmpty()) {
-            ErrorAnswers.send(response, path, ApiError.BODY_TOO_LARGE);
-            return;
+        byte[] body;
+        switch (BoundedBody.read(request, maxBodyBytes.getAsLong(), bodyTimeout.get())) {
+            case BoundedBody.Outcome.Read read -> body = read.bytes();
+            case BoundedBody.Outcome.TooLarge tooLarge -> {
+                refuse(response, path, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);
+                return;
+            }
+            case BoundedBody.Outcome.TimedOut timedOut -> {
+                refuse(response, path, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
+                return;
+            }
         }
         String query = request.query().rawValue();
         ForwardRequest forward = new ForwardRequest(
@@ -91,7 +103,7 @@ public final class ProxyHandler implements Handler {
                 query.isEmpty() ? path : path + "?" + query,
                 request.headers(),
                 request.remotePeer().host(),
-                body.get());
+                body);
         // From here on the client has sent everything and may wait long for the engine's first byte: a client
         // that leaves meanwhile is noticed by the probe, not only at the next write.
         try (ClientDisconnectProbe.Watch watch = probe.watch(request)) {
@@ -110,6 +122,16 @@ public final class ProxyHandler implements Handler {
             keys.noKeysReason().ifPresent(events::noKeys);
             forwarding.routed(router.route(keys), keys, forward, response);
         }
+    }
+
+    /**
+     * Answers a request whose body was not read to its end, then closes the connection: what is left of the body
+     * must never be read as a next request.
+     */
+    private void refuse(ServerResponse response, String path, ApiError error, InboundRefusal reason) {
+        events.refused(reason);
+        ErrorAnswers.send(response, path, error);
+        throw new CloseConnectionException("request body refused: " + reason.label());
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {

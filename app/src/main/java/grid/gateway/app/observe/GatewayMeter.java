@@ -78,7 +78,13 @@ public enum GatewayMeter {
             "cluster",
             "outcome"),
     /** Requests whose body got no block keys, by reason. */
-    KEYER_NO_KEYS(Type.COUNTER, "grid_keyer_no_keys", "Request bodies that got no block keys, by reason", "reason");
+    KEYER_NO_KEYS(Type.COUNTER, "grid_keyer_no_keys", "Request bodies that got no block keys, by reason", "reason"),
+    /** Client requests refused or cut before forwarding, by reason. */
+    REQUESTS_REFUSED(
+            Type.COUNTER,
+            "grid_requests_refused",
+            "Client requests refused before forwarding: body too large, body or headers too slow",
+            "reason");
 
     /** The Prometheus type a meter is exposed as. */
     public enum Type {

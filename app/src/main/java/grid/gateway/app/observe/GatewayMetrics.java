@@ -50,6 +50,7 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
     private final Map<AffinityOutcome, Counter> affinity = new EnumMap<>(AffinityOutcome.class);
     private final Map<PinnedOutcome, Counter> pinned = new EnumMap<>(PinnedOutcome.class);
     private final Map<NoKeysReason, Counter> noKeys = new EnumMap<>(NoKeysReason.class);
+    private final Map<InboundRefusal, Counter> refused = new EnumMap<>(InboundRefusal.class);
     private final Map<ReloadResult, Counter> reloads = new EnumMap<>(ReloadResult.class);
     private final ConcurrentMap<ClusterId, ClusterMeters> clusters = new ConcurrentHashMap<>();
     private final ReentrantLock syncLock = new ReentrantLock();
@@ -70,6 +71,9 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
         }
         for (NoKeysReason reason : NoKeysReason.values()) {
             noKeys.put(reason, meters.counter(GatewayMeter.KEYER_NO_KEYS, reason.label()));
+        }
+        for (InboundRefusal reason : InboundRefusal.values()) {
+            refused.put(reason, meters.counter(GatewayMeter.REQUESTS_REFUSED, reason.label()));
         }
         for (ReloadResult result : ReloadResult.values()) {
             reloads.put(result, meters.counter(GatewayMeter.CONFIG_RELOADS, result.label()));
@@ -120,6 +124,11 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
         }
         String label = outcome.map(AffinityOutcome::label).orElse(ClusterMeters.NO_OUTCOME);
         meters(cluster).ifPresent(m -> m.cachedTokens(label, Math.max(0, predictedTokens), reportedTokens.getAsLong()));
+    }
+
+    /** A client request was refused or cut before it was forwarded. */
+    public void refused(InboundRefusal reason) {
+        refused.get(requireNonNull(reason, "reason")).increment();
     }
 
     /** The keyer found no keys in a request body. */

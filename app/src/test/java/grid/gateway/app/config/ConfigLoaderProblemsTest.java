@@ -57,6 +57,14 @@ class ConfigLoaderProblemsTest {
                         "server: {max_body_bytes: 0}\n" + MINIMAL,
                         "server.max_body_bytes: 0 (expected: > 0)"),
                 arguments(
+                        "header_timeout_ms zero",
+                        "server: {header_timeout_ms: 0}\n" + MINIMAL,
+                        "server.header_timeout_ms: 0 (expected: > 0)"),
+                arguments(
+                        "body_timeout_ms quoted",
+                        "server: {body_timeout_ms: \"60000\"}\n" + MINIMAL,
+                        "server.body_timeout_ms: \"60000\" (expected: an integer > 0)"),
+                arguments(
                         "max_body_bytes over an array",
                         "server: {max_body_bytes: 4294967296}\n" + MINIMAL,
                         "server.max_body_bytes: 4294967296 (expected: at most 2147483639, the largest body a byte"

@@ -27,6 +27,8 @@ class ConfigLoaderTest {
               port: 0
               admin_port: 0
               max_body_bytes: 1048576
+              header_timeout_ms: 5000
+              body_timeout_ms: 30000
             gateway:
               site: west
               role: provider
@@ -98,7 +100,8 @@ class ConfigLoaderTest {
         GatewayConfig config =
                 ConfigLoader.load(write(dir, "config.yaml", FULL)).config();
 
-        assertThat(config.server()).isEqualTo(new ServerSettings(0, 0, 1_048_576));
+        assertThat(config.server())
+                .isEqualTo(new ServerSettings(0, 0, 1_048_576, Duration.ofSeconds(5), Duration.ofSeconds(30)));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),

@@ -46,6 +46,8 @@ class EffectiveConfigTest {
                           port: 8080
                           admin_port: 9090
                           max_body_bytes: 33554432
+                          header_timeout_ms: 10000
+                          body_timeout_ms: 60000
                         gateway:
                           site: east
                           role: consumer

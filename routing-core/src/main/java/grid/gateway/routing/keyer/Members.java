@@ -7,7 +7,8 @@ import java.util.Arrays;
  *
  * <p>Field order never matters to the keyer: walkers look members up by name here and then read them in the order
  * the canonical stream needs. A duplicated name resolves to its last occurrence, as Python's {@code json} module
- * (and so vLLM) reads it, and a {@code null} value counts as absent.
+ * (and so vLLM) reads it, and a {@code null} value counts as absent; a duplicated root {@code model} or
+ * {@code cache_salt} is refused by {@link PromptKeyer} instead ({@link NoKeysReason#DUPLICATE_MEMBER}).
  *
  * <p>Not thread-safe; one per object visit.
  */
@@ -62,6 +63,17 @@ final class Members {
             }
         }
         return -1;
+    }
+
+    /** How many members are named {@code name}, null values included. */
+    int count(JsonNav nav, FieldName name) {
+        int found = 0;
+        for (int m = 0; m < count; m++) {
+            if (nav.stringEquals(slots[m * 4], name.bytes())) {
+                found++;
+            }
+        }
+        return found;
     }
 
     /** Whether a member named {@code name} exists with a non-null value. */

@@ -20,6 +20,11 @@ public enum NoKeysReason {
     UNKNOWN_PART_TYPE,
     /** A field the keyer reads has a type the API does not allow (a number where messages belong). */
     UNEXPECTED_SHAPE,
+    /**
+     * The root object names {@code model} or {@code cache_salt} more than once. Parsers disagree on which copy counts
+     * (vLLM's keeps the last, others the first or refuse), so the gateway keys on neither.
+     */
+    DUPLICATE_MEMBER,
     /** The body has no prompt text at all. */
     EMPTY_PROMPT,
     /** The body exceeds a parser limit (nesting deeper than {@link JsonValidator#MAX_DEPTH}). */

@@ -33,6 +33,9 @@ public final class PromptKeyer {
             ValidatedBody validated = JsonValidator.validate(body);
             JsonNav nav = validated.nav();
             Members root = validated.root();
+            if (root.count(nav, FieldName.MODEL) > 1 || root.count(nav, FieldName.CACHE_SALT) > 1) {
+                return PromptKeys.unkeyed(model, salt, NoKeysReason.DUPLICATE_MEMBER);
+            }
             byte[] saltBytes = null;
             int saltValue = root.find(nav, FieldName.CACHE_SALT);
             if (saltValue >= 0 && nav.isString(saltValue)) {

@@ -65,6 +65,8 @@ class BlockChainTest {
         assertThat(BlockChain.seed(bytes("m"), bytes("a"))).isNotEqualTo(BlockChain.seed(bytes("m"), bytes("b")));
         // "ab" + salt "" must not collide with "a" + salt "b".
         assertThat(BlockChain.seed(bytes("ab"), new byte[0])).isNotEqualTo(BlockChain.seed(bytes("a"), bytes("b")));
+        // Reliability C38: model "m1" + salt "23" must not seed like model "m12" + salt "3".
+        assertThat(BlockChain.seed(bytes("m1"), bytes("23"))).isNotEqualTo(BlockChain.seed(bytes("m12"), bytes("3")));
     }
 
     @Test

@@ -32,6 +32,43 @@ class HostileBodyTest {
     }
 
     @Test
+    void depthAtTheLimitKeyed_oneDeeperParserLimit() {
+        // Reliability B18: the root object is level 1, so 254 arrays inside messages' own array reach depth 256.
+        String atLimit = "{\"model\":\"m\",\"tools\":" + "[".repeat(255) + "]".repeat(255)
+                + ",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+        String deeper = atLimit.replace("[".repeat(255), "[".repeat(256)).replace("]".repeat(255), "]".repeat(256));
+        assertThat(key(ApiDialect.CHAT_COMPLETIONS, ascii(atLimit)).noKeysReason())
+                .isNotEqualTo(java.util.Optional.of(NoKeysReason.PARSER_LIMIT));
+        assertThat(key(ApiDialect.CHAT_COMPLETIONS, ascii(deeper)).noKeysReason())
+                .contains(NoKeysReason.PARSER_LIMIT);
+    }
+
+    @Test
+    void escapedSlashAndLetter_keyLikeThePlainCharacters() {
+        // Reliability B28: strings are keyed as a parser sees them.
+        PromptKeys escaped = key(
+                ApiDialect.CHAT_COMPLETIONS,
+                ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\\u0041\\/b\"}]}"));
+        PromptKeys plain = key(
+                ApiDialect.CHAT_COMPLETIONS,
+                ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"A/b\"}]}"));
+        assertThat(escaped.keys()).isEqualTo(plain.keys());
+    }
+
+    @Test
+    void loneSurrogatesAndQuestionMark_threeDifferentKeys() {
+        // Reliability B27: a parser that re-encodes with getBytes(UTF_8) would key all three as "?".
+        java.util.Set<BlockKeys> keys = new java.util.HashSet<>();
+        for (String text : new String[] {"\\ud800", "\\udc00", "?"}) {
+            keys.add(key(
+                            ApiDialect.CHAT_COMPLETIONS,
+                            ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}"))
+                    .keys());
+        }
+        assertThat(keys).hasSize(3);
+    }
+
+    @Test
     void unclosedNesting100000Levels_parserLimit() {
         assertThat(key(ApiDialect.CHAT_COMPLETIONS, ascii("{\"m\":" + "{\"a\":".repeat(100_000)))
                         .noKeysReason())
@@ -75,16 +112,30 @@ class HostileBodyTest {
     }
 
     @Test
-    void duplicateKeys_lastWins() {
+    void duplicateKeysInsideMessages_lastWins() {
         PromptKeys duplicated = key(
                 ApiDialect.CHAT_COMPLETIONS,
-                ascii(
-                        "{\"model\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"a\",\"content\":\"b\"}],\"model\":\"m\"}"));
+                ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"a\",\"content\":\"b\"}]}"));
         PromptKeys plain = key(
                 ApiDialect.CHAT_COMPLETIONS,
                 ascii("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]}"));
-        assertThat(duplicated.model()).contains("m");
         assertThat(duplicated.keys()).isEqualTo(plain.keys());
+    }
+
+    @Test
+    void duplicateTopLevelModelOrSalt_noKeys() {
+        String messages = "\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]";
+        for (String body : new String[] {
+            "{\"model\":\"x\"," + messages + ",\"model\":\"m\"}",
+            "{\"model\":\"m\"," + messages + ",\"model\":\"m\"}",
+            "{\"model\":null,\"model\":\"m\"," + messages + "}",
+            "{\"model\":\"m\",\"cache_salt\":\"a\"," + messages + ",\"cache_salt\":\"b\"}",
+            "{\"model\":\"m\",\"cache_salt\":\"a\",\"cache_salt\":\"a\"," + messages + "}"
+        }) {
+            for (ApiDialect dialect : ApiDialect.values()) {
+                assertThat(key(dialect, ascii(body)).noKeysReason()).as(body).contains(NoKeysReason.DUPLICATE_MEMBER);
+            }
+        }
     }
 
     @Test

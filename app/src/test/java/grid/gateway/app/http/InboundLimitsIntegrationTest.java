@@ -1,0 +1,234 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayServer;
+import grid.gateway.app.config.ConfigLoader;
+import grid.gateway.routing.time.SystemMonotonicClock;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Inbound limits on real sockets (reliability A7–A9, A11, A12): the body cap, request {@code Content-Encoding}, and
+ * the header and body deadlines the gateway enforces itself. The gateway runs on the system clock here with short
+ * deadlines (header 500 ms, body 1 s); assertions allow generous slack and never depend on an upper timing bound
+ * tighter than seconds.
+ */
+class InboundLimitsIntegrationTest {
+    private static final String HIDDEN = "GET /pause HTTP/1.1\r\nHost: engine\r\n\r\n";
+    private static final int HEADER_TIMEOUT_MS = 500;
+    private static final int BODY_TIMEOUT_MS = 1_000;
+
+    @TempDir
+    static Path dir;
+
+    private static RawUpstream engine;
+    private static GatewayServer gateway;
+    private int connectionsBefore;
+
+    @BeforeAll
+    static void start() throws IOException {
+        engine = new RawUpstream();
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, """
+                server:
+                  port: 0
+                  admin_port: 0
+                  max_body_bytes: 4096
+                  header_timeout_ms: %d
+                  body_timeout_ms: %d
+                gateway:
+                  site: east
+                sites:
+                  - name: east
+                    clusters:
+                      - name: east-a
+                        url: %s
+                        metrics_url: http://127.0.0.1:1/metrics
+                        models: [demo-model]
+                """.formatted(HEADER_TIMEOUT_MS, BODY_TIMEOUT_MS, engine.url()));
+        gateway = GatewayServer.start(
+                ConfigLoader.load(file),
+                new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, new SplittableRandom(1), "127.0.0.1"));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        engine.close();
+    }
+
+    @BeforeEach
+    void mark() {
+        connectionsBefore = engine.connections();
+    }
+
+    private static String head(String path, String headers) {
+        return "POST " + path + " HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n" + headers + "\r\n";
+    }
+
+    private static double refused(String reason) {
+        String metrics = new GatewayFixtureMetrics(gateway.adminPort()).scrape();
+        return metrics.lines()
+                .filter(l -> l.startsWith("grid_requests_refused_total{reason=\"" + reason + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    @Test
+    void a7_declaredBodyOverTheCap_413InTheApisShapeBeforeTheBodyIsSent_thenClosed() {
+        double before = refused("body_too_large");
+        for (String path : List.of("/v1/chat/completions", "/v1/messages")) {
+            try (RawHttp client = new RawHttp(gateway.port())) {
+                // Only the head and a first slice of the announced 10,000 bytes: the answer must not wait for more.
+                client.send(head(path, "Content-Length: 10000\r\n") + "{\"model\":\"demo-model\",\"x\":\""
+                        + "a".repeat(500));
+                RawHttp.Reply reply = client.readResponses(1);
+                assertThat(reply.status()).isEqualTo(413);
+                assertThat(reply.text()).containsIgnoringCase("connection: close");
+                assertThat(reply.body())
+                        .startsWith(path.equals("/v1/messages") ? "{\"type\":\"error\"" : "{\"error\":{");
+                assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+            }
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(refused("body_too_large")).isEqualTo(before + 2);
+    }
+
+    @Test
+    void a7_unreadRestOfARefusedBody_isNeverReadAsANextRequest() {
+        String body = HIDDEN.repeat(150); // 5,700 bytes of pipelined-looking requests: over the cap
+        try (RawHttp client = new RawHttp(gateway.port())) {
+            client.trySend((head("/v1/chat/completions", "Content-Length: " + body.length() + "\r\n") + body)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            RawHttp.Reply reply = client.read(1_000);
+            assertThat(reply.status()).isIn(413, -1); // -1: the reset of the unread body beat the answer
+            assertThat(reply.responses()).isLessThanOrEqualTo(1);
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
+    void a8_chunkedBodyCrossingTheCap_413_closed_engineUntouched() {
+        try (RawHttp client = new RawHttp(gateway.port())) {
+            client.send(head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n"));
+            String chunk = "a".repeat(1_000);
+            for (int i = 0; i < 5; i++) { // 5,000 bytes: one chunk past the 4,096-byte cap
+                client.send(Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n");
+            }
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(413);
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
+    void a9_gzipRequestBody_refusedWith400_neverDecoded() throws IOException {
+        // 3 MiB of zeros packed into about 3 KiB (under the cap) would inflate far past it if anything decoded it.
+        ByteArrayOutputStream packed = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(packed)) {
+            gzip.write(new byte[3 * 1024 * 1024]);
+        }
+        byte[] bomb = packed.toByteArray();
+        assertThat(bomb.length).isLessThan(4096);
+        try (RawHttp client = new RawHttp(gateway.port())) {
+            client.send(
+                    head("/v1/chat/completions", "Content-Encoding: gzip\r\nContent-Length: " + bomb.length + "\r\n"));
+            client.send(bomb);
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(400);
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
+    void a11_slowHeaders_connectionClosedAfterTheHeaderDeadline_othersServed() throws Exception {
+        double before = refused("header_timeout");
+        List<RawHttp> slow = new ArrayList<>();
+        long started = System.nanoTime();
+        try {
+            for (int i = 0; i < 50; i++) {
+                slow.add(new RawHttp(gateway.port()).send("GET /v1/models HTTP/1.1\r\nHost: gw\r\nX-Slow: a"));
+            }
+            // A client that drips bytes is no better off than a silent one: the deadline counts the whole head.
+            for (int i = 0; i < 3; i++) {
+                slow.getFirst().trySend("b".getBytes(StandardCharsets.US_ASCII));
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+            try (RawHttp normal = new RawHttp(gateway.port())) {
+                assertThat(normal.send("GET /v1/models HTTP/1.1\r\nHost: gw\r\n\r\n")
+                                .readResponses(1)
+                                .status())
+                        .isEqualTo(200);
+            }
+            for (RawHttp client : slow) {
+                assertThat(client.closedWithin(10_000)).isTrue();
+            }
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+                    .isGreaterThanOrEqualTo(HEADER_TIMEOUT_MS);
+        } finally {
+            slow.forEach(RawHttp::close);
+        }
+        assertThat(refused("header_timeout")).isEqualTo(before + 50);
+    }
+
+    @Test
+    void a12_slowBody_408ThenClosed_nothingForwarded() {
+        double before = refused("body_timeout");
+        long started = System.nanoTime();
+        try (RawHttp client = new RawHttp(gateway.port())) {
+            client.send(head("/v1/chat/completions", "Content-Length: 100\r\n") + "{\"model\":");
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(408);
+            assertThat(reply.body()).contains("request_timeout");
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(BODY_TIMEOUT_MS);
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(refused("body_timeout")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void bodyInTime_forwardedByteExact() {
+        String body = "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"on time\"}]}";
+        try (RawHttp client = new RawHttp(gateway.port())) {
+            client.send(head("/v1/chat/completions", "Content-Length: " + body.length() + "\r\n") + body);
+            assertThat(client.readResponses(1).status()).isEqualTo(200);
+        }
+        assertThat(engine.requests().getLast().body()).isEqualTo(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Reads the admin port's metrics with the JDK client. */
+    private record GatewayFixtureMetrics(int adminPort) {
+        String scrape() {
+            try {
+                return java.net.http.HttpClient.newHttpClient()
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(
+                                                java.net.URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .body();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

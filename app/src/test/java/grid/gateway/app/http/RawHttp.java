@@ -1,0 +1,187 @@
+package grid.gateway.app.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Test fixture: a raw-socket HTTP/1.1 client that sends exactly the bytes a test writes (the JDK client refuses to
+ * send malformed framing) and reads whatever comes back until the server closes the connection or goes quiet.
+ */
+final class RawHttp implements AutoCloseable {
+    /** What the server sent back, and whether it closed the connection. */
+    record Reply(String text, boolean closed) {
+        /** The status code of the first response, or -1 when nothing arrived. */
+        int status() {
+            if (!text.startsWith("HTTP/1.1 ")) {
+                return -1;
+            }
+            return Integer.parseInt(text.substring(9, 12));
+        }
+
+        /** How many responses (status lines) the server wrote. */
+        long responses() {
+            return java.util.regex.Pattern.compile("HTTP/1\\.1 \\d{3} ")
+                    .matcher(text)
+                    .results()
+                    .count();
+        }
+
+        /** The body of the first response (after the blank line), as text. */
+        String body() {
+            int end = text.indexOf("\r\n\r\n");
+            return end < 0 ? "" : text.substring(end + 4);
+        }
+    }
+
+    private final Socket socket;
+
+    RawHttp(int port) {
+        try {
+            socket = new Socket("127.0.0.1", port);
+            socket.setTcpNoDelay(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes {@code text} (ISO-8859-1, so every char is one byte). */
+    RawHttp send(String text) {
+        return send(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    RawHttp send(byte[] bytes) {
+        try {
+            OutputStream out = socket.getOutputStream();
+            out.write(bytes);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Writes without failing when the server already closed (a refused upload may see a reset). */
+    boolean trySend(byte[] bytes) {
+        try {
+            send(bytes);
+            return true;
+        } catch (UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Reads until {@code count} whole responses (framed by {@code Content-Length}) have arrived, or the server
+     * closes, or 10 s pass; keep-alive answers then cost no waiting for silence.
+     */
+    Reply readResponses(int count) {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        boolean closed = false;
+        try {
+            socket.setSoTimeout(10_000);
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            while (complete(got.toString(StandardCharsets.ISO_8859_1)) < count) {
+                int n = in.read(buffer);
+                if (n < 0) {
+                    closed = true;
+                    break;
+                }
+                got.write(buffer, 0, n);
+            }
+        } catch (SocketTimeoutException quiet) {
+            // report what arrived
+        } catch (SocketException reset) {
+            closed = true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Reply(got.toString(StandardCharsets.ISO_8859_1), closed);
+    }
+
+    /** How many complete Content-Length-framed responses {@code text} holds. */
+    private static int complete(String text) {
+        int count = 0;
+        int at = 0;
+        while (true) {
+            int headEnd = text.indexOf("\r\n\r\n", at);
+            if (headEnd < 0) {
+                return count;
+            }
+            java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?im)^content-length: *(\\d+)")
+                    .matcher(text.substring(at, headEnd));
+            int bodyEnd = headEnd + 4 + (length.find() ? Integer.parseInt(length.group(1)) : 0);
+            if (bodyEnd > text.length()) {
+                return count;
+            }
+            count++;
+            at = bodyEnd;
+        }
+    }
+
+    /**
+     * Reads until the server closes, or until it has been quiet for {@code quietMillis} after sending something (or
+     * for {@code 10 s} before sending anything).
+     */
+    Reply read(int quietMillis) {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        boolean closed = false;
+        try {
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            while (true) {
+                socket.setSoTimeout(got.size() == 0 ? 10_000 : quietMillis);
+                int n;
+                try {
+                    n = in.read(buffer);
+                } catch (SocketTimeoutException quiet) {
+                    break;
+                }
+                if (n < 0) {
+                    closed = true;
+                    break;
+                }
+                got.write(buffer, 0, n);
+            }
+        } catch (SocketException reset) {
+            closed = true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Reply(got.toString(StandardCharsets.ISO_8859_1), closed);
+    }
+
+    /** Whether the server has closed the connection (an end of stream or a reset within {@code millis}). */
+    boolean closedWithin(int millis) {
+        try {
+            socket.setSoTimeout(millis);
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            while (true) {
+                if (in.read(buffer) < 0) {
+                    return true;
+                }
+            }
+        } catch (SocketTimeoutException open) {
+            return false;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing a test socket
+        }
+    }
+}
