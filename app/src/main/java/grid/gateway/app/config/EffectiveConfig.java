@@ -47,6 +47,7 @@ public final class EffectiveConfig {
         block.put("port", server.port());
         block.put("admin_port", server.adminPort());
         block.put("max_body_bytes", server.maxBodyBytes());
+        block.put("shutdown_grace_ms", server.shutdownGrace().toMillis());
         return block;
     }
 

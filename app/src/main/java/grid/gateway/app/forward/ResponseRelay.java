@@ -14,6 +14,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +44,8 @@ public final class ResponseRelay {
 
     private final ScheduledExecutorService watchdog;
     private final Duration idleTimeout;
+    /** Answers being copied now, so that a shutdown past its grace can cut them ({@link #cutAll()}). */
+    private final Set<Http1ClientResponse> relaying = ConcurrentHashMap.newKeySet();
 
     /** A relay that closes answers silent for longer than {@code idleTimeout}, using {@code watchdog}. */
     public ResponseRelay(ScheduledExecutorService watchdog, Duration idleTimeout) {
@@ -75,6 +79,7 @@ public final class ResponseRelay {
         // Not try-with-resources: closing the entity stream drains it, which would read a whole answer the
         // client no longer wants; closing the answer instead closes the upstream connection.
         InputStream in = answer.inputStream();
+        relaying.add(answer);
         try {
             RelayResult result =
                     tagged && json && answer.headers().contentLength().orElse(0) <= MAX_TAGGED_JSON
@@ -88,7 +93,23 @@ public final class ResponseRelay {
         } catch (RuntimeException e) {
             answer.close();
             throw e;
+        } finally {
+            relaying.remove(answer);
         }
+    }
+
+    /**
+     * Closes every answer being copied now, from another thread, as the idle watchdog does: each copy then fails, so
+     * its client's answer ends abnormally, and the upstream connection is closed (interrupting the copying thread
+     * does not unblock a WebClient read). Returns how many were cut.
+     */
+    public int cutAll() {
+        int cut = 0;
+        for (Http1ClientResponse answer : Set.copyOf(relaying)) {
+            closeQuietly(answer);
+            cut++;
+        }
+        return cut;
     }
 
     private RelayResult jsonTagged(

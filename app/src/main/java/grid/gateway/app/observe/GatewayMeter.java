@@ -78,7 +78,12 @@ public enum GatewayMeter {
             "cluster",
             "outcome"),
     /** Requests whose body got no block keys, by reason. */
-    KEYER_NO_KEYS(Type.COUNTER, "grid_keyer_no_keys", "Request bodies that got no block keys, by reason", "reason");
+    KEYER_NO_KEYS(Type.COUNTER, "grid_keyer_no_keys", "Request bodies that got no block keys, by reason", "reason"),
+    /** Client requests being handled now. */
+    REQUESTS_IN_FLIGHT(
+            Type.GAUGE,
+            "grid_requests_in_flight",
+            "Client requests the gateway is handling now, from request line to the end of the answer");
 
     /** The Prometheus type a meter is exposed as. */
     public enum Type {

@@ -46,6 +46,7 @@ class EffectiveConfigTest {
                           port: 8080
                           admin_port: 9090
                           max_body_bytes: 33554432
+                          shutdown_grace_ms: 30000
                         gateway:
                           site: east
                           role: consumer
