@@ -67,6 +67,7 @@ public final class GatewayServer implements AutoCloseable {
     private final QueueScraper scraper;
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
+    private final Duration shutdownGrace;
     private final Readiness readiness = new Readiness();
     private final InFlightRequests inFlight = new InFlightRequests();
     private final WebServer server;
@@ -120,6 +121,7 @@ public final class GatewayServer implements AutoCloseable {
                 clock,
                 scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        this.shutdownGrace = initial.config().server().shutdownGrace();
         this.relay = new ResponseRelay(scheduler, initial.config().upstream().idleTimeout());
         readiness.configLoaded();
         metrics.requestsInFlight(inFlight::count);
@@ -228,12 +230,12 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully within {@code server.shutdown_grace_ms} (what {@code Main} does on SIGTERM).
+     * Stops gracefully within {@code server.shutdown_grace_ms} as read at start (what {@code Main} does on SIGTERM).
      *
      * @see #shutdown(Duration)
      */
     public ShutdownReport shutdown() {
-        return shutdown(snapshot.get().config().server().shutdownGrace());
+        return shutdown(shutdownGrace);
     }
 
     /**

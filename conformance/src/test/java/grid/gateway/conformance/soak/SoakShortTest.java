@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The soak in short (20 s of traffic after a 2 s warm-up) on every build: the packaged gateway and three engine
+ * The soak in short (15 s of traffic after a 1.5 s warm-up) on every build: the packaged gateway and three engine
  * processes, mixed traffic with injected faults, every request answered once as expected, resources back at their
  * baseline, and a graceful SIGTERM. Skipped, with the reason, when the gateway jar was not packaged or there is no
  * Linux {@code /proc}. The full run is {@code bench/soak.sh} (10 minutes by default).
@@ -32,7 +32,7 @@ class SoakShortTest {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
 
-        boolean passed = new SoakRun(new SoakSettings(Duration.ofSeconds(20), 6, JAR, dir, 1), out).run();
+        boolean passed = new SoakRun(new SoakSettings(Duration.ofSeconds(15), 6, JAR, dir, 1), out).run();
 
         String report = text.toString(StandardCharsets.UTF_8);
         System.out.println(report);
