@@ -45,12 +45,15 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics
- *   client socket ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
- *   admin socket  ──> /metrics, /health/live, /health/ready
+ *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
+ *   admin server  ──> /metrics, /health/live, /health/ready   (a server of its own: it outlives the client drain)
  *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, config polls
  * </pre>
  *
- * <p>Thread-safe: {@link #apply} swaps the snapshot atomically; listener ports never change after start.
+ * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once.
+ *
+ * <p>Thread-safe: {@link #apply} swaps the snapshot atomically; listener ports never change after start; stopping
+ * is serialised and happens once.
  */
 public final class GatewayServer implements AutoCloseable {
     private static final Duration EXPIRY_SWEEP = Duration.ofSeconds(10);

@@ -106,9 +106,26 @@ final class LifecycleGrid implements AutoCloseable {
         return gateway;
     }
 
+    /** Starts a gateway from the config file on the system clock (for tests that need the load window to move). */
+    GatewayServer startGatewayOnSystemClock(long seed) {
+        if (gateway != null) {
+            gateway.close();
+        }
+        gateway = GatewayServer.start(
+                configFile,
+                new GatewayServer.Runtime(
+                        grid.gateway.routing.time.SystemMonotonicClock.INSTANCE,
+                        new SplittableRandom(seed),
+                        "127.0.0.1"));
+        return gateway;
+    }
+
     /** Sets each engine's reported queue depth and scrapes once, past the load window, so only these count. */
     void queues(Map<String, Integer> depths) {
         depths.forEach((name, depth) -> engines.get(name).setQueueDepth(depth));
+        // A scheduled scrape may have read the engines before the change: finish it at the old time, so that the
+        // window, moved past it, holds only the new depths.
+        gateway.scrapeNow();
         clock.advance(Duration.ofSeconds(11));
         gateway.scrapeNow();
     }
