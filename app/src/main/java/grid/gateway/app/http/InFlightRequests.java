@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * filter. Once {@link #drain()} is called, every request that ends closes its connection after its answer (Helidon's
  * own stop only interrupts connections idle at the moment it starts, so a kept-alive connection whose answer ends
  * later would otherwise hold the stop until its grace runs out). {@link #cut()} interrupts the threads still in a
- * request: an interrupted virtual thread's blocking socket read fails at once, so the upstream connection is closed
- * and the client's answer ends abnormally.
+ * request, for those not relaying an answer (the relay's own cut closes the answers being copied: an interrupt does
+ * not unblock a WebClient read).
  *
  * <p>Thread-safe: a concurrent set of threads and a volatile flag.
  */
