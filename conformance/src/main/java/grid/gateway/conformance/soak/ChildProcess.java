@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A Java process the soak started (an engine simulator or the gateway): its output is kept (last 300 lines) and
+ * A Java process the soak started (an engine simulator or the gateway): its output is kept (last 3,000 lines) and
  * searched for the port lines it prints. {@link #close()} stops it: SIGTERM, then SIGKILL after 15 s.
  *
  * <p>Thread-safe.
@@ -59,7 +59,7 @@ final class ChildProcess implements AutoCloseable {
                 }
                 synchronized (output) {
                     output.addLast(line);
-                    if (output.size() > 300) {
+                    if (output.size() > 3000) {
                         output.removeFirst();
                     }
                 }
@@ -102,7 +102,7 @@ final class ChildProcess implements AutoCloseable {
         process.destroy();
         try {
             if (process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-                reader.join(Duration.ofSeconds(5)); // its last lines
+                reader.join(Duration.ofSeconds(30)); // its last lines
                 return java.util.OptionalInt.of(process.exitValue());
             }
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -60,7 +60,9 @@ final class ShutdownCheck {
         }
         String output = grid.gatewayOutput();
         if (!output.contains("grid-gateway stopped: ")) {
-            problems.add("no 'grid-gateway stopped' line in the gateway's output");
+            List<String> lines = output.lines().toList();
+            problems.add("no 'grid-gateway stopped' line in the gateway's output; its last lines: "
+                    + lines.subList(Math.max(0, lines.size() - 5), lines.size()));
         }
         System.out.println("shutdown:  exit " + SoakRun.exit(exit) + "; "
                 + output.lines().filter(l -> l.startsWith("grid-gateway s")).toList());

@@ -14,7 +14,7 @@ import java.util.OptionalInt;
 /**
  * The processes of a soak, all on loopback: three engine simulators (east-a, east-b at site east, west-a at site
  * west; from this JVM's class path) and the packaged gateway in front of them ({@code java -jar}, 256 MiB heap),
- * with a tag key, a 16 KiB body limit, a 2 s first-byte timeout and a 10 s shutdown grace. {@link #close()} stops
+ * with a tag key, a 16 KiB body limit, a 5 s first-byte timeout and a 10 s shutdown grace. {@link #close()} stops
  * every process it started.
  *
  * <p>Not thread-safe.
