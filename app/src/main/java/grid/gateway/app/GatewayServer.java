@@ -9,6 +9,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
+import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.load.QueueScraper;
 import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.ClusterState;
@@ -37,7 +38,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The composition root: builds every stateful part from a {@link GatewaySnapshot} and a {@link Runtime}, and starts
@@ -45,15 +48,22 @@ import java.util.random.RandomGenerator;
  *
  * <pre>
  *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics
- *   client socket ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
- *   admin socket  ──> /metrics, /health/live, /health/ready
+ *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
+ *   admin server  ──> /metrics, /health/live, /health/ready   (a server of its own: it outlives the client drain)
  *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, config polls
  * </pre>
  *
- * <p>Thread-safe: {@link #apply} swaps the snapshot atomically; listener ports never change after start.
+ * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once.
+ *
+ * <p>Thread-safe: {@link #apply} swaps the snapshot atomically; listener ports never change after start; stopping
+ * is serialised and happens once.
  */
 public final class GatewayServer implements AutoCloseable {
     private static final Duration EXPIRY_SWEEP = Duration.ofSeconds(10);
+    /** Helidon's own cut comes this long after the gateway's, so that the gateway's deadline is the one that acts. */
+    private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
+    /** Helidon's default grace, kept for {@link #close()}. */
+    private static final long CLOSE_GRACE_MILLIS = 500;
 
     private final AtomicReference<GatewaySnapshot> snapshot;
     private final ScheduledExecutorService scheduler;
@@ -61,8 +71,16 @@ public final class GatewayServer implements AutoCloseable {
     private final SiteRouter router;
     private final GatewayMetrics metrics;
     private final QueueScraper scraper;
+    private final UpstreamForwarder forwarder;
+    private final ResponseRelay relay;
+    private final Duration shutdownGrace;
+    private final Readiness readiness = new Readiness();
+    private final InFlightRequests inFlight = new InFlightRequests();
     private final WebServer server;
-    private ConfigWatcher watcher;
+    private final WebServer admin;
+    private final ReentrantLock stopping = new ReentrantLock();
+    private volatile @Nullable ConfigWatcher watcher;
+    private @Nullable ShutdownReport stopped;
 
     /**
      * Injected time, randomness and bind address.
@@ -107,30 +125,28 @@ public final class GatewayServer implements AutoCloseable {
                 window,
                 clock,
                 scheduler);
-        UpstreamForwarder forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        this.shutdownGrace = initial.config().server().shutdownGrace();
         // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
         // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
-        ResponseRelay relay =
+        this.relay =
                 new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
         HeaderDeadline headerDeadline = new HeaderDeadline(
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
-        Readiness readiness = new Readiness();
         readiness.configLoaded();
-        WebServerConfig.Builder builder = WebServer.builder()
+        metrics.requestsInFlight(inFlight::count);
+        WebServerConfig.Builder adminBuilder = WebServer.builder()
                 .host(runtime.host())
-                .port(initial.config().server().port())
-                .connectionOptions(o -> o.tcpNoDelay(true))
-                .addProtocol(
-                        Http1Config.builder().addReceiveListener(headerDeadline).build())
-                .putSocket(
-                        AdminRoutes.SOCKET,
-                        s -> s.host(runtime.host())
-                                .port(initial.config().server().adminPort()))
-                .routing(r -> GatewayRouting.register(
-                        r, new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics)));
-        AdminRoutes.addTo(builder, registry, readiness);
-        this.server = builder.build().start();
-        if (!server.isRunning() || server.port() <= 0) {
+                .port(initial.config().server().adminPort())
+                .shutdownHook(false);
+        AdminRoutes.serve(adminBuilder, registry, readiness);
+        this.admin = adminBuilder.build().start();
+        this.server = clientServer(
+                initial,
+                runtime,
+                headerDeadline,
+                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics));
+        if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
         }
@@ -153,6 +169,27 @@ public final class GatewayServer implements AutoCloseable {
                 2, Thread.ofPlatform().daemon().name("grid-scheduler-", 0).factory());
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
+    }
+
+    private WebServer clientServer(
+            GatewaySnapshot initial, Runtime runtime, HeaderDeadline headerDeadline, GatewayRouting.Parts parts) {
+        return WebServer.builder()
+                .host(runtime.host())
+                .port(initial.config().server().port())
+                .connectionOptions(o -> o.tcpNoDelay(true))
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerDeadline).build())
+                .featuresDiscoverServices(false)
+                // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace
+                // only has to be longer, so that it never cuts first.
+                .shutdownHook(false)
+                .shutdownGracePeriod(initial.config().server().shutdownGrace().plus(HELIDON_GRACE_MARGIN))
+                .routing(r -> {
+                    r.addFilter(inFlight);
+                    GatewayRouting.register(r, parts);
+                })
+                .build()
+                .start();
     }
 
     /** Starts a gateway serving {@code snapshot}; nothing watches a file. */
@@ -188,8 +225,8 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Applies a new snapshot. Listener ports, the header timeout and the upstream settings read at start stay as they
-     * were.
+     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace and the upstream settings read at
+     * start stay as they were.
      */
     public void apply(GatewaySnapshot next) {
         snapshot.set(next);
@@ -205,13 +242,14 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The bound admin port. */
     public int adminPort() {
-        return server.port(AdminRoutes.SOCKET);
+        return admin.port();
     }
 
     /** Re-reads the config file now, as the next poll would (for tests); nothing when started from a snapshot. */
     public void reloadNow() {
-        if (watcher != null) {
-            watcher.pollNow();
+        ConfigWatcher w = watcher;
+        if (w != null) {
+            w.pollNow();
         }
     }
 
@@ -220,16 +258,95 @@ public final class GatewayServer implements AutoCloseable {
         scraper.pollNow().values().forEach(CompletableFuture::join);
     }
 
-    @Override
-    public void close() {
-        if (watcher != null) {
-            watcher.close();
+    /** Client requests being handled now. */
+    public int requestsInFlight() {
+        return inFlight.count();
+    }
+
+    /**
+     * Stops gracefully within {@code server.shutdown_grace_ms} as read at start (what {@code Main} does on SIGTERM).
+     *
+     * @see #shutdown(Duration)
+     */
+    public ShutdownReport shutdown() {
+        return shutdown(shutdownGrace);
+    }
+
+    /**
+     * Stops the gateway, letting requests in flight finish for at most {@code grace}:
+     *
+     * <pre>
+     *   1. /health/ready answers 503 "shutting down"; config polls and queue scrapes stop
+     *   2. the client listener closes: new connections are refused; idle kept-alive connections are closed
+     *   3. each request in flight finishes and closes its connection, until none is left or {@code grace} passes
+     *   4. then what is left is cut: its client answer ends abnormally, its upstream connection is closed
+     *   5. pooled upstream connections are closed, then the admin listener stops
+     * </pre>
+     *
+     * A second call returns the first one's report. Blocks until stopped.
+     */
+    public ShutdownReport shutdown(Duration grace) {
+        requireNonNull(grace, "grace");
+        stopping.lock();
+        try {
+            if (stopped == null) {
+                stopped = stop(grace);
+            }
+            return stopped;
+        } finally {
+            stopping.unlock();
+        }
+    }
+
+    private ShutdownReport stop(Duration grace) {
+        readiness.shuttingDown();
+        inFlight.drain();
+        ConfigWatcher w = watcher;
+        if (w != null) {
+            w.close();
         }
         scraper.close();
+        int atStart = inFlight.count();
+        int cut = 0;
         if (server != null) {
-            server.stop();
+            Thread stopper =
+                    Thread.ofPlatform().name("grid-client-listener-stop").start(server::stop);
+            try {
+                if (!stopper.join(grace)) {
+                    cut = inFlight.count();
+                    relay.cutAll();
+                    inFlight.cut();
+                }
+                stopper.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                inFlight.cut();
+            }
+        }
+        forwarder.close();
+        if (admin != null) {
+            admin.stop();
         }
         metrics.close();
         scheduler.shutdownNow();
+        return new ShutdownReport(atStart, inFlight.finishedWhileDraining(), cut);
     }
+
+    /**
+     * Stops at once: what is in flight gets {@value #CLOSE_GRACE_MILLIS} ms (tests, and a gateway that failed to
+     * start).
+     */
+    @Override
+    public void close() {
+        shutdown(Duration.ofMillis(CLOSE_GRACE_MILLIS));
+    }
+
+    /**
+     * What a shutdown did.
+     *
+     * @param inFlightAtStart requests in flight when it began
+     * @param finished requests that completed while it drained (including ones that arrived on open connections)
+     * @param cut requests cut at the grace deadline
+     */
+    public record ShutdownReport(int inFlightAtStart, long finished, int cut) {}
 }

@@ -17,7 +17,9 @@ import java.util.concurrent.CountDownLatch;
  *   grid-gateway --help
  * </pre>
  *
- * <p>An invalid config, at start or under {@code --check-config}, exits 2 with each problem and its key path.
+ * <p>An invalid config, at start or under {@code --check-config}, exits 2 with each problem and its key path. SIGTERM
+ * (or Ctrl-C) stops the gateway gracefully: readiness turns false, new connections are refused, and requests in
+ * flight get {@code server.shutdown_grace_ms} to finish before they are cut.
  */
 public final class Main {
     static final String USAGE = """
@@ -48,8 +50,18 @@ public final class Main {
         }
         System.out.println("grid-gateway listening port=" + server.port());
         System.out.println("grid-gateway admin port=" + server.adminPort());
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(server), "grid-gateway-shutdown"));
         new CountDownLatch(1).await();
+    }
+
+    /** SIGTERM or SIGINT: drain for {@code server.shutdown_grace_ms}, then stop (see GatewayServer.shutdown). */
+    private static void shutdown(GatewayServer server) {
+        System.out.println("grid-gateway shutting down: " + server.requestsInFlight() + " requests in flight");
+        System.out.flush();
+        GatewayServer.ShutdownReport report = server.shutdown();
+        System.out.println("grid-gateway stopped: " + report.finished() + " requests finished while draining, "
+                + report.cut() + " cut at the grace deadline");
+        System.out.flush();
     }
 
     /** The config file to serve, when the arguments ask to serve. */

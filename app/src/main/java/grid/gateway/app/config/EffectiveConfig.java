@@ -49,6 +49,7 @@ public final class EffectiveConfig {
         block.put("max_body_bytes", server.maxBodyBytes());
         block.put("header_timeout_ms", server.headerTimeout().toMillis());
         block.put("body_timeout_ms", server.bodyTimeout().toMillis());
+        block.put("shutdown_grace_ms", server.shutdownGrace().toMillis());
         return block;
     }
 

@@ -16,8 +16,16 @@ import java.time.Duration;
  *     a client slower than this has its connection closed; default 10000 ms
  * @param bodyTimeout {@code body_timeout_ms}: from the end of the headers to the last body byte; a client slower
  *     than this gets 408 and its connection closed; default 60000 ms
+ * @param shutdownGrace {@code shutdown_grace_ms}: how long a stopping gateway lets requests in flight finish before
+ *     it cuts them; default 30 s
  */
-public record ServerSettings(int port, int adminPort, long maxBodyBytes, Duration headerTimeout, Duration bodyTimeout) {
+public record ServerSettings(
+        int port,
+        int adminPort,
+        long maxBodyBytes,
+        Duration headerTimeout,
+        Duration bodyTimeout,
+        Duration shutdownGrace) {
     /** SPEC §7 defaults. */
     public static final int DEFAULT_PORT = 8080;
     /** SPEC §7 defaults. */
@@ -28,14 +36,18 @@ public record ServerSettings(int port, int adminPort, long maxBodyBytes, Duratio
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     /** nginx's {@code client_body_timeout} 60 s, here for the whole body: 32 MiB then needs about 4.5 Mbit/s. */
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
+    /** Long enough for most answers in flight, and as long as Kubernetes waits before it kills a pod. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
+    /** Validates. */
     public ServerSettings {
         requireNonNull(headerTimeout, "headerTimeout");
         requireNonNull(bodyTimeout, "bodyTimeout");
+        requireNonNull(shutdownGrace, "shutdownGrace");
     }
 
-    /** Settings with the default read deadlines. */
+    /** Settings with the default read deadlines and shutdown grace. */
     public ServerSettings(int port, int adminPort, long maxBodyBytes) {
-        this(port, adminPort, maxBodyBytes, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT);
+        this(port, adminPort, maxBodyBytes, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT, DEFAULT_SHUTDOWN_GRACE);
     }
 }

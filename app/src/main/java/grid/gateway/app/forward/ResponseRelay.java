@@ -16,6 +16,8 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -45,6 +47,8 @@ public final class ResponseRelay {
     private final ScheduledExecutorService watchdog;
     private final Duration idleTimeout;
     private final MonotonicClock clock;
+    /** Answers being copied now, so that a shutdown past its grace can cut them ({@link #cutAll()}). */
+    private final Set<Http1ClientResponse> relaying = ConcurrentHashMap.newKeySet();
 
     /**
      * A relay that closes answers silent for longer than {@code idleTimeout}, using {@code watchdog} and timing the
@@ -66,13 +70,25 @@ public final class ResponseRelay {
         Optional<HttpMediaType> type = answer.headers().contentType();
         boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
         boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
-        boolean tagged = rewrite.tagsIds() && (sse || json);
         if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
             copyHeaders(answer, response, false);
             answer.close(); // no body to read (helidon.md P2): the connection goes back to the pool
             response.send();
             return new RelayResult(status, new BodyTail());
         }
+        relaying.add(answer);
+        try {
+            return relayBody(answer, response, rewrite, json, sse);
+        } finally {
+            relaying.remove(answer);
+        }
+    }
+
+    /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
+    private RelayResult relayBody(
+            Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite, boolean json, boolean sse) {
+        int status = answer.status().code();
+        boolean tagged = rewrite.tagsIds() && (sse || json);
         // Not try-with-resources: closing the entity stream drains it, which would read a whole answer the
         // client no longer wants; closing the answer instead closes the upstream connection.
         InputStream in = answer.inputStream();
@@ -123,6 +139,24 @@ public final class ResponseRelay {
             answer.close();
             throw e;
         }
+    }
+
+    /**
+     * Closes every answer being copied now, from another thread, as the idle watchdog does: each copy then fails, so
+     * its client's answer ends abnormally, and the upstream connection is closed (interrupting the copying thread
+     * does not unblock a WebClient read). Returns how many were cut.
+     */
+    public int cutAll() {
+        int cut = 0;
+        for (Http1ClientResponse answer : Set.copyOf(relaying)) {
+            try {
+                answer.close();
+            } catch (RuntimeException ignored) {
+                // The copying thread sees the broken stream; nothing else to do here.
+            }
+            cut++;
+        }
+        return cut;
     }
 
     /** Copies the answer's end-to-end headers; a tagged answer's Content-Length is recomputed, not copied. */

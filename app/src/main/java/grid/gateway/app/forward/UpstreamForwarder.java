@@ -110,6 +110,14 @@ public final class UpstreamForwarder {
         return new Attempt.Answered(answer, Duration.ofNanos(clock.nanoTime() - start));
     }
 
+    /**
+     * Closes the pooled upstream connections (at shutdown, once no request is in flight); a connection still in use
+     * closes when its answer is closed.
+     */
+    public void close() {
+        client.closeResource();
+    }
+
     private static Attempt classify(RuntimeException failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof ConnectException

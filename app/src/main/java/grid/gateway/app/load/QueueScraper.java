@@ -170,7 +170,10 @@ public final class QueueScraper implements AutoCloseable {
         return round;
     }
 
-    /** Stops scheduling rounds and interrupts running scrapes; the scheduler itself stays the caller's. */
+    /**
+     * Stops scheduling rounds, interrupts running scrapes and closes the pooled scrape connections; the scheduler
+     * itself stays the caller's.
+     */
     @Override
     public void close() {
         lifecycle.lock();
@@ -183,6 +186,7 @@ public final class QueueScraper implements AutoCloseable {
             lifecycle.unlock();
         }
         scrapes.shutdownNow();
+        client.closeResource();
     }
 
     /** The metrics URL of {@code cluster}: its {@code metrics_url}, else {@code <url>/metrics}. */

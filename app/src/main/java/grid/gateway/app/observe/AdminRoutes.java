@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -53,17 +54,42 @@ public final class AdminRoutes {
             throw new IllegalArgumentException(
                     "the web server has no \"" + SOCKET + "\" socket; declare it with putSocket before adding routes");
         }
+        install(server, SOCKET, registry, readiness);
+    }
+
+    /**
+     * Makes {@code server} an admin server of its own: {@code /metrics}, {@code /health/live} and
+     * {@code /health/ready} on its default socket. The gateway runs its admin endpoints this way, so that they keep
+     * answering (ready: 503) while the client listener drains at shutdown.
+     *
+     * @param server the builder of the admin web server
+     * @param registry the registry {@code /metrics} exposes, the one {@link GatewayMetrics} writes to
+     * @param readiness answers {@code /health/ready}
+     */
+    public static void serve(WebServerConfig.Builder server, MeterRegistry registry, Readiness readiness) {
+        requireNonNull(server, "server");
+        requireNonNull(registry, "registry");
+        requireNonNull(readiness, "readiness");
+        install(server, WebServer.DEFAULT_SOCKET_NAME, registry, readiness);
+    }
+
+    private static void install(
+            WebServerConfig.Builder server, String socket, MeterRegistry registry, Readiness readiness) {
         server.featuresDiscoverServices(false)
                 .addFeature(ObserveFeature.builder()
                         .endpoint("/")
-                        .sockets(List.of(SOCKET))
+                        .sockets(List.of(socket))
                         .observersDiscoverServices(false)
                         .addObserver(MetricsObserver.builder()
                                 .endpoint("/metrics")
                                 .meterRegistry(registry)
                                 .build())
-                        .build())
-                .routing(SOCKET, routing -> health(routing, readiness));
+                        .build());
+        if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
+            server.routing(routing -> health(routing, readiness));
+        } else {
+            server.routing(socket, routing -> health(routing, readiness));
+        }
     }
 
     private static void health(HttpRouting.Builder routing, Readiness readiness) {

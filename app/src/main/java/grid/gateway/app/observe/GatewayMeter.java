@@ -84,7 +84,12 @@ public enum GatewayMeter {
             Type.COUNTER,
             "grid_requests_refused",
             "Client requests refused before forwarding: body too large, body or headers too slow",
-            "reason");
+            "reason"),
+    /** Client requests being handled now. */
+    REQUESTS_IN_FLIGHT(
+            Type.GAUGE,
+            "grid_requests_in_flight",
+            "Client requests the gateway is handling now, from request line to the end of the answer");
 
     /** The Prometheus type a meter is exposed as. */
     public enum Type {

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 
 /**
  * The gateway's meters (SPEC §10), fed by the routing core's events and by the proxy; the list of meters is
@@ -129,6 +130,19 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
     /** A client request was refused or cut before it was forwarded. */
     public void refused(InboundRefusal reason) {
         refused.get(requireNonNull(reason, "reason")).increment();
+    }
+
+    /** Registers {@code grid_requests_in_flight}, read from {@code count} at each scrape. */
+    public void requestsInFlight(IntSupplier count) {
+        requireNonNull(count, "count");
+        syncLock.lock();
+        try {
+            if (!closed) {
+                meters.gauge(GatewayMeter.REQUESTS_IN_FLIGHT, () -> (double) count.getAsInt());
+            }
+        } finally {
+            syncLock.unlock();
+        }
     }
 
     /** The keyer found no keys in a request body. */

@@ -29,6 +29,7 @@ class ConfigLoaderTest {
               max_body_bytes: 1048576
               header_timeout_ms: 5000
               body_timeout_ms: 30000
+              shutdown_grace_ms: 7000
             gateway:
               site: west
               role: provider
@@ -101,7 +102,8 @@ class ConfigLoaderTest {
                 ConfigLoader.load(write(dir, "config.yaml", FULL)).config();
 
         assertThat(config.server())
-                .isEqualTo(new ServerSettings(0, 0, 1_048_576, Duration.ofSeconds(5), Duration.ofSeconds(30)));
+                .isEqualTo(new ServerSettings(
+                        0, 0, 1_048_576, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7)));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),

@@ -48,6 +48,7 @@ class EffectiveConfigTest {
                           max_body_bytes: 33554432
                           header_timeout_ms: 10000
                           body_timeout_ms: 60000
+                          shutdown_grace_ms: 30000
                         gateway:
                           site: east
                           role: consumer

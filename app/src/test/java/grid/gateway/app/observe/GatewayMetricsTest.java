@@ -77,6 +77,7 @@ class GatewayMetricsTest {
     @Test
     void scrape_everyDeclaredMeter_exposedUnderItsSpecName() {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
+        metrics.requestsInFlight(() -> 3);
         Scrape scrape = server.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {
@@ -86,6 +87,7 @@ class GatewayMetricsTest {
             assertThat(scrape.matching(sampleName, Map.of()))
                     .allSatisfy(sample -> assertThat(sample.labels().keySet()).containsAll(meter.labels()));
         }
+        assertThat(scrape.value("grid_requests_in_flight", Map.of())).contains(3.0);
         assertThat(scrape.text())
                 .contains("# TYPE grid_route_prefix_affinity_total counter")
                 .contains("# TYPE grid_upstream_latency_seconds histogram")

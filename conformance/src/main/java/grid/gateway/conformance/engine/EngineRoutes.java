@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <pre>
  *   request ─▶ /metrics? ─▶ scrape count, exposition
- *           └▶ RequestLog.record ─▶ FaultScript.take ─▶ ErrorStatus? ─▶ error in the API's shape
+ *           └▶ RequestLog.record ─▶ x-sim-fault header, else FaultScript.take ─▶ ErrorStatus? ─▶ error in the API's shape
  *                                                     └▶ endpoint(method, path) ─▶ API class ─▶ SimulatedEngine
  * </pre>
  *
@@ -61,7 +61,15 @@ final class EngineRoutes {
             return;
         }
         RecordedRequest recorded = parts.log().record(request);
-        FaultPlan faults = parts.script().take(recorded.path());
+        FaultPlan faults;
+        try {
+            faults = recorded.header(FaultHeader.NAME)
+                    .map(value -> FaultPlan.of(FaultHeader.parse(value)))
+                    .orElseGet(() -> parts.script().take(recorded.path()));
+        } catch (IllegalArgumentException badHeader) {
+            detail(response, Status.BAD_REQUEST_400);
+            return;
+        }
         Exchange exchange = new Exchange(request, response, recorded, faults, parts.pacer());
         parts.inFlight().enter();
         try {

@@ -18,11 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The record of every request a simulator received, MockWebServer-style: a queue that tests take from, a count of
  * recorded requests, and a separate count of {@code /metrics} scrapes, which are not recorded because a gateway
- * scrapes often.
+ * scrapes often. It keeps the last {@value #KEPT} requests, so that a simulator running for hours (the soak) does not
+ * grow without bound; a test takes them long before that.
  *
  * <p>Thread-safe: a concurrent queue and atomic counters.
  */
 final class RequestLog {
+    static final int KEPT = 10_000;
+
     private final BlockingQueue<RecordedRequest> requests = new LinkedBlockingQueue<>();
     private final AtomicInteger recorded = new AtomicInteger();
     private final AtomicInteger scrapes = new AtomicInteger();
@@ -44,6 +47,9 @@ final class RequestLog {
                 headers,
                 new String(body, StandardCharsets.UTF_8));
         requests.add(recordedRequest);
+        while (requests.size() > KEPT) {
+            requests.poll();
+        }
         return recordedRequest;
     }
 

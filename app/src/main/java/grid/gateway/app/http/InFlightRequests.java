@@ -1,0 +1,72 @@
+package grid.gateway.app.http;
+
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The client requests the gateway is handling now, for the in-flight gauge and for a graceful shutdown.
+ *
+ * <p>Helidon runs each request on its connection's virtual thread, so a request in flight is a thread inside this
+ * filter. Once {@link #drain()} is called, every request that ends closes its connection after its answer (Helidon's
+ * own stop only interrupts connections idle at the moment it starts, so a kept-alive connection whose answer ends
+ * later would otherwise hold the stop until its grace runs out). {@link #cut()} interrupts the threads still in a
+ * request, for those not relaying an answer (the relay's own cut closes the answers being copied: an interrupt does
+ * not unblock a WebClient read).
+ *
+ * <p>Thread-safe: a concurrent set of threads and a volatile flag.
+ */
+public final class InFlightRequests implements Filter {
+    private final Set<Thread> inRequest = ConcurrentHashMap.newKeySet();
+    private final AtomicLong finishedWhileDraining = new AtomicLong();
+    private volatile boolean draining;
+
+    /** No request in flight, not draining. */
+    public InFlightRequests() {}
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        Thread thread = Thread.currentThread();
+        inRequest.add(thread);
+        try {
+            chain.proceed();
+        } finally {
+            inRequest.remove(thread);
+        }
+        if (draining) {
+            finishedWhileDraining.incrementAndGet();
+            // The answer is complete; closing the connection now lets the stopping listener finish.
+            throw new CloseConnectionException("the gateway is shutting down");
+        }
+    }
+
+    /** Requests being handled now. */
+    public int count() {
+        return inRequest.size();
+    }
+
+    /** From now on each request closes its connection when its answer is complete. */
+    public void drain() {
+        draining = true;
+    }
+
+    /** Requests that completed after {@link #drain()}. */
+    public long finishedWhileDraining() {
+        return finishedWhileDraining.get();
+    }
+
+    /** Interrupts every request still in flight; returns how many were cut. */
+    public int cut() {
+        int cut = 0;
+        for (Thread thread : Set.copyOf(inRequest)) {
+            thread.interrupt();
+            cut++;
+        }
+        return cut;
+    }
+}
