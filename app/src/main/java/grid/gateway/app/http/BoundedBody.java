@@ -28,6 +28,10 @@ import java.util.concurrent.TimeoutException;
  */
 public final class BoundedBody {
     private static final int CHUNKED_INITIAL = 16 * 1024;
+    /** How long a refused body is drained before its connection closes. */
+    private static final Duration LINGER_TIME = Duration.ofSeconds(2);
+    /** How much of a refused body is drained at most before its connection closes. */
+    private static final long LINGER_BYTES = 64L * 1024 * 1024;
 
     private BoundedBody() {}
 
@@ -109,6 +113,34 @@ public final class BoundedBody {
             if (size > maxBytes) {
                 return Optional.empty();
             }
+        }
+    }
+
+    /**
+     * Reads and discards what the client is still sending of a refused body, for at most {@link #LINGER_TIME} and
+     * {@link #LINGER_BYTES}, before the caller closes the connection. Closing a socket with unread bytes makes the
+     * kernel answer with a reset, which can destroy the 413 the client has not read yet (nginx's lingering close
+     * solves the same problem).
+     */
+    public static void linger(ServerRequest request) {
+        FutureTask<Void> drain = new FutureTask<>(() -> {
+            try (InputStream in = request.content().inputStream()) {
+                byte[] sink = new byte[CHUNKED_INITIAL];
+                long left = LINGER_BYTES;
+                int n;
+                while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
+                    left -= n;
+                }
+            }
+            return null;
+        });
+        Thread.ofVirtual().name("grid-body-linger").start(drain);
+        try {
+            drain.get(LINGER_TIME.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // Too slow, too long or already broken: the connection is closed anyway, which ends the drain.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

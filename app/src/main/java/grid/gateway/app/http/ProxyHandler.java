@@ -89,7 +89,8 @@ public final class ProxyHandler implements Handler {
             case BoundedBody.Outcome.Read read -> body = read.bytes();
             case BoundedBody.Outcome.TooLarge tooLarge -> {
                 refuse(response, path, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);
-                return;
+                BoundedBody.linger(request);
+                throw new CloseConnectionException("request body refused: " + InboundRefusal.BODY_TOO_LARGE.label());
             }
             case BoundedBody.Outcome.TimedOut timedOut -> {
                 refuse(response, path, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
@@ -131,7 +132,9 @@ public final class ProxyHandler implements Handler {
     private void refuse(ServerResponse response, String path, ApiError error, InboundRefusal reason) {
         events.refused(reason);
         ErrorAnswers.send(response, path, error);
-        throw new CloseConnectionException("request body refused: " + reason.label());
+        if (reason != InboundRefusal.BODY_TOO_LARGE) {
+            throw new CloseConnectionException("request body refused: " + reason.label());
+        }
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {

@@ -25,6 +25,13 @@ class MixedFaultsIntegrationTest {
     private static final String SSE_HEAD =
             "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
     private static final int CLIENTS = 8;
+    /**
+     * Descriptors this JVM may still hold after the run without a leak: both ends of every kept-alive connection live
+     * here (client to gateway, gateway to engine), and a client whose connection was cut may keep a second pooled one;
+     * measured 6 to 33 over the baseline. A descriptor leaked per faulty request (80 of them) would exceed it.
+     */
+    private static final long FD_SLACK = 8L * CLIENTS;
+
     private static final int PER_CLIENT = 30;
 
     @TempDir
@@ -102,7 +109,7 @@ class MixedFaultsIntegrationTest {
                 .containsPattern("grid_upstream_errors_total\\{[^}]*kind=\"timeout\"[^}]*} 40\\.0");
         // What stays open: pooled idle connections (at most one per concurrent client) and the scraper's.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while ((engine.open.get() > CLIENTS + 1 || openFileDescriptors() > fdsBefore + 4L * CLIENTS)
+        while ((engine.open.get() > CLIENTS + 1 || openFileDescriptors() > fdsBefore + FD_SLACK)
                 && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(50);
         }
@@ -111,7 +118,7 @@ class MixedFaultsIntegrationTest {
                 CLIENTS * PER_CLIENT, engine.open.get(), fdsBefore, openFileDescriptors());
         assertThat(engine.open.get()).isLessThanOrEqualTo(CLIENTS + 1);
         if (fdsBefore >= 0) {
-            assertThat(openFileDescriptors()).isLessThanOrEqualTo(fdsBefore + 4L * CLIENTS);
+            assertThat(openFileDescriptors()).isLessThanOrEqualTo(fdsBefore + FD_SLACK);
         }
     }
 
