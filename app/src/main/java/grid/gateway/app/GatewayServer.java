@@ -177,6 +177,9 @@ public final class GatewayServer implements AutoCloseable {
                 .host(runtime.host())
                 .port(initial.config().server().port())
                 .connectionOptions(o -> o.tcpNoDelay(true))
+                // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
+                // protocols and waits for its first bytes to choose, and a stop does not close it as idle.
+                .protocolsDiscoverServices(false)
                 .addProtocol(
                         Http1Config.builder().addReceiveListener(headerDeadline).build())
                 .featuresDiscoverServices(false)
