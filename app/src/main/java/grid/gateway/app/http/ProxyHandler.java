@@ -87,15 +87,10 @@ public final class ProxyHandler implements Handler {
         byte[] body;
         switch (BoundedBody.read(request, maxBodyBytes.getAsLong(), bodyTimeout.get())) {
             case BoundedBody.Outcome.Read read -> body = read.bytes();
-            case BoundedBody.Outcome.TooLarge tooLarge -> {
-                refuse(response, path, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);
-                BoundedBody.linger(request);
-                throw new CloseConnectionException("request body refused: " + InboundRefusal.BODY_TOO_LARGE.label());
-            }
-            case BoundedBody.Outcome.TimedOut timedOut -> {
-                refuse(response, path, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
-                return;
-            }
+            case BoundedBody.Outcome.TooLarge tooLarge ->
+                throw refuse(request, response, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);
+            case BoundedBody.Outcome.TimedOut timedOut ->
+                throw refuse(request, response, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
         }
         String query = request.query().rawValue();
         ForwardRequest forward = new ForwardRequest(
@@ -129,12 +124,18 @@ public final class ProxyHandler implements Handler {
      * Answers a request whose body was not read to its end, then closes the connection: what is left of the body
      * must never be read as a next request.
      */
-    private void refuse(ServerResponse response, String path, ApiError error, InboundRefusal reason) {
+    /**
+     * Answers a refused body and returns the exception that ends its connection, so the unread rest can never be read
+     * as a next request. A body refused for its size is drained first (lingering close); a slow one is not waited for.
+     */
+    private CloseConnectionException refuse(
+            ServerRequest request, ServerResponse response, ApiError error, InboundRefusal reason) {
         events.refused(reason);
-        ErrorAnswers.send(response, path, error);
-        if (reason != InboundRefusal.BODY_TOO_LARGE) {
-            throw new CloseConnectionException("request body refused: " + reason.label());
+        ErrorAnswers.send(response, request.path().rawPath(), error);
+        if (reason == InboundRefusal.BODY_TOO_LARGE) {
+            BoundedBody.linger(request);
         }
+        return new CloseConnectionException("request body refused: " + reason.label());
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {
