@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.prefix.RunEvidence;
 import grid.gateway.routing.select.AffinityOutcome;
 import java.util.Optional;
 
@@ -16,12 +17,25 @@ import java.util.Optional;
  * @param outcome how affinity decided; empty for pinned requests, new conversations and single candidates
  * @param run the chosen cluster's run, in blocks (predicted cached tokens are {@code run × 64})
  * @param keys the request's block keys, to confirm on 2xx and drop on 429 or 5xx; empty when pinned
+ * @param evidence what the memory held at that cluster when routing, for {@code learn_from_usage}
  */
-public record RouteDecision(BackendCluster cluster, Optional<AffinityOutcome> outcome, int run, BlockKeys keys) {
+public record RouteDecision(
+        BackendCluster cluster, Optional<AffinityOutcome> outcome, int run, BlockKeys keys, RunEvidence evidence) {
     public RouteDecision {
         requireNonNull(cluster, "cluster");
         requireNonNull(outcome, "outcome");
         requireNonNull(keys, "keys");
+        requireNonNull(evidence, "evidence");
+    }
+
+    /** A decision without usage evidence. */
+    public RouteDecision(BackendCluster cluster, Optional<AffinityOutcome> outcome, int run, BlockKeys keys) {
+        this(cluster, outcome, run, keys, RunEvidence.NONE);
+    }
+
+    /** The cached prompt tokens this decision predicts: the run at 64 tokens a block. */
+    public long predictedCachedTokens() {
+        return run * 64L;
     }
 
     /** A decision that teaches the prefix memory nothing: pinned requests and new conversations. */

@@ -8,7 +8,13 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.Calibration;
+import grid.gateway.routing.load.ClusterPrices;
+import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.QueueSample;
+import grid.gateway.routing.load.SentSinceScrape;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.RunEvidence;
 import grid.gateway.routing.select.Candidate;
 import grid.gateway.routing.select.CandidateSelector;
 import grid.gateway.routing.select.Selection;
@@ -18,6 +24,9 @@ import grid.gateway.routing.tag.TagCodec;
 import grid.gateway.routing.tag.TagKeyRing;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -29,6 +38,8 @@ import java.util.stream.Collectors;
  *   pin(ids)             StoredIdPins → the named cluster, if it still admits → PinResult
  *   newConversation()    least-queued admitted cluster of the local site, else of any site
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
+ *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
+ *   scraped(c, sample)   queue depth → window; sent-since-scrape → 0; engine series → calibration (auto)
  * </pre>
  *
  * <p>Thread-safe: the grid, the settings and the key ring form one snapshot swapped atomically by
@@ -39,10 +50,13 @@ public final class SiteRouter {
     private final Admission admission;
     private final CandidateSelector selector;
     private final TagCodec codec = new TagCodec();
+    private final Calibration calibration = new Calibration();
+    private final SentSinceScrape sent = new SentSinceScrape();
     private volatile Snapshot snapshot;
 
     /** The grid, settings and key ring in force, replaced together. */
-    private record Snapshot(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing) {}
+    private record Snapshot(
+            Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, boolean countSentSinceScrape) {}
 
     /** A router over {@code grid}; the prefix memory is configured for it at once. */
     public SiteRouter(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts) {
@@ -54,11 +68,57 @@ public final class SiteRouter {
 
     /** Applies a new serving config: clusters that left lose their memory, window and ejection state. */
     public void reconfigure(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing) {
+        reconfigure(grid, settings, keyRing, false);
+    }
+
+    /**
+     * Applies a new serving config, with {@code load.count_sent_since_scrape}: clusters that left lose their memory,
+     * window, calibration and ejection state.
+     */
+    public void reconfigure(
+            Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, boolean countSentSinceScrape) {
         Set<ClusterId> ids = grid.clusters().stream().map(BackendCluster::id).collect(Collectors.toSet());
         parts.memory().reconfigure(ids, settings);
         parts.window().retain(ids);
         parts.ejector().retain(ids);
-        snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"));
+        calibration.retain(ids);
+        sent.retain(ids);
+        snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"), countSentSinceScrape);
+    }
+
+    /**
+     * One scrape of {@code cluster}: its queue depth enters the window (the requests sent before it are now in that
+     * depth), and its engine series feed the cluster's calibration.
+     */
+    public void scraped(ClusterId cluster, EngineSample sample) {
+        requireNonNull(cluster, "cluster");
+        requireNonNull(sample, "sample");
+        if (sample.waiting().isPresent()) {
+            parts.window()
+                    .record(
+                            cluster,
+                            new QueueSample(sample.atNanos(), sample.waiting().getAsDouble()));
+            sent.scraped(cluster);
+        }
+        calibration.observe(cluster, sample);
+        calibration.capacity(cluster).ifPresent(capacity -> parts.memory().measuredCapacity(cluster, capacity));
+    }
+
+    /** The prices and capacity in force for {@code cluster} (configured, or measured under {@code auto}). */
+    public ClusterPrices prices(ClusterId cluster) {
+        Snapshot current = snapshot;
+        ClusterPrices prices = calibration.prices(cluster, current.settings());
+        return new ClusterPrices(
+                prices.prefillTokensPerSecond(),
+                prices.queuedRequestSeconds(),
+                OptionalInt.of(parts.memory().capacity(cluster)),
+                prices.measuredPrefill(),
+                prices.measuredQueued());
+    }
+
+    /** Requests sent to {@code cluster} since its latest scrape. */
+    public int sentSinceScrape(ClusterId cluster) {
+        return sent.count(cluster);
     }
 
     /** The grid in force. */
@@ -92,7 +152,10 @@ public final class SiteRouter {
                     .ifPresent(o ->
                             parts.listener().affinityDecided(o, chosen.cluster().id(), chosen.run()));
         }
-        return new Route.Forward(new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys()));
+        RunEvidence evidence = parts.memory().evidence(chosen.cluster().id(), keys.keys());
+        sent.sent(chosen.cluster().id());
+        return new Route.Forward(
+                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence));
     }
 
     /**
@@ -112,6 +175,7 @@ public final class SiteRouter {
             return new Route.NoneAdmitted();
         }
         Candidate first = selector.orderByLoad(candidates).getFirst();
+        sent.sent(first.cluster().id());
         return new Route.Forward(RouteDecision.unkeyed(first.cluster()));
     }
 
@@ -124,7 +188,10 @@ public final class SiteRouter {
             result = new PinResult.Unavailable(pinned.cluster());
         }
         switch (result) {
-            case PinResult.Pinned p -> parts.listener().pinned(PinnedOutcome.ROUTED);
+            case PinResult.Pinned p -> {
+                sent.sent(p.cluster().id());
+                parts.listener().pinned(PinnedOutcome.ROUTED);
+            }
             case PinResult.NotFound n -> parts.listener().pinned(PinnedOutcome.NOT_FOUND);
             case PinResult.Unavailable u -> parts.listener().pinned(PinnedOutcome.UNAVAILABLE);
             case PinResult.Conflict c -> {}
@@ -160,17 +227,35 @@ public final class SiteRouter {
         }
     }
 
+    /**
+     * The answer to a request routed by {@code decision} reported {@code cachedTokens} (its usage): with
+     * {@code learn_from_usage}, the cluster's usage horizon learns whether the engine still held what the memory
+     * believed.
+     */
+    public void usageReported(RouteDecision decision, long cachedTokens) {
+        parts.memory().usageReported(decision.cluster().id(), decision.evidence(), cachedTokens);
+    }
+
     /** The connection to {@code cluster} failed before any byte was sent. */
     public void connectFailed(ClusterId cluster) {
         parts.ejector().recordConnectFailure(cluster, parts.clock().nanoTime());
     }
 
     private List<Candidate> admitted(List<BackendCluster> clusters, Set<ClusterId> tried) {
+        Snapshot current = snapshot;
         long now = parts.clock().nanoTime();
         List<Candidate> candidates = new ArrayList<>();
         for (BackendCluster cluster : clusters) {
             if (!tried.contains(cluster.id()) && admission.admits(cluster, now)) {
-                candidates.add(new Candidate(cluster, admission.worstQueueDepth(cluster.id(), now)));
+                ClusterId id = cluster.id();
+                OptionalDouble depth = admission.worstQueueDepth(id, now);
+                if (current.countSentSinceScrape() && depth.isPresent()) {
+                    depth = OptionalDouble.of(depth.getAsDouble() + sent.count(id));
+                }
+                Optional<ClusterPrices> prices = current.settings().auto().any()
+                        ? Optional.of(calibration.prices(id, current.settings()))
+                        : Optional.empty();
+                candidates.add(new Candidate(cluster, depth, prices));
             }
         }
         return candidates;

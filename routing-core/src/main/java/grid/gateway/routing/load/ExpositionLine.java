@@ -13,13 +13,26 @@ final class ExpositionLine {
     private static final String EOF_MARKER = "# EOF";
 
     private final String text;
+    private final int start;
     private final int end;
     private int pos;
+    /** The label whose value {@link #labelValue} looks for, or null. */
+    private String wantedLabel;
+    /** Where the wanted label's value starts and ends in {@link #text}, or -1. */
+    private int wantedFrom = -1;
+
+    private int wantedTo = -1;
 
     ExpositionLine(String text, int start, int end) {
         this.text = text;
+        this.start = start;
         this.pos = start;
         this.end = end;
+    }
+
+    /** A fresh cursor at this line's start. */
+    ExpositionLine rewound() {
+        return new ExpositionLine(text, start, end);
     }
 
     /** Whether the line is {@code # EOF}, allowing blanks around it. Does not move the cursor. */
@@ -70,6 +83,23 @@ final class ExpositionLine {
         skipBlanks();
         boolean trailerOk = atEnd() || peek() == '#';
         return trailerOk && !Double.isNaN(timestamp) ? value : Double.NaN;
+    }
+
+    /**
+     * Reads the line as {@link #sampleValue} does and, when it is a well-formed sample of {@code metricName}, returns
+     * the value of its label {@code labelName} read as a decimal number (vLLM's {@code cache_config_info} carries its
+     * numbers as labels); NaN when the line is no such sample, lacks the label, or the label is no plain number.
+     */
+    double labelValue(String metricName, String labelName) {
+        wantedLabel = labelName;
+        double sample = sampleValue(metricName);
+        if (Double.isNaN(sample) || wantedFrom < 0 || wantedTo - wantedFrom > MAX_NUMBER_LENGTH) {
+            return Double.NaN;
+        }
+        if (!isDecimal(wantedFrom, wantedTo)) {
+            return Double.NaN;
+        }
+        return Double.parseDouble(text.substring(wantedFrom, wantedTo));
     }
 
     private boolean atEnd() {
@@ -132,9 +162,13 @@ final class ExpositionLine {
         if (!isLabelNameStart(peek())) {
             return false;
         }
+        int nameStart = pos;
         while (pos < end && isLabelNameChar(text.charAt(pos))) {
             pos++;
         }
+        boolean wanted = wantedLabel != null
+                && pos - nameStart == wantedLabel.length()
+                && text.regionMatches(nameStart, wantedLabel, 0, wantedLabel.length());
         skipBlanks();
         if (atEnd() || text.charAt(pos++) != '=') {
             return false;
@@ -143,9 +177,14 @@ final class ExpositionLine {
         if (atEnd() || text.charAt(pos++) != '"') {
             return false;
         }
+        int valueStart = pos;
         while (pos < end) {
             char c = text.charAt(pos++);
             if (c == '"') {
+                if (wanted) {
+                    wantedFrom = valueStart;
+                    wantedTo = pos - 1;
+                }
                 return true;
             }
             if (c == '\\') {

@@ -3,6 +3,7 @@ package grid.gateway.routing.load;
 import static java.util.Objects.requireNonNull;
 
 import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Sums the samples of one metric, over all its label sets, in a Prometheus text exposition (SPEC §6: the queue depth
@@ -54,6 +55,30 @@ public final class PrometheusQueueParser {
         if (!isMetricName(metricName)) {
             return OptionalDouble.empty();
         }
+        return sumLines(exposition, line -> line.sampleValue(metricName));
+    }
+
+    /**
+     * The sum over the samples of {@code metricName} of the product of their labels {@code labelNames} read as
+     * numbers (vLLM's {@code cache_config_info} gauge carries its configuration as labels); a sample lacking one of
+     * them, or whose label is no plain decimal, is ignored. Empty when no sample counts. Never throws.
+     */
+    public OptionalDouble sumOfLabelProducts(String exposition, String metricName, String... labelNames) {
+        requireNonNull(exposition, "exposition");
+        requireNonNull(metricName, "metricName");
+        if (!isMetricName(metricName)) {
+            return OptionalDouble.empty();
+        }
+        return sumLines(exposition, line -> {
+            double product = 1;
+            for (String label : labelNames) {
+                product *= line.rewound().labelValue(metricName, label);
+            }
+            return product;
+        });
+    }
+
+    private static OptionalDouble sumLines(String exposition, ToDoubleFunction<ExpositionLine> valueOf) {
         double total = 0.0;
         boolean found = false;
         int length = exposition.length();
@@ -65,7 +90,7 @@ public final class PrometheusQueueParser {
             if (line.isEofMarker()) {
                 break;
             }
-            double value = line.sampleValue(metricName);
+            double value = valueOf.applyAsDouble(line);
             if (Double.isFinite(value)) {
                 total = clamp(total + value);
                 found = true;

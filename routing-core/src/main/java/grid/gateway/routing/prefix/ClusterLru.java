@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * blocks and refuses a new conversation's, the opposite of what affinity needs (STYLE 2.5). And why not deadline
  * order: a TTL change applies to later confirmations only, so deadlines need not follow confirmation order. This is a
  * purpose-built LRU: a doubly linked list threaded through parallel arrays, indexed by an open-addressing table
- * (linear probing, backward-shift deletion), about 32 bytes an entry at full size and no object per entry.
+ * (linear probing, backward-shift deletion), about 40 bytes an entry at full size and no object per entry.
  *
  * <ul>
  *   <li>{@link #run} counts leading keys that are present and unexpired. It does not refresh them.
@@ -34,6 +34,9 @@ final class ClusterLru {
     private int capacity;
     private long[] keys;
     private long[] deadlines;
+    /** When each entry was last confirmed, for the usage horizon ({@code learn_from_usage}). */
+    private long[] confirmedAt;
+
     private int[] prev;
     private int[] next;
     /** Open-addressing index: slot + 1, or 0 when empty. Length is a power of two, at least twice the slots. */
@@ -45,6 +48,8 @@ final class ClusterLru {
     private int size;
     private int used;
     private int free = NONE;
+    /** Entries confirmed longer ago than this no longer count ({@link UsageHorizon}); unbounded until learned. */
+    private long horizonNanos = Long.MAX_VALUE;
 
     ClusterLru(int capacity, long hashSalt) {
         this.hashSalt = hashSalt;
@@ -52,14 +57,17 @@ final class ClusterLru {
         allocate(Math.min(capacity, MIN_SLOTS));
     }
 
-    /** How many of {@code keys}, from the first, this cluster holds unexpired at {@code now}. */
+    /**
+     * How many of {@code keys}, from the first, this cluster holds unexpired at {@code now} and confirmed within the
+     * usage horizon.
+     */
     int run(BlockKeys keys, long now) {
         lock.readLock().lock();
         try {
             int run = 0;
             while (run < keys.size()) {
                 int slot = find(keys.key(run));
-                if (slot == NONE || deadlines[slot] - now <= 0) {
+                if (slot == NONE || deadlines[slot] - now <= 0 || now - confirmedAt[slot] > horizonNanos) {
                     break;
                 }
                 run++;
@@ -70,8 +78,48 @@ final class ClusterLru {
         }
     }
 
+    /**
+     * When each of the leading unexpired keys was confirmed, ignoring the usage horizon: the evidence an answer's
+     * reported cached tokens are later checked against.
+     */
+    long[] confirmations(BlockKeys keys, long now) {
+        lock.readLock().lock();
+        try {
+            long[] at = new long[keys.size()];
+            int run = 0;
+            while (run < keys.size()) {
+                int slot = find(keys.key(run));
+                if (slot == NONE || deadlines[slot] - now <= 0) {
+                    break;
+                }
+                at[run++] = confirmedAt[slot];
+            }
+            return Arrays.copyOf(at, run);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Sets the usage horizon: entries confirmed longer ago stop counting ({@code Long.MAX_VALUE}: no horizon). */
+    void horizon(long nanos) {
+        lock.writeLock().lock();
+        try {
+            horizonNanos = nanos;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     /** Records {@code keys} as held until {@code deadline}, tail first, evicting the least recent beyond capacity. */
     void confirm(BlockKeys keys, long deadline) {
+        confirm(keys, deadline, deadline);
+    }
+
+    /**
+     * Records {@code keys} as confirmed at {@code now} and held until {@code deadline}, tail first, evicting the least
+     * recent beyond capacity.
+     */
+    void confirm(BlockKeys keys, long now, long deadline) {
         lock.writeLock().lock();
         try {
             for (int i = keys.size() - 1; i >= 0; i--) {
@@ -86,6 +134,7 @@ final class ClusterLru {
                     unlink(slot);
                 }
                 deadlines[slot] = deadline;
+                confirmedAt[slot] = now;
                 linkLast(slot);
             }
         } finally {
@@ -282,6 +331,7 @@ final class ClusterLru {
     private void allocate(int slots) {
         keys = new long[slots];
         deadlines = new long[slots];
+        confirmedAt = new long[slots];
         prev = new int[slots];
         next = new int[slots];
         int tableLength = Integer.highestOneBit(Math.max(2, slots * 2 - 1)) << 1;
@@ -295,6 +345,7 @@ final class ClusterLru {
     private void rebuild(int slots) {
         long[] oldKeys = keys;
         long[] oldDeadlines = deadlines;
+        long[] oldConfirmedAt = confirmedAt;
         int[] oldNext = next;
         int oldHead = head;
         allocate(slots);
@@ -304,6 +355,7 @@ final class ClusterLru {
         for (int slot = oldHead; slot != NONE; slot = oldNext[slot]) {
             int copy = insert(oldKeys[slot]);
             deadlines[copy] = oldDeadlines[slot];
+            confirmedAt[copy] = oldConfirmedAt[slot];
             linkLast(copy);
         }
     }

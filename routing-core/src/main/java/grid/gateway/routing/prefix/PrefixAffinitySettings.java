@@ -1,5 +1,7 @@
 package grid.gateway.routing.prefix;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 
 /**
@@ -13,9 +15,42 @@ import java.time.Duration;
  *     monotonic clock in nanoseconds
  * @param prefillTokensPerSecond prefill rate that prices a match; default 10000
  * @param queuedRequestSeconds seconds one queued request costs; default 2
+ * @param auto which of capacity, prefill rate and queued-request cost are measured per cluster ({@code auto} in
+ *     YAML); the numbers above are then what an unmeasured cluster uses
+ * @param learnFromUsage whether the engines' reported cached tokens correct the memory ({@code learn_from_usage})
  */
 public record PrefixAffinitySettings(
-        int capacity, Duration ttl, double prefillTokensPerSecond, double queuedRequestSeconds) {
+        int capacity,
+        Duration ttl,
+        double prefillTokensPerSecond,
+        double queuedRequestSeconds,
+        Calibrated auto,
+        boolean learnFromUsage) {
+
+    /**
+     * Which settings are measured per backend cluster from its engines' own metrics instead of taken as written.
+     *
+     * @param capacity {@code capacity: auto}
+     * @param prefillTokensPerSecond {@code prefill_tokens_per_second: auto}
+     * @param queuedRequestSeconds {@code queued_request_seconds: auto}
+     */
+    public record Calibrated(boolean capacity, boolean prefillTokensPerSecond, boolean queuedRequestSeconds) {
+        /** Nothing measured: the seed's behaviour. */
+        public static final Calibrated NONE = new Calibrated(false, false, false);
+        /** Everything measured. */
+        public static final Calibrated ALL = new Calibrated(true, true, true);
+
+        /** Whether anything is measured. */
+        public boolean any() {
+            return capacity || prefillTokensPerSecond || queuedRequestSeconds;
+        }
+    }
+
+    /** Settings without calibration or usage learning, as the seed has them. */
+    public PrefixAffinitySettings(
+            int capacity, Duration ttl, double prefillTokensPerSecond, double queuedRequestSeconds) {
+        this(capacity, ttl, prefillTokensPerSecond, queuedRequestSeconds, Calibrated.NONE, false);
+    }
 
     /** The seed's default capacity. */
     public static final int DEFAULT_CAPACITY = 16_384;
@@ -28,6 +63,7 @@ public record PrefixAffinitySettings(
 
     /** Refuses values outside their range, naming the YAML key. */
     public PrefixAffinitySettings {
+        requireNonNull(auto, "auto");
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity: " + capacity + " (expected: > 0)");
         }
@@ -53,6 +89,12 @@ public record PrefixAffinitySettings(
     public static PrefixAffinitySettings defaults() {
         return new PrefixAffinitySettings(
                 DEFAULT_CAPACITY, DEFAULT_TTL, DEFAULT_PREFILL_TOKENS_PER_SECOND, DEFAULT_QUEUED_REQUEST_SECONDS);
+    }
+
+    /** These settings with {@code auto} and {@code learnFromUsage} replaced. */
+    public PrefixAffinitySettings with(Calibrated newAuto, boolean newLearnFromUsage) {
+        return new PrefixAffinitySettings(
+                capacity, ttl, prefillTokensPerSecond, queuedRequestSeconds, newAuto, newLearnFromUsage);
     }
 
     /** The TTL in nanoseconds (always fits: checked on construction). */

@@ -25,6 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PrefixMemory {
     private final ConcurrentHashMap<ClusterId, ClusterLru> lrus = new ConcurrentHashMap<>();
+    /** Per-cluster capacities measured from the engines ({@code capacity: auto}); others use the setting. */
+    private final ConcurrentHashMap<ClusterId, Integer> measuredCapacity = new ConcurrentHashMap<>();
+    /** Per-cluster usage horizons ({@code learn_from_usage}). */
+    private final ConcurrentHashMap<ClusterId, UsageHorizon> horizons = new ConcurrentHashMap<>();
+
     private final MonotonicClock clock;
     private final long hashSalt;
     private volatile PrefixAffinitySettings settings;
@@ -47,14 +52,90 @@ public final class PrefixMemory {
         requireNonNull(clusters, "clusters");
         this.settings = requireNonNull(newSettings, "newSettings");
         lrus.keySet().retainAll(clusters);
+        measuredCapacity.keySet().retainAll(clusters);
+        horizons.keySet().retainAll(clusters);
+        if (!newSettings.learnFromUsage()) {
+            horizons.clear();
+        }
         for (ClusterId cluster : clusters) {
+            int capacity = capacityOf(cluster, newSettings);
             lrus.compute(cluster, (id, lru) -> {
                 if (lru == null) {
-                    return new ClusterLru(newSettings.capacity(), hashSalt);
+                    return new ClusterLru(capacity, hashSalt);
                 }
-                lru.resize(newSettings.capacity());
+                lru.resize(capacity);
+                if (!newSettings.learnFromUsage()) {
+                    lru.horizon(Long.MAX_VALUE);
+                }
                 return lru;
             });
+        }
+    }
+
+    /**
+     * The capacity {@code cluster}'s engines justify ({@code capacity: auto}): resizes its LRU when the setting asks
+     * for measured capacities; remembered for later reloads either way.
+     */
+    public void measuredCapacity(ClusterId cluster, int capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("capacity: " + capacity + " (expected: > 0)");
+        }
+        Integer previous = measuredCapacity.put(cluster, capacity);
+        PrefixAffinitySettings current = settings;
+        ClusterLru lru = lrus.get(cluster);
+        if (lru != null && current.auto().capacity() && (previous == null || previous != capacity)) {
+            lru.resize(capacity);
+        }
+    }
+
+    /** The capacity in force for {@code cluster}: measured under {@code capacity: auto}, else the setting. */
+    public int capacity(ClusterId cluster) {
+        return capacityOf(cluster, settings);
+    }
+
+    private int capacityOf(ClusterId cluster, PrefixAffinitySettings in) {
+        Integer measured = in.auto().capacity() ? measuredCapacity.get(cluster) : null;
+        return measured == null ? in.capacity() : measured;
+    }
+
+    /**
+     * What the memory holds of {@code keys} at {@code cluster} now, for checking the answer's reported cached tokens
+     * later ({@code learn_from_usage}); {@link RunEvidence#NONE} when that is off.
+     */
+    public RunEvidence evidence(ClusterId cluster, BlockKeys keys) {
+        ClusterLru lru = lrus.get(cluster);
+        if (lru == null || keys.isEmpty() || !settings.learnFromUsage()) {
+            return RunEvidence.NONE;
+        }
+        long now = clock.nanoTime();
+        return new RunEvidence(now, lru.confirmations(keys, now));
+    }
+
+    /**
+     * An answer from {@code cluster} reported {@code cachedTokens} for a request routed with {@code evidence}: moves
+     * the cluster's usage horizon ({@link UsageHorizon}). Does nothing unless {@code learn_from_usage} is on.
+     */
+    public void usageReported(ClusterId cluster, RunEvidence evidence, long cachedTokens) {
+        ClusterLru lru = lrus.get(cluster);
+        if (lru == null || evidence.blocks() == 0 || !settings.learnFromUsage()) {
+            return;
+        }
+        UsageHorizon horizon = horizons.computeIfAbsent(cluster, id -> new UsageHorizon());
+        long nanos;
+        synchronized (horizon) {
+            nanos = horizon.learn(evidence, cachedTokens);
+        }
+        lru.horizon(nanos);
+    }
+
+    /** The usage horizon of {@code cluster} in nanoseconds; {@code Long.MAX_VALUE} when none was learned. */
+    public long horizonNanos(ClusterId cluster) {
+        UsageHorizon horizon = horizons.get(cluster);
+        if (horizon == null) {
+            return Long.MAX_VALUE;
+        }
+        synchronized (horizon) {
+            return horizon.nanos();
         }
     }
 
@@ -73,7 +154,8 @@ public final class PrefixMemory {
     public void confirm(ClusterId cluster, BlockKeys keys) {
         ClusterLru lru = lrus.get(cluster);
         if (lru != null && !keys.isEmpty()) {
-            lru.confirm(keys, clock.nanoTime() + settings.ttlNanos());
+            long now = clock.nanoTime();
+            lru.confirm(keys, now, now + settings.ttlNanos());
         }
     }
 

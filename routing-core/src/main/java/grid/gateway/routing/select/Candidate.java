@@ -3,6 +3,8 @@ package grid.gateway.routing.select;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.load.ClusterPrices;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -11,12 +13,21 @@ import java.util.OptionalDouble;
  * <p>Thread-safe (immutable).
  *
  * @param cluster the cluster
- * @param queueDepth its windowed worst queue depth; empty when unmeasured
+ * @param queueDepth its windowed worst queue depth (plus what this replica sent it since its latest scrape, with
+ *     {@code count_sent_since_scrape}); empty when unmeasured
+ * @param prices its prefill rate and queued-request cost when they are its own ({@code auto}); empty: the
+ *     configured ones
  */
-public record Candidate(BackendCluster cluster, OptionalDouble queueDepth) {
+public record Candidate(BackendCluster cluster, OptionalDouble queueDepth, Optional<ClusterPrices> prices) {
     public Candidate {
         requireNonNull(cluster, "cluster");
         requireNonNull(queueDepth, "queueDepth");
+        requireNonNull(prices, "prices");
+    }
+
+    /** A candidate priced by the configured numbers. */
+    public Candidate(BackendCluster cluster, OptionalDouble queueDepth) {
+        this(cluster, queueDepth, Optional.empty());
     }
 
     /** Whether a queue sample lies in the window. */

@@ -66,9 +66,7 @@ public final class CandidateSelector {
         }
         int sticky = indexOf(run, longest, true);
         int other = indexOf(run, longest, false);
-        if (other >= 0
-                && LoadGate.reopens(
-                        ordered.get(sticky).queueDepth(), ordered.get(other).queueDepth(), longest, settings)) {
+        if (other >= 0 && LoadGate.reopens(ordered.get(sticky), ordered.get(other), longest, settings)) {
             return chosen(first, AffinityOutcome.LOAD, run[0]);
         }
         return chosen(ordered.get(sticky), AffinityOutcome.HIT, longest);

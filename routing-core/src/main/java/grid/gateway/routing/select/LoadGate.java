@@ -1,5 +1,6 @@
 package grid.gateway.routing.select;
 
+import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import java.util.OptionalDouble;
 
@@ -11,6 +12,16 @@ import java.util.OptionalDouble;
  *   reopens    = s unmeasured and o measured
  *             or queue(s) − queue(o) > worth(run)
  * </pre>
+ *
+ * With {@code auto} prices each cluster has its own numbers, and the same rule is read in seconds: the wait at
+ * {@code s} beyond the wait at {@code o} against the prefill {@code o} would spend on the matched tokens,
+ *
+ * <pre>
+ *   reopens = queue(s) × queued_s − queue(o) × queued_o > run × 64 / prefill_o
+ * </pre>
+ *
+ * which is the seed's rule whenever both clusters cost the same per queued request (evaluated in the seed's form
+ * then, so configured numbers give exactly the seed's decisions).
  *
  * where {@code s} is the least-queued sticky cluster and {@code o} the least-queued other candidate. At the defaults
  * a 40-block match is worth 0.128 of a queued request and a 400-block match 1.28. An unmeasured sticky cluster
@@ -28,6 +39,26 @@ public final class LoadGate {
     /** What a run of {@code run} blocks saves, in queued requests. */
     public static double worth(int run, PrefixAffinitySettings settings) {
         return run * (double) TOKENS_PER_BLOCK / settings.prefillTokensPerSecond() / settings.queuedRequestSeconds();
+    }
+
+    /** Whether the sticky set reopens, each candidate priced by its own numbers where it has them. */
+    public static boolean reopens(Candidate sticky, Candidate other, int run, PrefixAffinitySettings settings) {
+        OptionalDouble stickyQueue = sticky.queueDepth();
+        OptionalDouble otherQueue = other.queueDepth();
+        if (stickyQueue.isEmpty() || otherQueue.isEmpty()) {
+            return stickyQueue.isEmpty() && otherQueue.isPresent();
+        }
+        double stickyCost =
+                sticky.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds());
+        double otherCost =
+                other.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds());
+        double otherPrefill =
+                other.prices().map(ClusterPrices::prefillTokensPerSecond).orElse(settings.prefillTokensPerSecond());
+        double saved = run * (double) TOKENS_PER_BLOCK / otherPrefill;
+        if (stickyCost == otherCost) {
+            return stickyQueue.getAsDouble() - otherQueue.getAsDouble() > saved / stickyCost;
+        }
+        return stickyQueue.getAsDouble() * stickyCost - otherQueue.getAsDouble() * otherCost > saved;
     }
 
     /** Whether the sticky set reopens. */
