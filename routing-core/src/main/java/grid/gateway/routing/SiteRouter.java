@@ -116,6 +116,11 @@ public final class SiteRouter {
                 prices.measuredQueued());
     }
 
+    /** The usage horizon learned for {@code cluster} ({@code Long.MAX_VALUE}: none, only the TTL). */
+    public long horizonNanos(ClusterId cluster) {
+        return parts.memory().horizonNanos(cluster);
+    }
+
     /** Requests sent to {@code cluster} since its latest scrape. */
     public int sentSinceScrape(ClusterId cluster) {
         return sent.count(cluster);

@@ -23,6 +23,11 @@ final class Flight {
     double expectedUncached;
 
     int cachedTokens;
+    /** The cached tokens the gateway predicted (run × 64), for grid_site_route. */
+    long predictedTokens;
+    /** When it got its slot. */
+    double started;
+
     double firstToken;
     double done;
 

@@ -9,9 +9,11 @@ import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.load.QueueSample;
+import grid.gateway.routing.load.SentSinceScrape;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.Candidate;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.random.RandomGenerator;
 
 /**
@@ -46,6 +49,7 @@ final class GatewayPolicies {
         RoutingParts parts =
                 new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
+        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.countSentSinceScrape());
         Map<ClusterId, Integer> index = indexOf(grid);
         return new Policy() {
             @Override
@@ -65,14 +69,16 @@ final class GatewayPolicies {
             }
 
             @Override
-            public void scraped(int cluster, int depth, long nanos) {
-                window.record(grid.clusters().get(cluster).id(), new QueueSample(nanos, depth));
+            public void scraped(int cluster, EngineSample sample) {
+                router.scraped(grid.clusters().get(cluster).id(), sample);
             }
 
             @Override
             public void firstToken(Flight flight) {
                 if (flight.decision instanceof RouteDecision decision) {
                     router.answered(decision, 200);
+                    router.usageReported(decision, flight.cachedTokens);
+                    flight.predictedTokens = decision.predictedCachedTokens();
                 }
             }
         };
@@ -80,6 +86,7 @@ final class GatewayPolicies {
 
     static Policy leastQueued(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
         QueueDepthWindow window = new QueueDepthWindow(tuning.window());
+        SentSinceScrape sent = new SentSinceScrape();
         Admission admission = new Admission(window, new OutlierEjector());
         CandidateSelector selector = new CandidateSelector(random);
         Map<ClusterId, Integer> index = indexOf(grid);
@@ -94,15 +101,24 @@ final class GatewayPolicies {
                 long now = clock.nanoTime();
                 List<Candidate> candidates = new ArrayList<>();
                 for (BackendCluster cluster : grid.clusters()) {
-                    candidates.add(new Candidate(cluster, admission.worstQueueDepth(cluster.id(), now)));
+                    OptionalDouble depth = admission.worstQueueDepth(cluster.id(), now);
+                    if (tuning.countSentSinceScrape() && depth.isPresent()) {
+                        depth = OptionalDouble.of(depth.getAsDouble() + sent.count(cluster.id()));
+                    }
+                    candidates.add(new Candidate(cluster, depth));
                 }
-                flight.cluster = index.get(
-                        selector.orderByLoad(candidates).getFirst().cluster().id());
+                ClusterId chosen =
+                        selector.orderByLoad(candidates).getFirst().cluster().id();
+                sent.sent(chosen);
+                flight.cluster = index.get(chosen);
             }
 
             @Override
-            public void scraped(int cluster, int depth, long nanos) {
-                window.record(grid.clusters().get(cluster).id(), new QueueSample(nanos, depth));
+            public void scraped(int cluster, EngineSample sample) {
+                ClusterId id = grid.clusters().get(cluster).id();
+                window.record(
+                        id, new QueueSample(sample.atNanos(), sample.waiting().orElse(0)));
+                sent.scraped(id);
             }
         };
     }

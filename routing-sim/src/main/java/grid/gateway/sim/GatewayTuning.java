@@ -15,8 +15,14 @@ import java.time.Duration;
  * @param settings {@code plugins.grid_site_route.prefix_affinity}
  * @param pollSeconds {@code load.poll_interval_ms}, in seconds
  * @param window {@code load.window_secs}
+ * @param countSentSinceScrape {@code load.count_sent_since_scrape}
  */
-public record GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
+public record GatewayTuning(
+        String name,
+        PrefixAffinitySettings settings,
+        double pollSeconds,
+        Duration window,
+        boolean countSentSinceScrape) {
     public GatewayTuning {
         requireNonNull(name, "name");
         requireNonNull(settings, "settings");
@@ -26,8 +32,23 @@ public record GatewayTuning(String name, PrefixAffinitySettings settings, double
         }
     }
 
+    /** A tuning that counts only scraped depths, as the seed does. */
+    public GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
+        this(name, settings, pollSeconds, window, false);
+    }
+
     /** SPEC §6 and §7 defaults: no {@code prefix_affinity} block, poll every second, 10 s window. */
     public static GatewayTuning defaults() {
         return new GatewayTuning("defaults", PrefixAffinitySettings.defaults(), 1.0, Duration.ofSeconds(10));
+    }
+
+    /**
+     * The recommended configuration (etc/gateway-recommended.yaml): every {@code auto}, usage learning, a fresh
+     * load signal (scrape every {@code pollSeconds} over a window of {@code window}) and sent-since-scrape counts.
+     */
+    public static GatewayTuning recommended(double pollSeconds, Duration window) {
+        PrefixAffinitySettings settings =
+                PrefixAffinitySettings.defaults().with(PrefixAffinitySettings.Calibrated.ALL, true);
+        return new GatewayTuning("recommended", settings, pollSeconds, window, true);
     }
 }

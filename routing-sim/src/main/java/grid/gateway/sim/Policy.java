@@ -1,5 +1,6 @@
 package grid.gateway.sim;
 
+import grid.gateway.routing.load.EngineSample;
 import java.util.List;
 
 /**
@@ -14,8 +15,8 @@ interface Policy {
     /** Picks the cluster for {@code flight} at the current simulated time; sets its cluster and outcome. */
     void choose(Flight flight, List<SimCluster> clusters);
 
-    /** A scrape of {@code cluster}'s waiting line found {@code depth} at {@code nanos}. */
-    default void scraped(int cluster, int depth, long nanos) {}
+    /** A scrape of {@code cluster}'s engines read {@code sample} (its waiting line and vLLM's series). */
+    default void scraped(int cluster, EngineSample sample) {}
 
     /** The flight's first token arrived: the answer's headers are in. */
     default void firstToken(Flight flight) {}

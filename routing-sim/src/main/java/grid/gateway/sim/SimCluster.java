@@ -2,8 +2,10 @@ package grid.gateway.sim;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.load.EngineSample;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.OptionalDouble;
 import java.util.PriorityQueue;
 
 /**
@@ -27,6 +29,13 @@ final class SimCluster {
     private int running;
     private double prefillFreeAt;
     private double lineUncached;
+    /** vLLM's cumulative series, exactly as this model runs (what a scrape of the engines would read). */
+    private double promptTokens;
+
+    private double cachedTokensTotal;
+    private double prefillSeconds;
+    private double runningSeconds;
+    private long runningRequests;
 
     SimCluster(ClusterModel model) {
         this.model = requireNonNull(model, "model");
@@ -49,6 +58,8 @@ final class SimCluster {
         cache.store(flight.turn.blocks(), flight.turn.blocks().length);
         running--;
         doneTimes.remove(flight.done);
+        runningSeconds += flight.done - flight.started;
+        runningRequests++;
         Flight next = line.pollFirst();
         if (next != null) {
             lineUncached -= next.expectedUncached;
@@ -62,6 +73,24 @@ final class SimCluster {
         cache.store(
                 flight.turn.blocks(),
                 Math.min(flight.turn.blocks().length, flight.turn.promptTokens() / EngineBlocks.BLOCK_TOKENS));
+    }
+
+    /**
+     * What a scrape of this cluster's engines reads at {@code nanos}: the waiting line, the running sequences, and
+     * vLLM's cumulative counters as this model produces them (a request's prefill time is the time the prefill server
+     * spends on its uncached tokens; its running time is from its slot to its last token).
+     */
+    EngineSample engineSample(long nanos) {
+        return new EngineSample(
+                nanos,
+                OptionalDouble.of(line.size()),
+                OptionalDouble.of(running),
+                OptionalDouble.of(promptTokens),
+                OptionalDouble.of(cachedTokensTotal),
+                OptionalDouble.of(prefillSeconds),
+                OptionalDouble.of(runningSeconds),
+                OptionalDouble.of(runningRequests),
+                OptionalDouble.of(model.cacheTokens()));
     }
 
     /** Requests waiting for a slot: the scraped queue depth. */
@@ -98,6 +127,10 @@ final class SimCluster {
         Turn turn = flight.turn;
         flight.cachedTokens = cache.lookup(turn.blocks(), turn.maxHitBlocks(), true) * EngineBlocks.BLOCK_TOKENS;
         double prefill = (turn.promptTokens() - flight.cachedTokens) / model.prefillTokensPerSecond();
+        promptTokens += turn.promptTokens();
+        cachedTokensTotal += flight.cachedTokens;
+        prefillSeconds += prefill;
+        flight.started = now;
         double begin = Math.max(now, prefillFreeAt);
         prefillFreeAt = begin + prefill;
         flight.firstToken = prefillFreeAt;

@@ -159,7 +159,7 @@ public final class Simulation {
         int[] depths = new int[clusters.size()];
         for (int i = 0; i < depths.length; i++) {
             depths[i] = clusters.get(i).waiting();
-            policy.scraped(i, depths[i], clock.nanoTime());
+            policy.scraped(i, clusters.get(i).engineSample(clock.nanoTime()));
         }
         double now = clock.seconds();
         if (now >= warmUp && now <= lastStart) {
