@@ -141,13 +141,17 @@ class SiteRouterLearningTest {
 
     /** Twenty scrapes of an engine that prefills 2,000 tokens/s over 12 slots, each request running 6 s. */
     private void calibrate(SiteRouter router, ClusterId cluster) {
+        calibrate(router, cluster, 12);
+    }
+
+    private void calibrate(SiteRouter router, ClusterId cluster, int slots) {
         for (int i = 0; i <= 20; i++) {
             router.scraped(
                     cluster,
                     new EngineSample(
                             clock.nanoTime(),
                             OptionalDouble.of(0),
-                            OptionalDouble.of(12),
+                            OptionalDouble.of(slots),
                             OptionalDouble.of(i * 4 * 3_000.0),
                             OptionalDouble.of(i * 4 * 1_000.0),
                             OptionalDouble.of(i * 4 * 1.0),
@@ -189,6 +193,30 @@ class SiteRouterLearningTest {
         assertThat(stickyAgainstOneQueuedRequest(
                         PrefixAffinitySettings.defaults().with(Calibrated.ALL, false)))
                 .isEqualTo(AffinityOutcome.HIT);
+    }
+
+    @Test
+    void order_measuredCosts_aClusterThatDrainsTwiceAsFastTakesTwiceTheBurst() {
+        SiteRouter router = router(PrefixAffinitySettings.defaults().with(Calibrated.ALL, false), true);
+        calibrate(router, EAST_A, 24);
+        calibrate(router, EAST_B, 12);
+        calibrate(router, WEST_A, 12);
+        scrapeAll(router, 0, 0, 0);
+
+        assertThat(burst(router, 8))
+                .containsExactly(Map.entry("east-a", 4), Map.entry("east-b", 2), Map.entry("west-a", 2));
+    }
+
+    @Test
+    void order_configuredCosts_theBurstSpreadsEvenly() {
+        SiteRouter router = router(PrefixAffinitySettings.defaults(), true);
+        calibrate(router, EAST_A, 24);
+        calibrate(router, EAST_B, 12);
+        calibrate(router, WEST_A, 12);
+        scrapeAll(router, 0, 0, 0);
+
+        assertThat(burst(router, 6))
+                .containsExactly(Map.entry("east-a", 2), Map.entry("east-b", 2), Map.entry("west-a", 2));
     }
 
     // --- learn_from_usage

@@ -30,6 +30,18 @@ public record Candidate(BackendCluster cluster, OptionalDouble queueDepth, Optio
         this(cluster, queueDepth, Optional.empty());
     }
 
+    /**
+     * What its queue costs, the order of selection: the queue depth, or with its own queued-request cost
+     * ({@code queued_request_seconds: auto}) the depth times that cost, in seconds, so that a cluster that drains its
+     * line twice as fast takes twice the requests before it looks as loaded. With configured prices every candidate
+     * has the same cost, and the order is the seed's order by depth; an unmeasured cluster is priced at the
+     * configured cost.
+     */
+    public double queueCost() {
+        double depth = queueDepth.orElse(0);
+        return prices.map(p -> depth * p.queuedRequestSeconds()).orElse(depth);
+    }
+
     /** Whether a queue sample lies in the window. */
     public boolean isMeasured() {
         return queueDepth.isPresent();

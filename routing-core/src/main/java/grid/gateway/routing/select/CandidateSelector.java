@@ -15,7 +15,8 @@ import java.util.random.RandomGenerator;
  *
  * <pre>
  *   one candidate                 → it (no outcome: counts nothing)
- *   order by windowed worst queue depth, unmeasured after measured, ties at random
+ *   order by windowed worst queue depth (in seconds with measured queued-request costs), unmeasured after
+ *   measured, ties at random
  *   2% of requests                → first by load            (explore)
  *   no keys                       → first by load            (unkeyed)
  *   longest run not sticky        → first by load            (miss)
@@ -26,9 +27,8 @@ import java.util.random.RandomGenerator;
  * <p>Thread-safe: stateless apart from the injected random source, which must be thread-safe itself.
  */
 public final class CandidateSelector {
-    private static final Comparator<Candidate> BY_LOAD = Comparator.comparing(Candidate::isMeasured)
-            .reversed()
-            .thenComparingDouble(c -> c.queueDepth().orElse(0));
+    private static final Comparator<Candidate> BY_LOAD =
+            Comparator.comparing(Candidate::isMeasured).reversed().thenComparingDouble(Candidate::queueCost);
 
     private final RandomGenerator random;
 
