@@ -21,6 +21,18 @@ final class Flight {
     Object decision;
     /** The prefill the oracle expected at its cluster, for its estimate of the work queued ahead. */
     double expectedUncached;
+    /** The replica that routed the latest attempt ({@link ReplicaSpread}), 0 with one. */
+    int replica;
+    /** The attempt under way: 0, or 1 for the retry after an error answer. */
+    int attempt;
+    /** Both attempts were answered with errors: never served. */
+    boolean failed;
+    /** {@code grid_site_route}'s predicted cached tokens (the decision's run × 64), or -1 for other policies. */
+    long predictedCached = -1;
+    /** When it reached its cluster, and when it got a slot there. */
+    double queuedAt;
+
+    double slotStart;
 
     int cachedTokens;
     double firstToken;

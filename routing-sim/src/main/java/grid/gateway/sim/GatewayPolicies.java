@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -30,14 +32,31 @@ import java.util.random.RandomGenerator;
  *
  * <ul>
  *   <li>{@code grid_site_route}: {@link SiteRouter#route} on the request's real {@code PromptKeys}, and
- *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive.
+ *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive, or with
+ *       the 429 or 503 of an error answer ({@link FailedAnswers}).
  *   <li>least-queued: {@link CandidateSelector#orderByLoad} over the same candidates, first one.
  * </ul>
  *
  * <p>Stateless itself; the policies it makes are not thread-safe (one per run).
  */
 final class GatewayPolicies {
+    /** Tokens the gateway predicts a matched 256-byte block saves (four bytes a token). */
+    static final int PREDICTED_TOKENS_PER_BLOCK = 64;
+
     private GatewayPolicies() {}
+
+    /** A gateway-fed policy as one replica, or {@code replicas} of them behind a random spread. */
+    static Policy replicated(int replicas, SplittableRandom random, Function<SplittableRandom, Policy> replica) {
+        if (replicas == 1) {
+            return replica.apply(random);
+        }
+        SplittableRandom spread = random.split();
+        List<Policy> all = new ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            all.add(replica.apply(random.split()));
+        }
+        return new ReplicaSpread(all, spread);
+    }
 
     static Policy gridSiteRoute(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
         PrefixAffinitySettings settings = tuning.settings();
@@ -62,17 +81,18 @@ final class GatewayPolicies {
                 flight.cluster = index.get(decision.cluster().id());
                 flight.outcome = decision.outcome();
                 flight.decision = decision;
+                flight.predictedCached = (long) decision.run() * PREDICTED_TOKENS_PER_BLOCK;
             }
 
             @Override
-            public void scraped(int cluster, int depth, long nanos) {
-                window.record(grid.clusters().get(cluster).id(), new QueueSample(nanos, depth));
+            public void scraped(int cluster, EngineSeries series) {
+                window.record(grid.clusters().get(cluster).id(), new QueueSample(series.nanos(), series.waiting()));
             }
 
             @Override
-            public void firstToken(Flight flight) {
+            public void answered(Flight flight, int status) {
                 if (flight.decision instanceof RouteDecision decision) {
-                    router.answered(decision, 200);
+                    router.answered(decision, status);
                 }
             }
         };
@@ -101,8 +121,8 @@ final class GatewayPolicies {
             }
 
             @Override
-            public void scraped(int cluster, int depth, long nanos) {
-                window.record(grid.clusters().get(cluster).id(), new QueueSample(nanos, depth));
+            public void scraped(int cluster, EngineSeries series) {
+                window.record(grid.clusters().get(cluster).id(), new QueueSample(series.nanos(), series.waiting()));
             }
         };
     }

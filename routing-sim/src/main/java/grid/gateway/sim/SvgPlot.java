@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Draws the study as one SVG: a column per workload, prefix-cache hit rate on top and p90 time to first token
+ * Draws one grid's runs as one SVG: a column per workload, prefix-cache hit rate on top and p90 time to first token
  * (log scale) below, against offered load, one line per policy. Plain SVG 1.1 written by hand: no dependency.
  *
  * <p>Stateless.
@@ -25,9 +25,13 @@ final class SvgPlot {
 
     private SvgPlot() {}
 
-    static String render(List<RunResult> results) {
-        Workload[] workloads = Workload.values();
-        int width = LEFT + workloads.length * (PANEL_W + GAP_X);
+    /** The plot of {@code grid}'s one-replica runs: a column per workload. */
+    static String render(List<RunResult> results, String grid) {
+        List<RunResult> own = results.stream()
+                .filter(r -> r.grid().equals(grid) && r.replicas() == 1)
+                .toList();
+        String[] workloads = Report.workloads(own).toArray(new String[0]);
+        int width = LEFT + Math.max(workloads.length, 4) * (PANEL_W + GAP_X);
         int height = TOP + 2 * (PANEL_H + GAP_Y);
         StringBuilder svg = new StringBuilder();
         svg.append(f(
@@ -40,9 +44,9 @@ final class SvgPlot {
             int x0 = LEFT + w * (PANEL_W + GAP_X);
             svg.append(f(
                     "<text x=\"%d\" y=\"%d\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
-                    x0, TOP - 12, workloads[w].label()));
-            panel(svg, results, workloads[w], x0, false);
-            panel(svg, results, workloads[w], x0, true);
+                    x0, TOP - 12, workloads[w] + ", " + grid + " grid"));
+            panel(svg, own, workloads[w], x0, false);
+            panel(svg, own, workloads[w], x0, true);
         }
         return svg.append("</svg>\n").toString();
     }
@@ -58,7 +62,7 @@ final class SvgPlot {
         }
     }
 
-    private static void panel(StringBuilder svg, List<RunResult> results, Workload workload, int x0, boolean ttft) {
+    private static void panel(StringBuilder svg, List<RunResult> results, String workload, int x0, boolean ttft) {
         int y0 = ttft ? TOP + PANEL_H + GAP_Y : TOP;
         svg.append(f(
                 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
@@ -69,7 +73,8 @@ final class SvgPlot {
         for (int p = 0; p < policies.length; p++) {
             StringBuilder points = new StringBuilder();
             for (double load : Study.LOADS) {
-                var found = Report.find(results, workload, policies[p], load);
+                String grid = results.getFirst().grid();
+                var found = Report.find(results, new RunResult.Key(workload, grid, 1, policies[p].label(), load));
                 if (found.isPresent()) {
                     double px = x0 + (load - X_MIN) / (X_MAX - X_MIN) * PANEL_W;
                     double py = y0 + y.applyAsDouble(found.get()) * PANEL_H;

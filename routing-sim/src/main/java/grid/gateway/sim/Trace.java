@@ -9,13 +9,22 @@ import java.util.List;
  *
  * <p>Thread-safe (immutable).
  *
- * @param workload what it models
+ * @param workload what it models: a {@link Workload}'s label, or a replayed trace's name (for example {@code mooncake})
  * @param sessions its sessions, by start
+ * @param replayed true for a trace read from a file ({@link MooncakeTrace}), false for a synthetic one
  */
-public record Trace(Workload workload, List<Session> sessions) {
+public record Trace(String workload, List<Session> sessions, boolean replayed) {
     public Trace {
         requireNonNull(workload, "workload");
         sessions = List.copyOf(sessions);
+        if (sessions.isEmpty()) {
+            throw new IllegalArgumentException("trace " + workload + " has no requests");
+        }
+    }
+
+    /** A synthetic trace of {@code workload}. */
+    public Trace(Workload workload, List<Session> sessions) {
+        this(workload.label(), sessions, false);
     }
 
     /** All requests. */
