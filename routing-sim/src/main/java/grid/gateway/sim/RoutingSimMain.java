@@ -12,10 +12,13 @@ import java.util.List;
  *
  * <pre>
  *   --out DIR            where to write (docs)
- *   --scale X            synthetic trace size, and the share of a replayed trace's requests kept (1)
+ *   --scale X            synthetic trace size (1)
  *   --seed S             (7)
  *   --trace FILE         also replay FILE, a trace in the Mooncake format
  *   --trace-name NAME    its workload label (mooncake)
+ *   --trace-scale X      the share of its requests kept, from the start (1; the Mooncake trace's reuse builds up
+ *                        over its first minutes, so a cut trace shows little of it)
+ *   --trace-cache-tokens N  every engine's prefix cache when the trace runs (2,000,000)
  *   --workload A,B       workload labels to run (all synthetic ones, and the trace when given)
  *   --grid G             slow, fast, mixed, a comma list, or all (all)
  *   --loads 0.5,0.8      offered loads (0.5,0.8,0.95,1.1)
@@ -35,7 +38,9 @@ public final class RoutingSimMain {
     public static void main(String[] args) {
         SimOptions options = new SimOptions(args);
         Study study = new Study(options.seed(), options.scale(), FailedAnswers.of(options.failures()));
-        options.trace().ifPresent(file -> study.add(MooncakeTrace.read(file, options.traceName(), options.scale())));
+        study.traceCacheTokens(options.traceCacheTokens());
+        options.trace()
+                .ifPresent(file -> study.add(MooncakeTrace.read(file, options.traceName(), options.traceScale())));
         List<RunResult> results = new ArrayList<>();
         List<SimGrid> grids = options.grids().stream().map(SimGrid::named).toList();
         for (String workload : options.workloads()) {

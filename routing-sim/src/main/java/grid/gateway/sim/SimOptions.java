@@ -16,6 +16,8 @@ import java.util.Optional;
 final class SimOptions {
     private Path out = Path.of("docs");
     private double scale = 1;
+    private double traceScale = 1;
+    private int traceCacheTokens = SimGrid.TRACE_CACHE_TOKENS;
     private long seed = 7;
     private Optional<Path> trace = Optional.empty();
     private String traceName = "mooncake";
@@ -47,6 +49,8 @@ final class SimOptions {
             case "--seed" -> seed = Long.parseLong(value);
             case "--trace" -> trace = Optional.of(Path.of(value));
             case "--trace-name" -> traceName = value;
+            case "--trace-scale" -> traceScale = Double.parseDouble(value);
+            case "--trace-cache-tokens" -> traceCacheTokens = Integer.parseInt(value);
             case "--workload" -> workloads = list(value);
             case "--grid" -> grids = list(value);
             case "--loads" ->
@@ -85,6 +89,14 @@ final class SimOptions {
 
     String traceName() {
         return traceName;
+    }
+
+    double traceScale() {
+        return traceScale;
+    }
+
+    int traceCacheTokens() {
+        return traceCacheTokens;
     }
 
     double failures() {

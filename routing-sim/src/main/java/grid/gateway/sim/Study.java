@@ -22,6 +22,7 @@ public final class Study {
     private final long seed;
     private final double scale;
     private final FailedAnswers failures;
+    private int traceCacheTokens = SimGrid.TRACE_CACHE_TOKENS;
     private final Map<String, Trace> traces = new LinkedHashMap<>();
     private final Map<String, TraceSummary> summaries = new LinkedHashMap<>();
 
@@ -88,12 +89,22 @@ public final class Study {
         traces.put(trace.workload(), trace);
     }
 
-    /**
-     * The grid a run of {@code trace} uses: {@code grid}, with {@link SimGrid#TRACE_CACHE_TOKENS} of engine cache
-     * for a replayed trace.
-     */
-    public static SimGrid gridFor(SimGrid grid, Trace trace) {
-        return trace.replayed() ? grid.withCacheTokens(SimGrid.TRACE_CACHE_TOKENS) : grid;
+    /** Sets every engine's prefix cache, in tokens, when a replayed trace runs ({@link SimGrid#TRACE_CACHE_TOKENS}). */
+    public void traceCacheTokens(int tokens) {
+        if (tokens <= 0) {
+            throw new IllegalArgumentException("trace cache tokens: " + tokens + " (expected: > 0)");
+        }
+        traceCacheTokens = tokens;
+    }
+
+    /** Every engine's prefix cache when a replayed trace runs. */
+    public int traceCacheTokens() {
+        return traceCacheTokens;
+    }
+
+    /** The grid a run of {@code trace} uses: {@code grid}, with larger engine caches for a replayed trace. */
+    public SimGrid gridFor(SimGrid grid, Trace trace) {
+        return trace.replayed() ? grid.withCacheTokens(traceCacheTokens) : grid;
     }
 
     /**
