@@ -14,11 +14,9 @@ package grid.gateway.sim;
  *
  * @param tooManyRequests share of attempts answered 429
  * @param serverErrors share of attempts answered 503
+ * @param seed the draws' seed: the study's, not a run's, so that every policy meets the same failures
  */
-public record FailedAnswers(double tooManyRequests, double serverErrors) {
-    /** The report's default: 1% 429 and 1% 503. */
-    public static final FailedAnswers DEFAULT = new FailedAnswers(0.01, 0.01);
-
+public record FailedAnswers(double tooManyRequests, double serverErrors, long seed) {
     public FailedAnswers {
         if (!(tooManyRequests >= 0) || !(serverErrors >= 0) || tooManyRequests + serverErrors >= 1) {
             throw new IllegalArgumentException("shares must be >= 0 and sum below 1");
@@ -27,16 +25,16 @@ public record FailedAnswers(double tooManyRequests, double serverErrors) {
 
     /** No failures. */
     public static FailedAnswers none() {
-        return new FailedAnswers(0, 0);
+        return new FailedAnswers(0, 0, 0);
     }
 
-    /** An even split of {@code share} between 429 and 503. */
-    public static FailedAnswers of(double share) {
-        return new FailedAnswers(share / 2, share / 2);
+    /** An even split of {@code share} between 429 and 503, drawn from {@code seed}. */
+    public static FailedAnswers of(double share, long seed) {
+        return new FailedAnswers(share / 2, share / 2, seed);
     }
 
     /** The status of attempt {@code attempt} (0 or 1) of the request at {@code session}, {@code turn}. */
-    public int status(long seed, int session, int turn, int attempt) {
+    public int status(int session, int turn, int attempt) {
         long h = EngineBlocks.mix(
                 seed ^ EngineBlocks.mix(session * 0x9E3779B97F4A7C15L + turn) ^ (attempt + 1) * 0xC2B2AE3D27D4EB4FL);
         double u = (h >>> 11) * 0x1.0p-53;

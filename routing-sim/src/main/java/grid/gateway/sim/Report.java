@@ -51,7 +51,7 @@ final class Report {
         out.append(f(
                 "Seed %d; error answers: %.1f%% 429 and %.1f%% 503 per attempt, one retry.\n\nGrids (a replayed trace"
                         + " runs with %,d tokens of engine cache a cluster):\n\n",
-                study.seed(), f.tooManyRequests() * 100, f.serverErrors() * 100, SimGrid.TRACE_CACHE_TOKENS));
+                study.seed(), f.tooManyRequests() * 100, f.serverErrors() * 100, study.traceCacheTokens()));
         out.append("| grid | cluster | site | slots | prefill tok/s | decode tok/s per sequence | cache tokens |\n");
         out.append("|---|---|---|---:|---:|---:|---:|\n");
         for (SimGrid grid : grids) {
@@ -71,17 +71,19 @@ final class Report {
 
     private static void traces(StringBuilder out, Study study) {
         out.append("\nTraces:\n\n| workload | grid | requests | mean prompt tokens | mean unshared (ideal uncached)"
-                + " tokens | mean answer tokens | capacity (req/s) |\n|---|---|---:|---:|---:|---:|---:|\n");
+                + " tokens | mean answer tokens | capacity (req/s) | busiest tenth's unshared work ÷ mean |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (Study.TraceSummary s : study.summaries()) {
             out.append(f(
-                    "| %s | %s | %,d | %,.0f | %,.0f | %,.0f | %.2f |\n",
+                    "| %s | %s | %,d | %,.0f | %,.0f | %,.0f | %.2f | %.2f |\n",
                     s.workload(),
                     s.grid(),
                     s.requests(),
                     s.meanPromptTokens(),
                     s.meanIdealUncached(),
                     s.meanOutputTokens(),
-                    s.capacity()));
+                    s.capacity(),
+                    s.peakToMeanWork()));
         }
     }
 

@@ -19,6 +19,10 @@ import java.util.List;
  *   --trace-scale X      the share of its requests kept, from the start (1; the Mooncake trace's reuse builds up
  *                        over its first minutes, so a cut trace shows little of it)
  *   --trace-cache-tokens N  every engine's prefix cache when the trace runs (2,000,000)
+ *   --trace-load peak|mean  the trace's offered load against the perfect-reuse capacity at its busiest tenth of
+ *                        time (peak, the default) or on average (mean, as for the steady synthetic workloads);
+ *                        the Mooncake trace's first tenth carries 2.1× its mean unshared work, so at "80%" of the
+ *                        mean its first half overloads every policy, the oracle included
  *   --workload A,B       workload labels to run (all synthetic ones, and the trace when given)
  *   --grid G             slow, fast, mixed, a comma list, or all (all)
  *   --loads 0.5,0.8      offered loads (0.5,0.8,0.95,1.1)
@@ -37,8 +41,9 @@ public final class RoutingSimMain {
     /** Entry point. */
     public static void main(String[] args) {
         SimOptions options = new SimOptions(args);
-        Study study = new Study(options.seed(), options.scale(), FailedAnswers.of(options.failures()));
+        Study study = new Study(options.seed(), options.scale(), FailedAnswers.of(options.failures(), options.seed()));
         study.traceCacheTokens(options.traceCacheTokens());
+        study.tracePeakLoad(options.tracePeakLoad());
         options.trace()
                 .ifPresent(file -> study.add(MooncakeTrace.read(file, options.traceName(), options.traceScale())));
         List<RunResult> results = new ArrayList<>();

@@ -63,6 +63,26 @@ public record RunResult(
      */
     public record Key(String workload, String grid, int replicas, String policy, double load) {}
 
+    /** This result reported at offered load {@code reported} (a replayed trace run against its peak). */
+    public RunResult atLoad(double reported) {
+        return new RunResult(
+                workload,
+                grid,
+                replicas,
+                policy,
+                reported,
+                requests,
+                hitRate,
+                meanTtft,
+                p90Ttft,
+                queueSpread,
+                outcomes,
+                failedShare,
+                retriedShare,
+                predictedCached,
+                reportedCached);
+    }
+
     /** This run's key. */
     public Key key() {
         return new Key(workload, grid, replicas, policy, load);

@@ -29,6 +29,7 @@ final class SimOptions {
     private long pollMs = 1000;
     private long windowSecs = 10;
     private boolean diagnosis;
+    private boolean tracePeakLoad = true;
 
     SimOptions(String[] args) {
         for (int i = 0; i < args.length; i++) {
@@ -51,6 +52,12 @@ final class SimOptions {
             case "--trace-name" -> traceName = value;
             case "--trace-scale" -> traceScale = Double.parseDouble(value);
             case "--trace-cache-tokens" -> traceCacheTokens = Integer.parseInt(value);
+            case "--trace-load" ->
+                tracePeakLoad = switch (value) {
+                    case "mean" -> false;
+                    case "peak" -> true;
+                    default -> throw new IllegalArgumentException("--trace-load: mean or peak, not " + value);
+                };
             case "--workload" -> workloads = list(value);
             case "--grid" -> grids = list(value);
             case "--loads" ->
@@ -101,6 +108,10 @@ final class SimOptions {
 
     double failures() {
         return failures;
+    }
+
+    boolean tracePeakLoad() {
+        return tracePeakLoad;
     }
 
     boolean diagnosis() {

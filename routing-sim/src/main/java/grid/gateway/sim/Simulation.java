@@ -37,7 +37,6 @@ public final class Simulation {
     private final Tally tally;
     private final double pollSeconds;
     private final FailedAnswers failures;
-    private final long seed;
     private long sequence;
 
     private record Event(double at, long sequence, Flight flight, boolean firstToken, int session, int turn)
@@ -52,7 +51,6 @@ public final class Simulation {
     private Simulation(RunSpec spec, Policy policy, SimClock clock, double pollSeconds) {
         this.trace = spec.trace();
         this.failures = spec.failures();
-        this.seed = spec.seed();
         this.pollSeconds = pollSeconds;
         this.policy = policy;
         this.clock = clock;
@@ -182,7 +180,7 @@ public final class Simulation {
         Flight flight = new Flight(trace.sessions().get(session).turns().get(turn), session, turn, clock.seconds());
         for (flight.attempt = 0; flight.attempt < 2; flight.attempt++) {
             policy.choose(flight, clusters);
-            int status = failures.status(seed, session, turn, flight.attempt);
+            int status = failures.status(session, turn, flight.attempt);
             if (status == 200) {
                 if (clusters.get(flight.cluster).admit(flight, clock.seconds())) {
                     started(flight);

@@ -23,6 +23,7 @@ public final class Study {
     private final double scale;
     private final FailedAnswers failures;
     private int traceCacheTokens = SimGrid.TRACE_CACHE_TOKENS;
+    private boolean tracePeakLoad;
     private final Map<String, Trace> traces = new LinkedHashMap<>();
     private final Map<String, TraceSummary> summaries = new LinkedHashMap<>();
 
@@ -36,6 +37,7 @@ public final class Study {
      * @param meanIdealUncached mean prompt tokens no earlier request shared
      * @param meanOutputTokens mean answer tokens
      * @param capacity the grid's capacity on it, requests a second
+     * @param peakToMeanWork {@link Trace#peakToMeanWork()}
      */
     public record TraceSummary(
             String workload,
@@ -44,7 +46,8 @@ public final class Study {
             double meanPromptTokens,
             double meanIdealUncached,
             double meanOutputTokens,
-            double capacity) {}
+            double capacity,
+            double peakToMeanWork) {}
 
     /**
      * A study from {@code seed}; {@code scale} multiplies every synthetic trace's session count; {@code failures}
@@ -97,6 +100,14 @@ public final class Study {
         traceCacheTokens = tokens;
     }
 
+    /**
+     * With {@code peak}, a replayed trace's offered load is measured against its busiest tenth (its rate is divided by
+     * {@link Trace#peakToMeanWork()}), so that at 100% its busiest minutes, not its mean, meet the capacity.
+     */
+    public void tracePeakLoad(boolean peak) {
+        tracePeakLoad = peak;
+    }
+
     /** Every engine's prefix cache when a replayed trace runs. */
     public int traceCacheTokens() {
         return traceCacheTokens;
@@ -123,7 +134,8 @@ public final class Study {
                         trace.meanPromptTokens(),
                         trace.meanIdealUncachedTokens(),
                         trace.meanOutputTokens(),
-                        used.capacity(trace)));
+                        used.capacity(trace),
+                        trace.peakToMeanWork()));
         List<RunResult> results = new ArrayList<>();
         for (double load : selection.loads()) {
             for (PolicyKind policy : selection.policies()) {
@@ -131,8 +143,10 @@ public final class Study {
                         + policy.ordinal() * 1_000_003L
                         + Math.round(load * 100)
                         + (selection.replicas() - 1) * 7_919L;
-                var spec = new Simulation.RunSpec(used, trace, policy, load, runSeed, selection.replicas(), failures);
-                RunResult result = Simulation.run(spec, selection.tuning());
+                double offered = tracePeakLoad ? load / trace.peakToMeanWork() : load;
+                var spec =
+                        new Simulation.RunSpec(used, trace, policy, offered, runSeed, selection.replicas(), failures);
+                RunResult result = Simulation.run(spec, selection.tuning()).atLoad(load);
                 progress.accept(line(result, selection.tuning()));
                 results.add(result);
             }

@@ -52,6 +52,32 @@ public record Trace(String workload, List<Session> sessions, boolean replayed) {
         return mean(Turn::outputTokens);
     }
 
+    /**
+     * The unshared prompt work of the busiest tenth of the trace's time span ÷ that of a mean tenth: 1 for a steady
+     * trace. Synthetic traces are steady by construction (1); a replayed trace's reuse builds up as it goes, so its
+     * early minutes carry far more prefill than its mean.
+     */
+    public double peakToMeanWork() {
+        if (!replayed) {
+            return 1;
+        }
+        double first = sessions.getFirst().start();
+        double span = sessions.getLast().start() - first;
+        if (!(span > 0)) {
+            return 1;
+        }
+        double[] work = new double[10];
+        double total = 0;
+        for (Session s : sessions) {
+            int tenth = Math.min(9, (int) ((s.start() - first) / span * 10));
+            for (Turn t : s.turns()) {
+                work[tenth] += t.idealUncachedTokens();
+                total += t.idealUncachedTokens();
+            }
+        }
+        return total == 0 ? 1 : java.util.Arrays.stream(work).max().orElse(0) * 10 / total;
+    }
+
     private double mean(java.util.function.ToIntFunction<Turn> field) {
         return sessions.stream()
                 .flatMap(s -> s.turns().stream())

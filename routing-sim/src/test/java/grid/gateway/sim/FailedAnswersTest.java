@@ -9,21 +9,21 @@ import org.junit.jupiter.api.Test;
 class FailedAnswersTest {
     @Test
     void status_sameRequest_sameAnswerWhateverElseHappened() {
-        FailedAnswers failures = new FailedAnswers(0.3, 0.3);
+        FailedAnswers failures = new FailedAnswers(0.3, 0.3, 7);
 
         for (int session = 0; session < 100; session++) {
-            assertThat(failures.status(7, session, 2, 1)).isEqualTo(failures.status(7, session, 2, 1));
+            assertThat(failures.status(session, 2, 1)).isEqualTo(failures.status(session, 2, 1));
         }
     }
 
     @Test
     void status_shares_matchTheConfiguredSplit() {
-        FailedAnswers failures = new FailedAnswers(0.05, 0.10);
+        FailedAnswers failures = new FailedAnswers(0.05, 0.10, 3);
         int tooMany = 0;
         int server = 0;
         int n = 200_000;
         for (int i = 0; i < n; i++) {
-            int status = failures.status(3, i, i % 7, i % 2);
+            int status = failures.status(i, i % 7, i % 2);
             tooMany += status == 429 ? 1 : 0;
             server += status == 503 ? 1 : 0;
         }
@@ -34,13 +34,13 @@ class FailedAnswersTest {
 
     @Test
     void status_none_alwaysOk() {
-        assertThat(FailedAnswers.none().status(1, 2, 3, 0)).isEqualTo(200);
+        assertThat(FailedAnswers.none().status(2, 3, 0)).isEqualTo(200);
     }
 
     @Test
     void run_errorAnswers_retriedOnceThenFailed() {
         Trace trace = TraceGenerator.generate(Workload.SHARED_CHAT, 60, 5);
-        FailedAnswers failures = FailedAnswers.of(0.2);
+        FailedAnswers failures = FailedAnswers.of(0.2, 5);
         var spec = new Simulation.RunSpec(SimGrid.slow(), trace, PolicyKind.GRID_SITE_ROUTE, 0.5, 11, 1, failures);
 
         RunResult result = Simulation.run(spec);
@@ -55,9 +55,10 @@ class FailedAnswersTest {
     @Test
     void run_sameFailuresForEveryPolicy() {
         Trace trace = TraceGenerator.generate(Workload.ONE_OFF, 200, 5);
-        FailedAnswers failures = FailedAnswers.of(0.3);
+        FailedAnswers failures = FailedAnswers.of(0.3, 5);
         List<Double> failed = List.of(PolicyKind.ROUND_ROBIN, PolicyKind.RANDOM, PolicyKind.ORACLE).stream()
-                .map(p -> Simulation.run(new Simulation.RunSpec(SimGrid.fast(), trace, p, 0.5, 1, 1, failures))
+                .map(p -> Simulation.run(
+                                new Simulation.RunSpec(SimGrid.fast(), trace, p, 0.5, p.ordinal(), 1, failures))
                         .failedShare())
                 .toList();
 
