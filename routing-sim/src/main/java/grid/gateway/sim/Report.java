@@ -49,9 +49,13 @@ final class Report {
     private static void grids(StringBuilder out, Study study, List<SimGrid> grids) {
         FailedAnswers f = study.failures();
         out.append(f(
-                "Seed %d; error answers: %.1f%% 429 and %.1f%% 503 per attempt, one retry.\n\nGrids (a replayed trace"
-                        + " runs with %,d tokens of engine cache a cluster):\n\n",
-                study.seed(), f.tooManyRequests() * 100, f.serverErrors() * 100, study.traceCacheTokens()));
+                "Seed %d; error answers: %.1f%% 429 and %.1f%% 503 per attempt, one retry. A replayed trace runs with"
+                        + " %,d tokens of engine cache a cluster, its load measured against %s.\n\nGrids:\n\n",
+                study.seed(),
+                f.tooManyRequests() * 100,
+                f.serverErrors() * 100,
+                study.traceCacheTokens(),
+                study.tracePeakLoad() ? "its busiest tenth of time" : "its mean"));
         out.append("| grid | cluster | site | slots | prefill tok/s | decode tok/s per sequence | cache tokens |\n");
         out.append("|---|---|---|---:|---:|---:|---:|\n");
         for (SimGrid grid : grids) {

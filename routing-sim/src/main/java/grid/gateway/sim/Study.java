@@ -108,6 +108,11 @@ public final class Study {
         tracePeakLoad = peak;
     }
 
+    /** Whether a replayed trace's load is measured against its busiest tenth. */
+    public boolean tracePeakLoad() {
+        return tracePeakLoad;
+    }
+
     /** Every engine's prefix cache when a replayed trace runs. */
     public int traceCacheTokens() {
         return traceCacheTokens;
