@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Why {@code grid_site_route} falls short where it does: the shared-prompt workload at high load, rerun with the
+ * Why {@code grid_site_route} falls short where it does: the shared-prompt workload at high load on one grid, rerun with the
  * gateway's configuration varied one part at a time (the selection code is the same in every row).
  *
  * <ul>
@@ -32,12 +32,14 @@ final class Diagnosis {
 
     private Diagnosis() {}
 
-    static List<Row> run(Study study, Consumer<String> progress) {
-        Trace trace = study.trace(Workload.SHARED_CHAT);
+    static List<Row> run(Study study, SimGrid grid, Consumer<String> progress) {
+        String workload = Workload.SHARED_CHAT.label();
+        Trace trace = study.trace(workload);
         List<Row> rows = new ArrayList<>();
-        for (GatewayTuning tuning : tunings(study.grid(), trace)) {
+        for (GatewayTuning tuning : tunings(grid, trace)) {
             List<PolicyKind> policies = List.of(PolicyKind.GRID_SITE_ROUTE, PolicyKind.LEAST_QUEUED);
-            for (RunResult result : study.workload(Workload.SHARED_CHAT, policies, LOADS, tuning, progress)) {
+            var selection = new Study.Selection(policies, LOADS, tuning, 1);
+            for (RunResult result : study.run(workload, grid, selection, progress)) {
                 rows.add(new Row(tuning.name(), result));
             }
         }

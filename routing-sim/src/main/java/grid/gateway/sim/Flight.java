@@ -21,12 +21,20 @@ final class Flight {
     Object decision;
     /** The prefill the oracle expected at its cluster, for its estimate of the work queued ahead. */
     double expectedUncached;
+    /** The replica that routed the latest attempt ({@link ReplicaSpread}), 0 with one. */
+    int replica;
+    /** The attempt under way: 0, or 1 for the retry after an error answer. */
+    int attempt;
+    /** Both attempts were answered with errors: never served. */
+    boolean failed;
+    /** {@code grid_site_route}'s predicted cached tokens (the decision's run × 64), or -1 for other policies. */
+    long predictedCached = -1;
+    /** When it reached its cluster, and when it got a slot there. */
+    double queuedAt;
+
+    double slotStart;
 
     int cachedTokens;
-    /** The cached tokens the gateway predicted (run × 64), for grid_site_route. */
-    long predictedTokens;
-    /** When it got its slot. */
-    double started;
 
     double firstToken;
     double done;

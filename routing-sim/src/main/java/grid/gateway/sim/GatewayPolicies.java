@@ -10,6 +10,7 @@ import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.load.Admission;
 import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.EngineSeriesParser;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.load.QueueSample;
@@ -24,6 +25,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -33,14 +36,31 @@ import java.util.random.RandomGenerator;
  *
  * <ul>
  *   <li>{@code grid_site_route}: {@link SiteRouter#route} on the request's real {@code PromptKeys}, and
- *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive.
+ *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive, or with
+ *       the 429 or 503 of an error answer ({@link FailedAnswers}).
  *   <li>least-queued: {@link CandidateSelector#orderByLoad} over the same candidates, first one.
  * </ul>
  *
  * <p>Stateless itself; the policies it makes are not thread-safe (one per run).
  */
 final class GatewayPolicies {
+    /** Tokens the gateway predicts a matched 256-byte block saves (four bytes a token). */
+    static final int PREDICTED_TOKENS_PER_BLOCK = 64;
+
     private GatewayPolicies() {}
+
+    /** A gateway-fed policy as one replica, or {@code replicas} of them behind a random spread. */
+    static Policy replicated(int replicas, SplittableRandom random, Function<SplittableRandom, Policy> replica) {
+        if (replicas == 1) {
+            return replica.apply(random);
+        }
+        SplittableRandom spread = random.split();
+        List<Policy> all = new ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            all.add(replica.apply(random.split()));
+        }
+        return new ReplicaSpread(all, spread);
+    }
 
     static Policy gridSiteRoute(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
         PrefixAffinitySettings settings = tuning.settings();
@@ -66,19 +86,22 @@ final class GatewayPolicies {
                 flight.cluster = index.get(decision.cluster().id());
                 flight.outcome = decision.outcome();
                 flight.decision = decision;
+                flight.predictedCached = (long) decision.run() * PREDICTED_TOKENS_PER_BLOCK;
             }
 
             @Override
-            public void scraped(int cluster, EngineSample sample) {
-                router.scraped(grid.clusters().get(cluster).id(), sample);
+            public void scraped(int cluster, EngineSeries series) {
+                router.scraped(grid.clusters().get(cluster).id(), sample(series));
             }
 
             @Override
-            public void firstToken(Flight flight) {
+            public void answered(Flight flight, int status) {
                 if (flight.decision instanceof RouteDecision decision) {
-                    router.answered(decision, 200);
-                    router.usageReported(decision, flight.cachedTokens);
-                    flight.predictedTokens = decision.predictedCachedTokens();
+                    router.answered(decision, status);
+                    if (status == 200) {
+                        // The answer's usage: what the engine found cached (its usage.*.cached_tokens).
+                        router.usageReported(decision, flight.cachedTokens);
+                    }
                 }
             }
         };
@@ -114,13 +137,26 @@ final class GatewayPolicies {
             }
 
             @Override
-            public void scraped(int cluster, EngineSample sample) {
+            public void scraped(int cluster, EngineSeries series) {
                 ClusterId id = grid.clusters().get(cluster).id();
-                window.record(
-                        id, new QueueSample(sample.atNanos(), sample.waiting().orElse(0)));
+                window.record(id, new QueueSample(series.nanos(), series.waiting()));
                 sent.scraped(id);
             }
         };
+    }
+
+    /** The routing core's view of a scrape: the series {@link EngineSeriesParser} would read from vLLM's text. */
+    static EngineSample sample(EngineSeries series) {
+        return new EngineSample(
+                series.nanos(),
+                OptionalDouble.of(series.waiting()),
+                OptionalDouble.of(series.running()),
+                OptionalDouble.of(series.promptTokens()),
+                OptionalDouble.of(series.prefixCacheHits()),
+                OptionalDouble.of(series.prefillSecondsSum()),
+                OptionalDouble.of(series.inferenceSecondsSum()),
+                OptionalDouble.of(series.inferenceCount()),
+                OptionalDouble.of((double) series.numGpuBlocks() * series.blockSize()));
     }
 
     private static Map<ClusterId, Integer> indexOf(Grid grid) {

@@ -1,6 +1,5 @@
 package grid.gateway.sim;
 
-import grid.gateway.routing.load.EngineSample;
 import java.util.List;
 
 /**
@@ -12,12 +11,18 @@ interface Policy {
     /** The name in reports. */
     String name();
 
-    /** Picks the cluster for {@code flight} at the current simulated time; sets its cluster and outcome. */
+    /**
+     * Picks the cluster for {@code flight} at the current simulated time; sets its cluster and outcome (and, for
+     * {@code grid_site_route}, its predicted cached tokens).
+     */
     void choose(Flight flight, List<SimCluster> clusters);
 
-    /** A scrape of {@code cluster}'s engines read {@code sample} (its waiting line and vLLM's series). */
-    default void scraped(int cluster, EngineSample sample) {}
+    /** A scrape of {@code cluster}'s {@code /metrics} found {@code series} (every cluster, every poll interval). */
+    default void scraped(int cluster, EngineSeries series) {}
 
-    /** The flight's first token arrived: the answer's headers are in. */
-    default void firstToken(Flight flight) {}
+    /**
+     * The flight's answer came back with {@code status}: 200 at its first token (a streamed answer's headers), or
+     * 429 or 503 at once when the cluster refused it ({@link FailedAnswers}).
+     */
+    default void answered(Flight flight, int status) {}
 }

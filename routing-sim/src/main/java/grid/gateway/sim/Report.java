@@ -1,127 +1,231 @@
 package grid.gateway.sim;
 
 import grid.gateway.routing.select.AffinityOutcome;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Writes the study as markdown: the grid, the traces, one table per workload, the outcome shares of
- * {@code grid_site_route}, the aims, and the diagnosis.
+ * Writes the study as markdown: the grids, the traces, one table per workload and grid, the ratios of
+ * {@code grid_site_route} to the oracle and to least-queued with its predicted and reported cached tokens, the
+ * outcome shares, the cost of per-replica memory, and the diagnosis.
  *
  * <p>Stateless.
  */
 final class Report {
+    /** The label suffix of runs under the recommended configuration. */
+    static final String RECOMMENDED = "+rec";
+
+    private static final String GSR = PolicyKind.GRID_SITE_ROUTE.label();
+    private static final String GSR_REC = GSR + RECOMMENDED;
+
     private Report() {}
 
-    static String markdown(Study study, List<RunResult> results, List<Diagnosis.Row> diagnosis) {
+    private static boolean isRouter(RunResult r) {
+        return r.policy().equals(GSR) || r.policy().equals(GSR_REC);
+    }
+
+    /** The least-queued run on the same load signal as {@code router} (defaults or recommended). */
+    private static Optional<RunResult> leastQueuedBeside(List<RunResult> results, RunResult router) {
+        String label = PolicyKind.LEAST_QUEUED.label() + (router.policy().endsWith(RECOMMENDED) ? RECOMMENDED : "");
+        return find(results, new RunResult.Key(router.workload(), router.grid(), 1, label, router.load()));
+    }
+
+    static String markdown(Study study, List<SimGrid> grids, List<RunResult> results, List<Diagnosis.Row> diagnosis) {
         StringBuilder out = new StringBuilder();
-        grid(out, study);
+        grids(out, study, grids);
         traces(out, study);
-        for (Workload workload : Workload.values()) {
-            if (results.stream().anyMatch(r -> r.workload() == workload)) {
-                workload(out, workload, results);
+        for (String workload : workloads(results)) {
+            for (String grid : gridsOf(results)) {
+                workload(out, workload, grid, results);
             }
         }
+        ratios(out, results);
         outcomes(out, results);
-        aims(out, results);
+        replicas(out, results);
         diagnosis(out, diagnosis);
         return out.toString();
     }
 
-    private static void grid(StringBuilder out, Study study) {
-        out.append("Grid (seed ").append(study.seed()).append("):\n\n");
-        out.append("| cluster | site | slots | prefill tok/s | decode tok/s per sequence | cache tokens |\n");
-        out.append("|---|---|---:|---:|---:|---:|\n");
-        for (ClusterModel c : study.grid().clusters()) {
-            out.append(f(
-                    "| %s | %s | %d | %,.0f | %,.0f | %,d |\n",
-                    c.name(),
-                    c.site(),
-                    c.slots(),
-                    c.prefillTokensPerSecond(),
-                    c.decodeTokensPerSecond(),
-                    c.cacheTokens()));
+    static List<String> workloads(List<RunResult> results) {
+        Set<String> out = new LinkedHashSet<>();
+        results.forEach(r -> out.add(r.workload()));
+        return new ArrayList<>(out);
+    }
+
+    static List<String> gridsOf(List<RunResult> results) {
+        Set<String> out = new LinkedHashSet<>();
+        results.forEach(r -> out.add(r.grid()));
+        return new ArrayList<>(out);
+    }
+
+    private static void grids(StringBuilder out, Study study, List<SimGrid> grids) {
+        FailedAnswers f = study.failures();
+        out.append(f(
+                "Seed %d; error answers: %.1f%% 429 and %.1f%% 503 per attempt, one retry. A replayed trace runs with"
+                        + " %,d tokens of engine cache a cluster, its load measured against %s.\n\nGrids:\n\n",
+                study.seed(),
+                f.tooManyRequests() * 100,
+                f.serverErrors() * 100,
+                study.traceCacheTokens(),
+                study.tracePeakLoad() ? "its busiest tenth of time" : "its mean"));
+        out.append("| grid | cluster | site | slots | prefill tok/s | decode tok/s per sequence | cache tokens |\n");
+        out.append("|---|---|---|---:|---:|---:|---:|\n");
+        for (SimGrid grid : grids) {
+            for (ClusterModel c : grid.clusters()) {
+                out.append(f(
+                        "| %s | %s | %s | %d | %,.0f | %,.0f | %,d |\n",
+                        grid.name(),
+                        c.name(),
+                        c.site(),
+                        c.slots(),
+                        c.prefillTokensPerSecond(),
+                        c.decodeTokensPerSecond(),
+                        c.cacheTokens()));
+            }
         }
     }
 
     private static void traces(StringBuilder out, Study study) {
-        out.append("\nTraces:\n\n| workload | requests | mean prompt tokens | mean unshared (ideal uncached) tokens"
-                + " | mean answer tokens | capacity (req/s) |\n|---|---:|---:|---:|---:|---:|\n");
-        for (Map.Entry<Workload, Study.TraceSummary> e : study.summaries().entrySet()) {
-            Study.TraceSummary s = e.getValue();
+        out.append("\nTraces:\n\n| workload | grid | requests | mean prompt tokens | mean unshared (ideal uncached)"
+                + " tokens | mean answer tokens | capacity (req/s) | busiest tenth's unshared work ÷ mean |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Study.TraceSummary s : study.summaries()) {
             out.append(f(
-                    "| %s | %,d | %,.0f | %,.0f | %,.0f | %.2f |\n",
-                    e.getKey().label(),
+                    "| %s | %s | %,d | %,.0f | %,.0f | %,.0f | %.2f | %.2f |\n",
+                    s.workload(),
+                    s.grid(),
                     s.requests(),
                     s.meanPromptTokens(),
                     s.meanIdealUncached(),
                     s.meanOutputTokens(),
-                    s.capacity()));
+                    s.capacity(),
+                    s.peakToMeanWork()));
         }
     }
 
-    private static void workload(StringBuilder out, Workload workload, List<RunResult> results) {
-        out.append("\n**").append(workload.label()).append("**\n\n");
-        out.append("| load | policy | hit rate (tokens) | TTFT mean (s) | TTFT p90 (s) | queue spread |\n");
-        out.append("|---:|---|---:|---:|---:|---:|\n");
-        for (RunResult r : results) {
-            if (r.workload() == workload) {
-                out.append(f(
-                        "| %.0f%% | %s | %.1f%% | %.2f | %.2f | %.2f |\n",
-                        r.load() * 100, r.policy(), r.hitRate() * 100, r.meanTtft(), r.p90Ttft(), r.queueSpread()));
-            }
+    private static void workload(StringBuilder out, String workload, String grid, List<RunResult> results) {
+        List<RunResult> rows = results.stream()
+                .filter(r -> r.workload().equals(workload) && r.grid().equals(grid) && r.replicas() == 1)
+                .toList();
+        if (rows.isEmpty()) {
+            return;
         }
+        out.append("\n**").append(workload).append(", ").append(grid).append(" grid**\n\n");
+        out.append("| load | policy | hit rate (tokens) | TTFT mean (s) | TTFT p90 (s) | queue spread | failed |\n");
+        out.append("|---:|---|---:|---:|---:|---:|---:|\n");
+        for (RunResult r : rows) {
+            out.append(f(
+                    "| %.0f%% | %s | %.1f%% | %.2f | %.2f | %.2f | %.1f%% |\n",
+                    r.load() * 100,
+                    r.policy(),
+                    r.hitRate() * 100,
+                    r.meanTtft(),
+                    r.p90Ttft(),
+                    r.queueSpread(),
+                    r.failedShare() * 100));
+        }
+    }
+
+    private static void ratios(StringBuilder out, List<RunResult> results) {
+        out.append("\n`grid_site_route` (one replica; `+rec`: the recommended configuration) against the oracle and"
+                + " least-queued on the same load signal; cached tokens summed over measured requests (predicted ="
+                + " decision run × 64):\n\n");
+        out.append(
+                "| workload | grid | load | config | hit ÷ oracle | p90 ÷ oracle | mean ÷ oracle | p90 ÷ least-queued"
+                        + " | mean ÷ least-queued | predicted cached | reported cached | predicted ÷ reported |\n");
+        out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (RunResult g : results) {
+            if (!isRouter(g) || g.replicas() != 1) {
+                continue;
+            }
+            Optional<RunResult> oracle = find(results, g, PolicyKind.ORACLE);
+            Optional<RunResult> lq = leastQueuedBeside(results, g);
+            out.append(f(
+                    "| %s | %s | %.0f%% | %s | ",
+                    g.workload(),
+                    g.grid(),
+                    g.load() * 100,
+                    g.policy().endsWith(RECOMMENDED) ? "recommended" : "defaults"));
+            out.append(ratio(g.hitRate(), oracle.map(RunResult::hitRate))).append(" | ");
+            out.append(ratio(g.p90Ttft(), oracle.map(RunResult::p90Ttft))).append(" | ");
+            out.append(ratio(g.meanTtft(), oracle.map(RunResult::meanTtft))).append(" | ");
+            out.append(ratio(g.p90Ttft(), lq.map(RunResult::p90Ttft))).append(" | ");
+            out.append(ratio(g.meanTtft(), lq.map(RunResult::meanTtft))).append(" | ");
+            out.append(f("%,d | %,d | ", g.predictedCached(), g.reportedCached()));
+            out.append(ratio(g.predictedCached(), Optional.of((double) g.reportedCached())))
+                    .append(" |\n");
+        }
+    }
+
+    private static String ratio(double value, Optional<Double> base) {
+        return base.filter(b -> b > 0).map(b -> f("%.2f", value / b)).orElse("–");
     }
 
     private static void outcomes(StringBuilder out, List<RunResult> results) {
-        out.append("\nShare of requests per affinity outcome, `grid_site_route`:\n\n");
         out.append(
-                "| workload | load | hit | load | miss | explore | unkeyed |\n|---|---:|---:|---:|---:|---:|---:|\n");
+                "\nShare of requests per affinity outcome, `grid_site_route` (one replica), and per error path:\n\n");
+        out.append("| workload | grid | load | policy | hit | load | miss | explore | unkeyed | retried | failed |\n"
+                + "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results) {
-            if (r.policy().equals(PolicyKind.GRID_SITE_ROUTE.label())) {
-                out.append(f("| %s | %.0f%% |", r.workload().label(), r.load() * 100));
+            if (isRouter(r) && r.replicas() == 1) {
+                out.append(f("| %s | %s | %.0f%% | %s |", r.workload(), r.grid(), r.load() * 100, r.policy()));
                 for (AffinityOutcome o : AffinityOutcome.values()) {
                     out.append(f(" %.1f%% |", r.share(o) * 100));
                 }
-                out.append('\n');
+                out.append(f(" %.1f%% | %.1f%% |\n", r.retriedShare() * 100, r.failedShare() * 100));
             }
         }
     }
 
-    private static void aims(StringBuilder out, List<RunResult> results) {
-        out.append("\nAims, from the tables above:\n\n| workload | hit rate ÷ oracle's at 80% | least-queued p90 ÷ "
-                + "grid_site_route p90 at 95% | at 110% |\n|---|---:|---:|---:|\n");
-        for (Workload w : Workload.values()) {
-            Optional<RunResult> gsr80 = find(results, w, PolicyKind.GRID_SITE_ROUTE, 0.8);
-            Optional<RunResult> oracle80 = find(results, w, PolicyKind.ORACLE, 0.8);
-            if (gsr80.isEmpty() || oracle80.isEmpty()) {
+    private static void replicas(StringBuilder out, List<RunResult> results) {
+        List<Integer> counts = results.stream()
+                .filter(Report::isRouter)
+                .map(RunResult::replicas)
+                .distinct()
+                .sorted()
+                .toList();
+        if (counts.size() < 2) {
+            return;
+        }
+        out.append(
+                "\nThe cost of per-replica memory: `grid_site_route` as R replicas behind a random spread (each its"
+                        + " own memory and window; every replica scrapes every cluster):\n\n| workload | grid | load | policy |");
+        counts.forEach(n -> out.append(f(" hit R=%d |", n)));
+        counts.forEach(n -> out.append(f(" p90 R=%d (s) |", n)));
+        out.append("\n|---|---|---:|---|")
+                .append("---:|".repeat(counts.size() * 2))
+                .append('\n');
+        for (RunResult g : results) {
+            if (!isRouter(g) || g.replicas() != counts.getFirst()) {
                 continue;
             }
-            double hitRatio = oracle80.get().hitRate() == 0
-                    ? 1
-                    : gsr80.get().hitRate() / oracle80.get().hitRate();
-            out.append(f(
-                    "| %s | %.2f | %s | %s |\n",
-                    w.label(), hitRatio, p90Ratio(results, w, 0.95), p90Ratio(results, w, 1.1)));
+            out.append(f("| %s | %s | %.0f%% | %s |", g.workload(), g.grid(), g.load() * 100, g.policy()));
+            for (int n : counts) {
+                out.append(find(results, new RunResult.Key(g.workload(), g.grid(), n, g.policy(), g.load()))
+                        .map(r -> f(" %.1f%% |", r.hitRate() * 100))
+                        .orElse(" – |"));
+            }
+            for (int n : counts) {
+                out.append(find(results, new RunResult.Key(g.workload(), g.grid(), n, g.policy(), g.load()))
+                        .map(r -> f(" %.2f |", r.p90Ttft()))
+                        .orElse(" – |"));
+            }
+            out.append('\n');
         }
-    }
-
-    private static String p90Ratio(List<RunResult> results, Workload w, double load) {
-        Optional<RunResult> gsr = find(results, w, PolicyKind.GRID_SITE_ROUTE, load);
-        Optional<RunResult> lq = find(results, w, PolicyKind.LEAST_QUEUED, load);
-        if (gsr.isEmpty() || lq.isEmpty()) {
-            return "–";
-        }
-        return f("%.2f", lq.get().p90Ttft() / gsr.get().p90Ttft());
     }
 
     private static void diagnosis(StringBuilder out, List<Diagnosis.Row> rows) {
         if (rows.isEmpty()) {
             return;
         }
-        out.append("\nDiagnosis, shared-chat: the same selection code under other gateway configurations:\n\n");
+        out.append(f(
+                "\nDiagnosis, shared-chat on the %s grid: the same selection code under other gateway configurations:"
+                        + "\n\n",
+                rows.getFirst().result().grid()));
         out.append("| gateway config | load | policy | hit rate | TTFT mean (s) | TTFT p90 (s) | queue spread "
                 + "| hit | load | miss | explore |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Diagnosis.Row row : rows) {
@@ -142,9 +246,19 @@ final class Report {
         }
     }
 
-    static Optional<RunResult> find(List<RunResult> results, Workload w, PolicyKind policy, double load) {
+    /** The one-replica run of {@code policy} beside {@code like} (same workload, grid and load). */
+    static Optional<RunResult> find(List<RunResult> results, RunResult like, PolicyKind policy) {
+        return find(results, new RunResult.Key(like.workload(), like.grid(), 1, policy.label(), like.load()));
+    }
+
+    /** The run of {@code key}, its load compared within 1e-9. */
+    static Optional<RunResult> find(List<RunResult> results, RunResult.Key key) {
         return results.stream()
-                .filter(r -> r.workload() == w && r.policy().equals(policy.label()) && Math.abs(r.load() - load) < 1e-9)
+                .filter(r -> r.workload().equals(key.workload())
+                        && r.grid().equals(key.grid())
+                        && r.replicas() == key.replicas()
+                        && r.policy().equals(key.policy())
+                        && Math.abs(r.load() - key.load()) < 1e-9)
                 .findFirst();
     }
 

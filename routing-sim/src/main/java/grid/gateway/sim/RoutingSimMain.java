@@ -3,14 +3,37 @@ package grid.gateway.sim;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs the routing-quality comparison and writes the report: {@code bin/routing-sim [--out DIR] [--scale X]
- * [--seed S]} writes {@code DIR/routing-quality.md} and {@code DIR/routing-quality.svg} (default {@code docs}) and
- * prints the tables.
+ * Runs the routing-quality comparison and writes the report: {@code DIR/routing-quality.md} and one
+ * {@code DIR/routing-quality-<grid>.svg} a grid (default {@code docs}), and prints the tables.
+ *
+ * <pre>
+ *   --out DIR            where to write (docs)
+ *   --scale X            synthetic trace size (1)
+ *   --seed S             (7)
+ *   --trace FILE         also replay FILE, a trace in the Mooncake format
+ *   --trace-name NAME    its workload label (mooncake)
+ *   --trace-scale X      the share of its requests kept, from the start (1; the Mooncake trace's reuse builds up
+ *                        over its first minutes, so a cut trace shows little of it)
+ *   --trace-cache-tokens N  every engine's prefix cache when the trace runs (2,000,000)
+ *   --trace-load peak|mean  the trace's offered load against the perfect-reuse capacity at its busiest tenth of
+ *                        time (peak, the default) or on average (mean, as for the steady synthetic workloads);
+ *                        the Mooncake trace's first tenth carries 2.1× its mean unshared work, so at "80%" of the
+ *                        mean its first half overloads every policy, the oracle included
+ *   --workload A,B       workload labels to run (all synthetic ones, and the trace when given)
+ *   --grid G             slow, fast, mixed, a comma list, or all (all)
+ *   --loads 0.5,0.8      offered loads (0.5,0.8,0.95,1.1)
+ *   --replicas 1,3,6     gateway replica counts; counts above 1 run grid_site_route only (1,3,6)
+ *   --failures X         share of attempts answered with errors, half 429 and half 503 (0.02)
+ *   --poll-ms N          the gateway's load.poll_interval_ms, for both gateway-fed policies (1000)
+ *   --window-secs N      the gateway's load.window_secs (10)
+ *   --config C,D         gateway configurations: defaults (every policy), recommended (grid_site_route and
+ *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
+ *   --diagnosis          also run the issue 7 diagnosis (shared-chat, slow grid, four configurations)
+ * </pre>
  *
  * <p>Not thread-safe; a command-line entry point.
  */
@@ -19,28 +42,39 @@ public final class RoutingSimMain {
 
     /** Entry point. */
     public static void main(String[] args) {
-        Path out = Path.of("docs");
-        double scale = 1;
-        long seed = 7;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--out" -> out = Path.of(args[i + 1]);
-                case "--scale" -> scale = Double.parseDouble(args[i + 1]);
-                case "--seed" -> seed = Long.parseLong(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        SimOptions options = new SimOptions(args);
+        Study study = new Study(options.seed(), options.scale(), FailedAnswers.of(options.failures(), options.seed()));
+        study.traceCacheTokens(options.traceCacheTokens());
+        study.tracePeakLoad(options.tracePeakLoad());
+        options.trace()
+                .ifPresent(file -> study.add(MooncakeTrace.read(file, options.traceName(), options.traceScale())));
+        List<RunResult> results = new ArrayList<>();
+        List<SimGrid> grids = options.grids().stream().map(SimGrid::named).toList();
+        for (String workload : options.workloads()) {
+            for (SimGrid grid : grids) {
+                for (int replicas : options.replicas()) {
+                    if (options.runsDefaults()) {
+                        results.addAll(study.run(workload, grid, options.selection(replicas), System.out::println));
+                    }
+                    if (options.runsRecommended()) {
+                        study.run(workload, grid, options.recommended(replicas), System.out::println).stream()
+                                .map(r -> r.named(r.policy() + Report.RECOMMENDED))
+                                .forEach(results::add);
+                    }
+                }
             }
         }
-        List<RunResult> results = new ArrayList<>();
-        Study study = new Study(SimGrid.standard(), seed, scale);
-        for (Workload workload : Workload.values()) {
-            results.addAll(study.workload(workload, System.out::println));
-        }
-        List<Diagnosis.Row> diagnosis = Diagnosis.run(study, System.out::println);
-        String report = Report.markdown(study, results, diagnosis);
+        List<Diagnosis.Row> diagnosis =
+                options.diagnosis() ? Diagnosis.run(study, SimGrid.slow(), System.out::println) : List.of();
+        String report = Report.markdown(study, grids, results, diagnosis);
         try {
-            Files.createDirectories(out);
-            Files.writeString(out.resolve("routing-quality.md"), report);
-            Files.writeString(out.resolve("routing-quality.svg"), SvgPlot.render(results));
+            Files.createDirectories(options.out());
+            Files.writeString(options.out().resolve("routing-quality.md"), report);
+            for (SimGrid grid : grids) {
+                Files.writeString(
+                        options.out().resolve("routing-quality-" + grid.name() + ".svg"),
+                        SvgPlot.render(results, grid.name()));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

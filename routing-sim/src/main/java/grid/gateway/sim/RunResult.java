@@ -10,18 +10,28 @@ import java.util.Map;
  *
  * <p>Thread-safe (immutable).
  *
- * @param workload the trace's workload
+ * @param workload the trace's workload label ({@link Trace#workload()})
+ * @param grid the grid's name ({@link SimGrid#name()})
+ * @param replicas gateway replicas behind a random spread (1 for policies without gateway state)
  * @param policy the policy's name
  * @param load the offered load as a fraction of the grid's capacity
- * @param requests measured requests
- * @param hitRate prompt tokens served from the engines' prefix caches ÷ prompt tokens
- * @param meanTtft mean simulated time to first token, seconds
+ * @param requests measured requests, served or failed
+ * @param hitRate prompt tokens served from the engines' prefix caches ÷ prompt tokens, over served requests
+ * @param meanTtft mean simulated time to first token of served requests, seconds (a retry's from the first arrival)
  * @param p90Ttft 90th percentile of it, seconds
  * @param queueSpread mean over scrapes of (deepest − shallowest waiting line across clusters)
- * @param outcomes share of measured requests per affinity outcome (empty map for policies without outcomes)
+ * @param outcomes share of measured requests per affinity outcome of their last attempt (empty map for policies
+ *     without outcomes)
+ * @param failedShare share of measured requests whose both attempts were answered with errors
+ * @param retriedShare share of measured requests whose first attempt was answered with an error
+ * @param predictedCached {@code grid_site_route}'s predicted cached tokens (decision run × 64) summed over served
+ *     requests (0 for other policies)
+ * @param reportedCached the engines' cached tokens of the same requests, summed
  */
 public record RunResult(
-        Workload workload,
+        String workload,
+        String grid,
+        int replicas,
         String policy,
         double load,
         int requests,
@@ -29,12 +39,73 @@ public record RunResult(
         double meanTtft,
         double p90Ttft,
         double queueSpread,
-        Map<AffinityOutcome, Double> outcomes) {
+        Map<AffinityOutcome, Double> outcomes,
+        double failedShare,
+        double retriedShare,
+        long predictedCached,
+        long reportedCached) {
 
     public RunResult {
         requireNonNull(workload, "workload");
+        requireNonNull(grid, "grid");
         requireNonNull(policy, "policy");
         outcomes = Map.copyOf(outcomes);
+    }
+
+    /**
+     * What a run was.
+     *
+     * @param workload the trace's workload label
+     * @param grid the grid's name
+     * @param replicas gateway replicas
+     * @param policy the policy's name
+     * @param load the offered load
+     */
+    public record Key(String workload, String grid, int replicas, String policy, double load) {}
+
+    /** This result under another policy name (a configuration's runs are labelled with it). */
+    public RunResult named(String newPolicy) {
+        return new RunResult(
+                workload,
+                grid,
+                replicas,
+                newPolicy,
+                load,
+                requests,
+                hitRate,
+                meanTtft,
+                p90Ttft,
+                queueSpread,
+                outcomes,
+                failedShare,
+                retriedShare,
+                predictedCached,
+                reportedCached);
+    }
+
+    /** This result reported at offered load {@code reported} (a replayed trace run against its peak). */
+    public RunResult atLoad(double reported) {
+        return new RunResult(
+                workload,
+                grid,
+                replicas,
+                policy,
+                reported,
+                requests,
+                hitRate,
+                meanTtft,
+                p90Ttft,
+                queueSpread,
+                outcomes,
+                failedShare,
+                retriedShare,
+                predictedCached,
+                reportedCached);
+    }
+
+    /** This run's key. */
+    public Key key() {
+        return new Key(workload, grid, replicas, policy, load);
     }
 
     /** The share of requests with {@code outcome}, 0 when none. */

@@ -2,10 +2,8 @@ package grid.gateway.sim;
 
 import static java.util.Objects.requireNonNull;
 
-import grid.gateway.routing.load.EngineSample;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.OptionalDouble;
 import java.util.PriorityQueue;
 
 /**
@@ -19,6 +17,8 @@ import java.util.PriorityQueue;
  *   finish(f)       the answer's blocks too; the slot goes to the head of the line
  * </pre>
  *
+ * It counts what vLLM would export ({@link #series}): token counters at the first token, histograms at the end.
+ *
  * <p>Not thread-safe; owned by one run's event loop.
  */
 final class SimCluster {
@@ -29,13 +29,12 @@ final class SimCluster {
     private int running;
     private double prefillFreeAt;
     private double lineUncached;
-    /** vLLM's cumulative series, exactly as this model runs (what a scrape of the engines would read). */
-    private double promptTokens;
-
-    private double cachedTokensTotal;
+    private long promptTokens;
+    private long hitTokens;
     private double prefillSeconds;
-    private double runningSeconds;
-    private long runningRequests;
+    private double inferenceSeconds;
+    private double queueSeconds;
+    private long finished;
 
     SimCluster(ClusterModel model) {
         this.model = requireNonNull(model, "model");
@@ -44,6 +43,7 @@ final class SimCluster {
 
     /** Takes {@code flight} at {@code now}: true when it started (its times are set), false when it waits. */
     boolean admit(Flight flight, double now) {
+        flight.queuedAt = now;
         if (running < model.slots()) {
             start(flight, now);
             return true;
@@ -58,8 +58,10 @@ final class SimCluster {
         cache.store(flight.turn.blocks(), flight.turn.blocks().length);
         running--;
         doneTimes.remove(flight.done);
-        runningSeconds += flight.done - flight.started;
-        runningRequests++;
+        prefillSeconds += (flight.turn.promptTokens() - flight.cachedTokens) / model.prefillTokensPerSecond();
+        inferenceSeconds += flight.done - flight.slotStart;
+        queueSeconds += flight.slotStart - flight.queuedAt;
+        finished++;
         Flight next = line.pollFirst();
         if (next != null) {
             lineUncached -= next.expectedUncached;
@@ -70,27 +72,31 @@ final class SimCluster {
 
     /** The flight's prompt is computed: its full prompt blocks enter the cache. */
     void firstToken(Flight flight) {
+        promptTokens += flight.turn.promptTokens();
+        hitTokens += flight.cachedTokens;
         cache.store(
                 flight.turn.blocks(),
                 Math.min(flight.turn.blocks().length, flight.turn.promptTokens() / EngineBlocks.BLOCK_TOKENS));
     }
 
-    /**
-     * What a scrape of this cluster's engines reads at {@code nanos}: the waiting line, the running sequences, and
-     * vLLM's cumulative counters as this model produces them (a request's prefill time is the time the prefill server
-     * spends on its uncached tokens; its running time is from its slot to its last token).
-     */
-    EngineSample engineSample(long nanos) {
-        return new EngineSample(
+    /** What a scrape of this cluster's {@code /metrics} finds at {@code nanos}. */
+    EngineSeries series(long nanos) {
+        return new EngineSeries(
                 nanos,
-                OptionalDouble.of(line.size()),
-                OptionalDouble.of(running),
-                OptionalDouble.of(promptTokens),
-                OptionalDouble.of(cachedTokensTotal),
-                OptionalDouble.of(prefillSeconds),
-                OptionalDouble.of(runningSeconds),
-                OptionalDouble.of(runningRequests),
-                OptionalDouble.of(model.cacheTokens()));
+                promptTokens,
+                promptTokens,
+                hitTokens,
+                prefillSeconds,
+                finished,
+                inferenceSeconds,
+                finished,
+                queueSeconds,
+                finished,
+                finished,
+                running,
+                line.size(),
+                EngineBlocks.BLOCK_TOKENS,
+                model.cacheTokens() / EngineBlocks.BLOCK_TOKENS);
     }
 
     /** Requests waiting for a slot: the scraped queue depth. */
@@ -125,12 +131,9 @@ final class SimCluster {
 
     private void start(Flight flight, double now) {
         Turn turn = flight.turn;
+        flight.slotStart = now;
         flight.cachedTokens = cache.lookup(turn.blocks(), turn.maxHitBlocks(), true) * EngineBlocks.BLOCK_TOKENS;
         double prefill = (turn.promptTokens() - flight.cachedTokens) / model.prefillTokensPerSecond();
-        promptTokens += turn.promptTokens();
-        cachedTokensTotal += flight.cachedTokens;
-        prefillSeconds += prefill;
-        flight.started = now;
         double begin = Math.max(now, prefillFreeAt);
         prefillFreeAt = begin + prefill;
         flight.firstToken = prefillFreeAt;

@@ -36,6 +36,7 @@ public final class Simulation {
     private final double lastStart;
     private final Tally tally;
     private final double pollSeconds;
+    private final FailedAnswers failures;
     private long sequence;
 
     private record Event(double at, long sequence, Flight flight, boolean firstToken, int session, int turn)
@@ -49,6 +50,7 @@ public final class Simulation {
 
     private Simulation(RunSpec spec, Policy policy, SimClock clock, double pollSeconds) {
         this.trace = spec.trace();
+        this.failures = spec.failures();
         this.pollSeconds = pollSeconds;
         this.policy = policy;
         this.clock = clock;
@@ -67,16 +69,34 @@ public final class Simulation {
      * @param trace the requests
      * @param policy the policy
      * @param load the offered load, a fraction of {@link SimGrid#capacity}
-     * @param seed the run's random seed (exploration, tie-breaks, random policy)
+     * @param seed the run's random seed (exploration, tie-breaks, random policy, replica spread)
+     * @param replicas gateway replicas behind a random spread, for the gateway-fed policies (others ignore it)
+     * @param failures the error answers
      */
-    public record RunSpec(SimGrid grid, Trace trace, PolicyKind policy, double load, long seed) {
+    public record RunSpec(
+            SimGrid grid,
+            Trace trace,
+            PolicyKind policy,
+            double load,
+            long seed,
+            int replicas,
+            FailedAnswers failures) {
         public RunSpec {
             requireNonNull(grid, "grid");
             requireNonNull(trace, "trace");
             requireNonNull(policy, "policy");
+            requireNonNull(failures, "failures");
             if (!(load > 0)) {
                 throw new IllegalArgumentException("load: " + load + " (expected: > 0)");
             }
+            if (replicas < 1) {
+                throw new IllegalArgumentException("replicas: " + replicas + " (expected: >= 1)");
+            }
+        }
+
+        /** One replica, no error answers. */
+        public RunSpec(SimGrid grid, Trace trace, PolicyKind policy, double load, long seed) {
+            this(grid, trace, policy, load, seed, 1, FailedAnswers.none());
         }
     }
 
@@ -89,17 +109,22 @@ public final class Simulation {
     public static RunResult run(RunSpec spec, GatewayTuning tuning) {
         SimClock clock = new SimClock();
         SplittableRandom random = new SplittableRandom(spec.seed());
+        var grid = spec.grid().routingGrid();
+        int replicas = spec.replicas();
         Policy policy = switch (spec.policy()) {
-            case GRID_SITE_ROUTE -> GatewayPolicies.gridSiteRoute(spec.grid().routingGrid(), tuning, random, clock);
-            case LEAST_QUEUED -> GatewayPolicies.leastQueued(spec.grid().routingGrid(), tuning, random, clock);
+            case GRID_SITE_ROUTE ->
+                GatewayPolicies.replicated(
+                        replicas, random, r -> GatewayPolicies.gridSiteRoute(grid, tuning, r, clock));
+            case LEAST_QUEUED ->
+                GatewayPolicies.replicated(replicas, random, r -> GatewayPolicies.leastQueued(grid, tuning, r, clock));
             case ROUND_ROBIN -> BlindPolicies.roundRobin();
             case RANDOM -> BlindPolicies.random(random);
             case ORACLE -> BlindPolicies.oracle(random, clock);
         };
-        return new Simulation(spec, policy, clock, tuning.pollSeconds()).replay(spec.load());
+        return new Simulation(spec, policy, clock, tuning.pollSeconds()).replay(spec);
     }
 
-    private RunResult replay(double load) {
+    private RunResult replay(RunSpec spec) {
         List<Session> sessions = trace.sessions();
         for (int i = 0; i < sessions.size(); i++) {
             schedule(new Event(sessions.get(i).start() / sessionRate, sequence++, null, false, i, 0));
@@ -117,7 +142,11 @@ public final class Simulation {
             clock.advanceTo(event.at());
             handle(event);
         }
-        return tally.result(trace.workload(), policy.name(), load);
+        int replicas = spec.policy() == PolicyKind.GRID_SITE_ROUTE || spec.policy() == PolicyKind.LEAST_QUEUED
+                ? spec.replicas()
+                : 1;
+        return tally.result(
+                new RunResult.Key(trace.workload(), spec.grid().name(), replicas, policy.name(), spec.load()));
     }
 
     private void handle(Event event) {
@@ -126,28 +155,43 @@ public final class Simulation {
             arrive(event.session(), event.turn());
         } else if (event.firstToken()) {
             clusters.get(flight.cluster).firstToken(flight);
-            policy.firstToken(flight);
+            policy.answered(flight, 200);
             tally.served(flight);
         } else {
             Flight next = clusters.get(flight.cluster).finish(flight, clock.seconds());
             if (next != null) {
                 started(next);
             }
-            List<Turn> turns = trace.sessions().get(flight.session).turns();
-            int turn = flight.turnIndex + 1;
-            if (turn < turns.size()) {
-                double at = clock.seconds() + turns.get(turn).thinkSeconds();
-                schedule(new Event(at, sequence++, null, false, flight.session, turn));
-            }
+            next(flight);
+        }
+    }
+
+    /** The session's next turn is due after its pause. */
+    private void next(Flight flight) {
+        List<Turn> turns = trace.sessions().get(flight.session).turns();
+        int turn = flight.turnIndex + 1;
+        if (turn < turns.size()) {
+            double at = clock.seconds() + turns.get(turn).thinkSeconds();
+            schedule(new Event(at, sequence++, null, false, flight.session, turn));
         }
     }
 
     private void arrive(int session, int turn) {
         Flight flight = new Flight(trace.sessions().get(session).turns().get(turn), session, turn, clock.seconds());
-        policy.choose(flight, clusters);
-        if (clusters.get(flight.cluster).admit(flight, clock.seconds())) {
-            started(flight);
+        for (flight.attempt = 0; flight.attempt < 2; flight.attempt++) {
+            policy.choose(flight, clusters);
+            int status = failures.status(session, turn, flight.attempt);
+            if (status == 200) {
+                if (clusters.get(flight.cluster).admit(flight, clock.seconds())) {
+                    started(flight);
+                }
+                return;
+            }
+            policy.answered(flight, status);
         }
+        flight.failed = true;
+        tally.failed(flight);
+        next(flight);
     }
 
     private void started(Flight flight) {
@@ -159,7 +203,7 @@ public final class Simulation {
         int[] depths = new int[clusters.size()];
         for (int i = 0; i < depths.length; i++) {
             depths[i] = clusters.get(i).waiting();
-            policy.scraped(i, clusters.get(i).engineSample(clock.nanoTime()));
+            policy.scraped(i, clusters.get(i).series(clock.nanoTime()));
         }
         double now = clock.seconds();
         if (now >= warmUp && now <= lastStart) {
@@ -179,6 +223,10 @@ public final class Simulation {
         private final Map<AffinityOutcome, Integer> outcomes = new EnumMap<>(AffinityOutcome.class);
         private long cached;
         private long prompt;
+        private long predicted;
+        private boolean predicting;
+        private int failed;
+        private int retried;
         private double spreadSum;
         private int spreadSamples;
 
@@ -193,6 +241,21 @@ public final class Simulation {
             ttfts.add(flight.firstToken - flight.arrival);
             cached += flight.cachedTokens;
             prompt += flight.turn.promptTokens();
+            predicted += Math.max(0, flight.predictedCached);
+            predicting |= flight.predictedCached >= 0;
+            counted(flight);
+        }
+
+        void failed(Flight flight) {
+            if (flight.arrival < warmUp) {
+                return;
+            }
+            failed++;
+            counted(flight);
+        }
+
+        private void counted(Flight flight) {
+            retried += flight.attempt > 0 ? 1 : 0;
             flight.outcome.ifPresent(o -> outcomes.merge(o, 1, Integer::sum));
         }
 
@@ -201,23 +264,30 @@ public final class Simulation {
             spreadSamples++;
         }
 
-        RunResult result(Workload workload, String policy, double load) {
+        RunResult result(RunResult.Key key) {
             double[] sorted =
                     ttfts.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             double mean = Arrays.stream(sorted).average().orElse(0);
             double p90 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.9 * sorted.length) - 1];
+            int requests = sorted.length + failed;
             Map<AffinityOutcome, Double> shares = new EnumMap<>(AffinityOutcome.class);
-            outcomes.forEach((o, n) -> shares.put(o, n / (double) sorted.length));
+            outcomes.forEach((o, n) -> shares.put(o, n / (double) requests));
             return new RunResult(
-                    workload,
-                    policy,
-                    load,
-                    sorted.length,
+                    key.workload(),
+                    key.grid(),
+                    key.replicas(),
+                    key.policy(),
+                    key.load(),
+                    requests,
                     prompt == 0 ? 0 : cached / (double) prompt,
                     mean,
                     p90,
                     spreadSamples == 0 ? 0 : spreadSum / spreadSamples,
-                    shares);
+                    shares,
+                    requests == 0 ? 0 : failed / (double) requests,
+                    requests == 0 ? 0 : retried / (double) requests,
+                    predicted,
+                    predicting ? cached : 0);
         }
     }
 }

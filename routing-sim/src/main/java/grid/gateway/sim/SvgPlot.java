@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Draws the study as one SVG: a column per workload, prefix-cache hit rate on top and p90 time to first token
+ * Draws one grid's runs as one SVG: a column per workload, prefix-cache hit rate on top and p90 time to first token
  * (log scale) below, against offered load, one line per policy. Plain SVG 1.1 written by hand: no dependency.
  *
  * <p>Stateless.
@@ -21,13 +21,29 @@ final class SvgPlot {
     private static final double X_MAX = 1.15;
     private static final double LOG_MIN = -2;
     private static final double LOG_MAX = 2;
-    private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#7f7f7f"};
+    private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#7f7f7f", "#ff7f0e", "#17becf"
+    };
+
+    /** Every policy, then the recommended configuration's two. */
+    private static String[] labels() {
+        List<String> labels = new java.util.ArrayList<>();
+        for (PolicyKind policy : PolicyKind.values()) {
+            labels.add(policy.label());
+        }
+        labels.add(PolicyKind.GRID_SITE_ROUTE.label() + Report.RECOMMENDED);
+        labels.add(PolicyKind.LEAST_QUEUED.label() + Report.RECOMMENDED);
+        return labels.toArray(new String[0]);
+    }
 
     private SvgPlot() {}
 
-    static String render(List<RunResult> results) {
-        Workload[] workloads = Workload.values();
-        int width = LEFT + workloads.length * (PANEL_W + GAP_X);
+    /** The plot of {@code grid}'s one-replica runs: a column per workload. */
+    static String render(List<RunResult> results, String grid) {
+        List<RunResult> own = results.stream()
+                .filter(r -> r.grid().equals(grid) && r.replicas() == 1)
+                .toList();
+        String[] workloads = Report.workloads(own).toArray(new String[0]);
+        int width = LEFT + Math.max(workloads.length, 4) * (PANEL_W + GAP_X);
         int height = TOP + 2 * (PANEL_H + GAP_Y);
         StringBuilder svg = new StringBuilder();
         svg.append(f(
@@ -40,36 +56,37 @@ final class SvgPlot {
             int x0 = LEFT + w * (PANEL_W + GAP_X);
             svg.append(f(
                     "<text x=\"%d\" y=\"%d\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
-                    x0, TOP - 12, workloads[w].label()));
-            panel(svg, results, workloads[w], x0, false);
-            panel(svg, results, workloads[w], x0, true);
+                    x0, TOP - 12, workloads[w] + ", " + grid + " grid"));
+            panel(svg, own, workloads[w], x0, false);
+            panel(svg, own, workloads[w], x0, true);
         }
         return svg.append("</svg>\n").toString();
     }
 
     private static void legend(StringBuilder svg) {
-        PolicyKind[] policies = PolicyKind.values();
+        String[] policies = labels();
         for (int i = 0; i < policies.length; i++) {
             int x = LEFT + i * 150;
             svg.append(f(
                     "<line x1=\"%d\" y1=\"18\" x2=\"%d\" y2=\"18\" stroke=\"%s\" stroke-width=\"3\"/>",
                     x, x + 24, COLORS[i]));
-            svg.append(f("<text x=\"%d\" y=\"22\">%s</text>\n", x + 30, policies[i].label()));
+            svg.append(f("<text x=\"%d\" y=\"22\">%s</text>\n", x + 30, policies[i]));
         }
     }
 
-    private static void panel(StringBuilder svg, List<RunResult> results, Workload workload, int x0, boolean ttft) {
+    private static void panel(StringBuilder svg, List<RunResult> results, String workload, int x0, boolean ttft) {
         int y0 = ttft ? TOP + PANEL_H + GAP_Y : TOP;
         svg.append(f(
                 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
                 x0, y0, PANEL_W, PANEL_H));
         axes(svg, x0, y0, ttft);
-        PolicyKind[] policies = PolicyKind.values();
+        String[] policies = labels();
         ToDoubleFunction<RunResult> y = ttft ? r -> yTtft(r.p90Ttft()) : r -> 1 - r.hitRate();
         for (int p = 0; p < policies.length; p++) {
             StringBuilder points = new StringBuilder();
             for (double load : Study.LOADS) {
-                var found = Report.find(results, workload, policies[p], load);
+                String grid = results.getFirst().grid();
+                var found = Report.find(results, new RunResult.Key(workload, grid, 1, policies[p], load));
                 if (found.isPresent()) {
                     double px = x0 + (load - X_MIN) / (X_MAX - X_MIN) * PANEL_W;
                     double py = y0 + y.applyAsDouble(found.get()) * PANEL_H;
@@ -77,9 +94,11 @@ final class SvgPlot {
                     svg.append(f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px, py, COLORS[p]));
                 }
             }
-            svg.append(f(
-                    "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-                    points.toString().trim(), COLORS[p]));
+            if (!points.isEmpty()) {
+                svg.append(f(
+                        "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+                        points.toString().trim(), COLORS[p]));
+            }
         }
     }
 

@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
  */
 class RoutingQualityTest {
     private static final double[] LOADS = {0.5, 0.95};
+    private static final String SHARED_CHAT = Workload.SHARED_CHAT.label();
     private static List<RunResult> results;
 
     @BeforeAll
     static void run() {
-        Study study = new Study(SimGrid.standard(), 7, 0.2);
+        Study study = new Study(7, 0.2, FailedAnswers.none());
         List<PolicyKind> policies =
                 List.of(PolicyKind.GRID_SITE_ROUTE, PolicyKind.LEAST_QUEUED, PolicyKind.RANDOM, PolicyKind.ORACLE);
-        results = study.workload(Workload.SHARED_CHAT, policies, LOADS, line -> {});
+        results = study.run(SHARED_CHAT, SimGrid.standard(), Study.Selection.of(policies, LOADS), line -> {});
     }
 
     @Test
@@ -70,13 +71,17 @@ class RoutingQualityTest {
 
     @Test
     void study_sameSeed_identicalResults() {
-        Study again = new Study(SimGrid.standard(), 7, 0.2);
-        List<RunResult> repeat = again.workload(
-                Workload.SHARED_CHAT, List.of(PolicyKind.GRID_SITE_ROUTE), new double[] {0.5}, line -> {});
+        Study again = new Study(7, 0.2, FailedAnswers.none());
+        List<RunResult> repeat = again.run(
+                SHARED_CHAT,
+                SimGrid.standard(),
+                Study.Selection.of(List.of(PolicyKind.GRID_SITE_ROUTE), new double[] {0.5}),
+                line -> {});
 
         assertThat(repeat).containsExactly(result(PolicyKind.GRID_SITE_ROUTE, 0.5));
-        assertThat(Report.markdown(again, repeat, List.of()))
-                .isEqualTo(Report.markdown(again, List.of(result(PolicyKind.GRID_SITE_ROUTE, 0.5)), List.of()));
+        List<SimGrid> grids = List.of(SimGrid.standard());
+        assertThat(Report.markdown(again, grids, repeat, List.of()))
+                .isEqualTo(Report.markdown(again, grids, List.of(result(PolicyKind.GRID_SITE_ROUTE, 0.5)), List.of()));
     }
 
     @Test
@@ -91,6 +96,7 @@ class RoutingQualityTest {
     }
 
     private static RunResult result(PolicyKind policy, double load) {
-        return Report.find(results, Workload.SHARED_CHAT, policy, load).orElseThrow();
+        return Report.find(results, new RunResult.Key(SHARED_CHAT, "slow", 1, policy.label(), load))
+                .orElseThrow();
     }
 }

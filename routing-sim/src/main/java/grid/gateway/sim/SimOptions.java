@@ -1,0 +1,192 @@
+package grid.gateway.sim;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The command line of {@link RoutingSimMain} (its javadoc lists the options), parsed strictly: an unknown option or
+ * a missing value fails.
+ *
+ * <p>Not thread-safe; filled once by its constructor.
+ */
+final class SimOptions {
+    private Path out = Path.of("docs");
+    private double scale = 1;
+    private double traceScale = 1;
+    private int traceCacheTokens = SimGrid.TRACE_CACHE_TOKENS;
+    private long seed = 7;
+    private Optional<Path> trace = Optional.empty();
+    private String traceName = "mooncake";
+    private List<String> workloads = List.of();
+    private List<String> grids = List.of("all");
+    private double[] loads = Study.LOADS;
+    private List<Integer> replicas = List.of(1, 3, 6);
+    private double failures = 0.02;
+    private long pollMs = 1000;
+    private long windowSecs = 10;
+    private List<String> configs = List.of("defaults", "recommended");
+    private boolean diagnosis;
+    private boolean tracePeakLoad = true;
+
+    SimOptions(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--diagnosis")) {
+                diagnosis = true;
+            } else if (i + 1 < args.length) {
+                set(args[i], args[++i]);
+            } else {
+                throw new IllegalArgumentException("option " + args[i] + " needs a value");
+            }
+        }
+    }
+
+    private void set(String option, String value) {
+        switch (option) {
+            case "--out" -> out = Path.of(value);
+            case "--scale" -> scale = Double.parseDouble(value);
+            case "--seed" -> seed = Long.parseLong(value);
+            case "--trace" -> trace = Optional.of(Path.of(value));
+            case "--trace-name" -> traceName = value;
+            case "--trace-scale" -> traceScale = Double.parseDouble(value);
+            case "--trace-cache-tokens" -> traceCacheTokens = Integer.parseInt(value);
+            case "--trace-load" ->
+                tracePeakLoad = switch (value) {
+                    case "mean" -> false;
+                    case "peak" -> true;
+                    default -> throw new IllegalArgumentException("--trace-load: mean or peak, not " + value);
+                };
+            case "--workload" -> workloads = list(value);
+            case "--grid" -> grids = list(value);
+            case "--loads" ->
+                loads = list(value).stream().mapToDouble(Double::parseDouble).toArray();
+            case "--replicas" ->
+                replicas = list(value).stream().map(Integer::valueOf).toList();
+            case "--failures" -> failures = Double.parseDouble(value);
+            case "--poll-ms" -> pollMs = Long.parseLong(value);
+            case "--window-secs" -> windowSecs = Long.parseLong(value);
+            case "--config" -> configs = list(value);
+            default -> throw new IllegalArgumentException("unknown option " + option);
+        }
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(v -> !v.isEmpty())
+                .toList();
+    }
+
+    Path out() {
+        return out;
+    }
+
+    double scale() {
+        return scale;
+    }
+
+    long seed() {
+        return seed;
+    }
+
+    Optional<Path> trace() {
+        return trace;
+    }
+
+    String traceName() {
+        return traceName;
+    }
+
+    double traceScale() {
+        return traceScale;
+    }
+
+    int traceCacheTokens() {
+        return traceCacheTokens;
+    }
+
+    double failures() {
+        return failures;
+    }
+
+    boolean tracePeakLoad() {
+        return tracePeakLoad;
+    }
+
+    boolean diagnosis() {
+        return diagnosis;
+    }
+
+    List<Integer> replicas() {
+        return replicas.contains(1) ? replicas : concat(1, replicas);
+    }
+
+    private static List<Integer> concat(int first, List<Integer> rest) {
+        List<Integer> out = new ArrayList<>(List.of(first));
+        out.addAll(rest);
+        return out;
+    }
+
+    /** The workloads to run: the named ones, or every synthetic one and the trace when given. */
+    List<String> workloads() {
+        if (!workloads.isEmpty()) {
+            return workloads;
+        }
+        List<String> all = new ArrayList<>(
+                Arrays.stream(Workload.values()).map(Workload::label).toList());
+        trace.ifPresent(t -> all.add(traceName));
+        return all;
+    }
+
+    /** The grids' names. */
+    List<String> grids() {
+        return grids.contains("all") ? SimGrid.NAMES : grids;
+    }
+
+    /** The gateway's configuration: defaults, with the load block's poll interval and window from the options. */
+    GatewayTuning tuning() {
+        GatewayTuning defaults = GatewayTuning.defaults();
+        boolean isDefault = pollMs == 1000 && windowSecs == 10;
+        return new GatewayTuning(
+                isDefault ? defaults.name() : "poll " + pollMs + " ms, window " + windowSecs + " s",
+                defaults.settings(),
+                pollMs / 1000.0,
+                Duration.ofSeconds(windowSecs));
+    }
+
+    /** Whether the seed's defaults are run (every policy). */
+    boolean runsDefaults() {
+        return configs.contains("defaults");
+    }
+
+    /** Whether the recommended configuration is run ({@code grid_site_route} and least-queued on its signal). */
+    boolean runsRecommended() {
+        return configs.contains("recommended");
+    }
+
+    /**
+     * {@code grid_site_route} and least-queued under the recommended configuration
+     * ({@link GatewayTuning#recommended}: {@code auto}, usage learning, sent-since-scrape, a 1 s poll over a 2 s
+     * window); {@code grid_site_route} only with more than one replica.
+     */
+    Study.Selection recommended(int replicaCount) {
+        List<PolicyKind> policies = replicaCount == 1
+                ? List.of(PolicyKind.GRID_SITE_ROUTE, PolicyKind.LEAST_QUEUED)
+                : List.of(PolicyKind.GRID_SITE_ROUTE);
+        return new Study.Selection(
+                policies, loads, GatewayTuning.recommended(1.0, Duration.ofSeconds(2)), replicaCount);
+    }
+
+    /**
+     * Every policy with one replica; only {@code grid_site_route} with more (least-queued's replicas would share one
+     * signal, and the other policies have no gateway state).
+     */
+    Study.Selection selection(int replicaCount) {
+        List<PolicyKind> policies =
+                replicaCount == 1 ? List.of(PolicyKind.values()) : List.of(PolicyKind.GRID_SITE_ROUTE);
+        return new Study.Selection(policies, loads, tuning(), replicaCount);
+    }
+}

@@ -1,0 +1,53 @@
+package grid.gateway.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SimOptionsTest {
+    @Test
+    void options_quickLook_restrictsWorkloadGridAndLoads() {
+        SimOptions options =
+                new SimOptions(new String[] {"--workload", "shared-chat", "--grid", "slow", "--loads", "0.8"});
+
+        assertThat(options.workloads()).containsExactly("shared-chat");
+        assertThat(options.grids()).containsExactly("slow");
+        assertThat(options.selection(1).loads()).containsExactly(0.8);
+        assertThat(options.selection(1).policies()).containsExactly(PolicyKind.values());
+        assertThat(options.selection(3).policies()).containsExactly(PolicyKind.GRID_SITE_ROUTE);
+    }
+
+    @Test
+    void options_defaults_everyWorkloadAndTheTraceOnEveryGrid() {
+        SimOptions options = new SimOptions(new String[] {"--trace", "t.jsonl"});
+
+        assertThat(options.workloads()).endsWith("mooncake").hasSize(Workload.values().length + 1);
+        assertThat(options.grids()).isEqualTo(SimGrid.NAMES);
+        assertThat(options.replicas()).containsExactly(1, 3, 6);
+        assertThat(options.trace()).contains(Path.of("t.jsonl"));
+        assertThat(options.tracePeakLoad()).isTrue();
+        assertThat(options.tuning()).isEqualTo(GatewayTuning.defaults());
+    }
+
+    @Test
+    void options_loadSignal_setsBothGatewayPoliciesTuning() {
+        SimOptions options = new SimOptions(new String[] {"--poll-ms", "100", "--window-secs", "1"});
+
+        assertThat(options.tuning().pollSeconds()).isEqualTo(0.1);
+        assertThat(options.tuning().window()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(options.replicas()).isEqualTo(List.of(1, 3, 6));
+    }
+
+    @Test
+    void options_unknownOrMissingValue_fails() {
+        assertThatThrownBy(() -> new SimOptions(new String[] {"--colour", "red"}))
+                .hasMessageContaining("--colour");
+        assertThatThrownBy(() -> new SimOptions(new String[] {"--scale"})).hasMessageContaining("needs a value");
+        assertThatThrownBy(() -> new SimOptions(new String[] {"--trace-load", "max"}))
+                .hasMessageContaining("mean or peak");
+    }
+}
