@@ -11,6 +11,7 @@ import grid.gateway.routing.load.Admission;
 import grid.gateway.routing.load.Calibration;
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.Occupancy;
 import grid.gateway.routing.load.QueueSample;
 import grid.gateway.routing.load.SentSinceScrape;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
@@ -254,13 +255,21 @@ public final class SiteRouter {
             if (!tried.contains(cluster.id()) && admission.admits(cluster, now)) {
                 ClusterId id = cluster.id();
                 OptionalDouble depth = admission.worstQueueDepth(id, now);
+                double busyShare = 0;
                 if (current.countSentSinceScrape() && depth.isPresent()) {
-                    depth = OptionalDouble.of(depth.getAsDouble() + sent.count(id));
+                    int sentSince = sent.count(id);
+                    Optional<Occupancy> batch = calibration.occupancy(id);
+                    // What was sent since the scrape queues only beyond the slots that scrape found free.
+                    double queued =
+                            batch.map(b -> Math.max(0, sentSince - b.free())).orElse((double) sentSince);
+                    depth = OptionalDouble.of(depth.getAsDouble() + queued);
+                    busyShare = batch.map(b -> (b.running() + sentSince) / b.slots())
+                            .orElse((double) sentSince);
                 }
                 Optional<ClusterPrices> prices = current.settings().auto().any()
                         ? Optional.of(calibration.prices(id, current.settings()))
                         : Optional.empty();
-                candidates.add(new Candidate(cluster, depth, prices));
+                candidates.add(new Candidate(cluster, depth, prices, busyShare));
             }
         }
         return candidates;

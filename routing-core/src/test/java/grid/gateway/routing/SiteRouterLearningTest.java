@@ -137,6 +137,38 @@ class SiteRouterLearningTest {
                 .isZero();
     }
 
+    @Test
+    void burstBetweenScrapes_fillsFreeSlotsFirst_inProportionToHowFullEachBatchIs() {
+        SiteRouter router = router(PrefixAffinitySettings.defaults(), true);
+        calibrate(router, EAST_A, 12);
+        calibrate(router, EAST_B, 12);
+        calibrate(router, WEST_A, 12);
+        running(router, EAST_A, 2);
+        running(router, EAST_B, 11);
+        running(router, WEST_A, 11);
+
+        // east-a has 10 free slots, the others 1: what is sent there queues nowhere until they fill.
+        Map<String, Integer> sent = burst(router, 12);
+        assertThat(sent.get("east-a")).isEqualTo(10);
+        assertThat(sent.get("east-b") + sent.get("west-a")).isEqualTo(2);
+    }
+
+    private void running(SiteRouter router, ClusterId cluster, double running) {
+        OptionalDouble none = OptionalDouble.empty();
+        router.scraped(
+                cluster,
+                new EngineSample(
+                        clock.nanoTime(),
+                        OptionalDouble.of(0),
+                        OptionalDouble.of(running),
+                        none,
+                        none,
+                        none,
+                        none,
+                        none,
+                        none));
+    }
+
     // --- auto prices
 
     /** Twenty scrapes of an engine that prefills 2,000 tokens/s over 12 slots, each request running 6 s. */

@@ -5,25 +5,24 @@ import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.RoutingListener;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
-import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
-import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.NoKeysReason;
+import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.EngineSeriesParser;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
-import grid.gateway.routing.load.QueueSample;
-import grid.gateway.routing.load.SentSinceScrape;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
-import grid.gateway.routing.select.Candidate;
 import grid.gateway.routing.select.CandidateSelector;
 import grid.gateway.routing.tag.TagKeyRing;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import java.util.function.Function;
@@ -107,11 +106,23 @@ final class GatewayPolicies {
         };
     }
 
+    /**
+     * Least-queued on exactly the gateway's load signal: the real {@link SiteRouter}, configured by {@code tuning}
+     * (the same window, sent-since-scrape counts, measured costs and batch occupancy), routing every request as if
+     * it had no keys, so it takes the first candidate by load and never learns a prefix.
+     */
     static Policy leastQueued(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
-        QueueDepthWindow window = new QueueDepthWindow(tuning.window());
-        SentSinceScrape sent = new SentSinceScrape();
-        Admission admission = new Admission(window, new OutlierEjector());
-        CandidateSelector selector = new CandidateSelector(random);
+        PrefixAffinitySettings settings = tuning.settings();
+        PrefixMemory memory = new PrefixMemory(settings, clock, random.nextLong());
+        RoutingParts parts = new RoutingParts(
+                memory,
+                new QueueDepthWindow(tuning.window()),
+                new OutlierEjector(),
+                random,
+                clock,
+                RoutingListener.NONE);
+        SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
+        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.countSentSinceScrape());
         Map<ClusterId, Integer> index = indexOf(grid);
         return new Policy() {
             @Override
@@ -121,26 +132,20 @@ final class GatewayPolicies {
 
             @Override
             public void choose(Flight flight, List<SimCluster> clusters) {
-                long now = clock.nanoTime();
-                List<Candidate> candidates = new ArrayList<>();
-                for (BackendCluster cluster : grid.clusters()) {
-                    OptionalDouble depth = admission.worstQueueDepth(cluster.id(), now);
-                    if (tuning.countSentSinceScrape() && depth.isPresent()) {
-                        depth = OptionalDouble.of(depth.getAsDouble() + sent.count(cluster.id()));
-                    }
-                    candidates.add(new Candidate(cluster, depth));
+                PromptKeys keys = new PromptKeys(
+                        flight.turn.keys().model(),
+                        Optional.empty(),
+                        BlockKeys.none(),
+                        Optional.of(NoKeysReason.EMPTY_PROMPT));
+                if (!(router.route(keys) instanceof Route.Forward forward)) {
+                    throw new IllegalStateException("every cluster serves the model and admits");
                 }
-                ClusterId chosen =
-                        selector.orderByLoad(candidates).getFirst().cluster().id();
-                sent.sent(chosen);
-                flight.cluster = index.get(chosen);
+                flight.cluster = index.get(forward.decision().cluster().id());
             }
 
             @Override
             public void scraped(int cluster, EngineSeries series) {
-                ClusterId id = grid.clusters().get(cluster).id();
-                window.record(id, new QueueSample(series.nanos(), series.waiting()));
-                sent.scraped(id);
+                router.scraped(grid.clusters().get(cluster).id(), sample(series));
             }
         };
     }

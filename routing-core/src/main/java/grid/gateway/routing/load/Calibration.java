@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -22,7 +23,8 @@ public final class Calibration {
     private final ConcurrentMap<ClusterId, Measured> measured = new ConcurrentHashMap<>();
 
     /** What one cluster's estimator says now. */
-    private record Measured(OptionalDouble prefill, OptionalDouble queued, OptionalInt capacity) {}
+    private record Measured(
+            OptionalDouble prefill, OptionalDouble queued, OptionalInt capacity, Optional<Occupancy> occupancy) {}
 
     /** An empty calibration: every cluster unmeasured. */
     public Calibration() {}
@@ -39,7 +41,8 @@ public final class Calibration {
                     new Measured(
                             estimator.prefillTokensPerSecond(),
                             estimator.queuedRequestSeconds(),
-                            estimator.capacity()));
+                            estimator.capacity(),
+                            estimator.occupancy()));
         }
     }
 
@@ -63,6 +66,12 @@ public final class Calibration {
     public OptionalInt capacity(ClusterId cluster) {
         Measured m = measured.get(cluster);
         return m == null ? OptionalInt.empty() : m.capacity();
+    }
+
+    /** {@code cluster}'s batch at its latest scrape, once it reported {@code num_requests_running}. */
+    public Optional<Occupancy> occupancy(ClusterId cluster) {
+        Measured m = measured.get(cluster);
+        return m == null ? Optional.empty() : m.occupancy();
     }
 
     /** Forgets clusters not in {@code live}. */

@@ -1,5 +1,6 @@
 package grid.gateway.routing.load;
 
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -37,13 +38,17 @@ final class ClusterCalibration {
 
     private EngineSample base;
     private double slots;
+    private double running = Double.NaN;
     private final Estimate prefill = new Estimate();
     private final Estimate queued = new Estimate();
     private OptionalInt capacity = OptionalInt.empty();
 
     /** Takes one scrape. */
     void observe(EngineSample sample) {
-        sample.running().ifPresent(running -> slots = Math.max(slots, running));
+        sample.running().ifPresent(now -> {
+            slots = Math.max(slots, now);
+            running = now;
+        });
         sample.cacheTokens()
                 .ifPresent(tokens -> capacity = OptionalInt.of(
                         (int) Math.max(MIN_CAPACITY, Math.min(MAX_CAPACITY, Math.floor(tokens / TOKENS_PER_ENTRY)))));
@@ -79,6 +84,11 @@ final class ClusterCalibration {
     /** The measured queued-request cost, once warm. */
     OptionalDouble queuedRequestSeconds() {
         return queued.value();
+    }
+
+    /** Sequences running at the latest scrape, and the most ever seen (the slots); empty until reported. */
+    Optional<Occupancy> occupancy() {
+        return Double.isNaN(running) || slots < 1 ? Optional.empty() : Optional.of(new Occupancy(running, slots));
     }
 
     /** The capacity the engines' cache justifies, once reported. */

@@ -17,8 +17,12 @@ import java.util.OptionalDouble;
  *     {@code count_sent_since_scrape}); empty when unmeasured
  * @param prices its prefill rate and queued-request cost when they are its own ({@code auto}); empty: the
  *     configured ones
+ * @param busyShare with {@code count_sent_since_scrape}, how full its batch is: (running + sent since the scrape) ÷
+ *     slots, or the sent count where the engine reports no running gauge; 0 otherwise. It orders candidates whose
+ *     queues cost the same, so a burst into free slots spreads in proportion to them.
  */
-public record Candidate(BackendCluster cluster, OptionalDouble queueDepth, Optional<ClusterPrices> prices) {
+public record Candidate(
+        BackendCluster cluster, OptionalDouble queueDepth, Optional<ClusterPrices> prices, double busyShare) {
     public Candidate {
         requireNonNull(cluster, "cluster");
         requireNonNull(queueDepth, "queueDepth");
@@ -27,7 +31,12 @@ public record Candidate(BackendCluster cluster, OptionalDouble queueDepth, Optio
 
     /** A candidate priced by the configured numbers. */
     public Candidate(BackendCluster cluster, OptionalDouble queueDepth) {
-        this(cluster, queueDepth, Optional.empty());
+        this(cluster, queueDepth, Optional.empty(), 0);
+    }
+
+    /** A candidate with its prices, no fresher load signal. */
+    public Candidate(BackendCluster cluster, OptionalDouble queueDepth, Optional<ClusterPrices> prices) {
+        this(cluster, queueDepth, prices, 0);
     }
 
     /**

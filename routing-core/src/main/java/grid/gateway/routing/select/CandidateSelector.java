@@ -16,7 +16,7 @@ import java.util.random.RandomGenerator;
  * <pre>
  *   one candidate                 → it (no outcome: counts nothing)
  *   order by windowed worst queue depth (in seconds with measured queued-request costs), unmeasured after
- *   measured, ties at random
+ *   measured, then (count_sent_since_scrape) by how full the batch is, ties at random
  *   2% of requests                → first by load            (explore)
  *   no keys                       → first by load            (unkeyed)
  *   longest run not sticky        → first by load            (miss)
@@ -27,8 +27,10 @@ import java.util.random.RandomGenerator;
  * <p>Thread-safe: stateless apart from the injected random source, which must be thread-safe itself.
  */
 public final class CandidateSelector {
-    private static final Comparator<Candidate> BY_LOAD =
-            Comparator.comparing(Candidate::isMeasured).reversed().thenComparingDouble(Candidate::queueCost);
+    private static final Comparator<Candidate> BY_LOAD = Comparator.comparing(Candidate::isMeasured)
+            .reversed()
+            .thenComparingDouble(Candidate::queueCost)
+            .thenComparingDouble(Candidate::busyShare);
 
     private final RandomGenerator random;
 
