@@ -56,19 +56,15 @@ public record ServerSettings(
         requireNonNull(shutdownDelay, "shutdownDelay");
     }
 
-    /** Settings without a shutdown delay. */
-    public ServerSettings(
-            int port,
-            int adminPort,
-            long maxBodyBytes,
-            Duration headerTimeout,
-            Duration bodyTimeout,
-            Duration shutdownGrace) {
-        this(port, adminPort, maxBodyBytes, headerTimeout, bodyTimeout, shutdownGrace, DEFAULT_SHUTDOWN_DELAY);
-    }
-
     /** Settings with the default read deadlines and shutdown grace. */
     public ServerSettings(int port, int adminPort, long maxBodyBytes) {
-        this(port, adminPort, maxBodyBytes, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT, DEFAULT_SHUTDOWN_GRACE);
+        this(
+                port,
+                adminPort,
+                maxBodyBytes,
+                DEFAULT_HEADER_TIMEOUT,
+                DEFAULT_BODY_TIMEOUT,
+                DEFAULT_SHUTDOWN_GRACE,
+                DEFAULT_SHUTDOWN_DELAY);
     }
 }
