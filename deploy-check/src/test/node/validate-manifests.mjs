@@ -1,19 +1,25 @@
-// Validates Kubernetes manifests offline against the OpenAPI schemas bundled in kubernetes-models (Kubernetes 1.27).
+// Validates Kubernetes manifests offline against the OpenAPI schemas bundled in kubernetes-models (Kubernetes 1.27)
+// and, for the Prometheus Operator's kinds (ServiceMonitor, PrometheusRule), the CRD schemas bundled in
+// @kubernetes-models/prometheus-operator.
 //
 //   node validate-manifests.mjs FILE...
 //
 // Each FILE holds one or more YAML documents. One line per document:
 //   OK   <file> <apiVersion> <kind> <name>
-//   SKIP <file> <apiVersion> <kind> <name>   no schema bundled for this kind (a CRD such as ServiceMonitor)
+//   SKIP <file> <apiVersion> <kind> <name>   no schema bundled for this kind (a CRD of another project)
 //   FAIL <file> <apiVersion> <kind> <name>: <why>
 // A document that is not YAML, or lacks apiVersion, kind or metadata.name, fails. Exit status: 1 when any
 // document fails, else 0. The caller decides which kinds may be skipped.
 import fs from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 
+// API groups defined by CRDs, and the package that bundles their schemas.
+const CRD_PACKAGES = { 'monitoring.coreos.com': '@kubernetes-models/prometheus-operator' };
+
 async function schemaFor(apiVersion, kind) {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : [null, apiVersion];
-  const module = group ? `kubernetes-models/${group}/${version}` : `kubernetes-models/${version}`;
+  const bundle = CRD_PACKAGES[group] ?? 'kubernetes-models';
+  const module = group ? `${bundle}/${group}/${version}` : `${bundle}/${version}`;
   try {
     return (await import(module))[kind];
   } catch {

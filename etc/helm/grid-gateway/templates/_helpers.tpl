@@ -26,6 +26,72 @@ app.kubernetes.io/name: {{ include "grid-gateway.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
+{{/*
+Labels of the pod template: the selector labels and podLabels, nothing that changes with the chart's version, so
+that an upgrade which changes nothing else in the pods does not roll them (each replica's prefix memory is kept).
+*/}}
+{{- define "grid-gateway.podLabels" -}}
+{{ include "grid-gateway.selectorLabels" . }}
+{{- with .Values.podLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The image: [registry/]repository, then @digest when set, else :tag (default: the chart's appVersion). */}}
+{{- define "grid-gateway.image" -}}
+{{- $image := .Values.image }}
+{{- $repository := $image.repository }}
+{{- if $image.registry }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" $image.registry) $image.repository }}
+{{- end }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $repository $image.digest }}
+{{- else }}
+{{- printf "%s:%s" $repository ($image.tag | default .Chart.AppVersion) }}
+{{- end }}
+{{- end }}
+
+{{/*
+-XX:ActiveProcessorCount: jvm.activeProcessorCount when it is a number (0: not set), else resources.requests.cpu
+rounded up to whole CPUs, at least 2 (empty when there is no CPU request).
+*/}}
+{{- define "grid-gateway.activeProcessorCount" -}}
+{{- $set := .Values.jvm.activeProcessorCount }}
+{{- if not (kindIs "invalid" $set) }}
+{{- if gt (int $set) 0 }}{{ int $set }}{{ end }}
+{{- else }}
+{{- $cpu := "" }}
+{{- with .Values.resources.requests }}{{ with .cpu }}{{ $cpu = toString . }}{{ end }}{{ end }}
+{{- if $cpu }}
+{{- $millis := 0 }}
+{{- if hasSuffix "m" $cpu }}
+{{- $millis = atoi (trimSuffix "m" $cpu) }}
+{{- else }}
+{{- $millis = int (ceil (mulf (float64 $cpu) 1000)) }}
+{{- end }}
+{{- max 2 (div (add $millis 999) 1000) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* JAVA_TOOL_OPTIONS: jvm.options, -XX:ActiveProcessorCount, then extraJavaOptions (appended: later flags win). */}}
+{{- define "grid-gateway.javaToolOptions" -}}
+{{- $options := list }}
+{{- with .Values.jvm.options }}{{ $options = append $options . }}{{ end }}
+{{- with include "grid-gateway.activeProcessorCount" . }}{{ $options = append $options (printf "-XX:ActiveProcessorCount=%s" .) }}{{ end }}
+{{- with .Values.extraJavaOptions }}{{ $options = append $options . }}{{ end }}
+{{- join " " $options }}
+{{- end }}
+
+{{/*
+terminationGracePeriodSeconds: the gateway's shutdown delay (the preStop window) plus its drain grace, rounded up
+to seconds, plus terminationGraceMarginSeconds, so that Kubernetes never kills a gateway still draining.
+*/}}
+{{- define "grid-gateway.terminationGracePeriodSeconds" -}}
+{{- $millis := add (int .Values.server.shutdownDelayMs) (int .Values.server.shutdownGraceMs) }}
+{{- add (div (add $millis 999) 1000) (int .Values.terminationGraceMarginSeconds) }}
+{{- end }}
+
 {{- define "grid-gateway.labels" -}}
 helm.sh/chart: {{ include "grid-gateway.chart" . }}
 {{ include "grid-gateway.selectorLabels" . }}
@@ -99,11 +165,29 @@ type (a number stays a number, a string stays quoted) and the gateway's own stri
 {{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "upstream" "sites" "siteRoute")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute" $gs.siteRoute (list "load" "prefixAffinity")) -}}
-{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape")) -}}
+{{- $server := .Values.server -}}
 server:
-  port: {{ .Values.server.port | toJson }}
-  admin_port: {{ .Values.server.adminPort | toJson }}
-  max_body_bytes: {{ .Values.server.maxBodyBytes | toJson }}
+  port: {{ $server.port | toJson }}
+  admin_port: {{ $server.adminPort | toJson }}
+  max_body_bytes: {{ $server.maxBodyBytes | toJson }}
+  header_timeout_ms: {{ $server.headerTimeoutMs | toJson }}
+  body_timeout_ms: {{ $server.bodyTimeoutMs | toJson }}
+  shutdown_grace_ms: {{ $server.shutdownGraceMs | toJson }}
+  shutdown_delay_ms: {{ $server.shutdownDelayMs | toJson }}
+  {{- /* Issue 13's keys: rendered only when set. */}}
+  {{- if not (kindIs "invalid" $server.maxInflightBodyBytes) }}
+  max_inflight_body_bytes: {{ $server.maxInflightBodyBytes | toJson }}
+  {{- end }}
+  {{- if not (kindIs "invalid" $server.maxConnections) }}
+  max_connections: {{ $server.maxConnections | toJson }}
+  {{- end }}
+  {{- if not (kindIs "invalid" $server.host) }}
+  host: {{ $server.host | toJson }}
+  {{- end }}
+  {{- if not (kindIs "invalid" $server.adminHost) }}
+  admin_host: {{ $server.adminHost | toJson }}
+  {{- end }}
 gateway:
   site: {{ $gs.site | toJson }}
   role: {{ $gs.role | toJson }}
@@ -149,8 +233,11 @@ plugins:
       poll_interval_ms: {{ $gs.siteRoute.load.pollIntervalMs | toJson }}
       window_secs: {{ $gs.siteRoute.load.windowSecs | toJson }}
       queue_metric: {{ $gs.siteRoute.load.queueMetric | toJson }}
+      {{- if hasKey $gs.siteRoute.load "countSentSinceScrape" }}
+      count_sent_since_scrape: {{ $gs.siteRoute.load.countSentSinceScrape | toJson }}
+      {{- end }}
     {{- with $gs.siteRoute.prefixAffinity }}
-    {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.prefixAffinity" . (list "capacity" "ttlSecs" "prefillTokensPerSecond" "queuedRequestSeconds")) }}
+    {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.prefixAffinity" . (list "capacity" "ttlSecs" "prefillTokensPerSecond" "queuedRequestSeconds" "learnFromUsage")) }}
     prefix_affinity:
       {{- if hasKey . "capacity" }}
       capacity: {{ .capacity | toJson }}
@@ -164,14 +251,42 @@ plugins:
       {{- if hasKey . "queuedRequestSeconds" }}
       queued_request_seconds: {{ .queuedRequestSeconds | toJson }}
       {{- end }}
+      {{- if hasKey . "learnFromUsage" }}
+      learn_from_usage: {{ .learnFromUsage | toJson }}
+      {{- end }}
     {{- end }}
 {{- end }}
 
 {{/*
-Checksum of the settings the gateway reads only at start (the listener ports and gateway.upstream): a change to
-them must roll the pods. server.max_body_bytes is applied live, so it is left out.
+Checksum of the settings the gateway reads only at start (listeners, header deadline, shutdown delay and grace,
+gateway.upstream): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms are applied live,
+so they are left out.
 */}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
-{{- $ports := dict "port" .Values.server.port "adminPort" .Values.server.adminPort }}
+{{- $s := .Values.server }}
+{{- $ports := dict "port" $s.port "adminPort" $s.adminPort "headerTimeoutMs" $s.headerTimeoutMs "shutdownGraceMs" $s.shutdownGraceMs "shutdownDelayMs" $s.shutdownDelayMs "host" $s.host "adminHost" $s.adminHost }}
 {{- dict "server" $ports "upstream" .Values.gridServing.upstream | toJson | sha256sum }}
+{{- end }}
+
+{{/* The TCP ports of every cluster url and metricsUrl, sorted and unique, as a JSON array of numbers. */}}
+{{- define "grid-gateway.enginePorts" -}}
+{{- $ports := list }}
+{{- range .Values.gridServing.sites }}
+{{- range .clusters }}
+{{- $urls := list .url }}
+{{- with .metricsUrl }}{{ $urls = append $urls . }}{{ end }}
+{{- range $urls }}
+{{- $u := urlParse . }}
+{{- $hostPort := splitList ":" $u.host }}
+{{- if gt (len $hostPort) 1 }}
+{{- $ports = append $ports (atoi (last $hostPort)) }}
+{{- else if eq $u.scheme "https" }}
+{{- $ports = append $ports 443 }}
+{{- else }}
+{{- $ports = append $ports 80 }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $ports | uniq | sortAlpha | toJson }}
 {{- end }}

@@ -34,6 +34,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,8 @@ public final class GatewayServer implements AutoCloseable {
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
     private final Duration shutdownGrace;
+    private final Duration shutdownDelay;
+    private final CountDownLatch delayEnded = new CountDownLatch(1);
     private final Readiness readiness = new Readiness();
     private final InFlightRequests inFlight = new InFlightRequests();
     private final WebServer server;
@@ -127,6 +130,7 @@ public final class GatewayServer implements AutoCloseable {
                 scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
         this.shutdownGrace = initial.config().server().shutdownGrace();
+        this.shutdownDelay = initial.config().server().shutdownDelay();
         // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
         // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
         this.relay =
@@ -267,33 +271,43 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully within {@code server.shutdown_grace_ms} as read at start (what {@code Main} does on SIGTERM).
+     * Stops gracefully after {@code server.shutdown_delay_ms} and within {@code server.shutdown_grace_ms}, both as read
+     * at start (what {@code Main} does on SIGTERM).
      *
-     * @see #shutdown(Duration)
+     * @see #shutdown(Duration, Duration)
      */
     public ShutdownReport shutdown() {
-        return shutdown(shutdownGrace);
+        return shutdown(shutdownDelay, shutdownGrace);
+    }
+
+    /** Stops without a delay, letting requests in flight finish for at most {@code grace}. */
+    public ShutdownReport shutdown(Duration grace) {
+        return shutdown(Duration.ZERO, grace);
     }
 
     /**
-     * Stops the gateway, letting requests in flight finish for at most {@code grace}:
+     * Stops the gateway after {@code delay}, letting requests in flight finish for at most {@code grace}:
      *
      * <pre>
-     *   1. /health/ready answers 503 "shutting down"; config polls and queue scrapes stop
-     *   2. the client listener closes: new connections are refused; idle kept-alive connections are closed
-     *   3. each request in flight finishes and closes its connection, until none is left or {@code grace} passes
-     *   4. then what is left is cut: its client answer ends abnormally, its upstream connection is closed
-     *   5. pooled upstream connections are closed, then the admin listener stops
+     *   1. /health/ready answers 503 "shutting down"
+     *   2. for {@code delay}: the client listener still accepts and serves as before (load balancers and Services
+     *      are still sending here until they see step 1), each answer says Connection: close
+     *   3. config polls and queue scrapes stop; the client listener closes: new connections are refused;
+     *      idle kept-alive connections are closed
+     *   4. each request in flight finishes and closes its connection, until none is left or {@code grace} passes
+     *   5. then what is left is cut: its client answer ends abnormally, its upstream connection is closed
+     *   6. pooled upstream connections are closed, then the admin listener stops
      * </pre>
      *
      * A second call returns the first one's report. Blocks until stopped.
      */
-    public ShutdownReport shutdown(Duration grace) {
+    public ShutdownReport shutdown(Duration delay, Duration grace) {
+        requireNonNull(delay, "delay");
         requireNonNull(grace, "grace");
         stopping.lock();
         try {
             if (stopped == null) {
-                stopped = stop(grace);
+                stopped = stop(delay, grace);
             }
             return stopped;
         } finally {
@@ -301,8 +315,21 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
-    private ShutdownReport stop(Duration grace) {
+    /** Ends a shutdown delay now, as if it had passed (for tests); nothing when none is running. */
+    public void endShutdownDelay() {
+        delayEnded.countDown();
+    }
+
+    private ShutdownReport stop(Duration delay, Duration grace) {
         readiness.shuttingDown();
+        if (delay.isPositive()) {
+            inFlight.closeConnections();
+            try {
+                delayEnded.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         inFlight.drain();
         ConfigWatcher w = watcher;
         if (w != null) {

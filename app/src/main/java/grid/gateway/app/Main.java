@@ -18,8 +18,9 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  *
  * <p>An invalid config, at start or under {@code --check-config}, exits 2 with each problem and its key path. SIGTERM
- * (or Ctrl-C) stops the gateway gracefully: readiness turns false, new connections are refused, and requests in
- * flight get {@code server.shutdown_grace_ms} to finish before they are cut.
+ * (or Ctrl-C) stops the gateway gracefully: readiness turns false, the listener keeps serving for
+ * {@code server.shutdown_delay_ms}, then new connections are refused, and requests in flight get
+ * {@code server.shutdown_grace_ms} to finish before they are cut.
  */
 public final class Main {
     static final String USAGE = """
@@ -54,7 +55,10 @@ public final class Main {
         new CountDownLatch(1).await();
     }
 
-    /** SIGTERM or SIGINT: drain for {@code server.shutdown_grace_ms}, then stop (see GatewayServer.shutdown). */
+    /**
+     * SIGTERM or SIGINT: serve on for {@code server.shutdown_delay_ms}, drain for {@code server.shutdown_grace_ms},
+     * then stop (see GatewayServer.shutdown).
+     */
     private static void shutdown(GatewayServer server) {
         System.out.println("grid-gateway shutting down: " + server.requestsInFlight() + " requests in flight");
         System.out.flush();

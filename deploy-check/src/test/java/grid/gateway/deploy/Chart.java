@@ -19,6 +19,11 @@ final class Chart {
     static final String RELEASE = "grid-gateway";
     /** Namespace of every render. */
     static final String NAMESPACE = "inference";
+    /**
+     * Kubernetes version of every render: the chart's {@code kubeVersion} floor, and the version whose schemas
+     * {@code validate-manifests.mjs} applies (Helm's offline default, 1.20, is below the floor).
+     */
+    static final String KUBE_VERSION = "1.27.0";
 
     private final Path directory;
 
@@ -58,6 +63,7 @@ final class Chart {
                 .template()
                 .withName(RELEASE)
                 .withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION)
                 .withValuesFile(values);
         sets.forEach(command::set);
         return command.call();

@@ -138,7 +138,7 @@ class ChartContentTest {
                     .isEqualTo(Map.of("name", "config", "mountPath", "/etc/grid-gateway", "readOnly", true));
             assertThat(at(named(pod.get("volumes"), "config"), "configMap", "name"))
                     .isEqualTo(FULLNAME);
-            assertThat(at(rendered.only("ConfigMap"), "metadata", "name")).isEqualTo(FULLNAME);
+            assertThat(at(rendered.configMap(), "metadata", "name")).isEqualTo(FULLNAME);
             // subPath mounts never see ConfigMap or Secret updates, so live reload and key rotation would stop.
             assertThat((List<?>) container.get("volumeMounts"))
                     .as(rendered.name())

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every rendered manifest is valid against the Kubernetes 1.27 OpenAPI schemas bundled in the npm package
- * {@code kubernetes-models}, checked offline by {@code validate-manifests.mjs}.
+ * {@code kubernetes-models}, and the Prometheus Operator's kinds (ServiceMonitor, PrometheusRule) against the CRD
+ * schemas in {@code @kubernetes-models/prometheus-operator}, checked offline by {@code validate-manifests.mjs}.
  */
 class ManifestSchemaTest {
     @Test
@@ -24,13 +25,50 @@ class ManifestSchemaTest {
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.lines()).filteredOn(l -> l.startsWith("FAIL")).isEmpty();
-        // Only the Prometheus Operator's CRD has no bundled schema; any other skip would be a typo in apiVersion.
+        // Every kind the chart renders has a bundled schema; a skip would be a typo in apiVersion.
+        assertThat(run.lines()).filteredOn(l -> l.startsWith("SKIP")).isEmpty();
         assertThat(run.lines())
-                .filteredOn(l -> l.startsWith("SKIP"))
-                .allMatch(l -> l.endsWith("monitoring.coreos.com/v1 ServiceMonitor " + Chart.RELEASE));
+                .filteredOn(l -> l.startsWith("OK "))
+                .anyMatch(l -> l.contains(" networking.k8s.io/v1 NetworkPolicy "))
+                .anyMatch(l -> l.contains(" monitoring.coreos.com/v1 PrometheusRule "))
+                .anyMatch(l -> l.contains(" monitoring.coreos.com/v1 ServiceMonitor "));
         assertThat(run.lines())
                 .filteredOn(l -> l.startsWith("OK ") || l.startsWith("SKIP"))
                 .hasSize(documents);
+    }
+
+    @Test
+    void brokenPrometheusRule_failsValidation(@TempDir Path scratch) throws IOException {
+        // Proves the CRD schema is applied: a duration Prometheus would not parse.
+        String text = CiRenders.of("extensions").text().replace("for: 10m", "for: ten minutes");
+        Path file = scratch.resolve("broken-rule.yaml");
+        Files.writeString(file, text);
+
+        NodeScript run = NodeScript.validateManifests(List.of(file));
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines())
+                .filteredOn(l -> l.startsWith("FAIL"))
+                .singleElement()
+                .asString()
+                .contains("PrometheusRule")
+                .contains("/for");
+    }
+
+    @Test
+    void brokenNetworkPolicy_failsValidation(@TempDir Path scratch) throws IOException {
+        String text = CiRenders.of("extensions").text().replace("- Egress", "- Outbound");
+        Path file = scratch.resolve("broken-policy.yaml");
+        Files.writeString(file, text);
+
+        NodeScript run = NodeScript.validateManifests(List.of(file));
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines())
+                .filteredOn(l -> l.startsWith("FAIL"))
+                .singleElement()
+                .asString()
+                .contains("NetworkPolicy");
     }
 
     @Test

@@ -43,7 +43,7 @@ public final class RenderChart {
             }
         }
         System.out.println(
-                "# ConfigMap " + Rendered.at(rendered.only("ConfigMap"), "metadata", "name") + ", data.config.yaml:");
+                "# ConfigMap " + Rendered.at(rendered.configMap(), "metadata", "name") + ", data.config.yaml:");
         System.out.print(rendered.configYaml());
         System.out.println("# grid-gateway --check-config config.yaml (exit " + result.exitCode() + "):");
         System.out.print(result.out());

@@ -51,9 +51,20 @@ record Rendered(String name, String text, List<Map<String, Object>> documents) {
         return documents.stream().map(d -> String.valueOf(d.get("kind"))).toList();
     }
 
+    /** The ConfigMap holding the gateway config (the chart may also render the dashboard's). */
+    Map<String, Object> configMap() {
+        List<Map<String, Object>> found = ofKind("ConfigMap").stream()
+                .filter(c -> at(c, "data", "config.yaml") != null)
+                .toList();
+        if (found.size() != 1) {
+            throw new AssertionError(name + ": expected one ConfigMap with config.yaml, found " + found.size());
+        }
+        return found.get(0);
+    }
+
     /** The gateway config file in the ConfigMap ({@code data."config.yaml"}). */
     String configYaml() {
-        return (String) at(only("ConfigMap"), "data", "config.yaml");
+        return (String) at(configMap(), "data", "config.yaml");
     }
 
     /** The gateway config, parsed. */

@@ -18,6 +18,9 @@ import java.time.Duration;
  *     than this gets 408 and its connection closed; default 60000 ms
  * @param shutdownGrace {@code shutdown_grace_ms}: how long a stopping gateway lets requests in flight finish before
  *     it cuts them; default 30 s
+ * @param shutdownDelay {@code shutdown_delay_ms}: how long a stopping gateway keeps accepting and answering after
+ *     it turns not ready, before it closes its listener and drains (the time load balancers need to stop sending);
+ *     default 0
  */
 public record ServerSettings(
         int port,
@@ -25,7 +28,8 @@ public record ServerSettings(
         long maxBodyBytes,
         Duration headerTimeout,
         Duration bodyTimeout,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        Duration shutdownDelay) {
     /** SPEC §7 defaults. */
     public static final int DEFAULT_PORT = 8080;
     /** SPEC §7 defaults. */
@@ -38,16 +42,29 @@ public record ServerSettings(
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
     /** Long enough for most answers in flight, and as long as Kubernetes waits before it kills a pod. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /**
+     * No delay outside an orchestrator: a gateway stopped by hand (Ctrl-C, {@code docker stop}) has no load balancer
+     * to wait for. The Helm chart sets 10 s (README "Lifecycle").
+     */
+    public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ZERO;
 
     /** Validates. */
     public ServerSettings {
         requireNonNull(headerTimeout, "headerTimeout");
         requireNonNull(bodyTimeout, "bodyTimeout");
         requireNonNull(shutdownGrace, "shutdownGrace");
+        requireNonNull(shutdownDelay, "shutdownDelay");
     }
 
     /** Settings with the default read deadlines and shutdown grace. */
     public ServerSettings(int port, int adminPort, long maxBodyBytes) {
-        this(port, adminPort, maxBodyBytes, DEFAULT_HEADER_TIMEOUT, DEFAULT_BODY_TIMEOUT, DEFAULT_SHUTDOWN_GRACE);
+        this(
+                port,
+                adminPort,
+                maxBodyBytes,
+                DEFAULT_HEADER_TIMEOUT,
+                DEFAULT_BODY_TIMEOUT,
+                DEFAULT_SHUTDOWN_GRACE,
+                DEFAULT_SHUTDOWN_DELAY);
     }
 }

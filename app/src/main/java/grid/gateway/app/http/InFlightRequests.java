@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
@@ -19,11 +20,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * request, for those not relaying an answer (the relay's own cut closes the answers being copied: an interrupt does
  * not unblock a WebClient read).
  *
- * <p>Thread-safe: a concurrent set of threads and a volatile flag.
+ * <p>Before that, during the shutdown delay, {@link #closeConnections()} makes every answer carry
+ * {@code Connection: close}: the request is served, and its client opens its next connection, which the load
+ * balancer sends to another replica once it has seen this one turn not ready.
+ *
+ * <p>Thread-safe: a concurrent set of threads and volatile flags.
  */
 public final class InFlightRequests implements Filter {
     private final Set<Thread> inRequest = ConcurrentHashMap.newKeySet();
     private final AtomicLong finishedWhileDraining = new AtomicLong();
+    private volatile boolean closing;
     private volatile boolean draining;
 
     /** No request in flight, not draining. */
@@ -33,6 +39,9 @@ public final class InFlightRequests implements Filter {
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         Thread thread = Thread.currentThread();
         inRequest.add(thread);
+        if (closing) {
+            res.header(HeaderValues.CONNECTION_CLOSE);
+        }
         try {
             chain.proceed();
         } finally {
@@ -50,8 +59,14 @@ public final class InFlightRequests implements Filter {
         return inRequest.size();
     }
 
+    /** From now on each answer says {@code Connection: close}, and its connection is closed after it. */
+    public void closeConnections() {
+        closing = true;
+    }
+
     /** From now on each request closes its connection when its answer is complete. */
     public void drain() {
+        closing = true;
         draining = true;
     }
 

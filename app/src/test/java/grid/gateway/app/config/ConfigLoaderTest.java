@@ -30,6 +30,7 @@ class ConfigLoaderTest {
               header_timeout_ms: 5000
               body_timeout_ms: 30000
               shutdown_grace_ms: 7000
+              shutdown_delay_ms: 4000
             gateway:
               site: west
               role: provider
@@ -103,7 +104,13 @@ class ConfigLoaderTest {
 
         assertThat(config.server())
                 .isEqualTo(new ServerSettings(
-                        0, 0, 1_048_576, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7)));
+                        0,
+                        0,
+                        1_048_576,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(30),
+                        Duration.ofSeconds(7),
+                        Duration.ofSeconds(4)));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),

@@ -49,6 +49,7 @@ class EffectiveConfigTest {
                           header_timeout_ms: 10000
                           body_timeout_ms: 60000
                           shutdown_grace_ms: 30000
+                          shutdown_delay_ms: 0
                         gateway:
                           site: east
                           role: consumer
