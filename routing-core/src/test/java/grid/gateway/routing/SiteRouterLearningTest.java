@@ -322,7 +322,8 @@ class SiteRouterLearningTest {
         RouteDecision evicted = forward(router.route(prompt(1_000, 41)));
         router.usageReported(evicted, 0);
         long horizon = router.horizonNanos(EAST_A);
-        assertThat(horizon).isEqualTo(Duration.ofSeconds(100).toNanos());
+        // The witness's bucket: ages of 64 s to 128 s.
+        assertThat(horizon).isEqualTo(Duration.ofSeconds(64).toNanos());
 
         clock.advance(Duration.ofSeconds(100));
         // Routed to east-a by load although not sticky: its engine reports the 200 s old prefix whole.
