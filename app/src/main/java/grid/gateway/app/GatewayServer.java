@@ -119,10 +119,15 @@ public final class GatewayServer implements AutoCloseable {
                 initial.config().prefixAffinity(),
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics));
+        router.reconfigure(
+                initial.config().grid(),
+                initial.config().prefixAffinity(),
+                initial.keyRing(),
+                initial.config().load().countSentSinceScrape());
         this.scraper = new QueueScraper(
                 () -> snapshot.get().config().grid(),
                 () -> snapshot.get().config().load(),
-                window,
+                router,
                 clock,
                 scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
@@ -233,7 +238,11 @@ public final class GatewayServer implements AutoCloseable {
      */
     public void apply(GatewaySnapshot next) {
         snapshot.set(next);
-        router.reconfigure(next.config().grid(), next.config().prefixAffinity(), next.keyRing());
+        router.reconfigure(
+                next.config().grid(),
+                next.config().prefixAffinity(),
+                next.keyRing(),
+                next.config().load().countSentSinceScrape());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
     }
