@@ -18,7 +18,9 @@ import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
+import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
@@ -116,16 +118,17 @@ public final class GatewayServer implements AutoCloseable {
         MeterRegistry registry = Services.get(MeterRegistry.class);
         this.metrics = new GatewayMetrics(
                 registry,
-                new ClusterState(() -> snapshot.get().config().grid(), new Admission(window, ejector), memory, clock));
-        this.router = new SiteRouter(
-                initial.config().grid(),
-                initial.config().prefixAffinity(),
-                initial.keyRing(),
-                new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics));
+                new ClusterState(
+                        () -> snapshot.get().config().grid(),
+                        new Admission(window, ejector),
+                        memory,
+                        clock,
+                        this::prices));
+        this.router = router(initial, new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics));
         this.scraper = new QueueScraper(
                 () -> snapshot.get().config().grid(),
                 () -> snapshot.get().config().load(),
-                window,
+                router,
                 clock,
                 scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
@@ -237,9 +240,33 @@ public final class GatewayServer implements AutoCloseable {
      */
     public void apply(GatewaySnapshot next) {
         snapshot.set(next);
-        router.reconfigure(next.config().grid(), next.config().prefixAffinity(), next.keyRing());
+        router.reconfigure(
+                next.config().grid(),
+                next.config().prefixAffinity(),
+                next.keyRing(),
+                next.config().load().countSentSinceScrape());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+    }
+
+    /** The router of {@code initial}, with its {@code load.count_sent_since_scrape} in force. */
+    private static SiteRouter router(GatewaySnapshot initial, RoutingParts parts) {
+        SiteRouter router =
+                new SiteRouter(initial.config().grid(), initial.config().prefixAffinity(), initial.keyRing(), parts);
+        router.reconfigure(
+                initial.config().grid(),
+                initial.config().prefixAffinity(),
+                initial.keyRing(),
+                initial.config().load().countSentSinceScrape());
+        return router;
+    }
+
+    /**
+     * The prices in force for {@code cluster}, for the per-cluster gauges: read at scrape time, once the admin listener
+     * serves, which is after the router is built.
+     */
+    private ClusterPrices prices(ClusterId cluster) {
+        return router.prices(cluster);
     }
 
     /** The bound client port. */

@@ -65,7 +65,9 @@ class RenderedConfigTest {
                         "capacity", 32768,
                         "ttl_secs", 1200,
                         "prefill_tokens_per_second", 12500.5,
-                        "queued_request_seconds", 3));
+                        "queued_request_seconds", 3,
+                        // Not rendered by the chart yet: the gateway's default, which --check-config prints.
+                        "learn_from_usage", false));
     }
 
     @Test

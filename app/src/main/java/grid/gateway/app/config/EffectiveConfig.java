@@ -107,11 +107,18 @@ public final class EffectiveConfig {
         loadBlock.put("poll_interval_ms", load.pollInterval().toMillis());
         loadBlock.put("window_secs", load.window().toSeconds());
         loadBlock.put("queue_metric", load.queueMetric());
+        loadBlock.put("count_sent_since_scrape", load.countSentSinceScrape());
+        PrefixAffinitySettings.Calibrated auto = prefixAffinity.auto();
         Map<String, Object> affinity = new LinkedHashMap<>();
-        affinity.put("capacity", prefixAffinity.capacity());
+        affinity.put("capacity", auto.capacity() ? YamlBlock.AUTO : prefixAffinity.capacity());
         affinity.put("ttl_secs", prefixAffinity.ttl().toSeconds());
-        affinity.put("prefill_tokens_per_second", number(prefixAffinity.prefillTokensPerSecond()));
-        affinity.put("queued_request_seconds", number(prefixAffinity.queuedRequestSeconds()));
+        affinity.put(
+                "prefill_tokens_per_second",
+                auto.prefillTokensPerSecond() ? YamlBlock.AUTO : number(prefixAffinity.prefillTokensPerSecond()));
+        affinity.put(
+                "queued_request_seconds",
+                auto.queuedRequestSeconds() ? YamlBlock.AUTO : number(prefixAffinity.queuedRequestSeconds()));
+        affinity.put("learn_from_usage", prefixAffinity.learnFromUsage());
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("load", loadBlock);
         block.put("prefix_affinity", affinity);

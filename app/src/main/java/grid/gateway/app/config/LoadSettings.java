@@ -13,11 +13,18 @@ import java.time.Duration;
  * @param window {@code window_secs}: how far back the windowed worst queue depth looks; default 10 s
  * @param queueMetric {@code queue_metric}: the metric summed over its series; default
  *     {@code vllm:num_requests_waiting}
+ * @param countSentSinceScrape {@code count_sent_since_scrape}: whether a cluster's depth also counts the requests this
+ *     replica sent it since its latest scrape; default false
  */
-public record LoadSettings(Duration pollInterval, Duration window, String queueMetric) {
+public record LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
     /** The defaults. */
     public static LoadSettings defaults() {
         return new LoadSettings(Duration.ofMillis(1_000), Duration.ofSeconds(10), "vllm:num_requests_waiting");
+    }
+
+    /** Settings that do not count requests sent since the latest scrape (the default). */
+    public LoadSettings(Duration pollInterval, Duration window, String queueMetric) {
+        this(pollInterval, window, queueMetric, false);
     }
 
     public LoadSettings {

@@ -28,7 +28,7 @@ final class PluginsBlock {
     /** The settings in {@code route.load}, defaults filled in. */
     static LoadSettings load(YamlBlock route) {
         YamlBlock load = route.block("load");
-        load.only("poll_interval_ms", "window_secs", "queue_metric");
+        load.only("poll_interval_ms", "window_secs", "queue_metric", "count_sent_since_scrape");
         LoadSettings defaults = LoadSettings.defaults();
         int before = load.problems().size();
         long pollMillis =
@@ -47,22 +47,34 @@ final class PluginsBlock {
         if (!METRIC_NAME.matcher(metric).matches()) {
             load.problems().add(load.path("queue_metric"), metric, metricExpected);
         }
-        return new LoadSettings(Duration.ofMillis(pollMillis), Duration.ofSeconds(windowSecs), metric);
+        boolean countSent = load.bool("count_sent_since_scrape", defaults.countSentSinceScrape());
+        return new LoadSettings(Duration.ofMillis(pollMillis), Duration.ofSeconds(windowSecs), metric, countSent);
     }
 
-    /** The settings in {@code route.prefix_affinity}, defaults filled in. */
+    /**
+     * The settings in {@code route.prefix_affinity}, defaults filled in. {@code capacity},
+     * {@code prefill_tokens_per_second} and {@code queued_request_seconds} each take a number or {@code auto}; under
+     * {@code auto} the seed's default is what a cluster uses until it is measured.
+     */
     static PrefixAffinitySettings prefixAffinity(YamlBlock route) {
         YamlBlock block = route.block("prefix_affinity");
-        block.only("capacity", "ttl_secs", "prefill_tokens_per_second", "queued_request_seconds");
+        block.only("capacity", "ttl_secs", "prefill_tokens_per_second", "queued_request_seconds", "learn_from_usage");
         PrefixAffinitySettings defaults = PrefixAffinitySettings.defaults();
-        int capacity = (int) block.integer("capacity", defaults.capacity(), LongRange.atMost(Integer.MAX_VALUE, ""));
+        int capacity =
+                (int) block.integerOrAuto("capacity", defaults.capacity(), LongRange.atMost(Integer.MAX_VALUE, ""));
         // Up to Long.MAX_VALUE here so that PrefixAffinitySettings states the clock's bound; beyond, the same words.
         LongRange ttlRange =
                 new LongRange(1, Long.MAX_VALUE, "> 0", LongRange.seconds().above());
         long ttlSecs = block.integer("ttl_secs", defaults.ttl().toSeconds(), ttlRange);
-        double prefill = block.positiveNumber("prefill_tokens_per_second", defaults.prefillTokensPerSecond());
-        double queued = block.positiveNumber("queued_request_seconds", defaults.queuedRequestSeconds());
+        double prefill = block.positiveNumberOrAuto("prefill_tokens_per_second", defaults.prefillTokensPerSecond());
+        double queued = block.positiveNumberOrAuto("queued_request_seconds", defaults.queuedRequestSeconds());
+        PrefixAffinitySettings.Calibrated auto = new PrefixAffinitySettings.Calibrated(
+                block.isAuto("capacity"),
+                block.isAuto("prefill_tokens_per_second"),
+                block.isAuto("queued_request_seconds"));
+        boolean learn = block.bool("learn_from_usage", defaults.learnFromUsage());
         return settings(block, capacity, Duration.ofSeconds(ttlSecs), prefill, queued)
+                .map(s -> s.with(auto, learn))
                 .orElse(defaults);
     }
 

@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe; one per load.
  */
 final class YamlBlock {
+    /** The value of a setting measured instead of configured. */
+    static final String AUTO = "auto";
+
     private final String path;
     private final Map<?, ?> entries;
     private final Problems problems;
@@ -172,6 +175,45 @@ final class YamlBlock {
             }
         }
         problems.add(path(key), value, "a finite number > 0");
+        return otherwise;
+    }
+
+    /** Whether the value under {@code key} is the word {@code auto} (measured instead of configured). */
+    boolean isAuto(String key) {
+        return AUTO.equals(entries.get(key));
+    }
+
+    /**
+     * The integer under {@code key}, or {@code otherwise} when absent, {@code auto}, or invalid (a problem whose
+     * expectation names {@code auto} too).
+     */
+    long integerOrAuto(String key, long otherwise, LongRange range) {
+        if (isAuto(key)) {
+            return otherwise;
+        }
+        if (entries.get(key) instanceof String) {
+            problems.add(path(key), entries.get(key), range.typeExpected() + ", or " + AUTO);
+            return otherwise;
+        }
+        return integer(key, otherwise, range);
+    }
+
+    /**
+     * The finite number above 0 under {@code key}, or {@code otherwise} when absent, {@code auto}, or invalid (a
+     * problem whose expectation names {@code auto} too).
+     */
+    double positiveNumberOrAuto(String key, double otherwise) {
+        if (!has(key) || isAuto(key)) {
+            return otherwise;
+        }
+        Object value = entries.get(key);
+        if (value instanceof Number number) {
+            double d = number.doubleValue();
+            if (d > 0 && Double.isFinite(d)) {
+                return d;
+            }
+        }
+        problems.add(path(key), value, "a finite number > 0, or " + AUTO);
         return otherwise;
     }
 

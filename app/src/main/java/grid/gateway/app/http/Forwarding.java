@@ -27,7 +27,7 @@ import java.util.function.Function;
  *   send ── connect failure ──> unpinned: next candidate (two tries in all), then 502
  *     │                          pinned:   503 + Retry-After: 5
  *     ├── first-byte timeout ──> 504        broken before headers ──> 502
- *     └── answered ──> learn (2xx confirm, 429/5xx drop) ──> relay ──> cached tokens
+ *     └── answered ──> learn (2xx confirm, 429/5xx drop) ──> relay ──> cached tokens (counted; learn_from_usage)
  * </pre>
  *
  * <p>Thread-safe: stateless apart from its thread-safe collaborators.
@@ -94,6 +94,22 @@ final class Forwarding {
         }
     }
 
+    /**
+     * What a 2xx answer's usage reported: counted against the prediction, and, for a request routed on its keys, taught
+     * to the router ({@code learn_from_usage}; the router ignores it when that is off).
+     */
+    private void usage(RouteDecision decision, OptionalLong reported) {
+        extras.events()
+                .cachedTokens(
+                        decision.cluster().id(),
+                        decision.outcome(),
+                        (long) decision.run() * LoadGate.TOKENS_PER_BLOCK,
+                        reported);
+        if (reported.isPresent() && !decision.keys().isEmpty()) {
+            router.usageReported(decision, reported.getAsLong());
+        }
+    }
+
     /** One try; false only when the connection could not be made (nothing was sent). */
     private boolean attempt(RouteDecision decision, ForwardRequest request, ServerResponse response) {
         BackendCluster cluster = decision.cluster();
@@ -134,13 +150,9 @@ final class Forwarding {
                             request.path(),
                             timedOut ? ApiError.UPSTREAM_TIMEOUT : ApiError.UPSTREAM_UNREACHABLE);
                 } else if (status >= 200 && status < 300) {
-                    extras.events()
-                            .cachedTokens(
-                                    cluster.id(),
-                                    decision.outcome(),
-                                    (long) decision.run() * LoadGate.TOKENS_PER_BLOCK,
-                                    extras.reportedCachedTokens()
-                                            .apply(result.tail().bytes()));
+                    usage(
+                            decision,
+                            extras.reportedCachedTokens().apply(result.tail().bytes()));
                 }
             }
         }

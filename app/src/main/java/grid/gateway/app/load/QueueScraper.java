@@ -3,12 +3,12 @@ package grid.gateway.app.load;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.LoadSettings;
+import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
-import grid.gateway.routing.load.PrometheusQueueParser;
-import grid.gateway.routing.load.QueueDepthWindow;
-import grid.gateway.routing.load.QueueSample;
+import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.EngineSeriesParser;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,28 +37,35 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * Feeds the {@link QueueDepthWindow} (SPEC §6): every {@code load.poll_interval_ms} it GETs each backend cluster's
- * {@code metrics_url} (default {@code <url>/metrics}), sums {@code load.queue_metric} with
- * {@link PrometheusQueueParser} and records a {@link QueueSample} at the clock's reading when the answer was read.
+ * Feeds the router's load signal (SPEC §6): every {@code load.poll_interval_ms} it GETs each backend cluster's
+ * {@code metrics_url} (default {@code <url>/metrics}), reads an {@link EngineSample} with {@link EngineSeriesParser}
+ * ({@code load.queue_metric} summed as the queue depth, plus the vLLM series that {@code auto} calibration uses) at
+ * the clock's reading when the answer was read, and hands it to {@link SiteRouter#scraped}: the one entry point that
+ * records the depth into the windowed worst queue depth, resets the cluster's sent-since-scrape count and feeds its
+ * calibration.
  *
  * <pre>
- * scheduler (injected)            virtual threads, one scrape per cluster at a time
- *   every poll interval:            GET metrics_url (connect 1 s, read 2 s, no redirects, at most 8 MiB)
- *     pollNow() ------------------&gt;   2xx + a finite sample of queue_metric -&gt; window.record(cluster, sample)
- *       never waits for a scrape      anything else                         -&gt; nothing recorded
+ * scheduler (injected)           virtual threads, one scrape per cluster at a time
+ *   every poll interval:           GET metrics_url (connect 1 s, read 2 s, no redirects, at most 8 MiB)
+ *     pollNow() -----------------&gt;   2xx + a finite queue_metric -&gt; router.scraped(cluster, sample)  SAMPLED
+ *       never waits for a scrape     2xx without it              -&gt; router.scraped(cluster, sample)  NO_QUEUE_METRIC
+ *                                    anything else               -&gt; nothing                          FAILED
  * </pre>
  *
  * <ul>
- *   <li>A failed scrape (connect error, timeout, non-2xx status, redirect, oversized body) or one whose text has no
- *       finite sample of the metric records nothing: the cluster keeps its older samples and becomes unmeasured
- *       once its window empties.
+ *   <li>A failed scrape (connect error, timeout, non-2xx status, redirect, oversized body) records nothing: the
+ *       cluster keeps its older samples and becomes unmeasured once its window empties.
+ *   <li>A 2xx answer without a finite sample of the queue metric records no depth either (the router leaves the
+ *       window and the sent-since-scrape count alone when the sample has no depth), but its other engine series
+ *       still feed calibration: they are as true as ever, and only the queue metric's name may be wrong. An answer
+ *       with none of the series (an HTML error page) teaches calibration nothing.
  *   <li>Clusters are scraped concurrently, and a round never waits for a scrape: a slow cluster delays only its own
  *       samples. While a cluster's scrape is still running, later rounds start no other for it (so its samples stay
  *       in time order and slow clusters do not pile up requests).
- *   <li>Each round reads the grid and the load settings afresh, so a reload takes effect at the next round; it also
- *       drops the window's samples of clusters that left the grid, and a scrape that ends after its cluster left
- *       records nothing. The window's length ({@code window_secs}) is not the scraper's: the composition root calls
- *       {@link QueueDepthWindow#reconfigure} on reload.
+ *   <li>Each round reads the grid and the load settings afresh, so a reload takes effect at the next round; a scrape
+ *       that ends after its cluster left records nothing. What the router holds of clusters that left (window,
+ *       calibration, counts) goes when the composition root calls {@link SiteRouter#reconfigure} on reload, and so
+ *       does the window's length ({@code window_secs}).
  *   <li>A cluster whose scrapes start failing is logged once at WARNING, and once at INFO when they work again.
  * </ul>
  *
@@ -84,7 +90,7 @@ public final class QueueScraper implements AutoCloseable {
         SAMPLED,
         /** No answer, a non-2xx answer, or one over {@link #MAX_EXPOSITION_BYTES}: nothing recorded. */
         FAILED,
-        /** A 2xx answer without a finite sample of the queue metric: nothing recorded. */
+        /** A 2xx answer without a finite sample of the queue metric: no depth recorded (other series still count). */
         NO_QUEUE_METRIC,
         /** The cluster left the grid while it was scraped: nothing recorded. */
         DISCARDED
@@ -92,10 +98,10 @@ public final class QueueScraper implements AutoCloseable {
 
     private final Supplier<Grid> grid;
     private final Supplier<LoadSettings> load;
-    private final QueueDepthWindow window;
+    private final SiteRouter router;
     private final MonotonicClock clock;
     private final ScheduledExecutorService scheduler;
-    private final PrometheusQueueParser parser = new PrometheusQueueParser();
+    private final EngineSeriesParser parser = new EngineSeriesParser();
     private final ExecutorService scrapes = Executors.newVirtualThreadPerTaskExecutor();
     private final Http1Client client = WebClient.builder()
             .connectTimeout(CONNECT_TIMEOUT)
@@ -115,19 +121,19 @@ public final class QueueScraper implements AutoCloseable {
      *
      * @param grid the grid in force, read at each round
      * @param load the load settings in force ({@code poll_interval_ms}, {@code queue_metric}), read at each round
-     * @param window where samples go
-     * @param clock the monotonic clock the window runs on
+     * @param router where samples go ({@link SiteRouter#scraped})
+     * @param clock the monotonic clock the router runs on
      * @param scheduler runs the rounds; owned by the caller, never shut down here
      */
     public QueueScraper(
             Supplier<Grid> grid,
             Supplier<LoadSettings> load,
-            QueueDepthWindow window,
+            SiteRouter router,
             MonotonicClock clock,
             ScheduledExecutorService scheduler) {
         this.grid = requireNonNull(grid, "grid");
         this.load = requireNonNull(load, "load");
-        this.window = requireNonNull(window, "window");
+        this.router = requireNonNull(router, "router");
         this.clock = requireNonNull(clock, "clock");
         this.scheduler = requireNonNull(scheduler, "scheduler");
     }
@@ -155,7 +161,6 @@ public final class QueueScraper implements AutoCloseable {
         current.clusters().forEach(cluster -> live.add(cluster.id()));
         running.keySet().retainAll(live);
         lastOutcome.keySet().retainAll(live);
-        window.retain(live);
         Map<ClusterId, CompletableFuture<Outcome>> round = new LinkedHashMap<>();
         for (BackendCluster cluster : current.clusters()) {
             if (closed) {
@@ -248,15 +253,15 @@ public final class QueueScraper implements AutoCloseable {
         } catch (IOException | RuntimeException unreachable) {
             return failed(id, "failed: " + rootCause(unreachable));
         }
-        OptionalDouble depth = parser.sum(text, metric);
-        if (depth.isEmpty()) {
+        EngineSample sample = parser.parse(text, metric, clock.nanoTime());
+        boolean left = grid.get().cluster(id).isEmpty();
+        if (!left) {
+            router.scraped(id, sample);
+        }
+        if (sample.waiting().isEmpty()) {
             return noted(id, Outcome.NO_QUEUE_METRIC, "has no finite sample of " + metric);
         }
-        if (grid.get().cluster(id).isEmpty()) {
-            return Outcome.DISCARDED;
-        }
-        window.record(id, new QueueSample(clock.nanoTime(), depth.getAsDouble()));
-        return noted(id, Outcome.SAMPLED, "");
+        return left ? Outcome.DISCARDED : noted(id, Outcome.SAMPLED, "");
     }
 
     private Outcome failed(ClusterId id, String why) {

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The meters of one backend cluster, all labelled {@code cluster="<site>/<name>"}: its three gauges, its latency
+ * The meters of one backend cluster, all labelled {@code cluster="<site>/<name>"}: its six gauges, its latency
  * timer, its error and cached-token counters (registered at zero so that a first increment shows in
  * {@code increase()}), and its status counters, created at the first answer with each status.
  *
@@ -47,6 +47,18 @@ final class ClusterMeters {
         fixed.add(meterSet.gauge(
                 GatewayMeter.PREFIX_INDEX_ENTRIES,
                 () -> (double) state.prefixMemory().entries(id),
+                cluster));
+        fixed.add(meterSet.gauge(
+                GatewayMeter.PREFILL_TOKENS_PER_SECOND,
+                () -> state.prices().apply(id).prefillTokensPerSecond(),
+                cluster));
+        fixed.add(meterSet.gauge(
+                GatewayMeter.QUEUED_REQUEST_SECONDS,
+                () -> state.prices().apply(id).queuedRequestSeconds(),
+                cluster));
+        fixed.add(meterSet.gauge(
+                GatewayMeter.PREFIX_INDEX_CAPACITY,
+                () -> (double) state.prefixMemory().capacity(id),
                 cluster));
         this.latency = meterSet.timer(GatewayMeter.UPSTREAM_LATENCY, cluster);
         fixed.add(latency);

@@ -61,6 +61,27 @@ public enum GatewayMeter {
             "grid_prefix_index_entries",
             "Block keys held in a backend cluster's prefix LRU on this replica",
             "cluster"),
+    /** The prefill rate in force for a cluster: measured under {@code auto}, else configured. */
+    PREFILL_TOKENS_PER_SECOND(
+            Type.GAUGE,
+            "grid_cluster_prefill_tokens_per_second",
+            "Prefill rate (uncached prompt tokens a second) the load gate prices a backend cluster's matches with:"
+                    + " measured under auto, else configured",
+            "cluster"),
+    /** The queued-request cost in force for a cluster: measured under {@code auto}, else configured. */
+    QUEUED_REQUEST_SECONDS(
+            Type.GAUGE,
+            "grid_cluster_queued_request_seconds",
+            "Seconds one queued request costs at a backend cluster, as the load gate uses it: measured under auto,"
+                    + " else configured",
+            "cluster"),
+    /** The prefix LRU capacity in force for a cluster. */
+    PREFIX_INDEX_CAPACITY(
+            Type.GAUGE,
+            "grid_prefix_index_capacity",
+            "Entries a backend cluster's prefix LRU may hold on this replica: measured under capacity auto, else"
+                    + " configured",
+            "cluster"),
     /** Config reloads by result. */
     CONFIG_RELOADS(Type.COUNTER, "grid_config_reloads", "Serving config changes, applied or refused", "result"),
     /** Cached prompt tokens the gateway predicted (run × 64). */

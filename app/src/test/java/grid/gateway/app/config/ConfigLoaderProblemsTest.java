@@ -348,20 +348,39 @@ class ConfigLoaderProblemsTest {
                         "prefill infinite",
                         affinity.formatted("prefill_tokens_per_second: .inf"),
                         ROUTE + ".prefix_affinity.prefill_tokens_per_second: Infinity (expected: a finite number >"
-                                + " 0)"),
+                                + " 0, or auto)"),
                 arguments(
                         "queued seconds negative",
                         affinity.formatted("queued_request_seconds: -0.5"),
-                        ROUTE + ".prefix_affinity.queued_request_seconds: -0.5 (expected: a finite number > 0)"),
+                        ROUTE
+                                + ".prefix_affinity.queued_request_seconds: -0.5 (expected: a finite number > 0, or auto)"),
                 arguments(
                         "queued seconds a string",
                         affinity.formatted("queued_request_seconds: two"),
-                        ROUTE + ".prefix_affinity.queued_request_seconds: \"two\" (expected: a finite number > 0)"),
+                        ROUTE + ".prefix_affinity.queued_request_seconds: \"two\" (expected: a finite number > 0,"
+                                + " or auto)"),
+                arguments(
+                        "capacity a word other than auto",
+                        affinity.formatted("capacity: automatic"),
+                        ROUTE + ".prefix_affinity.capacity: \"automatic\" (expected: an integer > 0, or auto)"),
+                arguments(
+                        "prefill auto in capitals",
+                        affinity.formatted("prefill_tokens_per_second: AUTO"),
+                        ROUTE + ".prefix_affinity.prefill_tokens_per_second: \"AUTO\" (expected: a finite number > 0,"
+                                + " or auto)"),
+                arguments(
+                        "learn_from_usage not a boolean",
+                        affinity.formatted("learn_from_usage: sometimes"),
+                        ROUTE + ".prefix_affinity.learn_from_usage: \"sometimes\" (expected: true or false)"),
+                arguments(
+                        "count_sent_since_scrape not a boolean",
+                        load.formatted("count_sent_since_scrape: 1"),
+                        ROUTE + ".load.count_sent_since_scrape: 1 (expected: true or false)"),
                 arguments(
                         "prefix affinity unknown key",
                         affinity.formatted("size: 5"),
                         ROUTE + ".prefix_affinity.size: unknown key (expected: one of capacity, ttl_secs,"
-                                + " prefill_tokens_per_second, queued_request_seconds)"),
+                                + " prefill_tokens_per_second, queued_request_seconds, learn_from_usage)"),
                 arguments(
                         "unknown plugin",
                         MINIMAL + "plugins: {round_robin: {}}\n",

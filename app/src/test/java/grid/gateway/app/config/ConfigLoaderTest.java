@@ -98,6 +98,39 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void load_autoAndUsageKeys_measuredFlagsSetAndSeedDefaultsAsFallback() {
+        String yaml = MINIMAL + """
+                plugins:
+                  grid_site_route:
+                    load: {count_sent_since_scrape: true}
+                    prefix_affinity:
+                      capacity: auto
+                      prefill_tokens_per_second: auto
+                      queued_request_seconds: 3
+                      learn_from_usage: true
+                """;
+
+        GatewayConfig config =
+                ConfigLoader.load(write(dir, "config.yaml", yaml)).config();
+
+        assertThat(config.load().countSentSinceScrape()).isTrue();
+        // Under auto, the seed's default is what an unmeasured cluster uses; a number stays as written.
+        assertThat(config.prefixAffinity())
+                .isEqualTo(new PrefixAffinitySettings(16_384, Duration.ofSeconds(600), 10_000, 3)
+                        .with(new PrefixAffinitySettings.Calibrated(true, true, false), true));
+    }
+
+    @Test
+    void load_newKeysAbsent_seedBehaviour() {
+        GatewayConfig config =
+                ConfigLoader.load(write(dir, "config.yaml", MINIMAL)).config();
+
+        assertThat(config.load().countSentSinceScrape()).isFalse();
+        assertThat(config.prefixAffinity().auto()).isEqualTo(PrefixAffinitySettings.Calibrated.NONE);
+        assertThat(config.prefixAffinity().learnFromUsage()).isFalse();
+    }
+
+    @Test
     void load_everyKeyWritten_readsEachIntoItsRecord() {
         GatewayConfig config =
                 ConfigLoader.load(write(dir, "config.yaml", FULL)).config();

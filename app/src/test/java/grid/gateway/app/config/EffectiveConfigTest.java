@@ -79,11 +79,13 @@ class EffectiveConfigTest {
                               poll_interval_ms: 1000
                               window_secs: 10
                               queue_metric: vllm:num_requests_waiting
+                              count_sent_since_scrape: false
                             prefix_affinity:
                               capacity: 16384
                               ttl_secs: 600
                               prefill_tokens_per_second: 10000
                               queued_request_seconds: 2
+                              learn_from_usage: false
                         """);
     }
 
@@ -97,6 +99,29 @@ class EffectiveConfigTest {
 
         assertSameConfig(second.config(), first.config());
         assertThat(EffectiveConfig.yaml(second)).isEqualTo(EffectiveConfig.yaml(first));
+    }
+
+    @Test
+    void yaml_autoAndUsageKeys_printedAsWrittenAndLoadedAgainEqual() {
+        String written = MINIMAL + """
+                plugins:
+                  grid_site_route:
+                    load: {count_sent_since_scrape: true}
+                    prefix_affinity: {capacity: auto, prefill_tokens_per_second: auto, queued_request_seconds: auto,
+                                      learn_from_usage: true}
+                """;
+        GatewaySnapshot first = ConfigLoader.load(write(dir, "config.yaml", written));
+
+        String yaml = EffectiveConfig.yaml(first);
+        GatewaySnapshot second = ConfigLoader.load(write(dir.resolve("again"), "config.yaml", yaml));
+
+        assertThat(yaml)
+                .contains("count_sent_since_scrape: true")
+                .contains("capacity: auto")
+                .contains("prefill_tokens_per_second: auto")
+                .contains("queued_request_seconds: auto")
+                .contains("learn_from_usage: true");
+        assertSameConfig(second.config(), first.config());
     }
 
     @Test

@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
+import grid.gateway.routing.RoutingListener;
+import grid.gateway.routing.RoutingParts;
+import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -24,6 +31,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -59,13 +67,34 @@ class QueueScraperTest {
             vllm:kv_cache_usage_perc{engine="1",model_name="demo-model"} 0.37
             """;
 
+    /** vLLM's cache configuration gauge, its numbers carried as labels. */
+    private static final String CACHE_CONFIG = """
+            # HELP vllm:cache_config_info Information of the LLMEngine CacheConfig
+            # TYPE vllm:cache_config_info gauge
+            vllm:cache_config_info{block_size="16",cache_dtype="auto",engine="0",num_cpu_blocks="16384",\
+            num_gpu_blocks="32768"} 1.0
+            """;
+
     private final FakeEngines engines = new FakeEngines();
     private final ManualClock clock = new ManualClock();
     private final QueueDepthWindow window = new QueueDepthWindow(Duration.ofSeconds(10));
     private final AtomicReference<Grid> grid = new AtomicReference<>();
     private final AtomicReference<LoadSettings> load = new AtomicReference<>(LoadSettings.defaults());
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    private final QueueScraper scraper = new QueueScraper(grid::get, load::get, window, clock, scheduler);
+    /** The router the scraper feeds, around {@link #window}; {@link #inForce(Grid)} reconfigures it as a reload would. */
+    private final SiteRouter router = new SiteRouter(
+            grid(cluster(new ClusterId(EAST, "unused"), URI.create("http://127.0.0.1:9"), Optional.empty())),
+            PrefixAffinitySettings.defaults(),
+            TagKeyRing.none(),
+            new RoutingParts(
+                    new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1),
+                    window,
+                    new OutlierEjector(),
+                    new SplittableRandom(1),
+                    clock,
+                    RoutingListener.NONE));
+
+    private final QueueScraper scraper = new QueueScraper(grid::get, load::get, router, clock, scheduler);
 
     @AfterEach
     void stop() {
@@ -77,7 +106,7 @@ class QueueScraperTest {
     @Test
     void pollNow_vllmMetricsOfTwoEngines_recordsTheirSum() {
         engines.answer("a", VLLM_TWO_ENGINES);
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
 
         assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.SAMPLED);
 
@@ -85,10 +114,37 @@ class QueueScraperTest {
     }
 
     @Test
+    void pollNow_cacheConfigInfoUnderCapacityAuto_routerSizesTheClusterFromIt() {
+        engines.answer("a", VLLM_TWO_ENGINES + CACHE_CONFIG);
+        inForce(
+                grid(cluster(A, engines.base("a"), Optional.empty())),
+                PrefixAffinitySettings.defaults().with(PrefixAffinitySettings.Calibrated.ALL, false));
+
+        assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.SAMPLED);
+
+        // (32768 GPU + 16384 CPU blocks) × 16 tokens ÷ 64 tokens an entry.
+        assertThat(router.prices(A).capacity()).isEqualTo(OptionalInt.of(12_288));
+        assertThat(window.worst(A, clock.nanoTime())).isEqualTo(OptionalDouble.of(7.0));
+    }
+
+    @Test
+    void pollNow_noQueueMetricButEngineSeries_noDepthRecordedYetCalibrationFed() {
+        engines.answer("a", CACHE_CONFIG);
+        inForce(
+                grid(cluster(A, engines.base("a"), Optional.empty())),
+                PrefixAffinitySettings.defaults().with(PrefixAffinitySettings.Calibrated.ALL, false));
+
+        assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.NO_QUEUE_METRIC);
+
+        assertThat(window.worst(A, clock.nanoTime())).isEmpty();
+        assertThat(router.prices(A).capacity()).isEqualTo(OptionalInt.of(12_288));
+    }
+
+    @Test
     void pollNow_explicitMetricsUrl_scrapesThatUrl() {
         engines.answer("custom", "vllm:num_requests_waiting 12\n");
         URI metricsUrl = URI.create(engines.base("custom") + "/metrics");
-        grid.set(grid(cluster(A, engines.base("a"), Optional.of(metricsUrl))));
+        inForce(grid(cluster(A, engines.base("a"), Optional.of(metricsUrl))));
 
         assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.SAMPLED);
 
@@ -100,7 +156,7 @@ class QueueScraperTest {
     void pollNow_engineAnswers500_recordsNothing() {
         engines.handle(
                 "a", (req, res) -> res.status(Status.INTERNAL_SERVER_ERROR_500).send(VLLM_TWO_ENGINES));
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
 
         assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
 
@@ -110,7 +166,7 @@ class QueueScraperTest {
     @Test
     void pollNow_garbageBody_recordsNothing() {
         engines.answer("a", "<html><body>Bad gateway</body></html>\n\u0000\u0001 vllm:num_requests_waiting{");
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
 
         assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.NO_QUEUE_METRIC);
 
@@ -125,7 +181,7 @@ class QueueScraperTest {
                 (req, res) -> res.status(Status.FOUND_302)
                         .header(HeaderNames.LOCATION, engines.base("a") + "/metrics")
                         .send());
-        grid.set(grid(cluster(B, engines.base("moved"), Optional.empty())));
+        inForce(grid(cluster(B, engines.base("moved"), Optional.empty())));
 
         assertThat(scraper.pollNow().get(B).join()).isEqualTo(Outcome.FAILED);
 
@@ -139,7 +195,7 @@ class QueueScraperTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        grid.set(grid(cluster(A, URI.create("http://127.0.0.1:" + closedPort), Optional.empty())));
+        inForce(grid(cluster(A, URI.create("http://127.0.0.1:" + closedPort), Optional.empty())));
 
         assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
 
@@ -149,7 +205,7 @@ class QueueScraperTest {
     @Test
     void pollNow_scrapesFailAfterASample_clusterUnmeasuredOnceTheWindowEmpties() {
         engines.answer("a", VLLM_TWO_ENGINES);
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
         scraper.pollNow().get(A).join();
         engines.handle(
                 "a", (req, res) -> res.status(Status.SERVICE_UNAVAILABLE_503).send());
@@ -173,8 +229,7 @@ class QueueScraperTest {
             release.await();
             res.send("vllm:num_requests_waiting 9\n");
         });
-        grid.set(
-                grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
         Map<ClusterId, CompletableFuture<Outcome>> first = scraper.pollNow();
         try {
             assertThat(first.get(A).join()).isEqualTo(Outcome.SAMPLED);
@@ -201,11 +256,10 @@ class QueueScraperTest {
     void pollNow_clusterRemovedFromGrid_notScrapedAndItsSamplesDropped() {
         engines.answer("a", "vllm:num_requests_waiting 1\n");
         engines.answer("b", "vllm:num_requests_waiting 2\n");
-        grid.set(
-                grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
         scraper.pollNow().values().forEach(CompletableFuture::join);
 
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
         Map<ClusterId, CompletableFuture<Outcome>> round = scraper.pollNow();
         round.values().forEach(CompletableFuture::join);
 
@@ -224,12 +278,11 @@ class QueueScraperTest {
             res.send("vllm:num_requests_waiting 9\n");
         });
         engines.answer("a", "vllm:num_requests_waiting 1\n");
-        grid.set(
-                grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty()), cluster(B, engines.base("b"), Optional.empty())));
         CompletableFuture<Outcome> slow = scraper.pollNow().get(B);
         assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
 
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
         release.countDown();
 
         assertThat(slow.join()).isEqualTo(Outcome.DISCARDED);
@@ -239,7 +292,7 @@ class QueueScraperTest {
     @Test
     void pollNow_queueMetricChangedByReload_sumsTheNewMetric() {
         engines.answer("a", VLLM_TWO_ENGINES);
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
         load.set(new LoadSettings(Duration.ofSeconds(1), Duration.ofSeconds(10), "vllm:num_requests_running"));
 
         scraper.pollNow().get(A).join();
@@ -254,7 +307,7 @@ class QueueScraperTest {
             threeScrapes.countDown();
             res.send("vllm:num_requests_waiting 1\n");
         });
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
         load.set(new LoadSettings(Duration.ofMillis(10), Duration.ofSeconds(10), "vllm:num_requests_waiting"));
 
         scraper.start();
@@ -283,7 +336,7 @@ class QueueScraperTest {
             engines.handle(
                     "a",
                     (req, res) -> res.status(Status.SERVICE_UNAVAILABLE_503).send());
-            grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+            inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
             scraper.pollNow().get(A).join();
             scraper.pollNow().get(A).join();
             engines.answer("a", VLLM_TWO_ENGINES);
@@ -306,7 +359,7 @@ class QueueScraperTest {
     @Test
     void pollNow_afterClose_scrapesNothing() {
         engines.answer("a", VLLM_TWO_ENGINES);
-        grid.set(grid(cluster(A, engines.base("a"), Optional.empty())));
+        inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
 
         scraper.close();
 
@@ -322,6 +375,16 @@ class QueueScraperTest {
                 .isEqualTo(URI.create("http://10.0.0.1:8000/metrics"));
         assertThat(QueueScraper.metricsUri(cluster(A, URI.create("http://gw/engine/a"), Optional.empty())))
                 .isEqualTo(URI.create("http://gw/engine/a/metrics"));
+    }
+
+    /** Puts {@code next} in force, as {@code GatewayServer.apply} does: the scraper reads it, the router drops the rest. */
+    private void inForce(Grid next) {
+        inForce(next, PrefixAffinitySettings.defaults());
+    }
+
+    private void inForce(Grid next, PrefixAffinitySettings settings) {
+        grid.set(next);
+        router.reconfigure(next, settings, TagKeyRing.none(), false);
     }
 
     private static Grid grid(BackendCluster... clusters) {

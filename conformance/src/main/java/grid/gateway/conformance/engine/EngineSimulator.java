@@ -34,12 +34,13 @@ public final class EngineSimulator implements AutoCloseable {
     private final InFlight inFlight = new InFlight();
     private final EngineQueue queue;
     private final EngineMetrics metrics;
+    private final PrefixCache cache;
     private final WebServer server;
 
     private EngineSimulator(EngineSettings settings) {
         this.settings = requireNonNull(settings, "settings");
         this.queue = new EngineQueue(settings.slots());
-        PrefixCache cache = new PrefixCache(settings.cacheBlocks());
+        this.cache = new PrefixCache(settings.cacheBlocks());
         this.metrics = new EngineMetrics(settings.defaultModel(), queue, cache);
         ApiParts parts = new ApiParts(
                 new SimulatedEngine(settings, queue, cache, metrics),
@@ -110,6 +111,11 @@ public final class EngineSimulator implements AutoCloseable {
     /** The served models, the first one labelling {@code /metrics}. */
     public List<String> models() {
         return settings.models();
+    }
+
+    /** Empties the prefix cache: later prompts find nothing cached, whatever a gateway remembers of them. */
+    public void resetPrefixCache() {
+        cache.clear();
     }
 
     /** Makes {@code vllm:num_requests_waiting} report {@code depth} instead of the simulated queue. */

@@ -49,6 +49,16 @@ final class PrefixCache {
         }
     }
 
+    /** Forgets every block (as vLLM's {@code /reset_prefix_cache}, or a cache that evicted everything). */
+    void clear() {
+        lock.lock();
+        try {
+            blocks.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Blocks held. */
     int size() {
         lock.lock();

@@ -44,15 +44,21 @@ final class SimulatedEngine {
      * @throws InterruptedException if interrupted while queued or paused (the slot is then given back)
      */
     Run start(Prompt prompt, FaultPlan faults) throws InterruptedException {
+        long arrived = System.nanoTime();
         EngineQueue.Slot slot = queue.admit();
+        double queued = (System.nanoTime() - arrived) / 1e9;
         try {
             faults.holdFirstByte(settings.pacer());
             PromptBlocks blocks = PromptBlocks.of(prompt.text(), prompt.model(), prompt.salt());
             int cached = cache.admit(blocks);
-            settings.pacer().pause(seconds((blocks.tokens() - cached) / settings.prefillTokensPerSecond()));
+            double prefill = (blocks.tokens() - cached) / settings.prefillTokensPerSecond();
+            settings.pacer().pause(seconds(prefill));
             int length = answerLength(prompt.maxTokens());
             Usage usage = new Usage(blocks.tokens(), cached, length);
-            metrics.served(usage);
+            metrics.served(
+                    usage,
+                    new EngineMetrics.RequestSeconds(
+                            queued, prefill, prefill + length / settings.decodeTokensPerSecond()));
             return new Run(
                     slot,
                     usage,

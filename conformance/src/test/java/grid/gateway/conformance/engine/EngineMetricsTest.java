@@ -1,7 +1,10 @@
 package grid.gateway.conformance.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.EngineSeriesParser;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,5 +121,54 @@ class EngineMetricsTest {
         assertThat(engine.metricsScrapeCount()).isEqualTo(2);
         assertThat(engine.requestCount()).isEqualTo(1);
         assertThat(engine.takeRequest(SimHttp.TIMEOUT).orElseThrow().path()).isEqualTo("/v1/models");
+    }
+
+    @Test
+    void metrics_prefillSeries_exactForTheSimulatedPrefillRate() throws Exception {
+        EngineSimulator slow = EngineSettings.builder()
+                .model("served")
+                .prefillTokensPerSecond(2_500)
+                .decodeTokensPerSecond(50)
+                .answerTokens(5)
+                .cacheBlocks(1_000)
+                .instant()
+                .start();
+        try {
+            SimHttp slowHttp = new SimHttp(slow);
+            String prompt = "{\"messages\":[{\"role\":\"user\",\"content\":\"" + "abcdefgh".repeat(200) + "\"}]}";
+            slowHttp.post("/v1/chat/completions", prompt);
+            slowHttp.post("/v1/chat/completions", prompt);
+
+            String text = slowHttp.get("/metrics").body();
+            EngineSample sample = new EngineSeriesParser().parse(text, "vllm:num_requests_waiting", 0);
+
+            double uncached =
+                    sample.promptTokens().orElseThrow() - sample.cachedTokens().orElseThrow();
+            assertThat(sample.cachedTokens().orElseThrow()).isPositive();
+            assertThat(uncached / sample.prefillSeconds().orElseThrow()).isCloseTo(2_500, within(1e-6));
+            // Each request holds its slot for its prefill plus 5 tokens at 50 a second.
+            assertThat(sample.runningSeconds().orElseThrow())
+                    .isCloseTo(sample.prefillSeconds().orElseThrow() + 2 * 0.1, within(1e-9));
+            assertThat(sample.runningRequests()).hasValue(2.0);
+            assertThat(sample.cacheTokens()).hasValue(16_000.0);
+            assertThat(text)
+                    .contains("# TYPE vllm:request_prefill_time_seconds histogram\n")
+                    .contains(
+                            "vllm:request_prefill_time_seconds_bucket{engine=\"0\",model_name=\"served\",le=\"+Inf\"} 2.0\n")
+                    .contains("vllm:request_queue_time_seconds_count{engine=\"0\",model_name=\"served\"} 2.0\n")
+                    .contains("num_gpu_blocks=\"1000\"");
+        } finally {
+            slow.close();
+        }
+    }
+
+    @Test
+    void resetPrefixCache_samePromptAgain_nothingCached() throws Exception {
+        String prompt = "{\"messages\":[{\"role\":\"user\",\"content\":\"" + "abcdefgh".repeat(200) + "\"}]}";
+        http.post("/v1/chat/completions", prompt);
+        engine.resetPrefixCache();
+        http.post("/v1/chat/completions", prompt);
+
+        assertThat(http.get("/metrics").body()).contains("vllm:prefix_cache_hits_total" + LABELS + " 0.0\n");
     }
 }

@@ -61,7 +61,13 @@ final class ClusterCalibration {
         OptionalDouble hits = delta(base.cachedTokens(), sample.cachedTokens());
         OptionalDouble prefillSeconds = delta(base.prefillSeconds(), sample.prefillSeconds());
         OptionalDouble runningSeconds = delta(base.runningSeconds(), sample.runningSeconds());
-        if (finished.isEmpty() || finished.getAsDouble() < MIN_REQUESTS) {
+        if (finished.isEmpty()) {
+            // A base without the request count (a scrape that carried none of the series) can never give an
+            // observation: accumulate from this sample instead, or calibration would wait on that base forever.
+            base = sample;
+            return;
+        }
+        if (finished.getAsDouble() < MIN_REQUESTS) {
             return;
         }
         if (prompt.isPresent() && prefillSeconds.isPresent() && prefillSeconds.getAsDouble() > 0) {

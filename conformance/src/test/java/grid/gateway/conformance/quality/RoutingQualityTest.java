@@ -1,0 +1,185 @@
+package grid.gateway.conformance.quality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import grid.gateway.conformance.engine.EngineSettings;
+import grid.gateway.conformance.engine.EngineSimulator;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12's conformance scenarios, in process on a manual clock with seed 1 and scrapes driven by the test: {@code
+ * auto} calibration converges to the engine simulator's true prefill rate, {@code count_sent_since_scrape} spreads a
+ * burst between two scrapes, and {@code learn_from_usage} stops a stale cluster from staying sticky. Each compares
+ * against the gateway without the setting, where the behaviour is absent.
+ */
+class RoutingQualityTest {
+    private static final String A = "cluster=\"east/a\"";
+    private static final String PREFILL_GAUGE = "grid_cluster_prefill_tokens_per_second";
+
+    @TempDir
+    Path dir;
+
+    private QualityGrid grid;
+
+    @AfterEach
+    void stop() {
+        if (grid != null) {
+            grid.close();
+        }
+    }
+
+    @Test
+    void prefillAuto_unmeasuredThenScraped_fallsBackThenConvergesToTheEnginesTrueRate() {
+        grid = new QualityGrid(dir);
+        EngineSimulator engine = grid.engine("a", EngineSettings.builder().prefillTokensPerSecond(3_000));
+        grid.startGateway("", "prefill_tokens_per_second: auto, queued_request_seconds: auto");
+        double truth = engine.settings().prefillTokensPerSecond();
+
+        // Unmeasured: the seed's default stands in.
+        assertThat(grid.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
+        for (int round = 1; round <= 5; round++) {
+            for (int i = 0; i < 4; i++) {
+                assertThat(grid.chat(QualityGrid.prompt("round " + round + " request " + i, 2_000), false))
+                        .isEqualTo(200);
+            }
+            grid.clock.advanceSeconds(1);
+            grid.scrape();
+            if (round < 3) {
+                // Fewer observations than calibration trusts: still the fallback.
+                assertThat(grid.metric(PREFILL_GAUGE, A)).as("round " + round).isEqualTo(10_000);
+            }
+        }
+
+        assertThat(grid.metric(PREFILL_GAUGE, A)).isCloseTo(truth, within(0.2 * truth));
+        // No scrape of an instant engine sees a request running (vllm:num_requests_running), so its slots, and with
+        // them the queued-request cost, stay unmeasured: the fallback stands.
+        assertThat(grid.metric("grid_cluster_queued_request_seconds", A)).isEqualTo(2);
+    }
+
+    @Test
+    void prefillConfigured_sameTraffic_staysAtTheConfiguredNumber() {
+        grid = new QualityGrid(dir);
+        grid.engine("a", EngineSettings.builder().prefillTokensPerSecond(3_000));
+        grid.startGateway("", "");
+        for (int i = 0; i < 20; i++) {
+            grid.chat(QualityGrid.prompt("request " + i, 2_000), false);
+            grid.clock.advanceSeconds(1);
+            grid.scrape();
+        }
+
+        assertThat(grid.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
+    }
+
+    @Test
+    void burstBetweenScrapes_countSentSinceScrape_spreadsOverBothClusters() {
+        int[] served = burst("count_sent_since_scrape: true");
+
+        // The depths the burst saw: a 0 + sent, b 1 + sent; 6 requests end 4:3 either way round.
+        assertThat(served[0]).isBetween(3, 4);
+        assertThat(served[1]).isBetween(2, 3);
+    }
+
+    @Test
+    void burstBetweenScrapes_withoutCount_herdsOntoTheClusterLeastQueuedAtTheScrape() {
+        int[] served = burst("");
+
+        assertThat(served).containsExactly(6, 0);
+    }
+
+    /** Six new conversations between two scrapes, a scraped at depth 0 and b at 1; what each cluster served. */
+    private int[] burst(String load) {
+        grid = new QualityGrid(dir);
+        EngineSimulator a = grid.engine("a", EngineSettings.builder());
+        EngineSimulator b = grid.engine("b", EngineSettings.builder());
+        grid.startGateway(load, "");
+        a.setQueueDepth(0);
+        b.setQueueDepth(1);
+        grid.scrape();
+        int beforeA = a.requestCount();
+        int beforeB = b.requestCount();
+
+        for (int i = 0; i < 6; i++) {
+            assertThat(grid.chat(QualityGrid.prompt("conversation " + i, 1_000), false))
+                    .isEqualTo(200);
+        }
+
+        return new int[] {a.requestCount() - beforeA, b.requestCount() - beforeB};
+    }
+
+    @Test
+    void learnFromUsage_engineFlushedItsCache_staleConversationNoLongerSticky() {
+        StaleProbe probe = staleConversation("learn_from_usage: true");
+
+        // The lesson (P reported 0 cached tokens where 40 blocks were believed) says a loses what is older than
+        // ~30 s, so Q (131 s old) no longer counts there: a miss with nothing predicted.
+        assertThat(probe.hits()).isZero();
+        assertThat(probe.misses()).isEqualTo(1);
+        assertThat(probe.predicted()).isZero();
+        assertThat(probe.reported()).isZero();
+    }
+
+    @Test
+    void learnFromUsageOff_engineFlushedItsCache_staleConversationStaysSticky() {
+        StaleProbe probe = staleConversation("");
+
+        assertThat(probe.hits()).isEqualTo(1);
+        assertThat(probe.misses()).isZero();
+        assertThat(probe.predicted()).isPositive();
+        assertThat(probe.reported()).isZero();
+    }
+
+    /** What the gateway did with the stale conversation Q: affinity outcomes and cached tokens at a (deltas). */
+    private record StaleProbe(double hits, double misses, double predicted, double reported) {}
+
+    /**
+     * Conversation Q at t=0 and P at t=100 s go to a (b is busier); a's engine then flushes its prefix cache; P again at
+     * t=130 s (streamed) reports 0 cached tokens for what the gateway believed a held; Q again at t=131 s is probed.
+     */
+    private StaleProbe staleConversation(String prefixAffinity) {
+        grid = new QualityGrid(dir);
+        EngineSimulator a = grid.engine("a", EngineSettings.builder());
+        EngineSimulator b = grid.engine("b", EngineSettings.builder());
+        grid.startGateway("", prefixAffinity);
+        a.setQueueDepth(0);
+        b.setQueueDepth(3);
+        grid.scrape();
+        String q = QualityGrid.prompt("conversation Q", 10_240);
+        String p = QualityGrid.prompt("conversation P", 10_240);
+
+        assertThat(grid.chat(q, false)).isEqualTo(200);
+        grid.clock.advanceSeconds(100);
+        assertThat(grid.chat(p, true)).isEqualTo(200);
+        assertThat(a.requestCount()).isEqualTo(2);
+        a.resetPrefixCache();
+        grid.clock.advanceSeconds(30);
+        assertThat(grid.chat(p, true)).isEqualTo(200);
+        grid.clock.advanceSeconds(1);
+
+        double hits = grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"");
+        double misses = grid.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"");
+        double predicted = cachedTokens("predicted");
+        double reported = cachedTokens("reported");
+        assertThat(grid.chat(q, false)).isEqualTo(200);
+        assertThat(a.requestCount()).isEqualTo(4);
+        return new StaleProbe(
+                grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"") - hits,
+                grid.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"") - misses,
+                cachedTokens("predicted") - predicted,
+                cachedTokens("reported") - reported);
+    }
+
+    /** Cached tokens at a over every outcome. */
+    private double cachedTokens(String which) {
+        double sum = 0;
+        for (String outcome : new String[] {"hit", "load", "miss", "explore", "unkeyed", "none"}) {
+            double value =
+                    grid.metric("grid_prefix_cached_tokens_" + which + "_total", A + ",outcome=\"" + outcome + "\"");
+            sum += Double.isNaN(value) ? 0 : value;
+        }
+        return sum;
+    }
+}
