@@ -124,7 +124,12 @@ public final class GatewayServer implements AutoCloseable {
                         memory,
                         clock,
                         this::prices));
-        this.router = router(initial, new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics));
+        this.router = new SiteRouter(
+                initial.config().grid(),
+                initial.config().prefixAffinity(),
+                initial.keyRing(),
+                new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
+                initial.config().load().countSentSinceScrape());
         this.scraper = new QueueScraper(
                 () -> snapshot.get().config().grid(),
                 () -> snapshot.get().config().load(),
@@ -249,22 +254,7 @@ public final class GatewayServer implements AutoCloseable {
         metrics.syncClusters();
     }
 
-    /** The router of {@code initial}, with its {@code load.count_sent_since_scrape} in force. */
-    private static SiteRouter router(GatewaySnapshot initial, RoutingParts parts) {
-        SiteRouter router =
-                new SiteRouter(initial.config().grid(), initial.config().prefixAffinity(), initial.keyRing(), parts);
-        router.reconfigure(
-                initial.config().grid(),
-                initial.config().prefixAffinity(),
-                initial.keyRing(),
-                initial.config().load().countSentSinceScrape());
-        return router;
-    }
-
-    /**
-     * The prices in force for {@code cluster}, for the per-cluster gauges: read at scrape time, once the admin listener
-     * serves, which is after the router is built.
-     */
+    /** The prices in force, for the gauges: read once the admin listener serves, after the router is built. */
     private ClusterPrices prices(ClusterId cluster) {
         return router.prices(cluster);
     }

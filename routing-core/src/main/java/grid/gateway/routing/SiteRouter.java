@@ -61,10 +61,20 @@ public final class SiteRouter {
 
     /** A router over {@code grid}; the prefix memory is configured for it at once. */
     public SiteRouter(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts) {
+        this(grid, settings, keyRing, parts, false);
+    }
+
+    /** A router over {@code grid} with {@code load.count_sent_since_scrape}. */
+    public SiteRouter(
+            Grid grid,
+            PrefixAffinitySettings settings,
+            TagKeyRing keyRing,
+            RoutingParts parts,
+            boolean countSentSinceScrape) {
         this.parts = requireNonNull(parts, "parts");
         this.admission = new Admission(parts.window(), parts.ejector());
         this.selector = new CandidateSelector(parts.random());
-        reconfigure(grid, settings, keyRing);
+        reconfigure(grid, settings, keyRing, countSentSinceScrape);
     }
 
     /** Applies a new serving config: clusters that left lose their memory, window and ejection state. */

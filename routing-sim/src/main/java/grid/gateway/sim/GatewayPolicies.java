@@ -62,9 +62,16 @@ final class GatewayPolicies {
     }
 
     static Policy gridSiteRoute(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
+        return gridSiteRoute(grid, tuning, random, clock, Optional.empty());
+    }
+
+    /** As above; with {@code shared}, the replica remembers in that memory (shared by every replica) instead. */
+    static Policy gridSiteRoute(
+            Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock, Optional<PrefixMemory> shared) {
         PrefixAffinitySettings settings = tuning.settings();
         QueueDepthWindow window = new QueueDepthWindow(tuning.window());
-        PrefixMemory memory = new PrefixMemory(settings, clock, random.nextLong());
+        long salt = random.nextLong();
+        PrefixMemory memory = shared.orElseGet(() -> new PrefixMemory(settings, clock, salt));
         RoutingParts parts =
                 new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);

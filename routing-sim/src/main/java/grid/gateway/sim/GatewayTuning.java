@@ -16,13 +16,16 @@ import java.time.Duration;
  * @param pollSeconds {@code load.poll_interval_ms}, in seconds
  * @param window {@code load.window_secs}
  * @param countSentSinceScrape {@code load.count_sent_since_scrape}
+ * @param sharedMemory replicas share one prefix memory, every confirmation and drop seen by all at once: the ideal
+ *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
  */
 public record GatewayTuning(
         String name,
         PrefixAffinitySettings settings,
         double pollSeconds,
         Duration window,
-        boolean countSentSinceScrape) {
+        boolean countSentSinceScrape,
+        boolean sharedMemory) {
     public GatewayTuning {
         requireNonNull(name, "name");
         requireNonNull(settings, "settings");
@@ -34,12 +37,27 @@ public record GatewayTuning(
 
     /** A tuning that counts only scraped depths, as the seed does. */
     public GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
-        this(name, settings, pollSeconds, window, false);
+        this(name, settings, pollSeconds, window, false, false);
     }
 
-    /** SPEC §6 and §7 defaults: no {@code prefix_affinity} block, poll every second, 10 s window. */
+    /** A tuning whose replicas each remember only what they routed. */
+    public GatewayTuning(
+            String name,
+            PrefixAffinitySettings settings,
+            double pollSeconds,
+            Duration window,
+            boolean countSentSinceScrape) {
+        this(name, settings, pollSeconds, window, countSentSinceScrape, false);
+    }
+
+    /** This tuning with the replicas sharing one prefix memory. */
+    public GatewayTuning withSharedMemory() {
+        return new GatewayTuning(name + ", shared memory", settings, pollSeconds, window, countSentSinceScrape, true);
+    }
+
+    /** The gateway's defaults: no {@code prefix_affinity} block, poll every second, 2 s window (SPEC §7 said 10). */
     public static GatewayTuning defaults() {
-        return new GatewayTuning("defaults", PrefixAffinitySettings.defaults(), 1.0, Duration.ofSeconds(10));
+        return new GatewayTuning("defaults", PrefixAffinitySettings.defaults(), 1.0, Duration.ofSeconds(2));
     }
 
     /**

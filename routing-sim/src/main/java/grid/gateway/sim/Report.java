@@ -18,6 +18,8 @@ import java.util.Set;
 final class Report {
     /** The label suffix of runs under the recommended configuration. */
     static final String RECOMMENDED = "+rec";
+    /** The label suffix of replicated runs that share one prefix memory (the ideal of replica sharing). */
+    static final String SHARED = "+shared";
 
     private static final String GSR = PolicyKind.GRID_SITE_ROUTE.label();
     private static final String GSR_REC = GSR + RECOMMENDED;
@@ -191,13 +193,16 @@ final class Report {
         if (counts.size() < 2) {
             return;
         }
-        out.append(
-                "\nThe cost of per-replica memory: `grid_site_route` as R replicas behind a random spread (each its"
-                        + " own memory and window; every replica scrapes every cluster):\n\n| workload | grid | load | policy |");
+        out.append("\nThe cost of per-replica memory: `grid_site_route` as R replicas behind a random spread (each its"
+                + " own memory and window; every replica scrapes every cluster); \"shared\": the same replicas sharing"
+                + " one prefix memory, the ideal that sharing confirmations (docs/replica-sharing.md) approaches:\n\n"
+                + "| workload | grid | load | policy |");
         counts.forEach(n -> out.append(f(" hit R=%d |", n)));
         counts.forEach(n -> out.append(f(" p90 R=%d (s) |", n)));
+        List<Integer> sharedCounts = counts.subList(1, counts.size());
+        sharedCounts.forEach(n -> out.append(f(" hit R=%d shared |", n)));
         out.append("\n|---|---|---:|---|")
-                .append("---:|".repeat(counts.size() * 2))
+                .append("---:|".repeat(counts.size() * 2 + sharedCounts.size()))
                 .append('\n');
         for (RunResult g : results) {
             if (!isRouter(g) || g.replicas() != counts.getFirst()) {
@@ -212,6 +217,11 @@ final class Report {
             for (int n : counts) {
                 out.append(find(results, new RunResult.Key(g.workload(), g.grid(), n, g.policy(), g.load()))
                         .map(r -> f(" %.2f |", r.p90Ttft()))
+                        .orElse(" – |"));
+            }
+            for (int n : sharedCounts) {
+                out.append(find(results, new RunResult.Key(g.workload(), g.grid(), n, g.policy() + SHARED, g.load()))
+                        .map(r -> f(" %.1f%% |", r.hitRate() * 100))
                         .orElse(" – |"));
             }
             out.append('\n');

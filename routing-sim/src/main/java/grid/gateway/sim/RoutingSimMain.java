@@ -29,7 +29,7 @@ import java.util.List;
  *   --replicas 1,3,6     gateway replica counts; counts above 1 run grid_site_route only (1,3,6)
  *   --failures X         share of attempts answered with errors, half 429 and half 503 (0.02)
  *   --poll-ms N          the gateway's load.poll_interval_ms, for both gateway-fed policies (1000)
- *   --window-secs N      the gateway's load.window_secs (10)
+ *   --window-secs N      the gateway's load.window_secs (2)
  *   --config C,D         gateway configurations: defaults (every policy), recommended (grid_site_route and
  *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
  *   --diagnosis          also run the issue 7 diagnosis (shared-chat, slow grid, four configurations)
@@ -60,6 +60,11 @@ public final class RoutingSimMain {
                         study.run(workload, grid, options.recommended(replicas), System.out::println).stream()
                                 .map(r -> r.named(r.policy() + Report.RECOMMENDED))
                                 .forEach(results::add);
+                        if (replicas > 1) {
+                            study.run(workload, grid, options.recommendedShared(replicas), System.out::println).stream()
+                                    .map(r -> r.named(r.policy() + Report.RECOMMENDED + Report.SHARED))
+                                    .forEach(results::add);
+                        }
                     }
                 }
             }

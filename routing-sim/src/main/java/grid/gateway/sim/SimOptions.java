@@ -27,7 +27,7 @@ final class SimOptions {
     private List<Integer> replicas = List.of(1, 3, 6);
     private double failures = 0.02;
     private long pollMs = 1000;
-    private long windowSecs = 10;
+    private long windowSecs = 2;
     private List<String> configs = List.of("defaults", "recommended");
     private boolean diagnosis;
     private boolean tracePeakLoad = true;
@@ -149,7 +149,7 @@ final class SimOptions {
     /** The gateway's configuration: defaults, with the load block's poll interval and window from the options. */
     GatewayTuning tuning() {
         GatewayTuning defaults = GatewayTuning.defaults();
-        boolean isDefault = pollMs == 1000 && windowSecs == 10;
+        boolean isDefault = pollMs == 1000 && windowSecs == 2;
         return new GatewayTuning(
                 isDefault ? defaults.name() : "poll " + pollMs + " ms, window " + windowSecs + " s",
                 defaults.settings(),
@@ -172,6 +172,11 @@ final class SimOptions {
      * ({@link GatewayTuning#recommended}: {@code auto}, usage learning, sent-since-scrape, a 1 s poll over a 2 s
      * window); {@code grid_site_route} only with more than one replica.
      */
+    Study.Selection recommendedShared(int replicaCount) {
+        Study.Selection own = recommended(replicaCount);
+        return new Study.Selection(own.policies(), loads, own.tuning().withSharedMemory(), replicaCount);
+    }
+
     Study.Selection recommended(int replicaCount) {
         List<PolicyKind> policies = replicaCount == 1
                 ? List.of(PolicyKind.GRID_SITE_ROUTE, PolicyKind.LEAST_QUEUED)

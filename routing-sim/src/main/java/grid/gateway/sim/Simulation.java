@@ -2,12 +2,14 @@ package grid.gateway.sim;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -112,9 +114,13 @@ public final class Simulation {
         var grid = spec.grid().routingGrid();
         int replicas = spec.replicas();
         Policy policy = switch (spec.policy()) {
-            case GRID_SITE_ROUTE ->
-                GatewayPolicies.replicated(
-                        replicas, random, r -> GatewayPolicies.gridSiteRoute(grid, tuning, r, clock));
+            case GRID_SITE_ROUTE -> {
+                Optional<PrefixMemory> shared = tuning.sharedMemory()
+                        ? Optional.of(new PrefixMemory(tuning.settings(), clock, random.nextLong()))
+                        : Optional.empty();
+                yield GatewayPolicies.replicated(
+                        replicas, random, r -> GatewayPolicies.gridSiteRoute(grid, tuning, r, clock, shared));
+            }
             case LEAST_QUEUED ->
                 GatewayPolicies.replicated(replicas, random, r -> GatewayPolicies.leastQueued(grid, tuning, r, clock));
             case ROUND_ROBIN -> BlindPolicies.roundRobin();

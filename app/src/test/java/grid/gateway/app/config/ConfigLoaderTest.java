@@ -81,8 +81,8 @@ class ConfigLoaderTest {
                         Duration.ofMillis(1_000)));
         assertThat(config.upstream()).isEqualTo(UpstreamSettings.defaults());
         assertThat(config.load())
-                .isEqualTo(new LoadSettings(
-                        Duration.ofMillis(1_000), Duration.ofSeconds(10), "vllm:num_requests_waiting"));
+                .isEqualTo(
+                        new LoadSettings(Duration.ofMillis(1_000), Duration.ofSeconds(2), "vllm:num_requests_waiting"));
         assertThat(config.prefixAffinity())
                 .isEqualTo(new PrefixAffinitySettings(16_384, Duration.ofSeconds(600), 10_000, 2));
         assertThat(config.grid().localSite()).isEqualTo(new SiteName("east"));

@@ -77,7 +77,7 @@ class EffectiveConfigTest {
                           grid_site_route:
                             load:
                               poll_interval_ms: 1000
-                              window_secs: 10
+                              window_secs: 2
                               queue_metric: vllm:num_requests_waiting
                               count_sent_since_scrape: false
                             prefix_affinity:
