@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.ConfigWatcher;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
@@ -130,12 +131,8 @@ public final class GatewayServer implements AutoCloseable {
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
-        this.scraper = new QueueScraper(
-                () -> snapshot.get().config().grid(),
-                () -> snapshot.get().config().load(),
-                router,
-                clock,
-                scheduler);
+        this.scraper =
+                new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
@@ -252,6 +249,10 @@ public final class GatewayServer implements AutoCloseable {
                 next.config().load().countSentSinceScrape());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+    }
+
+    private LoadSettings loadSettings() {
+        return snapshot.get().config().load();
     }
 
     /** The prices in force, for the gauges: read once the admin listener serves, after the router is built. */

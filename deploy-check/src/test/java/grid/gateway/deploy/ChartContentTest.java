@@ -34,7 +34,7 @@ class ChartContentTest {
                                 "poll_interval_ms",
                                 1000,
                                 "window_secs",
-                                10,
+                                2,
                                 "queue_metric",
                                 "vllm:num_requests_waiting")));
     }
