@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import grid.gateway.app.config.ConfigWatcher;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.config.ReloadListener;
+import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
+import grid.gateway.app.http.BodyBudget;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
@@ -33,6 +35,7 @@ import io.helidon.webserver.http1.Http1Config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -76,6 +79,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Duration shutdownGrace;
     private final Readiness readiness = new Readiness();
     private final InFlightRequests inFlight = new InFlightRequests();
+    private final BodyBudget budget;
     private final WebServer server;
     private final WebServer admin;
     private final ReentrantLock stopping = new ReentrantLock();
@@ -87,18 +91,32 @@ public final class GatewayServer implements AutoCloseable {
      *
      * @param clock the monotonic clock every window, TTL and ejection runs on
      * @param random exploration, tie-breaks and the prefix index salt
-     * @param host the address both listeners bind
+     * @param host the address both listeners bind, overriding {@code server.host} and {@code server.admin_host}
+     *     (tests bind loopback); empty: the config's
      */
-    public record Runtime(MonotonicClock clock, RandomGenerator random, String host) {
+    public record Runtime(MonotonicClock clock, RandomGenerator random, Optional<String> host) {
         public Runtime {
             requireNonNull(clock, "clock");
             requireNonNull(random, "random");
             requireNonNull(host, "host");
         }
 
-        /** Production: the system clock, thread-local randomness, every interface. */
+        /** Both listeners on {@code host}, whatever the config says. */
+        public Runtime(MonotonicClock clock, RandomGenerator random, String host) {
+            this(clock, random, Optional.of(host));
+        }
+
+        /** Production: the system clock, thread-local randomness, the config's addresses. */
         public static Runtime production() {
-            return new Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "0.0.0.0");
+            return new Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, Optional.empty());
+        }
+
+        String clientHost(ServerSettings server) {
+            return host.orElse(server.binding().host());
+        }
+
+        String adminHost(ServerSettings server) {
+            return host.orElse(server.binding().adminHost());
         }
     }
 
@@ -135,17 +153,17 @@ public final class GatewayServer implements AutoCloseable {
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         readiness.configLoaded();
         metrics.requestsInFlight(inFlight::count);
-        WebServerConfig.Builder adminBuilder = WebServer.builder()
-                .host(runtime.host())
-                .port(initial.config().server().adminPort())
-                .shutdownHook(false);
-        AdminRoutes.serve(adminBuilder, registry, readiness);
-        this.admin = adminBuilder.build().start();
+        this.budget = new BodyBudget(() -> snapshot.get()
+                .config()
+                .server()
+                .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
+        metrics.inflightBodyBytes(budget::inUse);
+        this.admin = adminServer(initial, runtime, headerDeadline, registry);
         this.server = clientServer(
                 initial,
                 runtime,
                 headerDeadline,
-                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics));
+                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
@@ -171,11 +189,28 @@ public final class GatewayServer implements AutoCloseable {
         return scheduler;
     }
 
+    /** The admin listener: /metrics and /health, with the same header deadline as the client listener. */
+    private WebServer adminServer(
+            GatewaySnapshot initial, Runtime runtime, HeaderDeadline headerDeadline, MeterRegistry registry) {
+        WebServerConfig.Builder adminBuilder = WebServer.builder()
+                .host(runtime.adminHost(initial.config().server()))
+                .port(initial.config().server().adminPort())
+                // The header deadline guards the admin listener too: a scrape port is as easy to hold open.
+                .protocolsDiscoverServices(false)
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerDeadline).build())
+                .shutdownHook(false);
+        AdminRoutes.serve(adminBuilder, registry, readiness);
+        return adminBuilder.build().start();
+    }
+
     private WebServer clientServer(
             GatewaySnapshot initial, Runtime runtime, HeaderDeadline headerDeadline, GatewayRouting.Parts parts) {
+        int maxConnections = initial.config().server().binding().maxConnections();
         return WebServer.builder()
-                .host(runtime.host())
+                .host(runtime.clientHost(initial.config().server()))
                 .port(initial.config().server().port())
+                .maxTcpConnections(maxConnections == 0 ? -1 : maxConnections)
                 .connectionOptions(o -> o.tcpNoDelay(true))
                 // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
                 // protocols and waits for its first bytes to choose, and a stop does not close it as idle.

@@ -26,7 +26,11 @@ class ConfigLoaderTest {
             server:
               port: 0
               admin_port: 0
+              host: 127.0.0.1
+              admin_host: "::1"
               max_body_bytes: 1048576
+              max_inflight_body_bytes: 8388608
+              max_connections: 100
               header_timeout_ms: 5000
               body_timeout_ms: 30000
               shutdown_grace_ms: 7000
@@ -103,7 +107,14 @@ class ConfigLoaderTest {
 
         assertThat(config.server())
                 .isEqualTo(new ServerSettings(
-                        0, 0, 1_048_576, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(7)));
+                        0,
+                        0,
+                        1_048_576,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(30),
+                        Duration.ofSeconds(7),
+                        8_388_608,
+                        new ServerSettings.Binding("127.0.0.1", "::1", 100)));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),
