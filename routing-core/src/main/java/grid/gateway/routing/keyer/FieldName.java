@@ -121,9 +121,10 @@ final class FieldName {
         if (length > LONGEST_ESCAPED) {
             return -1;
         }
-        for (FieldName name : ALL) {
-            if (name.spelledBy(text, from, to)) {
-                return name.index;
+        // An indexed loop: an iterator per member would be garbage only the JIT may remove.
+        for (int i = 0; i < ALL.size(); i++) {
+            if (ALL.get(i).spelledBy(text, from, to)) {
+                return i;
             }
         }
         return -1;
