@@ -6,13 +6,14 @@ import grid.gateway.app.config.ConfigWatcher;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
+import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
+import grid.gateway.app.http.BodyBudget;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.load.QueueScraper;
-import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.InboundRefusal;
@@ -31,11 +32,10 @@ import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
-import io.helidon.webserver.WebServerConfig;
-import io.helidon.webserver.http1.Http1Config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
@@ -64,8 +64,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GatewayServer implements AutoCloseable {
     private static final Duration EXPIRY_SWEEP = Duration.ofSeconds(10);
-    /** Helidon's own cut comes this long after the gateway's, so that the gateway's deadline is the one that acts. */
-    private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
     /** Helidon's default grace, kept for {@link #close()}. */
     private static final long CLOSE_GRACE_MILLIS = 500;
 
@@ -82,6 +80,7 @@ public final class GatewayServer implements AutoCloseable {
     private final CountDownLatch delayEnded = new CountDownLatch(1);
     private final Readiness readiness = new Readiness();
     private final InFlightRequests inFlight = new InFlightRequests();
+    private final BodyBudget budget;
     private final WebServer server;
     private final WebServer admin;
     private final ReentrantLock stopping = new ReentrantLock();
@@ -93,18 +92,32 @@ public final class GatewayServer implements AutoCloseable {
      *
      * @param clock the monotonic clock every window, TTL and ejection runs on
      * @param random exploration, tie-breaks and the prefix index salt
-     * @param host the address both listeners bind
+     * @param host the address both listeners bind, overriding {@code server.host} and {@code server.admin_host}
+     *     (tests bind loopback); empty: the config's
      */
-    public record Runtime(MonotonicClock clock, RandomGenerator random, String host) {
+    public record Runtime(MonotonicClock clock, RandomGenerator random, Optional<String> host) {
         public Runtime {
             requireNonNull(clock, "clock");
             requireNonNull(random, "random");
             requireNonNull(host, "host");
         }
 
-        /** Production: the system clock, thread-local randomness, every interface. */
+        /** Both listeners on {@code host}, whatever the config says. */
+        public Runtime(MonotonicClock clock, RandomGenerator random, String host) {
+            this(clock, random, Optional.of(host));
+        }
+
+        /** Production: the system clock, thread-local randomness, the config's addresses. */
         public static Runtime production() {
-            return new Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "0.0.0.0");
+            return new Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, Optional.empty());
+        }
+
+        String clientHost(ServerSettings server) {
+            return host.orElse(server.binding().host());
+        }
+
+        String adminHost(ServerSettings server) {
+            return host.orElse(server.binding().adminHost());
         }
     }
 
@@ -144,17 +157,19 @@ public final class GatewayServer implements AutoCloseable {
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         readiness.configLoaded();
         metrics.requestsInFlight(inFlight::count);
-        WebServerConfig.Builder adminBuilder = WebServer.builder()
-                .host(runtime.host())
-                .port(initial.config().server().adminPort())
-                .shutdownHook(false);
-        AdminRoutes.serve(adminBuilder, registry, readiness);
-        this.admin = adminBuilder.build().start();
-        this.server = clientServer(
-                initial,
-                runtime,
+        this.budget = new BodyBudget(() -> snapshot.get()
+                .config()
+                .server()
+                .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
+        metrics.inflightBodyBytes(budget::inUse);
+        ServerSettings settings = initial.config().server();
+        this.admin = Listeners.admin(settings, runtime.adminHost(settings), headerDeadline, registry, readiness);
+        this.server = Listeners.client(
+                settings,
+                runtime.clientHost(settings),
                 headerDeadline,
-                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics));
+                inFlight,
+                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
@@ -178,30 +193,6 @@ public final class GatewayServer implements AutoCloseable {
                 2, Thread.ofPlatform().daemon().name("grid-scheduler-", 0).factory());
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
-    }
-
-    private WebServer clientServer(
-            GatewaySnapshot initial, Runtime runtime, HeaderDeadline headerDeadline, GatewayRouting.Parts parts) {
-        return WebServer.builder()
-                .host(runtime.host())
-                .port(initial.config().server().port())
-                .connectionOptions(o -> o.tcpNoDelay(true))
-                // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
-                // protocols and waits for its first bytes to choose, and a stop does not close it as idle.
-                .protocolsDiscoverServices(false)
-                .addProtocol(
-                        Http1Config.builder().addReceiveListener(headerDeadline).build())
-                .featuresDiscoverServices(false)
-                // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace
-                // only has to be longer, so that it never cuts first.
-                .shutdownHook(false)
-                .shutdownGracePeriod(initial.config().server().shutdownGrace().plus(HELIDON_GRACE_MARGIN))
-                .routing(r -> {
-                    r.addFilter(inFlight);
-                    GatewayRouting.register(r, parts);
-                })
-                .build()
-                .start();
     }
 
     /** Starts a gateway serving {@code snapshot}; nothing watches a file. */

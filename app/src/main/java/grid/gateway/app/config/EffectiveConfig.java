@@ -46,7 +46,11 @@ public final class EffectiveConfig {
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("port", server.port());
         block.put("admin_port", server.adminPort());
+        block.put("host", server.binding().host());
+        block.put("admin_host", server.binding().adminHost());
         block.put("max_body_bytes", server.maxBodyBytes());
+        block.put("max_inflight_body_bytes", server.maxInflightBodyBytes());
+        block.put("max_connections", server.binding().maxConnections());
         block.put("header_timeout_ms", server.headerTimeout().toMillis());
         block.put("body_timeout_ms", server.bodyTimeout().toMillis());
         block.put("shutdown_grace_ms", server.shutdownGrace().toMillis());

@@ -1,6 +1,8 @@
 package grid.gateway.app.config;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads the {@code server} block into {@link ServerSettings}.
@@ -16,6 +18,15 @@ final class ServerBlock {
      */
     private static final LongRange SHUTDOWN_MILLIS = new LongRange(0, 3_600_000, "0..3600000", "0..3600000");
 
+    /** 0 is half the heap; otherwise any count of bytes. */
+    private static final LongRange INFLIGHT_BYTES =
+            new LongRange(0, Long.MAX_VALUE, "0 (half the heap) or more", "at most " + Long.MAX_VALUE);
+    /** 0 is no limit. */
+    private static final LongRange CONNECTIONS =
+            new LongRange(0, Integer.MAX_VALUE, "0 (no limit) or more", "at most " + Integer.MAX_VALUE);
+    /** An IPv4 or IPv6 literal or a DNS name: letters, digits, dots, hyphens, colons. */
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:-]{1,253}");
+
     private ServerBlock() {}
 
     /** The settings in {@code server}, defaults filled in. */
@@ -23,7 +34,11 @@ final class ServerBlock {
         server.only(
                 "port",
                 "admin_port",
+                "host",
+                "admin_host",
                 "max_body_bytes",
+                "max_inflight_body_bytes",
+                "max_connections",
                 "header_timeout_ms",
                 "body_timeout_ms",
                 "shutdown_grace_ms",
@@ -47,6 +62,19 @@ final class ServerBlock {
         if (server.problems().size() == before && port != 0 && port == adminPort) {
             server.problems().add(server.path("admin_port"), adminPort, "a port other than server.port, or 0");
         }
+        long inflight = server.integer("max_inflight_body_bytes", 0, INFLIGHT_BYTES);
+        if (inflight != 0 && inflight < maxBodyBytes) {
+            // A budget below one largest body would refuse every such body, whatever the load.
+            server.problems()
+                    .add(
+                            server.path("max_inflight_body_bytes"),
+                            inflight,
+                            "0 (half the heap) or at least max_body_bytes");
+            inflight = 0;
+        }
+        ServerSettings.Binding binding =
+                new ServerSettings.Binding(host(server, "host"), host(server, "admin_host"), (int)
+                        server.integer("max_connections", 0, CONNECTIONS));
         return new ServerSettings(
                 port,
                 adminPort,
@@ -54,6 +82,19 @@ final class ServerBlock {
                 headerTimeout,
                 bodyTimeout,
                 Duration.ofMillis(graceMillis),
-                Duration.ofMillis(delayMillis));
+                Duration.ofMillis(delayMillis),
+                inflight,
+                binding);
+    }
+
+    /** A listener address: an IP literal or a host name, as written; default every interface. */
+    private static String host(YamlBlock server, String key) {
+        String expected = "an IP address or host name";
+        Optional<String> written = server.string(key, expected);
+        if (written.isPresent() && !HOST.matcher(written.get()).matches()) {
+            server.problems().add(server.path(key), written.get(), expected);
+            return ServerSettings.DEFAULT_HOST;
+        }
+        return written.orElse(ServerSettings.DEFAULT_HOST);
     }
 }

@@ -21,6 +21,9 @@ import java.time.Duration;
  * @param shutdownDelay {@code shutdown_delay_ms}: how long a stopping gateway keeps accepting and answering after
  *     it turns not ready, before it closes its listener and drains (the time load balancers need to stop sending);
  *     default 0
+ * @param maxInflightBodyBytes {@code max_inflight_body_bytes}: request body bytes all requests together may hold in
+ *     memory; a body that would pass it answers 503; 0 (the default) means half the JVM's maximum heap
+ * @param binding the listeners' addresses and connection cap
  */
 public record ServerSettings(
         int port,
@@ -29,7 +32,9 @@ public record ServerSettings(
         Duration headerTimeout,
         Duration bodyTimeout,
         Duration shutdownGrace,
-        Duration shutdownDelay) {
+        Duration shutdownDelay,
+        long maxInflightBodyBytes,
+        Binding binding) {
     /** SPEC §7 defaults. */
     public static final int DEFAULT_PORT = 8080;
     /** SPEC §7 defaults. */
@@ -48,15 +53,19 @@ public record ServerSettings(
      */
     public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ZERO;
 
+    /** Every interface, as before these settings existed. */
+    public static final String DEFAULT_HOST = "0.0.0.0";
+
     /** Validates. */
     public ServerSettings {
         requireNonNull(headerTimeout, "headerTimeout");
         requireNonNull(bodyTimeout, "bodyTimeout");
         requireNonNull(shutdownGrace, "shutdownGrace");
         requireNonNull(shutdownDelay, "shutdownDelay");
+        requireNonNull(binding, "binding");
     }
 
-    /** Settings with the default read deadlines and shutdown grace. */
+    /** Settings with the default read deadlines, shutdown grace, body budget and binding. */
     public ServerSettings(int port, int adminPort, long maxBodyBytes) {
         this(
                 port,
@@ -65,6 +74,36 @@ public record ServerSettings(
                 DEFAULT_HEADER_TIMEOUT,
                 DEFAULT_BODY_TIMEOUT,
                 DEFAULT_SHUTDOWN_GRACE,
-                DEFAULT_SHUTDOWN_DELAY);
+                DEFAULT_SHUTDOWN_DELAY,
+                0,
+                Binding.DEFAULT);
+    }
+
+    /**
+     * The body budget in force: {@code max_inflight_body_bytes}, or when it is 0 half of {@code maxHeap}; never less
+     * than one largest body.
+     */
+    public long inflightBodyBudget(long maxHeap) {
+        long configured = maxInflightBodyBytes == 0 ? maxHeap / 2 : maxInflightBodyBytes;
+        return Math.max(configured, maxBodyBytes);
+    }
+
+    /**
+     * Where the listeners bind and how many connections the client listener holds (all read at start).
+     *
+     * @param host {@code server.host}: the client listener's address; default every interface
+     * @param adminHost {@code server.admin_host}: the admin listener's address; default every interface
+     * @param maxConnections {@code server.max_connections}: open client connections at most; 0 (the default) means
+     *     no limit
+     */
+    public record Binding(String host, String adminHost, int maxConnections) {
+        /** Every interface, no connection cap: the behaviour before these settings existed. */
+        public static final Binding DEFAULT = new Binding(DEFAULT_HOST, DEFAULT_HOST, 0);
+
+        /** Validates. */
+        public Binding {
+            requireNonNull(host, "host");
+            requireNonNull(adminHost, "adminHost");
+        }
     }
 }

@@ -32,6 +32,14 @@ public record ForwardRequest(Method method, String path, String target, Headers 
         return new ForwardRequest(method, path, newTarget, headers, peer, newBody);
     }
 
+    /**
+     * Whether the engine computes the prompt's KV for this request: not for {@code /v1/messages/count_tokens} and
+     * {@code /v1/responses/input_tokens}, which only count, so their answers teach the prefix memory nothing.
+     */
+    public boolean prefills() {
+        return !path.equals("/v1/messages/count_tokens") && !path.equals("/v1/responses/input_tokens");
+    }
+
     /** Whether answers to this path carry stored ids to tag (SPEC §5). */
     public boolean tagsIds() {
         return path.startsWith("/v1/responses") || path.startsWith("/v1/conversations");

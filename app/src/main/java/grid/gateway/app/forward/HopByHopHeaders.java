@@ -9,13 +9,15 @@ import java.util.Set;
 
 /**
  * Headers that belong to one connection and are never forwarded (RFC 9110 §7.6.1): the fixed list, plus every
- * header the message's own {@code Connection} header names.
+ * header the message's own {@code Connection} header names. {@code HTTP2-Settings} is in the fixed list although
+ * RFC 9113 would have {@code Connection} name it: it only ever accompanies an h2c upgrade of this one connection.
  *
  * <p>Thread-safe (immutable).
  */
 public final class HopByHopHeaders {
     private static final Set<String> FIXED = Set.of(
             "connection",
+            "http2-settings",
             "keep-alive",
             "proxy-connection",
             "proxy-authenticate",

@@ -38,6 +38,30 @@ public enum ApiError {
             "invalid_request_error",
             "request_timeout",
             "The request body did not arrive in time."),
+    METHOD_NOT_ALLOWED(
+            405,
+            "invalid_request_error",
+            "invalid_request_error",
+            "method_not_allowed",
+            "This method is not allowed on this path."),
+    BODY_UNREADABLE(
+            400,
+            "invalid_request_error",
+            "invalid_request_error",
+            "invalid_body",
+            "The request body could not be read: its framing is malformed or it ended early."),
+    BODY_UNSCANNABLE(
+            400,
+            "invalid_request_error",
+            "invalid_request_error",
+            "invalid_json",
+            "The request body is not one valid JSON text in UTF-8, so the stored ids it names cannot be read."),
+    BODY_BUDGET(
+            503,
+            "server_error",
+            "overloaded_error",
+            "unavailable",
+            "The gateway is holding too many request bodies now; retry later."),
     NONE_ADMITTED(
             503,
             "server_error",

@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -19,15 +18,22 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Stateless and thread-safe. A declared {@code Content-Length} over the limit is refused before any byte is
  * read; a chunked body is read up to one byte past the limit, never further, so an endless body costs at most the
- * limit. The buffer is sized from {@code Content-Length} when there is one, and such a body is neither grown nor
- * trimmed: it is held in the one array it was read into.
+ * limit. Memory follows the bytes that actually arrived, never the declared length: the first buffer is at most
+ * 16 KiB and it grows by doubling (up to the declared length, so a body of its declared length needs no final copy).
+ * Each buffer is reserved in the process-wide {@link BodyBudget} before it is allocated; a reservation the budget
+ * refuses ends the read ({@link Outcome.OverBudget}).
  *
  * <p>Helidon 4.5 has no read deadline for a request body, so the bytes are read on a helper virtual thread while the
  * handler's thread waits for at most the deadline. When it passes, the handler still owns the response and answers
- * 408; closing the connection afterwards ends the helper's blocked read.
+ * 408; closing the connection afterwards ends the helper's blocked read. Any failure of the read itself (a chunk size
+ * Helidon's decoder refuses, a chunk extension, a client that went away mid-body) is {@link Outcome.Unreadable}: the
+ * framing of the connection can no longer be trusted.
  */
 public final class BoundedBody {
-    private static final int CHUNKED_INITIAL = 16 * 1024;
+    /** The first buffer of a body: what arrives, not what is declared, decides how much more is allocated. */
+    static final int FIRST_BUFFER = 16 * 1024;
+
+    private static final int SINK = 16 * 1024;
     /** How long a refused body is drained before its connection closes. */
     private static final Duration LINGER_TIME = Duration.ofSeconds(2);
     /** How much of a refused body is drained at most before its connection closes. */
@@ -45,10 +51,19 @@ public final class BoundedBody {
 
         /** Not complete within the deadline. */
         record TimedOut() implements Outcome {}
+
+        /** The process-wide budget of body bytes in memory is spent. */
+        record OverBudget() implements Outcome {}
+
+        /** The body's framing broke, or the client went away mid-body; {@code cause} says how (for the log). */
+        record Unreadable(String cause) implements Outcome {}
     }
 
-    /** The body, or why there is none, reading at most {@code maxBytes} for at most {@code deadline}. */
-    public static Outcome read(ServerRequest request, long maxBytes, Duration deadline) {
+    /**
+     * The body, or why there is none, reading at most {@code maxBytes} for at most {@code deadline}, its buffers
+     * reserved in {@code hold}.
+     */
+    public static Outcome read(ServerRequest request, long maxBytes, Duration deadline, BodyBudget.Hold hold) {
         if (!request.content().hasEntity()) {
             return new Outcome.Read(new byte[0]);
         }
@@ -59,7 +74,7 @@ public final class BoundedBody {
         if (declared > maxBytes) {
             return new Outcome.TooLarge();
         }
-        FutureTask<Outcome> task = new FutureTask<>(() -> readAll(request, declared, maxBytes));
+        FutureTask<Outcome> task = new FutureTask<>(() -> readAll(request, declared, maxBytes, hold));
         Thread.ofVirtual().name("grid-body-reader").start(task);
         try {
             return task.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
@@ -69,49 +84,62 @@ public final class BoundedBody {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading a request body", e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure; // the client went away mid-body: Helidon closes the connection
-            }
-            throw new IllegalStateException(e.getCause());
+            // Helidon's chunk decoder throws NumberFormatException, IllegalArgumentException or its own data
+            // exceptions on bad framing, and an I/O exception when the client goes away: all the same to us.
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return new Outcome.Unreadable(cause.getClass().getSimpleName() + ": " + cause.getMessage());
         }
     }
 
-    private static Outcome readAll(ServerRequest request, long declared, long maxBytes) {
-        int initial = declared >= 0 ? (int) declared : (int) Math.min(CHUNKED_INITIAL, maxBytes + 1);
+    private static Outcome readAll(ServerRequest request, long declared, long maxBytes, BodyBudget.Hold hold) {
         try (InputStream in = request.content().inputStream()) {
-            return read(in, initial, maxBytes).<Outcome>map(Outcome.Read::new).orElseGet(Outcome.TooLarge::new);
+            return read(in, declared, maxBytes, hold);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Reads {@code in} to its end into a buffer of {@code initial} bytes, grown by doubling; empty once more than
-     * {@code maxBytes} were read (at most one byte more is read). A full buffer is probed with a one-byte read before
-     * it grows, so a body of its declared length is returned in the buffer it was read into, with no copy.
+     * Reads {@code in} to its end. The first buffer is at most {@value #FIRST_BUFFER} bytes; a full buffer is probed
+     * with a one-byte read before it grows, by doubling, to at most {@code declared} (when known, else one byte past
+     * {@code maxBytes}), so a body of its declared length is returned in the buffer it was read into, with no copy.
+     * Every buffer is reserved in {@code hold} before it is allocated. {@link Outcome.TooLarge} once more than
+     * {@code maxBytes} were read (at most one byte more is read).
+     *
+     * @param declared the declared {@code Content-Length}, or -1 for a chunked body
      */
-    static Optional<byte[]> read(InputStream in, int initial, long maxBytes) throws IOException {
-        byte[] buffer = new byte[Math.max(initial, 1)];
+    static Outcome read(InputStream in, long declared, long maxBytes, BodyBudget.Hold hold) throws IOException {
+        long cap = declared >= 0 ? declared : maxBytes + 1;
+        int first = (int) Math.max(1, Math.min(FIRST_BUFFER, cap));
+        if (!hold.reserve(first)) {
+            return new Outcome.OverBudget();
+        }
+        byte[] buffer = new byte[first];
         int size = 0;
         while (true) {
             if (size == buffer.length) {
                 int next = in.read();
                 if (next < 0) {
-                    return Optional.of(buffer);
+                    return new Outcome.Read(buffer);
                 }
                 if (size + 1L > maxBytes) {
-                    return Optional.empty();
+                    return new Outcome.TooLarge();
                 }
-                buffer = Arrays.copyOf(buffer, (int) Math.min((long) size * 2, maxBytes + 1));
+                int grown = (int) Math.min((long) size * 2, Math.max(cap, size + 1L));
+                // The old buffer is garbage once copied: the hold tracks the live buffer's size.
+                if (!hold.reserve(grown - (long) buffer.length)) {
+                    return new Outcome.OverBudget();
+                }
+                buffer = Arrays.copyOf(buffer, grown);
                 buffer[size++] = (byte) next;
             }
             int n = in.read(buffer, size, buffer.length - size);
             if (n < 0) {
-                return Optional.of(size == buffer.length ? buffer : Arrays.copyOf(buffer, size));
+                return new Outcome.Read(size == buffer.length ? buffer : Arrays.copyOf(buffer, size));
             }
             size += n;
             if (size > maxBytes) {
-                return Optional.empty();
+                return new Outcome.TooLarge();
             }
         }
     }
@@ -125,7 +153,7 @@ public final class BoundedBody {
     public static void linger(ServerRequest request) {
         FutureTask<Void> drain = new FutureTask<>(() -> {
             try (InputStream in = request.content().inputStream()) {
-                byte[] sink = new byte[CHUNKED_INITIAL];
+                byte[] sink = new byte[SINK];
                 long left = LINGER_BYTES;
                 int n;
                 while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {

@@ -4,6 +4,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -21,10 +22,19 @@ public final class ErrorAnswers {
         if (error.retries()) {
             response.header(HeaderNames.RETRY_AFTER, Integer.toString(ApiError.RETRY_AFTER_SECONDS));
         }
-        if (error == ApiError.BODY_TOO_LARGE || error == ApiError.BODY_TIMEOUT) {
-            // The rest of the body is not read, so the connection cannot carry another request.
-            response.header(HeaderValues.CONNECTION_CLOSE);
-        }
         response.send(error.body(path).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Answers {@code error} with {@code Connection: close}: the request's body was not read to its end (or could not
+     * be), so the connection cannot carry another request. A client already gone is not an error here.
+     */
+    public static void sendClosing(ServerResponse response, String path, ApiError error) {
+        response.header(HeaderValues.CONNECTION_CLOSE);
+        try {
+            send(response, path, error);
+        } catch (UncheckedIOException gone) {
+            // The client went away: nobody to answer, and the caller closes the connection anyway.
+        }
     }
 }

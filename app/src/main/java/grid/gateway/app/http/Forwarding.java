@@ -11,6 +11,7 @@ import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.select.LoadGate;
 import io.helidon.webserver.http.ServerResponse;
@@ -111,8 +112,12 @@ final class Forwarding {
     }
 
     /** One try; false only when the connection could not be made (nothing was sent). */
-    private boolean attempt(RouteDecision decision, ForwardRequest request, ServerResponse response) {
-        BackendCluster cluster = decision.cluster();
+    private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
+        BackendCluster cluster = routed.cluster();
+        // A call that does no prefill is routed like any other, but its answer confirms and drops nothing.
+        RouteDecision decision = request.prefills()
+                ? routed
+                : new RouteDecision(cluster, routed.outcome(), routed.run(), BlockKeys.none());
         Attempt attempt = forwarder.send(cluster, request);
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
@@ -145,11 +150,15 @@ final class Forwarding {
                 if (result.delivery() != RelayResult.Delivery.DELIVERED) {
                     boolean timedOut = result.delivery() == RelayResult.Delivery.TIMED_OUT_BEFORE_BODY;
                     extras.events().upstreamFailed(cluster.id(), timedOut ? "timeout" : "broken");
+                    // The client gets the gateway's 504/502, not the 2xx: keys a 2xx confirmed are dropped again.
+                    router.answered(
+                            decision,
+                            timedOut ? ApiError.UPSTREAM_TIMEOUT.status() : ApiError.UPSTREAM_UNREACHABLE.status());
                     ErrorAnswers.send(
                             response,
                             request.path(),
                             timedOut ? ApiError.UPSTREAM_TIMEOUT : ApiError.UPSTREAM_UNREACHABLE);
-                } else if (status >= 200 && status < 300) {
+                } else if (status >= 200 && status < 300 && request.prefills()) {
                     usage(
                             decision,
                             extras.reportedCachedTokens().apply(result.tail().bytes()));

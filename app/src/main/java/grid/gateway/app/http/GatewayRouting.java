@@ -37,13 +37,15 @@ public final class GatewayRouting {
      * @param relay copies answers back
      * @param snapshot the config in force
      * @param metrics counts what happens
+     * @param budget the process-wide budget of request body bytes in memory
      */
     public record Parts(
             SiteRouter router,
             UpstreamForwarder forwarder,
             ResponseRelay relay,
             Supplier<GatewaySnapshot> snapshot,
-            GatewayMetrics metrics) {}
+            GatewayMetrics metrics,
+            BodyBudget budget) {}
 
     /** Adds the proxy to {@code routing}. */
     public static void register(HttpRouting.Builder routing, Parts parts) {
@@ -62,7 +64,8 @@ public final class GatewayRouting {
         ProxyHandler.Limits limits = new ProxyHandler.Limits(
                 policies(snapshot),
                 () -> snapshot.get().config().server().maxBodyBytes(),
-                () -> snapshot.get().config().server().bodyTimeout());
+                () -> snapshot.get().config().server().bodyTimeout(),
+                parts.budget());
         routing.any(new ProxyHandler(router, forwarding, limits, events, new ClientDisconnectProbe()));
     }
 

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.routing.grid.Role;
 import java.util.List;
 
@@ -8,8 +9,12 @@ import java.util.List;
  *
  * <p>Both roles first refuse paths that could mean something else after decoding or normalisation: an encoded
  * slash or backslash, a dot segment, an empty segment (double or trailing slash). A consumer then serves the four
- * APIs, {@code /v1/responses…}, {@code /v1/conversations…} and {@code GET /v1/models}; a provider serves only its
- * allowed paths, by exact string match, so a stored response held at another site cannot be fetched through it.
+ * APIs, {@code /v1/models} and, under {@code /v1/responses/} and {@code /v1/conversations/}, only the API's own
+ * shapes ({@code {id}}, {@code {id}/cancel}, {@code {id}/input_items}, {@code input_tokens}, {@code compact};
+ * {@code {id}}, {@code {id}/items}, {@code {id}/items/{item_id}}) written without any percent-encoding: an engine
+ * decodes {@code input_item%73} into a path the gateway never saw, which would bypass the pin. A provider serves
+ * only its allowed paths, by exact string match, so a stored response held at another site cannot be fetched
+ * through it.
  *
  * <p>Thread-safe (immutable).
  */
@@ -23,6 +28,9 @@ public final class PathPolicy {
             "/v1/conversations",
             "/v1/models");
     private static final List<String> CONSUMER_PREFIXES = List.of("/v1/responses/", "/v1/conversations/");
+    private static final List<String> RESPONSE_ENDPOINTS =
+            List.of("/v1/responses/input_tokens", "/v1/responses/compact");
+    private static final PathIds PATH_IDS = new PathIds();
 
     private final Role role;
     private final List<String> allowedPaths;
@@ -46,10 +54,17 @@ public final class PathPolicy {
         }
         for (String prefix : CONSUMER_PREFIXES) {
             if (rawPath.startsWith(prefix)) {
-                return true;
+                return isKnownShape(rawPath);
             }
         }
         return false;
+    }
+
+    /** A sub-path of the stored-object APIs the API defines, with no percent-encoding anywhere. */
+    private static boolean isKnownShape(String rawPath) {
+        return rawPath.indexOf('%') < 0
+                && (RESPONSE_ENDPOINTS.contains(rawPath)
+                        || PATH_IDS.find(rawPath).isPresent());
     }
 
     /**

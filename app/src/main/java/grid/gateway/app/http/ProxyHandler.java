@@ -15,6 +15,8 @@ import grid.gateway.routing.keyer.PromptKeyer;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.tag.TagCodec;
 import grid.gateway.routing.tag.TagParse;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
@@ -32,13 +34,18 @@ import java.util.function.UnaryOperator;
  * Handles one client request end to end, on its virtual thread, blocking style (SPEC §3; STYLE 2.3):
  *
  * <pre>
- *   1. PathPolicy           a path this role does not serve → 404
- *   2. BoundedBody          held once; over max_body_bytes → 413, slower than body_timeout_ms → 408 (both close)
- *   3. stored ids           in the path and in Responses body fields → SiteRouter.pin → strip → that cluster only
+ *   1. PathPolicy           a path this role does not serve → 404; ApiMethods: a method the path does not define → 405
+ *   2. BoundedBody          held once; over max_body_bytes → 413, slower than body_timeout_ms → 408, budget of body
+ *                           bytes spent → 503, framing broken or client gone mid-body → 400 (all four close)
+ *   3. stored ids           in the path and in Responses body fields → SiteRouter.pin → strip → that cluster only;
+ *                           a Responses body the strict scanner rejects → 400
  *   4. new conversation     POST /v1/conversations → local site first
  *   5. PromptKeyer          model, cache_salt, block keys (or a no-keys reason: routed on load)
  *   6. SiteRouter.route     → Forwarding: send, retry once on connect failure, learn, relay, tag ids
  * </pre>
+ *
+ * <p>An answer the gateway gives itself before reading the body (404, 405, the model list) closes a connection whose
+ * request has a body: that body's framing was never checked, so what follows it cannot be trusted as a next request.
  *
  * <p>Thread-safe: stateless; the path policy and body limit are read from the current config on every request.
  */
@@ -46,7 +53,10 @@ public final class ProxyHandler implements Handler {
     private static final List<String> PINNABLE_BODIES =
             List.of("/v1/responses", "/v1/responses/input_tokens", "/v1/responses/compact");
 
+    private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
+
     private final SiteRouter router;
+    private final ApiMethods methods = new ApiMethods();
     private final PromptKeyer keyer = new PromptKeyer();
     private final TagCodec codec = new TagCodec();
     private final PathIds pathIds = new PathIds();
@@ -55,6 +65,7 @@ public final class ProxyHandler implements Handler {
     private final Supplier<PathPolicy> policy;
     private final LongSupplier maxBodyBytes;
     private final Supplier<Duration> bodyTimeout;
+    private final BodyBudget budget;
     private final ProxyEvents events;
     private final ClientDisconnectProbe probe;
 
@@ -65,50 +76,101 @@ public final class ProxyHandler implements Handler {
         this.policy = limits.policy();
         this.maxBodyBytes = limits.maxBodyBytes();
         this.bodyTimeout = limits.bodyTimeout();
+        this.budget = limits.budget();
         this.events = events;
         this.probe = probe;
     }
 
-    /** The parts of the config the handler reads per request. */
-    record Limits(Supplier<PathPolicy> policy, LongSupplier maxBodyBytes, Supplier<Duration> bodyTimeout) {}
+    /** The parts of the config the handler reads per request, and the process-wide budget of body bytes. */
+    record Limits(
+            Supplier<PathPolicy> policy,
+            LongSupplier maxBodyBytes,
+            Supplier<Duration> bodyTimeout,
+            BodyBudget budget) {}
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
         String path = request.path().rawPath();
         if (!policy.get().serves(path)) {
-            ErrorAnswers.send(response, path, ApiError.PATH_NOT_FOUND);
+            events.refused(InboundRefusal.PATH_NOT_FOUND);
+            answerUnread(request, response, ApiError.PATH_NOT_FOUND);
             return;
         }
         Method method = request.prologue().method();
-        if (path.equals("/v1/models") && method == Method.GET) {
-            ModelList.send(response, router.grid());
+        List<Method> allowed = methods.allowed(path);
+        if (!allowed.contains(method)) {
+            events.refused(InboundRefusal.METHOD_NOT_ALLOWED);
+            response.header(HeaderNames.ALLOW, ApiMethods.allowHeader(allowed));
+            answerUnread(request, response, ApiError.METHOD_NOT_ALLOWED);
             return;
         }
-        byte[] body;
-        switch (BoundedBody.read(request, maxBodyBytes.getAsLong(), bodyTimeout.get())) {
-            case BoundedBody.Outcome.Read read -> body = read.bytes();
+        if (path.equals("/v1/models")) {
+            boolean unread = request.content().hasEntity();
+            if (unread) {
+                response.header(HeaderValues.CONNECTION_CLOSE);
+            }
+            ModelList.send(response, router.grid());
+            if (unread) {
+                BoundedBody.linger(request);
+                throw new CloseConnectionException("GET /v1/models with an unread body");
+            }
+            return;
+        }
+        try (BodyBudget.Hold hold = budget.hold()) {
+            byte[] body = body(request, response, hold);
+            String query = request.query().rawValue();
+            ForwardRequest forward = new ForwardRequest(
+                    method,
+                    path,
+                    query.isEmpty() ? path : path + "?" + query,
+                    request.headers(),
+                    request.remotePeer().host(),
+                    body);
+            // From here on the client has sent everything and may wait long for the engine's first byte: a client
+            // that leaves meanwhile is noticed by the probe, not only at the next write.
+            try (ClientDisconnectProbe.Watch watch = probe.watch(request)) {
+                dispatch(method, path, forward, response);
+            }
+        }
+    }
+
+    /** The whole body, held in {@code hold}; any other outcome is answered and ends the connection (thrown). */
+    private byte[] body(ServerRequest request, ServerResponse response, BodyBudget.Hold hold) {
+        return switch (BoundedBody.read(request, maxBodyBytes.getAsLong(), bodyTimeout.get(), hold)) {
+            case BoundedBody.Outcome.Read read -> read.bytes();
             case BoundedBody.Outcome.TooLarge tooLarge ->
                 throw refuse(request, response, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);
             case BoundedBody.Outcome.TimedOut timedOut ->
                 throw refuse(request, response, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
+            case BoundedBody.Outcome.OverBudget overBudget ->
+                throw refuse(request, response, ApiError.BODY_BUDGET, InboundRefusal.BODY_BUDGET);
+            case BoundedBody.Outcome.Unreadable unreadable -> {
+                // A client fault, not the gateway's: one line at FINE, no stack trace, and a metric.
+                LOG.log(System.Logger.Level.DEBUG, () -> "request body unreadable: " + unreadable.cause());
+                throw refuse(request, response, ApiError.BODY_UNREADABLE, InboundRefusal.BODY_UNREADABLE);
+            }
+        };
+    }
+
+    /** Answers {@code error} without reading the body; a request with a body then loses its connection. */
+    private static void answerUnread(ServerRequest request, ServerResponse response, ApiError error) {
+        if (!request.content().hasEntity()) {
+            ErrorAnswers.send(response, request.path().rawPath(), error);
+            return;
         }
-        String query = request.query().rawValue();
-        ForwardRequest forward = new ForwardRequest(
-                method,
-                path,
-                query.isEmpty() ? path : path + "?" + query,
-                request.headers(),
-                request.remotePeer().host(),
-                body);
-        // From here on the client has sent everything and may wait long for the engine's first byte: a client
-        // that leaves meanwhile is noticed by the probe, not only at the next write.
-        try (ClientDisconnectProbe.Watch watch = probe.watch(request)) {
-            dispatch(method, path, forward, response);
-        }
+        ErrorAnswers.sendClosing(response, request.path().rawPath(), error);
+        BoundedBody.linger(request);
+        throw new CloseConnectionException("answered before reading the body: " + error.status());
     }
 
     private void dispatch(Method method, String path, ForwardRequest forward, ServerResponse response) {
-        Named named = named(method, path, forward.body());
+        Optional<Named> read = named(method, path, forward.body());
+        if (read.isEmpty()) {
+            events.refused(InboundRefusal.BODY_UNSCANNABLE);
+            ErrorAnswers.send(response, path, ApiError.BODY_UNSCANNABLE);
+            return;
+        }
+        Named named = read.get();
         if (!named.values().isEmpty()) {
             pinned(named, forward, response);
         } else if (method == Method.POST && path.equals("/v1/conversations")) {
@@ -121,18 +183,15 @@ public final class ProxyHandler implements Handler {
     }
 
     /**
-     * Answers a request whose body was not read to its end, then closes the connection: what is left of the body
-     * must never be read as a next request.
-     */
-    /**
      * Answers a refused body and returns the exception that ends its connection, so the unread rest can never be read
-     * as a next request. A body refused for its size is drained first (lingering close); a slow one is not waited for.
+     * as a next request. A body refused for its size or the budget is drained first (lingering close); a slow one is
+     * not waited for, and a broken one cannot be read on.
      */
     private CloseConnectionException refuse(
             ServerRequest request, ServerResponse response, ApiError error, InboundRefusal reason) {
         events.refused(reason);
-        ErrorAnswers.send(response, request.path().rawPath(), error);
-        if (reason == InboundRefusal.BODY_TOO_LARGE) {
+        ErrorAnswers.sendClosing(response, request.path().rawPath(), error);
+        if (reason == InboundRefusal.BODY_TOO_LARGE || reason == InboundRefusal.BODY_BUDGET) {
             BoundedBody.linger(request);
         }
         return new CloseConnectionException("request body refused: " + reason.label());
@@ -158,9 +217,16 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    private Named named(Method method, String path, byte[] body) {
-        boolean pinnableBody = method == Method.POST && PINNABLE_BODIES.contains(path);
-        return new Named(pathIds.find(path), pinnableBody ? stripper.find(body) : StoredIds.none());
+    /**
+     * The stored ids the request names; empty when its body could name one but the strict scanner cannot read it (an
+     * engine's lenient parser might still find an id there, unpinned).
+     */
+    private Optional<Named> named(Method method, String path, byte[] body) {
+        Optional<PathId> inPath = pathIds.find(path);
+        if (method != Method.POST || !PINNABLE_BODIES.contains(path)) {
+            return Optional.of(new Named(inPath, StoredIds.none()));
+        }
+        return stripper.read(body).map(ids -> new Named(inPath, ids));
     }
 
     /** The request with every tag it names replaced by the engine's own id; every other byte unchanged. */

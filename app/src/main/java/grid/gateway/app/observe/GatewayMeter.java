@@ -104,13 +104,18 @@ public enum GatewayMeter {
     REQUESTS_REFUSED(
             Type.COUNTER,
             "grid_requests_refused",
-            "Client requests refused before forwarding: body too large, body or headers too slow",
+            "Client requests refused before forwarding: bad path, method or body, body too large or too slow, budget",
             "reason"),
     /** Client requests being handled now. */
     REQUESTS_IN_FLIGHT(
             Type.GAUGE,
             "grid_requests_in_flight",
-            "Client requests the gateway is handling now, from request line to the end of the answer");
+            "Client requests the gateway is handling now, from request line to the end of the answer"),
+    /** Request body bytes held in memory now, against {@code server.max_inflight_body_bytes}. */
+    INFLIGHT_BODY_BYTES(
+            Type.GAUGE,
+            "grid_inflight_body_bytes",
+            "Request body bytes held in memory now (buffers reserved against server.max_inflight_body_bytes)");
 
     /** The Prometheus type a meter is exposed as. */
     public enum Type {

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The gateway's meters (SPEC §10), fed by the routing core's events and by the proxy; the list of meters is
@@ -139,6 +140,19 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
         try {
             if (!closed) {
                 meters.gauge(GatewayMeter.REQUESTS_IN_FLIGHT, () -> (double) count.getAsInt());
+            }
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** Registers {@code grid_inflight_body_bytes}, read from {@code bytes} at each scrape. */
+    public void inflightBodyBytes(LongSupplier bytes) {
+        requireNonNull(bytes, "bytes");
+        syncLock.lock();
+        try {
+            if (!closed) {
+                meters.gauge(GatewayMeter.INFLIGHT_BODY_BYTES, () -> (double) bytes.getAsLong());
             }
         } finally {
             syncLock.unlock();

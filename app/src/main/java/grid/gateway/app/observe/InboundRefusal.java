@@ -13,7 +13,17 @@ public enum InboundRefusal {
     /** The body did not arrive within {@code body_timeout_ms}: 408 and the connection closed. */
     BODY_TIMEOUT,
     /** The headers did not arrive within {@code header_timeout_ms} of the request line: the connection closed. */
-    HEADER_TIMEOUT;
+    HEADER_TIMEOUT,
+    /** The body's framing broke (a bad chunk size, a chunk extension) or the client left mid-body: 400, closed. */
+    BODY_UNREADABLE,
+    /** The process-wide budget of body bytes in memory ({@code max_inflight_body_bytes}) was spent: 503, closed. */
+    BODY_BUDGET,
+    /** A body on a path that can name a stored id was not valid JSON to the strict scanner: 400. */
+    BODY_UNSCANNABLE,
+    /** A path this role does not serve, or an unknown sub-path of {@code /v1/responses/} or conversations: 404. */
+    PATH_NOT_FOUND,
+    /** A method the API path does not define: 405. */
+    METHOD_NOT_ALLOWED;
 
     /** The label value used in metrics: the constant's name in lower case. */
     public String label() {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -13,11 +14,13 @@ import org.jspecify.annotations.Nullable;
  * {@code /v1/responses/compact} names (SPEC §5), and rewrites them to the engine's ids, leaving every other byte as
  * it was.
  *
- * <p>{@link #find} reads every root member {@code previous_response_id} (a string) and {@code conversation} (a
+ * <p>{@link #read} reads every root member {@code previous_response_id} (a string) and {@code conversation} (a
  * string, or an object whose {@code id} is a string), wherever it sits and however often it is repeated, and keeps
- * the strings whose decoded text starts with {@code resp_} or {@code conv_}. A body that is not one valid JSON text
- * (RFC 8259, strict UTF-8) or whose root is not an object names none; the caller then forwards it unchanged. One
- * linear pass, and no exception on any bytes.
+ * every such string, whatever its prefix: {@code msg_x}, {@code Resp_x} or {@code x} names a stored object as surely
+ * as a tag does, and the router answers 404 for it (SPEC §5: an untagged id, wherever it appears). A body that is
+ * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) is
+ * unreadable: an engine's more lenient parser might still find an id in it, so the caller refuses it. One linear
+ * pass, and no exception on any bytes.
  *
  * <p>Stateless and thread-safe.
  */
@@ -25,19 +28,24 @@ public final class RequestIdStripper {
     /** Creates a stripper; it holds no state, so one serves every request. */
     public RequestIdStripper() {}
 
-    /** The stored ids {@code body} names, with where each sits. */
-    public StoredIds find(byte[] body) {
+    /** The stored ids {@code body} names, with where each sits; empty when the strict scan rejects the body. */
+    public Optional<StoredIds> read(byte[] body) {
         requireNonNull(body, "body");
         Found found = new Found(body);
-        if (!JsonScan.scan(body, 0, body.length, found) || found.ids.isEmpty()) {
-            return StoredIds.none();
+        if (!JsonScan.scan(body, 0, body.length, found)) {
+            return Optional.empty();
         }
-        return new StoredIds(found.ids);
+        return Optional.of(found.ids.isEmpty() ? StoredIds.none() : new StoredIds(found.ids));
+    }
+
+    /** The stored ids {@code body} names; none when the strict scan rejects the body. */
+    public StoredIds find(byte[] body) {
+        return read(body).orElse(StoredIds.none());
     }
 
     /**
      * {@code body} with the content of each of {@code ids} replaced by {@code strip.apply(value)}, written as JSON
-     * string content; every other byte unchanged. {@code body} itself when there is nothing to replace.
+     * string content, where that changes the value; every other byte unchanged. {@code body} itself when there is nothing to replace.
      *
      * @param ids what {@link #find} returned for this very body
      * @param strip maps a tagged id to the engine's id: the caller resolved every id before
@@ -55,7 +63,10 @@ public final class RequestIdStripper {
             if (id.end() > body.length) {
                 throw new IllegalArgumentException("stored id at " + id.start() + " lies past the body's end");
             }
-            edits.add(id.start(), id.end(), JsonStrings.content(strip.apply(id.value())));
+            String engineId = strip.apply(id.value());
+            if (!engineId.equals(id.value())) {
+                edits.add(id.start(), id.end(), JsonStrings.content(engineId));
+            }
         }
         return edits.apply(body, 0, body.length);
     }
@@ -75,17 +86,10 @@ public final class RequestIdStripper {
             if (field == null) {
                 return;
             }
-            String value;
-            if (escaped) {
-                value = JsonStrings.decode(body, start, end);
-            } else if (JsonStrings.hasIdPrefix(body, start, end)) {
-                value = new String(body, start, end - start, StandardCharsets.UTF_8);
-            } else {
-                return;
-            }
-            if (JsonStrings.hasIdPrefix(value)) {
-                ids.add(new StoredId(field, value, start, end));
-            }
+            String value = escaped
+                    ? JsonStrings.decode(body, start, end)
+                    : new String(body, start, end - start, StandardCharsets.UTF_8);
+            ids.add(new StoredId(field, value, start, end));
         }
 
         private static @Nullable StoredIdField field(JsonScan.Name name, JsonScan.Place place) {

@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
  * engine would read it.
  *
  * @param field the member that holds it
- * @param value the decoded string: starts with {@code resp_} or {@code conv_}
+ * @param value the decoded string, whatever it holds (a tag, an engine id, anything a client sent)
  * @param start the index of the string's first content byte, just after its opening quote
  * @param end the index of its closing quote
  */

@@ -26,7 +26,11 @@ class ConfigLoaderTest {
             server:
               port: 0
               admin_port: 0
+              host: 127.0.0.1
+              admin_host: "::1"
               max_body_bytes: 1048576
+              max_inflight_body_bytes: 8388608
+              max_connections: 100
               header_timeout_ms: 5000
               body_timeout_ms: 30000
               shutdown_grace_ms: 7000
@@ -143,7 +147,9 @@ class ConfigLoaderTest {
                         Duration.ofSeconds(5),
                         Duration.ofSeconds(30),
                         Duration.ofSeconds(7),
-                        Duration.ofSeconds(4)));
+                        Duration.ofSeconds(4),
+                        8_388_608,
+                        new ServerSettings.Binding("127.0.0.1", "::1", 100)));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),

@@ -45,7 +45,11 @@ class EffectiveConfigTest {
                         server:
                           port: 8080
                           admin_port: 9090
+                          host: 0.0.0.0
+                          admin_host: 0.0.0.0
                           max_body_bytes: 33554432
+                          max_inflight_body_bytes: 0
+                          max_connections: 0
                           header_timeout_ms: 10000
                           body_timeout_ms: 60000
                           shutdown_grace_ms: 30000

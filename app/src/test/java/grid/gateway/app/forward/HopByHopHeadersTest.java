@@ -45,4 +45,30 @@ class HopByHopHeadersTest {
         assertThat(hopByHop.drops(HeaderValues.create("Close", "x"))).isFalse();
         assertThat(hopByHop.drops(HeaderValues.create("Upgrade", "h2c"))).isTrue();
     }
+
+    @Test
+    void drops_http2SettingsEvenWhenConnectionDoesNotNameIt() {
+        // Issue 13 finding 9: HTTP2-Settings belongs to an h2c upgrade of this one connection.
+        WritableHeaders<?> headers = WritableHeaders.create();
+        headers.add(HeaderValues.create("Connection", "keep-alive"));
+
+        assertThat(HopByHopHeaders.of(headers).drops(HeaderValues.create("HTTP2-Settings", "AAMAAABkAAQAAP__")))
+                .isTrue();
+        assertThat(HopByHopHeaders.of(WritableHeaders.create())
+                        .drops(HeaderValues.create("http2-settings", "AAMAAABkAAQAAP__")))
+                .isTrue();
+    }
+
+    @Test
+    void keeps_forwardedAndXForwardedHeaders_endToEnd() {
+        // Decision (README "Inbound framing and limits"): the gateway neither trusts nor strips them.
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(WritableHeaders.create());
+
+        assertThat(hopByHop.drops(HeaderValues.create("Forwarded", "for=192.0.2.1;proto=https")))
+                .isFalse();
+        assertThat(hopByHop.drops(HeaderValues.create("X-Forwarded-Host", "api.example")))
+                .isFalse();
+        assertThat(hopByHop.drops(HeaderValues.create("X-Forwarded-Proto", "https")))
+                .isFalse();
+    }
 }

@@ -206,6 +206,16 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a11_slowHeadersOnTheAdminListener_closedToo() {
+        // Issue 13 finding 8: the admin port is guarded by the same header deadline.
+        double before = refused("header_timeout");
+        try (RawHttp slow = new RawHttp(gateway.adminPort()).send("GET /metrics HTTP/1.1\r\nHost: gw\r\nX-Slow: a")) {
+            assertThat(slow.closedWithin(10_000)).isTrue();
+        }
+        assertThat(refused("header_timeout")).isEqualTo(before + 1);
+    }
+
+    @Test
     void a12_slowBody_408ThenClosed_nothingForwarded() {
         double before = refused("body_timeout");
         long started = System.nanoTime();

@@ -19,7 +19,8 @@ class PathPolicyTest {
                 "/v1/responses/resp_x/input_items",
                 "/v1/conversations/conv_1/items",
                 "/v1/models",
-                "/v1/responses/a%20b"
+                "/v1/responses/input_tokens",
+                "/v1/conversations/conv_1/items/msg_1"
             })
     void serves_consumerPlainPaths_served(String path) {
         assertThat(consumer.serves(path)).isTrue();
@@ -48,6 +49,22 @@ class PathPolicyTest {
                 "/v1/responsesx"
             })
     void serves_consumerEncodedSeparatorsDotsEmptySegmentsOrUnknown_refused(String path) {
+        assertThat(consumer.serves(path)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "/v1/responses/a%20b",
+                "/v1/responses/resp_x/input_item%73",
+                "/v1/responses/resp_x/%63ancel",
+                "/v1/responses/a/b/c",
+                "/v1/responses/resp_x/",
+                "/v1/conversations/conv_x/items/a/b",
+                "/v1/conversations/conv_x/%69tems"
+            })
+    void serves_consumerEncodedOrUnknownSubPathsOfStoredObjects_refused(String path) {
+        // Issue 13 finding 3: an engine decodes what the gateway never checked.
         assertThat(consumer.serves(path)).isFalse();
     }
 

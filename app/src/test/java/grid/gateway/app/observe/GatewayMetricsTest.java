@@ -78,6 +78,7 @@ class GatewayMetricsTest {
     void scrape_everyDeclaredMeter_exposedUnderItsSpecName() {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
         metrics.requestsInFlight(() -> 3);
+        metrics.inflightBodyBytes(() -> 4096);
         Scrape scrape = server.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {

@@ -144,9 +144,13 @@ final class RandomJson {
         tagged.append('"')
                 .append(idMember && s.raw().equals(s.decoded()) && prefixed ? tag(s.raw()) : s.raw())
                 .append('"');
-        if (rootId && prefixed) {
+        if (rootId) {
+            // Every string in a root id field is an id (issue 13), tagged or not; only a tag is rewritten.
             rootIds.add(s.decoded());
-            stripped.append('"').append(Fixtures.STRIP.apply(s.decoded())).append('"');
+            String engineId = Fixtures.STRIP.apply(s.decoded());
+            stripped.append('"')
+                    .append(engineId.equals(s.decoded()) ? s.raw() : engineId)
+                    .append('"');
         } else {
             stripped.append('"').append(s.raw()).append('"');
         }

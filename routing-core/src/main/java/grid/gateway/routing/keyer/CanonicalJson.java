@@ -13,7 +13,8 @@ import java.util.Comparator;
  * {@link OversizeValue#LIMIT} bytes (larger ones are keyed by digest), which bounds the table; recursion is bounded
  * by {@link JsonValidator#MAX_DEPTH}.
  *
- * <p>Not thread-safe; one per value.
+ * <p>Not thread-safe. One instance serves every value of one body in turn ({@link #writeValue}): its table grows to
+ * the largest value and is then reused, so a list of thousands of tiny tools costs one table, not one each.
  */
 final class CanonicalJson {
     private static final byte STRING = 1;
@@ -23,9 +24,9 @@ final class CanonicalJson {
     private static final byte OBJECT = 5;
     private static final int INITIAL_NODES = 16;
 
-    private final JsonNav nav;
-    private final byte[] b;
-    private final CanonicalSink sink;
+    private JsonNav nav;
+    private byte[] b;
+    private CanonicalSink sink;
     private byte[] kind = new byte[INITIAL_NODES];
     private int[] start = new int[INITIAL_NODES];
     private int[] end = new int[INITIAL_NODES];
@@ -34,20 +35,25 @@ final class CanonicalJson {
     private int[] keyStart = new int[INITIAL_NODES];
     private int count;
 
-    private CanonicalJson(JsonNav nav, CanonicalSink sink) {
-        this.nav = nav;
-        this.b = nav.bytes();
-        this.sink = sink;
-    }
+    /** A writer with an empty table. */
+    CanonicalJson() {}
 
     /**
      * Writes the value that starts at {@code valueStart}; when {@code droppedRootMember} is given, the root object's
      * member of that name is left out.
      */
     static void write(JsonNav nav, int valueStart, CanonicalSink sink, FieldName droppedRootMember) {
-        CanonicalJson json = new CanonicalJson(nav, sink);
-        int root = json.read(valueStart);
-        json.emit(root, droppedRootMember);
+        new CanonicalJson().writeValue(nav, valueStart, sink, droppedRootMember);
+    }
+
+    /** As {@link #write}, reusing this writer's table. */
+    void writeValue(JsonNav valueNav, int valueStart, CanonicalSink valueSink, FieldName droppedRootMember) {
+        this.nav = valueNav;
+        this.b = valueNav.bytes();
+        this.sink = valueSink;
+        this.count = 0;
+        int root = read(valueStart);
+        emit(root, droppedRootMember);
     }
 
     private int read(int p) {
@@ -103,6 +109,11 @@ final class CanonicalJson {
     }
 
     private void emitObject(int node, FieldName droppedMember) {
+        if (firstChild[node] < 0) {
+            sink.write('{');
+            sink.write('}');
+            return;
+        }
         int size = 0;
         for (int child = firstChild[node]; child >= 0; child = nextSibling[child]) {
             size++;

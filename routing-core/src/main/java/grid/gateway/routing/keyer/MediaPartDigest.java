@@ -16,12 +16,8 @@ import java.util.List;
 final class MediaPartDigest {
     private static final long UUID_SEED = 0x0001_D1D1L;
     private static final long DATA_SEED = 0x000D_A7A0L;
-    private static final List<FieldName> DATA_MEMBERS = List.of(
-            new FieldName("url"),
-            new FieldName("data"),
-            new FieldName("file_data"),
-            new FieldName("file_id"),
-            new FieldName("file_url"));
+    private static final List<FieldName> DATA_MEMBERS =
+            List.of(FieldName.URL, FieldName.DATA, FieldName.FILE_DATA, FieldName.FILE_ID, FieldName.FILE_URL);
 
     private MediaPartDigest() {}
 

@@ -3,19 +3,27 @@ package grid.gateway.routing.keyer;
 import java.util.Arrays;
 
 /**
- * The members of one JSON object, by byte offsets, in document order.
+ * The members of one JSON object that the walkers can ask for, by byte offsets.
  *
  * <p>Field order never matters to the keyer: walkers look members up by name here and then read them in the order
- * the canonical stream needs. A duplicated name resolves to its last occurrence, as Python's {@code json} module
- * (and so vLLM) reads it, and a {@code null} value counts as absent; a duplicated root {@code model} or
- * {@code cache_salt} is refused by {@link PromptKeyer} instead ({@link NoKeysReason#DUPLICATE_MEMBER}).
+ * the canonical stream needs. Only names in {@link FieldName#ALL} are recorded, each with its last occurrence and its
+ * number of occurrences, so an object costs at most about a kilobyte however many members it has (a 32 MiB body of
+ * millions of tiny root members used to record 16 bytes of offsets each). A duplicated name resolves to its last
+ * occurrence, as Python's {@code json} module (and so vLLM) reads it, and a {@code null} value counts as absent; a
+ * duplicated root {@code model} or {@code cache_salt} is refused by {@link PromptKeyer} instead
+ * ({@link NoKeysReason#DUPLICATE_MEMBER}).
  *
  * <p>Not thread-safe; one per object visit.
  */
 final class Members {
+    /** Ints an entry takes: name index, key start, key end, value start, value end, occurrences. */
+    private static final int ENTRY = 6;
+
     private final byte[] text;
-    private int[] slots = new int[16];
-    private int count;
+    /** One entry per name seen, in order of first sight; at most {@code FieldName.ALL.size()} entries. */
+    private int[] entries = new int[2 * ENTRY];
+
+    private int size;
     private int objectEnd;
 
     Members(byte[] text) {
@@ -37,16 +45,35 @@ final class Members {
         return members;
     }
 
+    /** Notes one member; one whose name no walker asks for is not kept, a repeated name keeps its last value. */
     void add(int keyStart, int keyEnd, int valueStart, int valueEnd) {
-        if (count * 4 == slots.length) {
-            slots = Arrays.copyOf(slots, slots.length * 2);
+        int name = FieldName.indexOf(text, keyStart, keyEnd);
+        if (name < 0) {
+            return;
         }
-        int i = count * 4;
-        slots[i] = keyStart;
-        slots[i + 1] = keyEnd;
-        slots[i + 2] = valueStart;
-        slots[i + 3] = valueEnd;
-        count++;
+        int e = entry(name);
+        if (e < 0) {
+            if (size * ENTRY == entries.length) {
+                entries = Arrays.copyOf(entries, entries.length * 2);
+            }
+            e = size++ * ENTRY;
+            entries[e] = name;
+        }
+        entries[e + 1] = keyStart;
+        entries[e + 2] = keyEnd;
+        entries[e + 3] = valueStart;
+        entries[e + 4] = valueEnd;
+        entries[e + 5]++;
+    }
+
+    /** Where the entry of name index {@code name} starts in {@link #entries}, or -1. */
+    private int entry(int name) {
+        for (int e = 0; e < size * ENTRY; e += ENTRY) {
+            if (entries[e] == name) {
+                return e;
+            }
+        }
+        return -1;
     }
 
     /** The index just after the object's closing brace (for objects read by {@link #of}). */
@@ -54,26 +81,20 @@ final class Members {
         return objectEnd;
     }
 
-    /** The start of the last non-null value named {@code name}, or -1. */
+    /** The start of the last value named {@code name} when it is not null, or -1. */
     int find(JsonNav nav, FieldName name) {
-        for (int m = count - 1; m >= 0; m--) {
-            if (nav.stringEquals(slots[m * 4], name.bytes())) {
-                int valueStart = slots[m * 4 + 2];
-                return text[valueStart] == 'n' ? -1 : valueStart;
-            }
+        int e = entry(name.index());
+        if (e < 0) {
+            return -1;
         }
-        return -1;
+        int valueStart = entries[e + 3];
+        return text[valueStart] == 'n' ? -1 : valueStart;
     }
 
     /** How many members are named {@code name}, null values included. */
     int count(JsonNav nav, FieldName name) {
-        int found = 0;
-        for (int m = 0; m < count; m++) {
-            if (nav.stringEquals(slots[m * 4], name.bytes())) {
-                found++;
-            }
-        }
-        return found;
+        int e = entry(name.index());
+        return e < 0 ? 0 : entries[e + 5];
     }
 
     /** Whether a member named {@code name} exists with a non-null value. */
@@ -83,9 +104,9 @@ final class Members {
 
     /** The end of the value that starts at {@code valueStart}, which must be one of these members' values. */
     int valueEnd(int valueStart) {
-        for (int m = 0; m < count; m++) {
-            if (slots[m * 4 + 2] == valueStart) {
-                return slots[m * 4 + 3];
+        for (int e = 0; e < size * ENTRY; e += ENTRY) {
+            if (entries[e + 3] == valueStart) {
+                return entries[e + 4];
             }
         }
         throw new IllegalArgumentException("not a member value: " + valueStart);

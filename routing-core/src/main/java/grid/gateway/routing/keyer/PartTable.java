@@ -11,20 +11,20 @@ import java.util.Optional;
  * ({@link NoKeysReason#UNKNOWN_PART_TYPE}): guessing at an unknown part could key two different prompts alike.
  */
 final class PartTable {
-    private static final FieldName IMAGE_URL = new FieldName("image_url");
-    private static final FieldName INPUT_AUDIO = new FieldName("input_audio");
-    private static final FieldName AUDIO_URL = new FieldName("audio_url");
-    private static final FieldName VIDEO_URL = new FieldName("video_url");
-    private static final FieldName IMAGE_EMBEDS = new FieldName("image_embeds");
-    private static final FieldName AUDIO_EMBEDS = new FieldName("audio_embeds");
-    private static final FieldName FILE = new FieldName("file");
-    private static final FieldName FILE_ID = new FieldName("file_id");
-    private static final FieldName FILE_DATA = new FieldName("file_data");
-    private static final FieldName FILE_URL = new FieldName("file_url");
-    private static final FieldName DATA = new FieldName("data");
-    private static final FieldName SOURCE = new FieldName("source");
-    private static final FieldName REFUSAL = new FieldName("refusal");
-    private static final FieldName TOOL_NAME = new FieldName("tool_name");
+    private static final FieldName IMAGE_URL = FieldName.IMAGE_URL;
+    private static final FieldName INPUT_AUDIO = FieldName.INPUT_AUDIO;
+    private static final FieldName AUDIO_URL = FieldName.AUDIO_URL;
+    private static final FieldName VIDEO_URL = FieldName.VIDEO_URL;
+    private static final FieldName IMAGE_EMBEDS = FieldName.IMAGE_EMBEDS;
+    private static final FieldName AUDIO_EMBEDS = FieldName.AUDIO_EMBEDS;
+    private static final FieldName FILE = FieldName.FILE;
+    private static final FieldName FILE_ID = FieldName.FILE_ID;
+    private static final FieldName FILE_DATA = FieldName.FILE_DATA;
+    private static final FieldName FILE_URL = FieldName.FILE_URL;
+    private static final FieldName DATA = FieldName.DATA;
+    private static final FieldName SOURCE = FieldName.SOURCE;
+    private static final FieldName REFUSAL = FieldName.REFUSAL;
+    private static final FieldName TOOL_NAME = FieldName.TOOL_NAME;
     private static final PartRule.Text TEXT = new PartRule.Text(FieldName.TEXT);
     private static final PartRule IGNORED = new PartRule.Ignored();
 

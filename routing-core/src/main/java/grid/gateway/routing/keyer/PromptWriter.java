@@ -18,6 +18,7 @@ final class PromptWriter {
 
     private final JsonNav nav;
     private final CanonicalSink sink;
+    private final CanonicalJson canonical = new CanonicalJson();
 
     PromptWriter(JsonNav nav, CanonicalSink sink) {
         this.nav = nav;
@@ -87,7 +88,7 @@ final class PromptWriter {
         } else if (nav.isString(arguments)) {
             stringArguments(arguments);
         } else {
-            CanonicalJson.write(nav, arguments, sink, null);
+            canonical.writeValue(nav, arguments, sink, null);
         }
     }
 
@@ -122,7 +123,7 @@ final class PromptWriter {
         }
         for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); p = nav.next(nav.end(p))) {
             sink.write(Segment.TOOL);
-            CanonicalJson.write(nav, p, sink, dropped);
+            canonical.writeValue(nav, p, sink, dropped);
         }
     }
 
@@ -229,7 +230,7 @@ final class PromptWriter {
         if (OversizeValue.applies(value, end)) {
             OversizeValue.write(nav.bytes(), value, end, sink);
         } else {
-            CanonicalJson.write(nav, value, sink, null);
+            canonical.writeValue(nav, value, sink, null);
         }
     }
 
@@ -238,7 +239,7 @@ final class PromptWriter {
         byte[] decoded = nav.decodedBytes(arguments);
         if (JsonValidator.isValid(decoded)) {
             JsonNav inner = new JsonNav(decoded, new int[0]);
-            CanonicalJson.write(inner, inner.ws(0), sink, null);
+            canonical.writeValue(inner, inner.ws(0), sink, null);
         } else {
             sink.write(Segment.ARGUMENTS_TEXT);
             sink.write(decoded, 0, decoded.length);

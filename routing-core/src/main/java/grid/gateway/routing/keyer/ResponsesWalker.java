@@ -17,7 +17,7 @@ final class ResponsesWalker implements DialectWalker {
 
     private static final byte[] SYSTEM_ROLE = "system".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] USER_ROLE = "user".getBytes(StandardCharsets.US_ASCII);
-    private static final FieldName CALL_ID = new FieldName("call_id");
+    private static final FieldName CALL_ID = FieldName.CALL_ID;
 
     private ResponsesWalker() {}
 

@@ -1,0 +1,76 @@
+package grid.gateway.app;
+
+import grid.gateway.app.config.ServerSettings;
+import grid.gateway.app.http.GatewayRouting;
+import grid.gateway.app.http.HeaderDeadline;
+import grid.gateway.app.http.InFlightRequests;
+import grid.gateway.app.observe.AdminRoutes;
+import grid.gateway.app.observe.Readiness;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http1.Http1Config;
+import java.time.Duration;
+
+/**
+ * The gateway's two listeners, built and started for {@link GatewayServer}: the client listener (the API paths) and
+ * the admin listener (/metrics, /health), each guarded by the header deadline.
+ *
+ * <p>Stateless.
+ */
+final class Listeners {
+    /** Helidon's own cut comes this long after the gateway's, so that the gateway's deadline is the one that acts. */
+    private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
+
+    private Listeners() {}
+
+    /** The admin listener: /metrics and /health, with the same header deadline as the client listener. */
+    static WebServer admin(
+            ServerSettings settings,
+            String host,
+            HeaderDeadline headerDeadline,
+            MeterRegistry registry,
+            Readiness readiness) {
+        WebServerConfig.Builder adminBuilder = WebServer.builder()
+                .host(host)
+                .port(settings.adminPort())
+                // The header deadline guards the admin listener too: a scrape port is as easy to hold open.
+                .protocolsDiscoverServices(false)
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerDeadline).build())
+                .shutdownHook(false);
+        AdminRoutes.serve(adminBuilder, registry, readiness);
+        return adminBuilder.build().start();
+    }
+
+    /** The client listener: every request passes the in-flight filter, then the gateway's routing. */
+    static WebServer client(
+            ServerSettings settings,
+            String host,
+            HeaderDeadline headerDeadline,
+            InFlightRequests inFlight,
+            GatewayRouting.Parts parts) {
+        int maxConnections = settings.binding().maxConnections();
+        return WebServer.builder()
+                .host(host)
+                .port(settings.port())
+                .maxTcpConnections(maxConnections == 0 ? -1 : maxConnections)
+                .connectionOptions(o -> o.tcpNoDelay(true))
+                // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
+                // protocols and waits for its first bytes to choose, and a stop does not close it as idle.
+                .protocolsDiscoverServices(false)
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerDeadline).build())
+                .featuresDiscoverServices(false)
+                // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace
+                // only has to be longer, so that it never cuts first.
+                .shutdownHook(false)
+                .shutdownGracePeriod(settings.shutdownGrace().plus(HELIDON_GRACE_MARGIN))
+                .routing(r -> {
+                    r.addFilter(inFlight);
+                    GatewayRouting.register(r, parts);
+                })
+                .build()
+                .start();
+    }
+}

@@ -1,0 +1,90 @@
+package grid.gateway.app.http;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * The process-wide budget of request body bytes held in memory at once ({@code server.max_inflight_body_bytes}).
+ *
+ * <p>A body reserves each buffer before it allocates it, and its request gives everything back when it ends
+ * (answered, refused or failed). A reservation that would take the bytes in use past the limit is refused, and the
+ * request answers 503 with {@code Retry-After}: a burst of large uploads then sheds load instead of exhausting the
+ * heap. The limit is read on every reservation, so a reload applies at once.
+ *
+ * <p>Thread-safe: one atomic counter.
+ */
+public final class BodyBudget {
+    private final LongSupplier limit;
+    private final AtomicLong inUse = new AtomicLong();
+
+    /** A budget of {@code limit} bytes, read on every reservation. */
+    public BodyBudget(LongSupplier limit) {
+        this.limit = limit;
+    }
+
+    /** Whether {@code bytes} more could be held; when true they are held until {@link #release}d. */
+    public boolean tryReserve(long bytes) {
+        long max = limit.getAsLong();
+        while (true) {
+            long now = inUse.get();
+            if (now + bytes > max) {
+                return false;
+            }
+            if (inUse.compareAndSet(now, now + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives back {@code bytes} reserved before. */
+    public void release(long bytes) {
+        inUse.addAndGet(-bytes);
+    }
+
+    /** Body bytes reserved now. */
+    public long inUse() {
+        return inUse.get();
+    }
+
+    /**
+     * What one request holds: every reservation it made, given back at once when the request ends.
+     *
+     * <p>Thread-safe: the body reader reserves while the request's thread may already have given up on it (a body
+     * deadline); once closed, a hold reserves nothing more.
+     */
+    public static final class Hold implements AutoCloseable {
+        private final BodyBudget budget;
+        private long held;
+        private boolean closed;
+
+        Hold(BodyBudget budget) {
+            this.budget = budget;
+        }
+
+        /** Whether {@code bytes} more could be reserved for this request. */
+        synchronized boolean reserve(long bytes) {
+            if (closed || !budget.tryReserve(bytes)) {
+                return false;
+            }
+            held += bytes;
+            return true;
+        }
+
+        /** Bytes this request holds. */
+        synchronized long held() {
+            return held;
+        }
+
+        @Override
+        public synchronized void close() {
+            closed = true;
+            budget.release(held);
+            held = 0;
+        }
+    }
+
+    /** A new, empty hold for one request. */
+    public Hold hold() {
+        return new Hold(this);
+    }
+}
