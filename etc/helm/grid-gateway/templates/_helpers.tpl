@@ -175,7 +175,7 @@ server:
   body_timeout_ms: {{ $server.bodyTimeoutMs | toJson }}
   shutdown_grace_ms: {{ $server.shutdownGraceMs | toJson }}
   shutdown_delay_ms: {{ $server.shutdownDelayMs | toJson }}
-  {{- /* Issue 13's keys: rendered only when set. */}}
+  {{- /* Issue 13's keys: null leaves them to the gateway's defaults. */}}
   {{- if not (kindIs "invalid" $server.maxInflightBodyBytes) }}
   max_inflight_body_bytes: {{ $server.maxInflightBodyBytes | toJson }}
   {{- end }}

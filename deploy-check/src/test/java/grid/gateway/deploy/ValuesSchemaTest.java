@@ -58,8 +58,9 @@ class ValuesSchemaTest {
     }
 
     @Test
-    void otherBranchesSettings_areAcceptedAndRenderedOnlyWhenSet(@TempDir Path scratch) throws IOException {
-        // Keys that issues 12 and 13 add to the gateway: the chart takes them, and renders nothing by default.
+    void issue12And13Settings_areAcceptedAndRendered(@TempDir Path scratch) throws IOException {
+        // Keys that issues 12 and 13 added to the gateway: the chart takes them; by default the server keys render the
+        // gateway's own defaults and no prefix_affinity block is rendered.
         Path file = scratch.resolve("values.yaml");
         Files.writeString(file, """
                 server: {maxInflightBodyBytes: 268435456, maxConnections: 4096, host: 0.0.0.0, adminHost: 127.0.0.1}
@@ -91,7 +92,10 @@ class ValuesSchemaTest {
                         "learn_from_usage",
                         true));
         assertThat(Values.map(at(CiRenders.of("defaults").config(), "server")))
-                .doesNotContainKeys("max_inflight_body_bytes", "max_connections", "host", "admin_host");
+                .containsEntry("max_inflight_body_bytes", 0)
+                .containsEntry("max_connections", 0)
+                .containsEntry("host", "0.0.0.0")
+                .containsEntry("admin_host", "0.0.0.0");
     }
 
     @Test

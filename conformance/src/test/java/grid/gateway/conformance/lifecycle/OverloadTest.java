@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Reliability J.100, in short: far more concurrent clients than two one-slot engines can serve. Once an engine's
  * queue reaches {@code max_queue_depth} the gateway stops admitting it and sheds with 503 + {@code Retry-After: 5}
  * instead of queueing more; every other request is served; when the burst ends both clusters admit again within
- * 10 s and a request is served at once.
+ * 10 s and a request is served at once. Two forms: a short burst of 16 clients, and (issue 13) a sustained minute at
+ * three times capacity: 6 clients that never pause but when told to retry later, against 2 slots.
  */
 class OverloadTest {
-    private static final int CLIENTS = 16;
 
     @TempDir
     Path dir;
@@ -41,6 +41,16 @@ class OverloadTest {
 
     @Test
     void burstBeyondCapacity_shedsWith503RetryAfter_thenAdmitsAgain() throws Exception {
+        overload(16, Duration.ofSeconds(3));
+    }
+
+    @Test
+    void sustainedMinuteAtThreeTimesCapacity_shedsWith503RetryAfter_losesNothing_thenAdmitsAgain() throws Exception {
+        overload(6, Duration.ofSeconds(60));
+    }
+
+    /** {@code clients} clients loop for {@code burst}; every answer is a 200 or a 503 + Retry-After: 5. */
+    private void overload(int clientCount, Duration burst) throws Exception {
         grid = new LifecycleGrid(dir);
         for (String name : List.of("east-a", "east-b")) {
             grid.engine(name, EngineSettings.builder().slots(1).decodeTokensPerSecond(60));
@@ -52,7 +62,7 @@ class OverloadTest {
         ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
         List<Future<?>> clients = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < CLIENTS; i++) {
+            for (int i = 0; i < clientCount; i++) {
                 clients.add(threads.submit(() -> {
                     // Callable, so that the pause may throw InterruptedException
                     while (running.get()) {
@@ -70,7 +80,7 @@ class OverloadTest {
                     return null;
                 }));
             }
-            Thread.sleep(3_000);
+            Thread.sleep(burst.toMillis());
             running.set(false);
             for (Future<?> client : clients) {
                 client.get();
