@@ -25,14 +25,7 @@ class BodyMemoryIntegrationTest {
     Path dir;
 
     private static String sites(RawUpstream engine) {
-        return """
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                """.formatted(engine.url());
+        return GatewayFixture.oneEngine(engine.url());
     }
 
     private static String config(String server, RawUpstream engine) {

@@ -41,6 +41,21 @@ final class GatewayFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * The sites block of one site, east, with one cluster, east-a, at {@code url} serving demo-model; its metrics
+     * endpoint is unreachable, so the cluster stays unmeasured and admitted.
+     */
+    static String oneEngine(String url) {
+        return """
+                  - name: east
+                    clusters:
+                      - name: east-a
+                        url: %s
+                        metrics_url: http://127.0.0.1:1/metrics
+                        models: [demo-model]
+                """.formatted(url);
+    }
+
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
     static String config(String gatewayExtra, String sites) {
         return """

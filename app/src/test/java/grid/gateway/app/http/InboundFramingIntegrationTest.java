@@ -35,14 +35,7 @@ class InboundFramingIntegrationTest {
     @BeforeAll
     static void start() {
         engine = new RawUpstream();
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", """
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                """.formatted(engine.url())));
+        gateway = new GatewayFixture(dir, GatewayFixture.config("", GatewayFixture.oneEngine(engine.url())));
     }
 
     @BeforeEach

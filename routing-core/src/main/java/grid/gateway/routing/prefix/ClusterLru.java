@@ -110,11 +110,6 @@ final class ClusterLru {
         }
     }
 
-    /** Records {@code keys} as held until {@code deadline}, tail first, evicting the least recent beyond capacity. */
-    void confirm(BlockKeys keys, long deadline) {
-        confirm(keys, deadline, deadline);
-    }
-
     /**
      * Records {@code keys} as confirmed at {@code now} and held until {@code deadline}, tail first, evicting the least
      * recent beyond capacity.

@@ -43,30 +43,32 @@ public final class LoadGate {
 
     /** Whether the sticky set reopens, each candidate priced by its own numbers where it has them. */
     public static boolean reopens(Candidate sticky, Candidate other, int run, PrefixAffinitySettings settings) {
-        OptionalDouble stickyQueue = sticky.queueDepth();
-        OptionalDouble otherQueue = other.queueDepth();
-        if (stickyQueue.isEmpty() || otherQueue.isEmpty()) {
-            return stickyQueue.isEmpty() && otherQueue.isPresent();
-        }
-        double stickyCost =
-                sticky.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds());
-        double otherCost =
-                other.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds());
-        double otherPrefill =
-                other.prices().map(ClusterPrices::prefillTokensPerSecond).orElse(settings.prefillTokensPerSecond());
-        double saved = run * (double) TOKENS_PER_BLOCK / otherPrefill;
-        if (stickyCost == otherCost) {
-            return stickyQueue.getAsDouble() - otherQueue.getAsDouble() > saved / stickyCost;
-        }
-        return stickyQueue.getAsDouble() * stickyCost - otherQueue.getAsDouble() * otherCost > saved;
+        Prices prices = new Prices(
+                sticky.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds()),
+                other.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds()),
+                other.prices().map(ClusterPrices::prefillTokensPerSecond).orElse(settings.prefillTokensPerSecond()));
+        return reopens(sticky.queueDepth(), other.queueDepth(), run, prices);
     }
 
-    /** Whether the sticky set reopens. */
+    /** Whether the sticky set reopens, both clusters priced by {@code settings}. */
     public static boolean reopens(
             OptionalDouble stickyQueue, OptionalDouble otherQueue, int run, PrefixAffinitySettings settings) {
+        double cost = settings.queuedRequestSeconds();
+        return reopens(stickyQueue, otherQueue, run, new Prices(cost, cost, settings.prefillTokensPerSecond()));
+    }
+
+    /** A queued request's cost at the sticky and the other cluster, and the other's prefill rate. */
+    private record Prices(double stickyCost, double otherCost, double otherPrefill) {}
+
+    private static boolean reopens(OptionalDouble stickyQueue, OptionalDouble otherQueue, int run, Prices prices) {
         if (stickyQueue.isEmpty() || otherQueue.isEmpty()) {
             return stickyQueue.isEmpty() && otherQueue.isPresent();
         }
-        return stickyQueue.getAsDouble() - otherQueue.getAsDouble() > worth(run, settings);
+        double saved = run * (double) TOKENS_PER_BLOCK / prices.otherPrefill();
+        if (prices.stickyCost() == prices.otherCost()) {
+            // The seed's rule in the seed's own arithmetic: queue(s) − queue(o) > worth(run).
+            return stickyQueue.getAsDouble() - otherQueue.getAsDouble() > saved / prices.stickyCost();
+        }
+        return stickyQueue.getAsDouble() * prices.stickyCost() - otherQueue.getAsDouble() * prices.otherCost() > saved;
     }
 }

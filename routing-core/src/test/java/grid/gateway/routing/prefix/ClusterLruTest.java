@@ -51,7 +51,7 @@ class ClusterLruTest {
                 long[] keys = random.longs(1 + random.nextInt(20), 0, 600).toArray();
                 switch (random.nextInt(6)) {
                     case 0, 1 -> {
-                        lru.confirm(BlockKeys.copyOf(keys, keys.length), now + 500);
+                        lru.confirm(BlockKeys.copyOf(keys, keys.length), now, now + 500);
                         model.confirm(keys, now + 500);
                     }
                     case 2 -> {
@@ -90,7 +90,7 @@ class ClusterLruTest {
         Map<Long, Boolean> held = new HashMap<>();
         for (long i = 0; i < 64; i++) {
             long key = i << 60;
-            lru.confirm(BlockKeys.copyOf(new long[] {key}, 1), 1_000);
+            lru.confirm(BlockKeys.copyOf(new long[] {key}, 1), 0, 1_000);
             held.put(key, true);
         }
         lru.drop(BlockKeys.copyOf(new long[] {3L << 60}, 1));
