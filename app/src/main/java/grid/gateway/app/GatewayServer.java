@@ -54,7 +54,8 @@ import org.jspecify.annotations.Nullable;
  *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics
  *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
  *   admin server  ──> /metrics, /health/live, /health/ready   (a server of its own: it outlives the client drain)
- *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, config polls
+ *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, header-deadline sweeps
+ *   (config polls run on the ConfigWatcher's own thread)
  * </pre>
  *
  * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once.
