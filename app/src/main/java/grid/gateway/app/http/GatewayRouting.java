@@ -6,16 +6,9 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
-import grid.gateway.app.observe.InboundRefusal;
-import grid.gateway.app.observe.UpstreamErrorKind;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
-import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.keyer.NoKeysReason;
-import grid.gateway.routing.select.AffinityOutcome;
 import io.helidon.webserver.http.HttpRouting;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -54,19 +47,18 @@ public final class GatewayRouting {
         GatewayMetrics metrics = parts.metrics();
         UpstreamForwarder forwarder = parts.forwarder();
         ResponseRelay relay = parts.relay();
-        ProxyEvents events = events(metrics);
         Forwarding forwarding = new Forwarding(
                 router,
                 forwarder,
                 relay,
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
-                new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
+                new Forwarding.Collaborators(metrics, GatewayRouting::reportedCachedTokens));
         ProxyHandler.Limits limits = new ProxyHandler.Limits(
                 policies(snapshot),
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
                 parts.budget());
-        routing.any(new ProxyHandler(router, forwarding, limits, events, new ClientDisconnectProbe()));
+        routing.any(new ProxyHandler(router, forwarding, limits, metrics, new ClientDisconnectProbe()));
     }
 
     /**
@@ -101,42 +93,5 @@ public final class GatewayRouting {
     private static OptionalLong reportedCachedTokens(byte[] tail) {
         OptionalLong json = CachedTokens.inJson(tail);
         return json.isPresent() ? json : CachedTokens.inEventStream(tail);
-    }
-
-    private static ProxyEvents events(GatewayMetrics metrics) {
-        return new ProxyEvents() {
-            @Override
-            public void noKeys(NoKeysReason reason) {
-                metrics.noKeys(reason);
-            }
-
-            @Override
-            public void refused(InboundRefusal reason) {
-                metrics.refused(reason);
-            }
-
-            @Override
-            public void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {
-                metrics.upstreamAnswered(cluster, status, toHeaders);
-            }
-
-            @Override
-            public void upstreamFailed(ClusterId cluster, String kind) {
-                metrics.upstreamFailed(
-                        cluster,
-                        switch (kind) {
-                            case "connect" -> UpstreamErrorKind.CONNECT;
-                            case "timeout" -> UpstreamErrorKind.TIMEOUT;
-                            case "broken" -> UpstreamErrorKind.RESET;
-                            default -> UpstreamErrorKind.OTHER;
-                        });
-            }
-
-            @Override
-            public void cachedTokens(
-                    ClusterId cluster, Optional<AffinityOutcome> outcome, long predicted, OptionalLong reported) {
-                metrics.cachedTokens(cluster, outcome, (int) Math.min(Integer.MAX_VALUE, predicted), reported);
-            }
-        };
     }
 }

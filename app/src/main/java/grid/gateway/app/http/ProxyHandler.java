@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.observe.InboundRefusal;
+import grid.gateway.app.observe.ProxyEvents;
 import grid.gateway.app.rewrite.PathId;
 import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.app.rewrite.RequestIdStripper;
