@@ -67,12 +67,12 @@ final class Forwarding {
         while (true) {
             switch (next) {
                 case Route.UnknownModel unknown -> {
-                    ErrorAnswers.send(response, request.path(), ApiError.MODEL_NOT_FOUND);
+                    ErrorAnswers.send(response, request.errors(), ApiError.MODEL_NOT_FOUND);
                     return;
                 }
                 case Route.NoneAdmitted none -> {
                     ApiError error = tried.isEmpty() ? ApiError.NONE_ADMITTED : ApiError.UPSTREAM_UNREACHABLE;
-                    ErrorAnswers.send(response, request.path(), error);
+                    ErrorAnswers.send(response, request.errors(), error);
                     return;
                 }
                 case Route.Forward forward -> {
@@ -81,7 +81,7 @@ final class Forwarding {
                     }
                     tried.add(forward.decision().cluster().id());
                     if (tried.size() == MAX_TRIES) {
-                        ErrorAnswers.send(response, request.path(), ApiError.UPSTREAM_UNREACHABLE);
+                        ErrorAnswers.send(response, request.errors(), ApiError.UPSTREAM_UNREACHABLE);
                         return;
                     }
                     next = router.route(keys, tried);
@@ -93,7 +93,7 @@ final class Forwarding {
     /** Forwards a pinned request to its cluster only. */
     void pinned(BackendCluster cluster, ForwardRequest request, ServerResponse response) {
         if (!attempt(RouteDecision.unkeyed(cluster), request, response)) {
-            ErrorAnswers.send(response, request.path(), ApiError.PINNED_UNAVAILABLE);
+            ErrorAnswers.send(response, request.errors(), ApiError.PINNED_UNAVAILABLE);
         }
     }
 
@@ -158,7 +158,7 @@ final class Forwarding {
             RouteDecision decision, UpstreamFailure failure, ForwardRequest request, ServerResponse response) {
         ApiError error = failure == UpstreamFailure.TIMEOUT ? ApiError.UPSTREAM_TIMEOUT : ApiError.UPSTREAM_UNREACHABLE;
         router.answered(decision, error.status());
-        ErrorAnswers.send(response, request.path(), error);
+        ErrorAnswers.send(response, request.errors(), error);
     }
 
     /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */

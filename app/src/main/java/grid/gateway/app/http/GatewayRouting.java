@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.config.GatewaySettings;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
@@ -31,6 +32,7 @@ public final class GatewayRouting {
      * @param snapshot the config in force
      * @param metrics counts what happens
      * @param budget the process-wide budget of request body bytes in memory
+     * @param endpoints the API paths served and what each one is
      */
     public record Parts(
             SiteRouter router,
@@ -38,7 +40,8 @@ public final class GatewayRouting {
             ResponseRelay relay,
             Supplier<GatewaySnapshot> snapshot,
             GatewayMetrics metrics,
-            BodyBudget budget) {}
+            BodyBudget budget,
+            EndpointTable endpoints) {}
 
     /** Adds the proxy to {@code routing}. */
     public static void register(HttpRouting.Builder routing, Parts parts) {
@@ -53,12 +56,13 @@ public final class GatewayRouting {
                 relay,
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
                 new Forwarding.Collaborators(metrics, GatewayRouting::reportedCachedTokens));
-        ProxyHandler.Limits limits = new ProxyHandler.Limits(
+        ProxyHandler.Inbound inbound = new ProxyHandler.Inbound(
+                parts.endpoints(),
                 policies(snapshot),
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
                 parts.budget());
-        routing.any(new ProxyHandler(router, forwarding, limits, metrics, new ClientDisconnectProbe()));
+        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
     }
 
     /**
