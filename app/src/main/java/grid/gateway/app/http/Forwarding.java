@@ -27,11 +27,14 @@ import java.util.function.Function;
  * Sends a routed request upstream and relays the answer (SPEC §3, §6, §9):
  *
  * <pre>
- *   send ── connect failure ──> unpinned: next candidate (two tries in all), then 502
- *     │                          pinned:   503 + Retry-After: 5
- *     ├── first-byte timeout ──> 504        broken before headers ──> 502
- *     └── answered ──> learn (2xx confirm, 429/5xx drop) ──> relay ──> cached tokens (counted; learn_from_usage)
+ *   7. send ── CONNECT (refused or timed out) ──> unpinned: next candidate (two tries in all), then 502
+ *        │                                         pinned:   503 + Retry-After: 5
+ *        ├── TIMEOUT before headers ──> 504        RESET before headers ──> 502
+ *        └── answered ──> 8. learn (2xx confirm, 429/5xx drop) ──> 9. relay ──> cached tokens (counted;
+ *                            learn_from_usage); TIMEOUT or RESET before the first body byte ──> 504 / 502
  * </pre>
+ *
+ * <p>The failure kinds are {@link UpstreamFailure}'s, sorted once by the forwarder or the relay.
  *
  * <p>Thread-safe: stateless apart from its thread-safe collaborators.
  */
