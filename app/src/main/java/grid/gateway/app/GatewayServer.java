@@ -158,8 +158,7 @@ public final class GatewayServer implements AutoCloseable {
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
-        // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
-        // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
+        // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
         this.relay =
                 new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
         HeaderDeadline headerDeadline = new HeaderDeadline(
