@@ -94,7 +94,8 @@ public final class ProxyHandler implements Handler {
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
-        // 1. The endpoint table classifies the path, once; every later step asks the endpoint.
+        // 1. The endpoint table classifies the path, once; a path not served → 404, a method not defined → 405,
+        //    the model list is answered here.
         Classified call = inbound.endpoints().classify(request.path().rawPath());
         Endpoint endpoint = call.endpoint();
         if (!served(call, request, response)) {
