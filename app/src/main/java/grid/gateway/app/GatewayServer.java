@@ -7,6 +7,7 @@ import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.config.ServerSettings;
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.http.BodyBudget;
@@ -54,7 +55,7 @@ import org.jspecify.annotations.Nullable;
  *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics
  *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
  *   admin server  ──> /metrics, /health/live, /health/ready   (a server of its own: it outlives the client drain)
- *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, config polls
+ *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, header-deadline sweeps
  * </pre>
  *
  * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once.
@@ -88,18 +89,26 @@ public final class GatewayServer implements AutoCloseable {
     private @Nullable ShutdownReport stopped;
 
     /**
-     * Injected time, randomness and bind address.
+     * Injected time, randomness, bind address and API surface.
      *
      * @param clock the monotonic clock every window, TTL and ejection runs on
      * @param random exploration, tie-breaks and the prefix index salt
      * @param host the address both listeners bind, overriding {@code server.host} and {@code server.admin_host}
      *     (tests bind loopback); empty: the config's
+     * @param endpoints the API paths served; {@link EndpointTable#standard()} but in tests that add a row
      */
-    public record Runtime(MonotonicClock clock, RandomGenerator random, Optional<String> host) {
+    public record Runtime(
+            MonotonicClock clock, RandomGenerator random, Optional<String> host, EndpointTable endpoints) {
         public Runtime {
             requireNonNull(clock, "clock");
             requireNonNull(random, "random");
             requireNonNull(host, "host");
+            requireNonNull(endpoints, "endpoints");
+        }
+
+        /** The standard endpoint table. */
+        public Runtime(MonotonicClock clock, RandomGenerator random, Optional<String> host) {
+            this(clock, random, host, EndpointTable.standard());
         }
 
         /** Both listeners on {@code host}, whatever the config says. */
@@ -149,8 +158,7 @@ public final class GatewayServer implements AutoCloseable {
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
-        // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
-        // runtime's clock (a manual one in tests, which the scheduler knows nothing of).
+        // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
         this.relay =
                 new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
         HeaderDeadline headerDeadline = new HeaderDeadline(
@@ -169,7 +177,8 @@ public final class GatewayServer implements AutoCloseable {
                 runtime.clientHost(settings),
                 headerDeadline,
                 inFlight,
-                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget));
+                new GatewayRouting.Parts(
+                        router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints()));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
@@ -371,10 +380,7 @@ public final class GatewayServer implements AutoCloseable {
         return new ShutdownReport(atStart, inFlight.finishedWhileDraining(), cut);
     }
 
-    /**
-     * Stops at once: what is in flight gets {@value #CLOSE_GRACE_MILLIS} ms (tests, and a gateway that failed to
-     * start).
-     */
+    /** Stops at once: what is in flight gets {@value #CLOSE_GRACE_MILLIS} ms (tests, a start that failed). */
     @Override
     public void close() {
         shutdown(Duration.ofMillis(CLOSE_GRACE_MILLIS));

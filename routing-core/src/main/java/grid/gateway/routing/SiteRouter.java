@@ -162,7 +162,7 @@ public final class SiteRouter {
         if (candidates.isEmpty()) {
             return new Route.NoneAdmitted();
         }
-        Selection.Chosen chosen = selector.select(candidates, keys.keys(), parts.memory()::run, current.settings());
+        Selection chosen = selector.select(candidates, keys.keys(), parts.memory()::run, current.settings());
         if (tried.isEmpty()) {
             chosen.outcome()
                     .ifPresent(o ->

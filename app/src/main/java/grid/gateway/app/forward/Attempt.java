@@ -24,12 +24,15 @@ public sealed interface Attempt {
         }
     }
 
-    /** No connection could be made: nothing was sent, so another cluster may be tried. */
-    record ConnectFailed() implements Attempt {}
-
-    /** The cluster did not answer within the first-byte timeout: answer 504. */
-    record TimedOut() implements Attempt {}
-
-    /** The connection broke after the request was sent (reset, malformed answer): answer 502. */
-    record Broken() implements Attempt {}
+    /**
+     * No response headers: {@link UpstreamFailure#CONNECT} means nothing was sent, so another cluster may be tried;
+     * after any other failure the request may have started work and is not sent again.
+     *
+     * @param failure why
+     */
+    record Failed(UpstreamFailure failure) implements Attempt {
+        public Failed {
+            requireNonNull(failure, "failure");
+        }
+    }
 }

@@ -2,46 +2,100 @@ package grid.gateway.app.forward;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.endpoint.Endpoint;
+import grid.gateway.app.endpoint.ErrorShape;
 import io.helidon.http.Headers;
 import io.helidon.http.Method;
 
 /**
- * One client request as the proxy forwards it: held once, its path already stripped of tags when pinned.
+ * One client request as the proxy forwards it: held once, its target already stripped of tags when pinned.
+ *
+ * <p>A class, not a record: it holds the body array, and a record's equals and hashCode would compare arrays by
+ * identity while looking like value equality. Nothing compares requests, so this class keeps Object's identity.
  *
  * <p>Thread-safe (immutable apart from the body array, which nobody modifies after reading).
- *
- * @param method the HTTP method
- * @param path the raw path the client sent (for the error shape and the API)
- * @param target the raw path and query to send upstream
- * @param headers the client's headers
- * @param peer the client's address
- * @param body the body bytes to send upstream
  */
-public record ForwardRequest(Method method, String path, String target, Headers headers, String peer, byte[] body) {
-    public ForwardRequest {
-        requireNonNull(method, "method");
-        requireNonNull(path, "path");
-        requireNonNull(target, "target");
-        requireNonNull(headers, "headers");
-        requireNonNull(peer, "peer");
-        requireNonNull(body, "body");
+public final class ForwardRequest {
+    private final Method method;
+    private final Endpoint endpoint;
+    private final String target;
+    private final Headers headers;
+    private final String peer;
+    private final byte[] body;
+
+    /**
+     * A request to forward.
+     *
+     * @param method the HTTP method
+     * @param endpoint what the request path was classified as
+     * @param target the raw path and query to send upstream
+     * @param client the client's headers and address
+     * @param body the body bytes to send upstream
+     */
+    public ForwardRequest(Method method, Endpoint endpoint, String target, Client client, byte[] body) {
+        this.method = requireNonNull(method, "method");
+        this.endpoint = requireNonNull(endpoint, "endpoint");
+        this.target = requireNonNull(target, "target");
+        this.headers = client.headers();
+        this.peer = client.peer();
+        this.body = requireNonNull(body, "body");
+    }
+
+    /**
+     * Who sent the request.
+     *
+     * @param headers the client's headers
+     * @param peer the client's address
+     */
+    public record Client(Headers headers, String peer) {
+        public Client {
+            requireNonNull(headers, "headers");
+            requireNonNull(peer, "peer");
+        }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, path, newTarget, headers, peer, newBody);
+        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer), newBody);
     }
 
-    /**
-     * Whether the engine computes the prompt's KV for this request: not for {@code /v1/messages/count_tokens} and
-     * {@code /v1/responses/input_tokens}, which only count, so their answers teach the prefix memory nothing.
-     */
+    /** The HTTP method. */
+    public Method method() {
+        return method;
+    }
+
+    /** The raw path and query to send upstream. */
+    public String target() {
+        return target;
+    }
+
+    /** The client's headers. */
+    public Headers headers() {
+        return headers;
+    }
+
+    /** The client's address. */
+    public String peer() {
+        return peer;
+    }
+
+    /** The body bytes to send upstream; not to be modified. */
+    public byte[] body() {
+        return body;
+    }
+
+    /** The shape of the gateway's own error answers to this request. */
+    public ErrorShape errors() {
+        return endpoint.errors();
+    }
+
+    /** Whether the engine computes the prompt's KV for this request, so that its answer teaches the prefix memory. */
     public boolean prefills() {
-        return !path.equals("/v1/messages/count_tokens") && !path.equals("/v1/responses/input_tokens");
+        return endpoint.prefills();
     }
 
-    /** Whether answers to this path carry stored ids to tag (SPEC §5). */
+    /** Whether answers to this request carry stored ids to tag (SPEC §5). */
     public boolean tagsIds() {
-        return path.startsWith("/v1/responses") || path.startsWith("/v1/conversations");
+        return endpoint.tagsAnswers();
     }
 }

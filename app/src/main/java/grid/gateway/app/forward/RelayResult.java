@@ -1,5 +1,9 @@
 package grid.gateway.app.forward;
 
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+
 /**
  * What relaying an answer taught: its status, the end of its body (where engines put usage), and whether anything
  * reached the client.
@@ -8,21 +12,23 @@ package grid.gateway.app.forward;
  *
  * @param status the upstream status
  * @param tail the last bytes of the body
- * @param delivery whether the answer went out, or broke before its first body byte (nothing sent to the client)
+ * @param failedBeforeBody empty when status and headers went out and the body was relayed (or had none); else why
+ *     the upstream failed before its first body byte ({@link UpstreamFailure#TIMEOUT} silent past the idle timeout,
+ *     {@link UpstreamFailure#RESET} broken), when nothing was sent to the client
  */
-public record RelayResult(int status, BodyTail tail, Delivery delivery) {
-    /** Whether the client got the answer's status, or nothing at all. */
-    public enum Delivery {
-        /** Status and headers went out; the body was relayed (or had none). */
-        DELIVERED,
-        /** The upstream broke before the first body byte could be read: nothing was sent to the client. */
-        BROKEN_BEFORE_BODY,
-        /** The upstream stayed silent past the idle timeout before its first body byte: nothing was sent. */
-        TIMED_OUT_BEFORE_BODY
+public record RelayResult(int status, BodyTail tail, Optional<UpstreamFailure> failedBeforeBody) {
+    public RelayResult {
+        requireNonNull(tail, "tail");
+        requireNonNull(failedBeforeBody, "failedBeforeBody");
     }
 
     /** An answer relayed to the client. */
     public RelayResult(int status, BodyTail tail) {
-        this(status, tail, Delivery.DELIVERED);
+        this(status, tail, Optional.empty());
+    }
+
+    /** Whether the client got the answer's status and body. */
+    public boolean delivered() {
+        return failedBeforeBody.isEmpty();
     }
 }

@@ -107,9 +107,7 @@ public final class ResponseRelay {
             return new RelayResult(
                     status,
                     new BodyTail(),
-                    reader.timedOut
-                            ? RelayResult.Delivery.TIMED_OUT_BEFORE_BODY
-                            : RelayResult.Delivery.BROKEN_BEFORE_BODY);
+                    Optional.of(reader.timedOut ? UpstreamFailure.TIMEOUT : UpstreamFailure.RESET));
         }
         copyHeaders(answer, response, tagged);
         try {

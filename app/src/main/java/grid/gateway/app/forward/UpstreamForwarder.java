@@ -15,13 +15,8 @@ import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.http1.Http1ClientResponse;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * Sends one request to one backend cluster with the Helidon WebClient (SPEC §9).
@@ -32,7 +27,8 @@ import java.util.Locale;
  *   <li>Hop-by-hop headers and {@code Host}/{@code Content-Length}/{@code Expect} are not copied; the body is sent
  *       as bytes with its own length.
  *   <li>Connection pooling with TCP_NODELAY (P5, P9), no proxy, no redirects, a connect timeout, and the first-byte
- *       timeout as the read timeout. A failure to connect is told apart from a timeout and from a broken answer (P3).
+ *       timeout as the read timeout. A failure to connect (a connect timeout included) is told apart from a timeout and from a broken
+ *       answer (P3): {@link UpstreamFailure}.
  * </ul>
  *
  * <p>Thread-safe: the WebClient is.
@@ -98,14 +94,14 @@ public final class UpstreamForwarder {
         try {
             answer = outgoing.submit(body);
         } catch (RuntimeException failure) {
-            return classify(failure);
+            return new Attempt.Failed(UpstreamFailure.of(failure));
         }
         if (answer.headers().contains(HeaderNames.TRANSFER_ENCODING)
                 && answer.headers().contains(HeaderNames.CONTENT_LENGTH)) {
             // RFC 9112 §6.3: both framings in one answer may be response splitting; such an answer is an error,
             // and closing it unread closes the connection, so it is never reused.
             answer.close();
-            return new Attempt.Broken();
+            return new Attempt.Failed(UpstreamFailure.RESET);
         }
         return new Attempt.Answered(answer, Duration.ofNanos(clock.nanoTime() - start));
     }
@@ -116,23 +112,6 @@ public final class UpstreamForwarder {
      */
     public void close() {
         client.closeResource();
-    }
-
-    private static Attempt classify(RuntimeException failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ConnectException
-                    || cause instanceof NoRouteToHostException
-                    || cause instanceof UnknownHostException) {
-                return new Attempt.ConnectFailed();
-            }
-            if (cause instanceof SocketTimeoutException timeout) {
-                // The JDK reports a connect timeout as "Connect timed out": nothing was sent, so it is a
-                // connect failure, not a slow answer.
-                String message = String.valueOf(timeout.getMessage()).toLowerCase(Locale.ROOT);
-                return message.contains("connect") ? new Attempt.ConnectFailed() : new Attempt.TimedOut();
-            }
-        }
-        return new Attempt.Broken();
     }
 
     private static boolean isEndToEndExcluded(Header header) {

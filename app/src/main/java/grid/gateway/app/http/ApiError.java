@@ -1,5 +1,7 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.endpoint.ErrorShape;
+
 /**
  * The gateway's own error answers (SPEC §9), each with its status and the type names of both error shapes.
  *
@@ -105,16 +107,14 @@ public enum ApiError {
         return status == 503;
     }
 
-    /**
-     * The body in the shape of the API that {@code path} belongs to: Anthropic's for {@code /v1/messages…},
-     * OpenAI's elsewhere.
-     */
-    public String body(String path) {
-        if (path.equals("/v1/messages") || path.startsWith("/v1/messages/")) {
-            return "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message
-                    + "\"}}";
-        }
-        return "{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + openAiType + "\",\"param\":null,\"code\":\""
-                + code + "\"}}";
+    /** The body in {@code shape}: the error shape of the API the request was made to. */
+    public String body(ErrorShape shape) {
+        return switch (shape) {
+            case ANTHROPIC ->
+                "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message + "\"}}";
+            case OPENAI ->
+                "{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + openAiType + "\",\"param\":null,\"code\":\""
+                        + code + "\"}}";
+        };
     }
 }

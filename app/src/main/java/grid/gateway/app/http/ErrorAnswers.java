@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.endpoint.ErrorShape;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -15,24 +16,24 @@ import java.nio.charset.StandardCharsets;
 public final class ErrorAnswers {
     private ErrorAnswers() {}
 
-    /** Answers {@code error} for a request to {@code path}. */
-    public static void send(ServerResponse response, String path, ApiError error) {
+    /** Answers {@code error} in {@code shape}. */
+    public static void send(ServerResponse response, ErrorShape shape, ApiError error) {
         response.status(Status.create(error.status()));
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         if (error.retries()) {
             response.header(HeaderNames.RETRY_AFTER, Integer.toString(ApiError.RETRY_AFTER_SECONDS));
         }
-        response.send(error.body(path).getBytes(StandardCharsets.UTF_8));
+        response.send(error.body(shape).getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * Answers {@code error} with {@code Connection: close}: the request's body was not read to its end (or could not
      * be), so the connection cannot carry another request. A client already gone is not an error here.
      */
-    public static void sendClosing(ServerResponse response, String path, ApiError error) {
+    public static void sendClosing(ServerResponse response, ErrorShape shape, ApiError error) {
         response.header(HeaderValues.CONNECTION_CLOSE);
         try {
-            send(response, path, error);
+            send(response, shape, error);
         } catch (UncheckedIOException gone) {
             // The client went away: nobody to answer, and the caller closes the connection anyway.
         }

@@ -5,7 +5,9 @@ import grid.gateway.app.forward.Attempt;
 import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
+import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
+import grid.gateway.app.observe.ProxyEvents;
 import grid.gateway.routing.Route;
 import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.SiteRouter;
@@ -25,11 +27,14 @@ import java.util.function.Function;
  * Sends a routed request upstream and relays the answer (SPEC §3, §6, §9):
  *
  * <pre>
- *   send ── connect failure ──> unpinned: next candidate (two tries in all), then 502
- *     │                          pinned:   503 + Retry-After: 5
- *     ├── first-byte timeout ──> 504        broken before headers ──> 502
- *     └── answered ──> learn (2xx confirm, 429/5xx drop) ──> relay ──> cached tokens (counted; learn_from_usage)
+ *   7. send ── CONNECT (refused or timed out) ──> unpinned: next candidate (two tries in all), then 502
+ *        │                                         pinned:   503 + Retry-After: 5
+ *        ├── TIMEOUT before headers ──> 504        RESET before headers ──> 502
+ *        └── answered ──> 8. learn (2xx confirm, 429/5xx drop) ──> 9. relay ──> cached tokens (counted;
+ *                            learn_from_usage); TIMEOUT or RESET before the first body byte ──> 504 / 502
  * </pre>
+ *
+ * <p>The failure kinds are {@link UpstreamFailure}'s, sorted once by the forwarder or the relay.
  *
  * <p>Thread-safe: stateless apart from its thread-safe collaborators.
  */
@@ -65,12 +70,12 @@ final class Forwarding {
         while (true) {
             switch (next) {
                 case Route.UnknownModel unknown -> {
-                    ErrorAnswers.send(response, request.path(), ApiError.MODEL_NOT_FOUND);
+                    ErrorAnswers.send(response, request.errors(), ApiError.MODEL_NOT_FOUND);
                     return;
                 }
                 case Route.NoneAdmitted none -> {
                     ApiError error = tried.isEmpty() ? ApiError.NONE_ADMITTED : ApiError.UPSTREAM_UNREACHABLE;
-                    ErrorAnswers.send(response, request.path(), error);
+                    ErrorAnswers.send(response, request.errors(), error);
                     return;
                 }
                 case Route.Forward forward -> {
@@ -79,7 +84,7 @@ final class Forwarding {
                     }
                     tried.add(forward.decision().cluster().id());
                     if (tried.size() == MAX_TRIES) {
-                        ErrorAnswers.send(response, request.path(), ApiError.UPSTREAM_UNREACHABLE);
+                        ErrorAnswers.send(response, request.errors(), ApiError.UPSTREAM_UNREACHABLE);
                         return;
                     }
                     next = router.route(keys, tried);
@@ -91,7 +96,7 @@ final class Forwarding {
     /** Forwards a pinned request to its cluster only. */
     void pinned(BackendCluster cluster, ForwardRequest request, ServerResponse response) {
         if (!attempt(RouteDecision.unkeyed(cluster), request, response)) {
-            ErrorAnswers.send(response, request.path(), ApiError.PINNED_UNAVAILABLE);
+            ErrorAnswers.send(response, request.errors(), ApiError.PINNED_UNAVAILABLE);
         }
     }
 
@@ -111,60 +116,69 @@ final class Forwarding {
         }
     }
 
-    /** One try; false only when the connection could not be made (nothing was sent). */
+    /** One try; false only when no connection could be made (nothing was sent, so another cluster may be tried). */
     private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
-        BackendCluster cluster = routed.cluster();
-        // A call that does no prefill is routed like any other, but its answer confirms and drops nothing.
-        RouteDecision decision = request.prefills()
-                ? routed
-                : new RouteDecision(cluster, routed.outcome(), routed.run(), BlockKeys.none());
-        Attempt attempt = forwarder.send(cluster, request);
+        RouteDecision decision = learnable(routed, request);
+        Attempt attempt = forwarder.send(decision.cluster(), request);
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
             // retry, and the cluster is not to blame.
             return true;
         }
-        switch (attempt) {
-            case Attempt.ConnectFailed failed -> {
-                extras.events().upstreamFailed(cluster.id(), "connect");
-                router.connectFailed(cluster.id());
-                return false;
-            }
-            case Attempt.TimedOut timedOut -> {
-                extras.events().upstreamFailed(cluster.id(), "timeout");
-                router.answered(decision, ApiError.UPSTREAM_TIMEOUT.status());
-                ErrorAnswers.send(response, request.path(), ApiError.UPSTREAM_TIMEOUT);
-            }
-            case Attempt.Broken broken -> {
-                extras.events().upstreamFailed(cluster.id(), "broken");
-                router.answered(decision, ApiError.UPSTREAM_UNREACHABLE.status());
-                ErrorAnswers.send(response, request.path(), ApiError.UPSTREAM_UNREACHABLE);
-            }
+        return switch (attempt) {
+            case Attempt.Failed failed -> failed(decision, failed.failure(), request, response);
             case Attempt.Answered answered -> {
-                int status = answered.response().status().code();
-                extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
-                // The cluster answered: 2xx confirms the request's blocks there, 429/5xx drops them.
-                router.answered(decision, status);
-                AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
-                RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
-                if (result.delivery() != RelayResult.Delivery.DELIVERED) {
-                    boolean timedOut = result.delivery() == RelayResult.Delivery.TIMED_OUT_BEFORE_BODY;
-                    extras.events().upstreamFailed(cluster.id(), timedOut ? "timeout" : "broken");
-                    // The client gets the gateway's 504/502, not the 2xx: keys a 2xx confirmed are dropped again.
-                    router.answered(
-                            decision,
-                            timedOut ? ApiError.UPSTREAM_TIMEOUT.status() : ApiError.UPSTREAM_UNREACHABLE.status());
-                    ErrorAnswers.send(
-                            response,
-                            request.path(),
-                            timedOut ? ApiError.UPSTREAM_TIMEOUT : ApiError.UPSTREAM_UNREACHABLE);
-                } else if (status >= 200 && status < 300 && request.prefills()) {
-                    usage(
-                            decision,
-                            extras.reportedCachedTokens().apply(result.tail().bytes()));
-                }
+                answered(decision, answered, request, response);
+                yield true;
             }
+        };
+    }
+
+    /** A call that does no prefill is routed like any other, but its answer confirms and drops nothing. */
+    private static RouteDecision learnable(RouteDecision routed, ForwardRequest request) {
+        return request.prefills()
+                ? routed
+                : new RouteDecision(routed.cluster(), routed.outcome(), routed.run(), BlockKeys.none());
+    }
+
+    /** Counts a failed try; a connect failure is the router's to hear (ejection), any other is answered here. */
+    private boolean failed(
+            RouteDecision decision, UpstreamFailure failure, ForwardRequest request, ServerResponse response) {
+        extras.events().upstreamFailed(decision.cluster().id(), failure);
+        if (failure == UpstreamFailure.CONNECT) {
+            router.connectFailed(decision.cluster().id());
+            return false;
         }
+        answerFailure(decision, failure, request, response);
         return true;
+    }
+
+    /**
+     * The cluster took the request and then failed it: the client gets the gateway's 504 (timeout) or 502, and the
+     * router hears that status, so keys a 2xx already confirmed are dropped again.
+     */
+    private void answerFailure(
+            RouteDecision decision, UpstreamFailure failure, ForwardRequest request, ServerResponse response) {
+        ApiError error = failure == UpstreamFailure.TIMEOUT ? ApiError.UPSTREAM_TIMEOUT : ApiError.UPSTREAM_UNREACHABLE;
+        router.answered(decision, error.status());
+        ErrorAnswers.send(response, request.errors(), error);
+    }
+
+    /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */
+    private void answered(
+            RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
+        BackendCluster cluster = decision.cluster();
+        int status = answered.response().status().code();
+        extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
+        router.answered(decision, status);
+        AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
+        RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
+        if (result.failedBeforeBody().isPresent()) {
+            UpstreamFailure failure = result.failedBeforeBody().get();
+            extras.events().upstreamFailed(cluster.id(), failure);
+            answerFailure(decision, failure, request, response);
+        } else if (status >= 200 && status < 300 && request.prefills()) {
+            usage(decision, extras.reportedCachedTokens().apply(result.tail().bytes()));
+        }
     }
 }

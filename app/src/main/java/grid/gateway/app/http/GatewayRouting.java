@@ -2,20 +2,14 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.config.GatewaySettings;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
-import grid.gateway.app.observe.InboundRefusal;
-import grid.gateway.app.observe.UpstreamErrorKind;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
-import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.keyer.NoKeysReason;
-import grid.gateway.routing.select.AffinityOutcome;
 import io.helidon.webserver.http.HttpRouting;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -38,6 +32,7 @@ public final class GatewayRouting {
      * @param snapshot the config in force
      * @param metrics counts what happens
      * @param budget the process-wide budget of request body bytes in memory
+     * @param endpoints the API paths served and what each one is
      */
     public record Parts(
             SiteRouter router,
@@ -45,7 +40,8 @@ public final class GatewayRouting {
             ResponseRelay relay,
             Supplier<GatewaySnapshot> snapshot,
             GatewayMetrics metrics,
-            BodyBudget budget) {}
+            BodyBudget budget,
+            EndpointTable endpoints) {}
 
     /** Adds the proxy to {@code routing}. */
     public static void register(HttpRouting.Builder routing, Parts parts) {
@@ -54,19 +50,19 @@ public final class GatewayRouting {
         GatewayMetrics metrics = parts.metrics();
         UpstreamForwarder forwarder = parts.forwarder();
         ResponseRelay relay = parts.relay();
-        ProxyEvents events = events(metrics);
         Forwarding forwarding = new Forwarding(
                 router,
                 forwarder,
                 relay,
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
-                new Forwarding.Collaborators(events, GatewayRouting::reportedCachedTokens));
-        ProxyHandler.Limits limits = new ProxyHandler.Limits(
+                new Forwarding.Collaborators(metrics, GatewayRouting::reportedCachedTokens));
+        ProxyHandler.Inbound inbound = new ProxyHandler.Inbound(
+                parts.endpoints(),
                 policies(snapshot),
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
                 parts.budget());
-        routing.any(new ProxyHandler(router, forwarding, limits, events, new ClientDisconnectProbe()));
+        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
     }
 
     /**
@@ -101,42 +97,5 @@ public final class GatewayRouting {
     private static OptionalLong reportedCachedTokens(byte[] tail) {
         OptionalLong json = CachedTokens.inJson(tail);
         return json.isPresent() ? json : CachedTokens.inEventStream(tail);
-    }
-
-    private static ProxyEvents events(GatewayMetrics metrics) {
-        return new ProxyEvents() {
-            @Override
-            public void noKeys(NoKeysReason reason) {
-                metrics.noKeys(reason);
-            }
-
-            @Override
-            public void refused(InboundRefusal reason) {
-                metrics.refused(reason);
-            }
-
-            @Override
-            public void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {
-                metrics.upstreamAnswered(cluster, status, toHeaders);
-            }
-
-            @Override
-            public void upstreamFailed(ClusterId cluster, String kind) {
-                metrics.upstreamFailed(
-                        cluster,
-                        switch (kind) {
-                            case "connect" -> UpstreamErrorKind.CONNECT;
-                            case "timeout" -> UpstreamErrorKind.TIMEOUT;
-                            case "broken" -> UpstreamErrorKind.RESET;
-                            default -> UpstreamErrorKind.OTHER;
-                        });
-            }
-
-            @Override
-            public void cachedTokens(
-                    ClusterId cluster, Optional<AffinityOutcome> outcome, long predicted, OptionalLong reported) {
-                metrics.cachedTokens(cluster, outcome, (int) Math.min(Integer.MAX_VALUE, predicted), reported);
-            }
-        };
     }
 }

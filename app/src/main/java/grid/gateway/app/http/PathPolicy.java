@@ -1,37 +1,22 @@
 package grid.gateway.app.http;
 
-import grid.gateway.app.rewrite.PathIds;
+import grid.gateway.app.endpoint.Classified;
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.routing.grid.Role;
 import java.util.List;
 
 /**
- * Which raw request paths a replica serves (SPEC §8).
+ * Which classified request paths a replica serves (SPEC §8).
  *
  * <p>Both roles first refuse paths that could mean something else after decoding or normalisation: an encoded
- * slash or backslash, a dot segment, an empty segment (double or trailing slash). A consumer then serves the four
- * APIs, {@code /v1/models} and, under {@code /v1/responses/} and {@code /v1/conversations/}, only the API's own
- * shapes ({@code {id}}, {@code {id}/cancel}, {@code {id}/input_items}, {@code input_tokens}, {@code compact};
- * {@code {id}}, {@code {id}/items}, {@code {id}/items/{item_id}}) written without any percent-encoding: an engine
- * decodes {@code input_item%73} into a path the gateway never saw, which would bypass the pin. A provider serves
- * only its allowed paths, by exact string match, so a stored response held at another site cannot be fetched
- * through it.
+ * slash or backslash, a dot segment, an empty segment (double or trailing slash). A consumer then serves exactly the
+ * paths its {@link EndpointTable} lists, written without any percent-encoding: an engine decodes
+ * {@code input_item%73} into a path the gateway never saw, which would bypass the pin. A provider serves only its
+ * allowed paths, by exact string match, so a stored response held at another site cannot be fetched through it.
  *
  * <p>Thread-safe (immutable).
  */
 public final class PathPolicy {
-    private static final List<String> CONSUMER_EXACT = List.of(
-            "/v1/chat/completions",
-            "/v1/completions",
-            "/v1/messages",
-            "/v1/messages/count_tokens",
-            "/v1/responses",
-            "/v1/conversations",
-            "/v1/models");
-    private static final List<String> CONSUMER_PREFIXES = List.of("/v1/responses/", "/v1/conversations/");
-    private static final List<String> RESPONSE_ENDPOINTS =
-            List.of("/v1/responses/input_tokens", "/v1/responses/compact");
-    private static final PathIds PATH_IDS = new PathIds();
-
     private final Role role;
     private final List<String> allowedPaths;
 
@@ -41,30 +26,16 @@ public final class PathPolicy {
         this.allowedPaths = List.copyOf(allowedPaths);
     }
 
-    /** Whether {@code rawPath} (as received, before any decoding) is served. */
-    public boolean serves(String rawPath) {
+    /** Whether the request path {@code classified} is served. */
+    public boolean serves(Classified classified) {
+        String rawPath = classified.rawPath();
         if (!isPlain(rawPath)) {
             return false;
         }
         if (role == Role.PROVIDER) {
             return allowedPaths.contains(rawPath);
         }
-        if (CONSUMER_EXACT.contains(rawPath)) {
-            return true;
-        }
-        for (String prefix : CONSUMER_PREFIXES) {
-            if (rawPath.startsWith(prefix)) {
-                return isKnownShape(rawPath);
-            }
-        }
-        return false;
-    }
-
-    /** A sub-path of the stored-object APIs the API defines, with no percent-encoding anywhere. */
-    private static boolean isKnownShape(String rawPath) {
-        return rawPath.indexOf('%') < 0
-                && (RESPONSE_ENDPOINTS.contains(rawPath)
-                        || PATH_IDS.find(rawPath).isPresent());
+        return classified.listed() && rawPath.indexOf('%') < 0;
     }
 
     /**

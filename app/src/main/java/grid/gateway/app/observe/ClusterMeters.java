@@ -1,5 +1,6 @@
 package grid.gateway.app.observe;
 
+import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.select.AffinityOutcome;
@@ -33,7 +34,7 @@ final class ClusterMeters {
     private final String cluster;
     private final List<Meter> fixed = new ArrayList<>();
     private final Timer latency;
-    private final Map<UpstreamErrorKind, Counter> errors = new EnumMap<>(UpstreamErrorKind.class);
+    private final Map<UpstreamFailure, Counter> errors = new EnumMap<>(UpstreamFailure.class);
     private final Map<String, Counter> predicted = new HashMap<>();
     private final Map<String, Counter> reported = new HashMap<>();
     private final ConcurrentMap<Integer, Counter> statuses = new ConcurrentHashMap<>();
@@ -62,7 +63,7 @@ final class ClusterMeters {
                 cluster));
         this.latency = meterSet.timer(GatewayMeter.UPSTREAM_LATENCY, cluster);
         fixed.add(latency);
-        for (UpstreamErrorKind kind : UpstreamErrorKind.values()) {
+        for (UpstreamFailure kind : UpstreamFailure.values()) {
             errors.put(kind, fixedCounter(GatewayMeter.UPSTREAM_ERRORS, kind.label()));
         }
         List<String> outcomes = new ArrayList<>();
@@ -93,7 +94,7 @@ final class ClusterMeters {
         }
     }
 
-    void failed(UpstreamErrorKind kind) {
+    void failed(UpstreamFailure kind) {
         errors.get(kind).increment();
     }
 

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.routing.PinnedOutcome;
 import grid.gateway.routing.RoutingListener;
 import grid.gateway.routing.grid.BackendCluster;
@@ -46,7 +47,7 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe: counters and the per-cluster map are concurrent; syncs are serialised by a lock that is never
  * held across I/O. Event methods never block and never throw for a valid argument.
  */
-public final class GatewayMetrics implements RoutingListener, AutoCloseable {
+public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoCloseable {
     private final MeterSet meters;
     private final ClusterState state;
     private final Map<AffinityOutcome, Counter> affinity = new EnumMap<>(AffinityOutcome.class);
@@ -97,15 +98,17 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
      * {@code cluster} answered with {@code status}; its response headers arrived {@code toHeaders} after the request
      * was sent. Counts {@code grid_upstream_requests_total} and records {@code grid_upstream_latency_seconds}.
      */
+    @Override
     public void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {
         requireNonNull(toHeaders, "toHeaders");
         meters(cluster).ifPresent(m -> m.answered(status, toHeaders));
     }
 
-    /** A forwarding attempt to {@code cluster} failed; see {@link UpstreamErrorKind#of(Throwable)}. */
-    public void upstreamFailed(ClusterId cluster, UpstreamErrorKind kind) {
-        requireNonNull(kind, "kind");
-        meters(cluster).ifPresent(m -> m.failed(kind));
+    /** A forwarding attempt to {@code cluster} failed: counts {@code grid_upstream_errors_total{kind}}. */
+    @Override
+    public void upstreamFailed(ClusterId cluster, UpstreamFailure failure) {
+        requireNonNull(failure, "failure");
+        meters(cluster).ifPresent(m -> m.failed(failure));
     }
 
     /**
@@ -117,8 +120,9 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
      * @param predictedTokens the run times 64 ({@code LoadGate.TOKENS_PER_BLOCK}); a negative value counts as 0
      * @param reportedTokens what the engine reported, from {@link CachedTokens}
      */
+    @Override
     public void cachedTokens(
-            ClusterId cluster, Optional<AffinityOutcome> outcome, int predictedTokens, OptionalLong reportedTokens) {
+            ClusterId cluster, Optional<AffinityOutcome> outcome, long predictedTokens, OptionalLong reportedTokens) {
         requireNonNull(outcome, "outcome");
         requireNonNull(reportedTokens, "reportedTokens");
         if (reportedTokens.isEmpty() || reportedTokens.getAsLong() < 0) {
@@ -129,6 +133,7 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
     }
 
     /** A client request was refused or cut before it was forwarded. */
+    @Override
     public void refused(InboundRefusal reason) {
         refused.get(requireNonNull(reason, "reason")).increment();
     }
@@ -160,6 +165,7 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
     }
 
     /** The keyer found no keys in a request body. */
+    @Override
     public void noKeys(NoKeysReason reason) {
         noKeys.get(requireNonNull(reason, "reason")).increment();
     }

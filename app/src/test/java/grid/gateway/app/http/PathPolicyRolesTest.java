@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.routing.grid.Role;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,6 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * that could mean something else once decoded or normalised.
  */
 class PathPolicyRolesTest {
+    private static final EndpointTable TABLE = EndpointTable.standard();
+
     private static final List<String> ALLOWED =
             List.of("/v1/chat/completions", "/v1/completions", "/v1/messages", "/v1/responses");
     private static final PathPolicy PROVIDER = new PathPolicy(Role.PROVIDER, ALLOWED);
@@ -55,7 +58,7 @@ class PathPolicyRolesTest {
     @ParameterizedTest
     @ValueSource(strings = {"/v1/chat/completions", "/v1/completions", "/v1/messages", "/v1/responses"})
     void provider_exactAllowedPath_served(String path) {
-        assertThat(PROVIDER.serves(path)).isTrue();
+        assertThat(PROVIDER.serves(TABLE.classify(path))).isTrue();
     }
 
     @ParameterizedTest
@@ -69,9 +72,9 @@ class PathPolicyRolesTest {
                 "/v1/messages/count_tokens"
             })
     void provider_storedObjectsAndOtherApiPaths_refused(String path) {
-        assertThat(PROVIDER.serves(path)).isFalse();
+        assertThat(PROVIDER.serves(TABLE.classify(path))).isFalse();
         // The same paths are the consumer's to serve.
-        assertThat(CONSUMER.serves(path)).isTrue();
+        assertThat(CONSUMER.serves(TABLE.classify(path))).isTrue();
     }
 
     @ParameterizedTest
@@ -100,22 +103,28 @@ class PathPolicyRolesTest {
                 "/v1/chat/completions%20"
             })
     void bothRoles_pathVariantsOfAllowedPaths_refused(String path) {
-        assertThat(PROVIDER.serves(path)).as("provider").isFalse();
-        assertThat(CONSUMER.serves(path)).as("consumer").isFalse();
+        assertThat(PROVIDER.serves(TABLE.classify(path))).as("provider").isFalse();
+        assertThat(CONSUMER.serves(TABLE.classify(path))).as("consumer").isFalse();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/v1/responses/..", "/v1/responses/.", "/v1/conversations/%2e%2e/x", "/v1/responses//x"})
     void consumer_dotOrEmptySegmentsUnderStoredObjectPaths_refused(String path) {
-        assertThat(CONSUMER.serves(path)).isFalse();
+        assertThat(CONSUMER.serves(TABLE.classify(path))).isFalse();
     }
 
     @org.junit.jupiter.api.Test
     void bothRoles_vllmOperationalEndpoints_refused() {
         for (String path : OPERATIONAL) {
-            assertThat(PROVIDER.serves(path)).as("provider " + path).isFalse();
-            assertThat(CONSUMER.serves(path)).as("consumer " + path).isFalse();
-            assertThat(CONSUMER.serves(path + "/")).as("consumer " + path + "/").isFalse();
+            assertThat(PROVIDER.serves(TABLE.classify(path)))
+                    .as("provider " + path)
+                    .isFalse();
+            assertThat(CONSUMER.serves(TABLE.classify(path)))
+                    .as("consumer " + path)
+                    .isFalse();
+            assertThat(CONSUMER.serves(TABLE.classify(path + "/")))
+                    .as("consumer " + path + "/")
+                    .isFalse();
         }
     }
 
@@ -123,8 +132,8 @@ class PathPolicyRolesTest {
     void provider_operationalEndpointListedInAllowedPaths_isServedExactlyAsConfigured() {
         // The operator decides: an allowed path is matched exactly, nothing else is implied.
         PathPolicy tokenizing = new PathPolicy(Role.PROVIDER, List.of("/tokenize"));
-        assertThat(tokenizing.serves("/tokenize")).isTrue();
-        assertThat(tokenizing.serves("/tokenize/")).isFalse();
-        assertThat(tokenizing.serves("/detokenize")).isFalse();
+        assertThat(tokenizing.serves(TABLE.classify("/tokenize"))).isTrue();
+        assertThat(tokenizing.serves(TABLE.classify("/tokenize/"))).isFalse();
+        assertThat(tokenizing.serves(TABLE.classify("/detokenize"))).isFalse();
     }
 }

@@ -2,12 +2,15 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.routing.grid.Role;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class PathPolicyTest {
+    private static final EndpointTable TABLE = EndpointTable.standard();
+
     private final PathPolicy consumer = new PathPolicy(Role.CONSUMER, List.of());
     private final PathPolicy provider = new PathPolicy(Role.PROVIDER, List.of("/v1/chat/completions"));
 
@@ -23,7 +26,7 @@ class PathPolicyTest {
                 "/v1/conversations/conv_1/items/msg_1"
             })
     void serves_consumerPlainPaths_served(String path) {
-        assertThat(consumer.serves(path)).isTrue();
+        assertThat(consumer.serves(TABLE.classify(path))).isTrue();
     }
 
     @ParameterizedTest
@@ -49,7 +52,7 @@ class PathPolicyTest {
                 "/v1/responsesx"
             })
     void serves_consumerEncodedSeparatorsDotsEmptySegmentsOrUnknown_refused(String path) {
-        assertThat(consumer.serves(path)).isFalse();
+        assertThat(consumer.serves(TABLE.classify(path))).isFalse();
     }
 
     @ParameterizedTest
@@ -65,7 +68,7 @@ class PathPolicyTest {
             })
     void serves_consumerEncodedOrUnknownSubPathsOfStoredObjects_refused(String path) {
         // Issue 13 finding 3: an engine decodes what the gateway never checked.
-        assertThat(consumer.serves(path)).isFalse();
+        assertThat(consumer.serves(TABLE.classify(path))).isFalse();
     }
 
     @ParameterizedTest
@@ -77,12 +80,12 @@ class PathPolicyTest {
     @ParameterizedTest
     @ValueSource(strings = {"/v1/chat/completions"})
     void serves_providerAllowedPath_served(String path) {
-        assertThat(provider.serves(path)).isTrue();
+        assertThat(provider.serves(TABLE.classify(path))).isTrue();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/v1/models", "/v1/responses/resp_x", "/v1/chat/completions/", "/v1//chat/completions"})
     void serves_providerOtherPaths_refused(String path) {
-        assertThat(provider.serves(path)).isFalse();
+        assertThat(provider.serves(TABLE.classify(path))).isFalse();
     }
 }

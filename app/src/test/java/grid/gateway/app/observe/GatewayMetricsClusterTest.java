@@ -8,6 +8,7 @@ import static grid.gateway.app.observe.MetricsHarness.cluster;
 import static grid.gateway.app.observe.MetricsHarness.grid;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.load.QueueDepthWindow;
@@ -110,7 +111,7 @@ class GatewayMetricsClusterTest {
     @Test
     void reloadApplied_clusterRemovedAndOneAdded_removedSeriesDisappearAddedAppear() {
         metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
-        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.RESET);
+        metrics.upstreamFailed(EAST_B, UpstreamFailure.RESET);
         assertThat(server.scrape().withLabel("cluster", "east/east-b")).isNotEmpty();
 
         grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false), cluster(WEST_A, OptionalInt.empty(), false)));

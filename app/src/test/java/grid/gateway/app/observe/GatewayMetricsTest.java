@@ -6,6 +6,7 @@ import static grid.gateway.app.observe.MetricsHarness.REGISTRY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.routing.PinnedOutcome;
 import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.select.AffinityOutcome;
@@ -184,9 +185,9 @@ class GatewayMetricsTest {
 
     @Test
     void upstreamFailed_kinds_countedAndPreRegisteredAtZero() {
-        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.CONNECT);
-        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.CONNECT);
-        metrics.upstreamFailed(EAST_B, UpstreamErrorKind.TIMEOUT);
+        metrics.upstreamFailed(EAST_B, UpstreamFailure.CONNECT);
+        metrics.upstreamFailed(EAST_B, UpstreamFailure.CONNECT);
+        metrics.upstreamFailed(EAST_B, UpstreamFailure.TIMEOUT);
 
         Scrape scrape = server.scrape();
         assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-b", "kind", "connect")))

@@ -88,7 +88,7 @@ public class CandidateSelectorBenchmark {
     }
 
     @Benchmark
-    public Selection.Chosen select() {
+    public Selection select() {
         return selector.select(candidates, request, memory::run, settings);
     }
 

@@ -40,14 +40,14 @@ public final class CandidateSelector {
     }
 
     /** Chooses among {@code candidates} (admitted, serving the model; at least one). */
-    public Selection.Chosen select(
+    public Selection select(
             List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings) {
         if (candidates.isEmpty()) {
             throw new IllegalArgumentException("no candidates");
         }
         if (candidates.size() == 1) {
             Candidate only = candidates.getFirst();
-            return new Selection.Chosen(only.cluster(), Optional.empty(), runOf(only, keys, runs));
+            return new Selection(only.cluster(), Optional.empty(), runOf(only, keys, runs));
         }
         List<Candidate> ordered = orderByLoad(candidates);
         Candidate first = ordered.getFirst();
@@ -109,7 +109,7 @@ public final class CandidateSelector {
         return keys.isEmpty() ? 0 : runs.run(candidate.cluster().id(), keys);
     }
 
-    private static Selection.Chosen chosen(Candidate candidate, AffinityOutcome outcome, int run) {
-        return new Selection.Chosen(candidate.cluster(), Optional.of(outcome), run);
+    private static Selection chosen(Candidate candidate, AffinityOutcome outcome, int run) {
+        return new Selection(candidate.cluster(), Optional.of(outcome), run);
     }
 }

@@ -50,11 +50,11 @@ class CandidateSelectorTest {
         return BlockKeys.copyOf(LongStream.range(0, count).toArray(), count);
     }
 
-    private Selection.Chosen select(BlockKeys keys, Candidate... candidates) {
+    private Selection select(BlockKeys keys, Candidate... candidates) {
         return selector.select(List.of(candidates), keys, (id, k) -> runs.getOrDefault(id.name(), 0), DEFAULTS);
     }
 
-    private static String name(Selection.Chosen chosen) {
+    private static String name(Selection chosen) {
         return chosen.cluster().id().name();
     }
 
@@ -62,14 +62,14 @@ class CandidateSelectorTest {
 
     @Test
     void select_noStickyRun_takesLeastQueued() {
-        Selection.Chosen chosen = select(blocks(10), measured("east-a", 5), measured("west-a", 2));
+        Selection chosen = select(blocks(10), measured("east-a", 5), measured("west-a", 2));
         assertThat(name(chosen)).isEqualTo("west-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.MISS);
     }
 
     @Test
     void select_unmeasuredOrderedAfterMeasured() {
-        Selection.Chosen chosen = select(blocks(10), unmeasured("east-a"), measured("west-a", 50));
+        Selection chosen = select(blocks(10), unmeasured("east-a"), measured("west-a", 50));
         assertThat(name(chosen)).isEqualTo("west-a");
     }
 
@@ -77,7 +77,7 @@ class CandidateSelectorTest {
     void select_oneCandidate_noOutcome() {
         // "A request with one admitted site counts nothing."
         runs.put("east-a", 10);
-        Selection.Chosen chosen = select(blocks(10), measured("east-a", 5));
+        Selection chosen = select(blocks(10), measured("east-a", 5));
         assertThat(chosen.outcome()).isEmpty();
         assertThat(chosen.run()).isEqualTo(10);
     }
@@ -97,7 +97,7 @@ class CandidateSelectorTest {
     void select_longestRunHolder_isStickyAndChosenOverLessQueued() {
         runs.put("east-a", 10);
         runs.put("west-a", 6);
-        Selection.Chosen chosen = select(blocks(10), measured("east-a", 1), measured("west-a", 1));
+        Selection chosen = select(blocks(10), measured("east-a", 1), measured("west-a", 1));
         assertThat(name(chosen)).isEqualTo("east-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.HIT);
         assertThat(chosen.run()).isEqualTo(10);
@@ -107,7 +107,7 @@ class CandidateSelectorTest {
     void select_twoStickySites_leastQueuedOfThem() {
         runs.put("east-a", 10);
         runs.put("east-b", 10);
-        Selection.Chosen chosen =
+        Selection chosen =
                 select(blocks(10), measured("north-a", 1.04), measured("east-a", 1.1), measured("east-b", 1.05));
         assertThat(name(chosen)).isEqualTo("east-b");
         assertThat(chosen.outcome()).contains(AffinityOutcome.HIT);
@@ -139,14 +139,14 @@ class CandidateSelectorTest {
         // Both clusters hold the whole 3-block prompt: a run under 4 blocks never counts.
         runs.put("east-a", 3);
         runs.put("west-a", 3);
-        Selection.Chosen chosen = select(blocks(3), measured("east-a", 4), measured("west-a", 1));
+        Selection chosen = select(blocks(3), measured("east-a", 4), measured("west-a", 1));
         assertThat(name(chosen)).isEqualTo("west-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.MISS);
     }
 
     @Test
     void select_noKeys_unkeyedFirstByLoad() {
-        Selection.Chosen chosen = select(BlockKeys.none(), measured("east-a", 4), measured("west-a", 1));
+        Selection chosen = select(BlockKeys.none(), measured("east-a", 4), measured("west-a", 1));
         assertThat(name(chosen)).isEqualTo("west-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.UNKEYED);
     }
@@ -162,7 +162,7 @@ class CandidateSelectorTest {
     @Test
     void select_fortyBlockMatch_queueGapBelowWorth_hit() {
         runs.put("east-a", 40);
-        Selection.Chosen chosen = select(blocks(40), measured("east-a", 10.12), measured("west-a", 10));
+        Selection chosen = select(blocks(40), measured("east-a", 10.12), measured("west-a", 10));
         assertThat(name(chosen)).isEqualTo("east-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.HIT);
     }
@@ -170,7 +170,7 @@ class CandidateSelectorTest {
     @Test
     void select_fortyBlockMatch_queueGapAboveWorth_load() {
         runs.put("east-a", 40);
-        Selection.Chosen chosen = select(blocks(40), measured("east-a", 10.13), measured("west-a", 10));
+        Selection chosen = select(blocks(40), measured("east-a", 10.13), measured("west-a", 10));
         assertThat(name(chosen)).isEqualTo("west-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.LOAD);
         assertThat(chosen.run()).isZero();
@@ -190,7 +190,7 @@ class CandidateSelectorTest {
     @Test
     void loadGate_unmeasuredStickyGivesWayToMeasuredOther() {
         runs.put("east-a", 40);
-        Selection.Chosen chosen = select(blocks(40), unmeasured("east-a"), measured("west-a", 100));
+        Selection chosen = select(blocks(40), unmeasured("east-a"), measured("west-a", 100));
         assertThat(name(chosen)).isEqualTo("west-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.LOAD);
     }
@@ -198,7 +198,7 @@ class CandidateSelectorTest {
     @Test
     void loadGate_unmeasuredStickyKeptAgainstUnmeasuredOther() {
         runs.put("east-a", 40);
-        Selection.Chosen chosen = select(blocks(40), unmeasured("west-a"), unmeasured("east-a"));
+        Selection chosen = select(blocks(40), unmeasured("west-a"), unmeasured("east-a"));
         assertThat(name(chosen)).isEqualTo("east-a");
         assertThat(chosen.outcome()).contains(AffinityOutcome.HIT);
     }
@@ -215,7 +215,7 @@ class CandidateSelectorTest {
     void select_drawUnderTwoPercent_exploresFirstByLoad() {
         runs.put("east-a", 40);
         random.scriptDoubles(0.019);
-        Selection.Chosen explored = select(blocks(40), measured("east-a", 1.1), measured("west-a", 1));
+        Selection explored = select(blocks(40), measured("east-a", 1.1), measured("west-a", 1));
         assertThat(name(explored)).isEqualTo("west-a");
         assertThat(explored.outcome()).contains(AffinityOutcome.EXPLORE);
         random.scriptDoubles(0.021);
@@ -231,7 +231,7 @@ class CandidateSelectorTest {
         int n = 100_000;
         int explored = 0;
         for (int i = 0; i < n; i++) {
-            Selection.Chosen chosen = seeded.select(
+            Selection chosen = seeded.select(
                     List.of(measured("east-a", 5), measured("west-a", 1)),
                     blocks(40),
                     (id, k) -> runs.getOrDefault(id.name(), 0),

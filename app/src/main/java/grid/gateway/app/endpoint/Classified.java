@@ -1,0 +1,24 @@
+package grid.gateway.app.endpoint;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.app.rewrite.PathId;
+import java.util.Optional;
+
+/**
+ * A request path as the {@link EndpointTable} classified it, once per request.
+ *
+ * <p>Thread-safe (immutable).
+ *
+ * @param rawPath the path as received, before any decoding
+ * @param endpoint the row it matched, or for a path no row matches, the unlisted endpoint derived for it
+ * @param pathId the stored id its path names ({@code {response_id}} or {@code {conversation_id}}), raw as sent
+ * @param listed whether a row of the table matched (a consumer serves exactly the listed paths)
+ */
+public record Classified(String rawPath, Endpoint endpoint, Optional<PathId> pathId, boolean listed) {
+    public Classified {
+        requireNonNull(rawPath, "rawPath");
+        requireNonNull(endpoint, "endpoint");
+        requireNonNull(pathId, "pathId");
+    }
+}

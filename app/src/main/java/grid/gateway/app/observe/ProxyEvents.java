@@ -1,0 +1,31 @@
+package grid.gateway.app.observe;
+
+import grid.gateway.app.forward.UpstreamFailure;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.keyer.NoKeysReason;
+import grid.gateway.routing.select.AffinityOutcome;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What the proxy reports about each request, for metrics (SPEC §10); {@link GatewayMetrics} is the implementation.
+ *
+ * <p>Implementations must be thread-safe and must not block.
+ */
+public interface ProxyEvents {
+    /** A body got no keys. */
+    void noKeys(NoKeysReason reason);
+
+    /** A client's request was refused before it was forwarded. */
+    void refused(InboundRefusal reason);
+
+    /** A cluster answered with {@code status} after {@code toHeaders}. */
+    void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders);
+
+    /** Forwarding to a cluster got no answer the client could be given. */
+    void upstreamFailed(ClusterId cluster, UpstreamFailure failure);
+
+    /** Predicted ({@code run × 64}) and engine-reported cached prompt tokens of one answered request. */
+    void cachedTokens(ClusterId cluster, Optional<AffinityOutcome> outcome, long predicted, OptionalLong reported);
+}
