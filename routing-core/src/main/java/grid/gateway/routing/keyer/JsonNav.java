@@ -1,11 +1,12 @@
 package grid.gateway.routing.keyer;
 
+import grid.gateway.routing.text.JsonTokenizer;
 import grid.gateway.routing.text.Swar;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Moves through JSON text that {@link JsonValidator} accepted, by byte offsets: skips values, decodes strings, and
+ * Moves through JSON text that {@link BodyIndex} accepted, by byte offsets: skips values, decodes strings, and
  * compares member names.
  *
  * <p>Because the text is known to be valid, nothing here re-checks grammar, and every method is total on positions
@@ -49,20 +50,7 @@ final class JsonNav {
 
     /** The first index at or after {@code from} that is not JSON white space. */
     int ws(int from) {
-        return skipWhiteSpace(b, from);
-    }
-
-    /** The first index at or after {@code from} in {@code text} that is not JSON white space. */
-    static int skipWhiteSpace(byte[] text, int from) {
-        int q = from;
-        while (q < text.length) {
-            byte c = text[q];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                break;
-            }
-            q++;
-        }
-        return q;
+        return JsonTokenizer.skipWhiteSpace(b, from, n);
     }
 
     /** From the end of an element or member value: the start of the next one, or the closing bracket. */
@@ -122,7 +110,7 @@ final class JsonNav {
         int q = start + 1;
         if (longStrings.length > 0) {
             // Most strings are short: look for the close nearby before searching the index.
-            int near = Swar.quoteOrBackslash(b, q, Math.min(n, start + JsonValidator.LONG_STRING - 1));
+            int near = Swar.quoteOrBackslash(b, q, Math.min(n, start + BodyIndex.LONG_STRING - 1));
             if (near < n && b[near] == '"') {
                 return near + 1;
             }
