@@ -2,32 +2,17 @@ package grid.gateway.app.rewrite;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Reads and writes the content of JSON strings: decodes escapes in content the scanner has validated, writes a Java
- * string back as JSON string content, and tests the stored-id prefixes.
+ * string back as JSON string content.
  *
  * <p>Stateless and thread-safe.
  */
 final class JsonStrings {
-    private static final byte[] RESP = {'r', 'e', 's', 'p', '_'};
-    private static final byte[] CONV = {'c', 'o', 'n', 'v', '_'};
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private JsonStrings() {}
-
-    /** Whether the raw bytes {@code [start, end)} begin with {@code resp_} or {@code conv_}. */
-    static boolean hasIdPrefix(byte[] b, int start, int end) {
-        return end - start >= RESP.length
-                && (Arrays.equals(b, start, start + RESP.length, RESP, 0, RESP.length)
-                        || Arrays.equals(b, start, start + CONV.length, CONV, 0, CONV.length));
-    }
-
-    /** Whether {@code text} begins with {@code resp_} or {@code conv_}. */
-    static boolean hasIdPrefix(String text) {
-        return text.startsWith("resp_") || text.startsWith("conv_");
-    }
 
     /**
      * The text of the string content {@code [start, end)}: the bytes between the quotes of a string the scanner

@@ -32,7 +32,7 @@ public final class RequestIdStripper {
     public Optional<StoredIds> read(byte[] body) {
         requireNonNull(body, "body");
         Found found = new Found(body);
-        if (!JsonScan.scan(body, 0, body.length, found)) {
+        if (!StoredIdScan.scan(body, 0, body.length, found)) {
             return Optional.empty();
         }
         return Optional.of(found.ids.isEmpty() ? StoredIds.none() : new StoredIds(found.ids));
@@ -72,7 +72,7 @@ public final class RequestIdStripper {
     }
 
     /** Keeps the root's stored-id members as the scan meets them. */
-    private static final class Found implements JsonScan.Listener {
+    private static final class Found implements StoredIdScan.Listener {
         private final byte[] body;
         private final List<StoredId> ids = new ArrayList<>();
 
@@ -81,7 +81,7 @@ public final class RequestIdStripper {
         }
 
         @Override
-        public void member(JsonScan.Name name, JsonScan.Place place, int start, int end, boolean escaped) {
+        public void member(StoredIdScan.Name name, StoredIdScan.Place place, int start, int end, boolean escaped) {
             StoredIdField field = field(name, place);
             if (field == null) {
                 return;
@@ -92,7 +92,7 @@ public final class RequestIdStripper {
             ids.add(new StoredId(field, value, start, end));
         }
 
-        private static @Nullable StoredIdField field(JsonScan.Name name, JsonScan.Place place) {
+        private static @Nullable StoredIdField field(StoredIdScan.Name name, StoredIdScan.Place place) {
             return switch (place) {
                 case ROOT ->
                     switch (name) {
@@ -100,7 +100,7 @@ public final class RequestIdStripper {
                         case CONVERSATION -> StoredIdField.CONVERSATION;
                         default -> null;
                     };
-                case CONVERSATION_OBJECT -> name == JsonScan.Name.ID ? StoredIdField.CONVERSATION_ID : null;
+                case CONVERSATION_OBJECT -> name == StoredIdScan.Name.ID ? StoredIdField.CONVERSATION_ID : null;
                 case NESTED -> null;
             };
         }

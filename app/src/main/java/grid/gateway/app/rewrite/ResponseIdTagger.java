@@ -2,6 +2,7 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.tag.IdKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.UnaryOperator;
@@ -51,7 +52,7 @@ public final class ResponseIdTagger {
      */
     void collect(byte[] b, int from, int to, Edits edits) {
         Candidates found = new Candidates(b);
-        if (!JsonScan.scan(b, from, to, found)) {
+        if (!StoredIdScan.scan(b, from, to, found)) {
             return;
         }
         for (int i = 0; i < found.count; i++) {
@@ -71,7 +72,7 @@ public final class ResponseIdTagger {
     }
 
     /** The unescaped, id-prefixed values the scan met, in text order. */
-    private static final class Candidates implements JsonScan.Listener {
+    private static final class Candidates implements StoredIdScan.Listener {
         private final byte[] text;
         private int[] ranges = new int[8];
         private int count;
@@ -81,8 +82,8 @@ public final class ResponseIdTagger {
         }
 
         @Override
-        public void member(JsonScan.Name name, JsonScan.Place place, int start, int end, boolean escaped) {
-            if (escaped || !JsonStrings.hasIdPrefix(text, start, end)) {
+        public void member(StoredIdScan.Name name, StoredIdScan.Place place, int start, int end, boolean escaped) {
+            if (escaped || !IdKind.hasPrefix(text, start, end)) {
                 return;
             }
             if (count * 2 == ranges.length) {
