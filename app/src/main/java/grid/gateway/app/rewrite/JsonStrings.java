@@ -4,8 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads and writes the content of JSON strings: decodes escapes in content the scanner has validated, writes a Java
- * string back as JSON string content.
+ * Writes a Java string back as JSON string content (routing-core's {@code JsonEscape} reads it).
  *
  * <p>Stateless and thread-safe.
  */
@@ -13,42 +12,6 @@ final class JsonStrings {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private JsonStrings() {}
-
-    /**
-     * The text of the string content {@code [start, end)}: the bytes between the quotes of a string the scanner
-     * accepted, so every escape is complete and every byte sequence valid UTF-8. An escaped lone surrogate stays a
-     * lone {@code char}.
-     */
-    static String decode(byte[] b, int start, int end) {
-        StringBuilder text = new StringBuilder(end - start);
-        int q = start;
-        while (q < end) {
-            int run = q;
-            while (run < end && b[run] != '\\') {
-                run++;
-            }
-            text.append(new String(b, q, run - q, StandardCharsets.UTF_8));
-            if (run == end) {
-                break;
-            }
-            byte e = b[run + 1];
-            switch (e) {
-                case 'b' -> text.append('\b');
-                case 'f' -> text.append('\f');
-                case 'n' -> text.append('\n');
-                case 'r' -> text.append('\r');
-                case 't' -> text.append('\t');
-                case 'u' -> {
-                    text.append((char) hex4(b, run + 2));
-                    q = run + 6;
-                    continue;
-                }
-                default -> text.append((char) e); // '"', '\\' and '/' stand for themselves
-            }
-            q = run + 2;
-        }
-        return text.toString();
-    }
 
     /**
      * {@code text} as JSON string content, without quotes: '"', '\' and control characters escaped, surrogates as
@@ -79,13 +42,5 @@ final class JsonStrings {
             }
         }
         return out.toByteArray();
-    }
-
-    private static int hex4(byte[] b, int at) {
-        int value = 0;
-        for (int i = at; i < at + 4; i++) {
-            value = (value << 4) | Character.digit(b[i], 16);
-        }
-        return value;
     }
 }

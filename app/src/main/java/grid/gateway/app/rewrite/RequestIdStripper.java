@@ -2,6 +2,7 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.text.JsonEscape;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +88,7 @@ public final class RequestIdStripper {
                 return;
             }
             String value = escaped
-                    ? JsonStrings.decode(body, start, end)
+                    ? JsonEscape.text(body, start, end)
                     : new String(body, start, end - start, StandardCharsets.UTF_8);
             ids.add(new StoredId(field, value, start, end));
         }

@@ -1,5 +1,6 @@
 package grid.gateway.app.rewrite;
 
+import grid.gateway.routing.text.JsonEscape;
 import grid.gateway.routing.text.JsonListener;
 import grid.gateway.routing.text.JsonTokenizer;
 import java.nio.charset.StandardCharsets;
@@ -110,7 +111,7 @@ final class StoredIdScan implements JsonListener {
 
     private Name classify(int start, int end, boolean escaped) {
         if (escaped) {
-            return end - start <= MAX_ESCAPED_NAME ? classify(JsonStrings.decode(b, start, end)) : Name.OTHER;
+            return end - start <= MAX_ESCAPED_NAME ? classify(JsonEscape.text(b, start, end)) : Name.OTHER;
         }
         if (Arrays.equals(b, start, end, ID, 0, ID.length)) {
             return Name.ID;

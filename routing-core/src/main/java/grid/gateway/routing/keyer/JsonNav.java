@@ -1,5 +1,6 @@
 package grid.gateway.routing.keyer;
 
+import grid.gateway.routing.text.JsonEscape;
 import grid.gateway.routing.text.JsonTokenizer;
 import grid.gateway.routing.text.Swar;
 import java.nio.charset.StandardCharsets;
@@ -181,41 +182,9 @@ final class JsonNav {
 
     /** Decodes the escape at {@code q} into {@code sink}; returns the index after it. */
     private int unescape(int q, CanonicalSink sink) {
-        byte e = b[q + 1];
-        switch (e) {
-            case 'b' -> sink.write('\b');
-            case 'f' -> sink.write('\f');
-            case 'n' -> sink.write('\n');
-            case 'r' -> sink.write('\r');
-            case 't' -> sink.write('\t');
-            case 'u' -> {
-                return unicodeEscape(q, sink);
-            }
-            default -> sink.write(e); // '"', '\\' and '/' stand for themselves
-        }
-        return q + 2;
-    }
-
-    private int unicodeEscape(int q, CanonicalSink sink) {
-        int unit = hex4(q + 2);
-        if (Character.isHighSurrogate((char) unit)
-                && q + 11 < n
-                && b[q + 6] == '\\'
-                && b[q + 7] == 'u'
-                && Character.isLowSurrogate((char) hex4(q + 8))) {
-            writeCodePoint(Character.toCodePoint((char) unit, (char) hex4(q + 8)), sink);
-            return q + 12;
-        }
-        writeCodePoint(unit, sink);
-        return q + 6;
-    }
-
-    private int hex4(int at) {
-        int value = 0;
-        for (int i = at; i < at + 4; i++) {
-            value = (value << 4) | Character.digit(b[i], 16);
-        }
-        return value;
+        long decoded = JsonEscape.decode(b, q, n);
+        writeCodePoint(JsonEscape.codePoint(decoded), sink);
+        return JsonEscape.next(decoded);
     }
 
     private static void writeCodePoint(int cp, CanonicalSink sink) {
