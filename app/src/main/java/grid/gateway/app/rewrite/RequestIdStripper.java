@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * string, or an object whose {@code id} is a string), wherever it sits and however often it is repeated, and keeps
  * every such string, whatever its prefix: {@code msg_x}, {@code Resp_x} or {@code x} names a stored object as surely
  * as a tag does, and the router answers 404 for it (SPEC §5: an untagged id, wherever it appears). A body that is
- * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) is
+ * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) or nests
+ * deeper than the keyer's 256 levels (the one {@link grid.gateway.routing.text.JsonTokenizer} both use) is
  * unreadable: an engine's more lenient parser might still find an id in it, so the caller refuses it. One linear
  * pass, and no exception on any bytes.
  *

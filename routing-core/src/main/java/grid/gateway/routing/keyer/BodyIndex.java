@@ -3,6 +3,7 @@ package grid.gateway.routing.keyer;
 import grid.gateway.routing.text.JsonListener;
 import grid.gateway.routing.text.JsonTokenizer;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keyer's first pass: the shared {@link JsonTokenizer} checks that a body is one JSON text, and this listener
@@ -15,7 +16,7 @@ final class BodyIndex implements JsonListener {
     static final int LONG_STRING = 512;
 
     private final byte[] body;
-    private Members root;
+    private @Nullable Members root;
     /** Pairs (start, end) of long strings, in text order. */
     private int[] longStrings = new int[0];
 
@@ -40,11 +41,12 @@ final class BodyIndex implements JsonListener {
             case INVALID -> throw new NoKeysSignal(NoKeysReason.INVALID_JSON);
             case TOO_DEEP -> throw new NoKeysSignal(NoKeysReason.PARSER_LIMIT);
         }
-        if (index.root == null) {
+        Members root = index.root;
+        if (root == null) {
             throw new NoKeysSignal(NoKeysReason.NOT_AN_OBJECT);
         }
         JsonNav nav = new JsonNav(body, Arrays.copyOf(index.longStrings, index.longCount * 2));
-        return new ValidatedBody(nav, index.root);
+        return new ValidatedBody(nav, root);
     }
 
     @Override
