@@ -15,9 +15,9 @@ import java.util.function.UnaryOperator;
  * member's value.
  *
  * <p>Contract, whatever the bytes: one linear pass plus the tag calls, and no exception. A body that is not one valid
- * JSON text (RFC 8259, strict UTF-8, at most 256 levels deep: the keyer's {@link
- * grid.gateway.routing.text.JsonTokenizer}) comes back unchanged. Engines write ids in plain ASCII, so a value written with
- * a backslash escape is left untagged; so is a value the tag function refuses with an
+ * JSON text (RFC 8259, strict UTF-8, at most 256 levels deep: the keyer's
+ * {@link grid.gateway.routing.text.JsonTokenizer}) comes back unchanged. Engines write ids in plain ASCII, so a value
+ * written with a backslash escape is left untagged; so is a value the tag function refuses with an
  * {@link IllegalArgumentException} (an engine id holding a '.', say, which no tag can carry). A member of that name
  * anywhere counts, including inside user {@code metadata}.
  *
