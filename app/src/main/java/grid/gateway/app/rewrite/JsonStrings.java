@@ -2,68 +2,16 @@ package grid.gateway.app.rewrite;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
- * Reads and writes the content of JSON strings: decodes escapes in content the scanner has validated, writes a Java
- * string back as JSON string content, and tests the stored-id prefixes.
+ * Writes a Java string back as JSON string content (routing-core's {@code JsonEscape} reads it).
  *
  * <p>Stateless and thread-safe.
  */
 final class JsonStrings {
-    private static final byte[] RESP = {'r', 'e', 's', 'p', '_'};
-    private static final byte[] CONV = {'c', 'o', 'n', 'v', '_'};
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private JsonStrings() {}
-
-    /** Whether the raw bytes {@code [start, end)} begin with {@code resp_} or {@code conv_}. */
-    static boolean hasIdPrefix(byte[] b, int start, int end) {
-        return end - start >= RESP.length
-                && (Arrays.equals(b, start, start + RESP.length, RESP, 0, RESP.length)
-                        || Arrays.equals(b, start, start + CONV.length, CONV, 0, CONV.length));
-    }
-
-    /** Whether {@code text} begins with {@code resp_} or {@code conv_}. */
-    static boolean hasIdPrefix(String text) {
-        return text.startsWith("resp_") || text.startsWith("conv_");
-    }
-
-    /**
-     * The text of the string content {@code [start, end)}: the bytes between the quotes of a string the scanner
-     * accepted, so every escape is complete and every byte sequence valid UTF-8. An escaped lone surrogate stays a
-     * lone {@code char}.
-     */
-    static String decode(byte[] b, int start, int end) {
-        StringBuilder text = new StringBuilder(end - start);
-        int q = start;
-        while (q < end) {
-            int run = q;
-            while (run < end && b[run] != '\\') {
-                run++;
-            }
-            text.append(new String(b, q, run - q, StandardCharsets.UTF_8));
-            if (run == end) {
-                break;
-            }
-            byte e = b[run + 1];
-            switch (e) {
-                case 'b' -> text.append('\b');
-                case 'f' -> text.append('\f');
-                case 'n' -> text.append('\n');
-                case 'r' -> text.append('\r');
-                case 't' -> text.append('\t');
-                case 'u' -> {
-                    text.append((char) hex4(b, run + 2));
-                    q = run + 6;
-                    continue;
-                }
-                default -> text.append((char) e); // '"', '\\' and '/' stand for themselves
-            }
-            q = run + 2;
-        }
-        return text.toString();
-    }
 
     /**
      * {@code text} as JSON string content, without quotes: '"', '\' and control characters escaped, surrogates as
@@ -94,13 +42,5 @@ final class JsonStrings {
             }
         }
         return out.toByteArray();
-    }
-
-    private static int hex4(byte[] b, int at) {
-        int value = 0;
-        for (int i = at; i < at + 4; i++) {
-            value = (value << 4) | Character.digit(b[i], 16);
-        }
-        return value;
     }
 }

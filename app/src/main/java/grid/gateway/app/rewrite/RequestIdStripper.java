@@ -2,6 +2,7 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.text.JsonEscape;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * string, or an object whose {@code id} is a string), wherever it sits and however often it is repeated, and keeps
  * every such string, whatever its prefix: {@code msg_x}, {@code Resp_x} or {@code x} names a stored object as surely
  * as a tag does, and the router answers 404 for it (SPEC §5: an untagged id, wherever it appears). A body that is
- * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) is
+ * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) or nests
+ * deeper than the keyer's 256 levels (the one {@link grid.gateway.routing.text.JsonTokenizer} both use) is
  * unreadable: an engine's more lenient parser might still find an id in it, so the caller refuses it. One linear
  * pass, and no exception on any bytes.
  *
@@ -32,7 +34,7 @@ public final class RequestIdStripper {
     public Optional<StoredIds> read(byte[] body) {
         requireNonNull(body, "body");
         Found found = new Found(body);
-        if (!JsonScan.scan(body, 0, body.length, found)) {
+        if (!StoredIdScan.scan(body, 0, body.length, found)) {
             return Optional.empty();
         }
         return Optional.of(found.ids.isEmpty() ? StoredIds.none() : new StoredIds(found.ids));
@@ -72,7 +74,7 @@ public final class RequestIdStripper {
     }
 
     /** Keeps the root's stored-id members as the scan meets them. */
-    private static final class Found implements JsonScan.Listener {
+    private static final class Found implements StoredIdScan.Listener {
         private final byte[] body;
         private final List<StoredId> ids = new ArrayList<>();
 
@@ -81,18 +83,18 @@ public final class RequestIdStripper {
         }
 
         @Override
-        public void member(JsonScan.Name name, JsonScan.Place place, int start, int end, boolean escaped) {
+        public void member(StoredIdScan.Name name, StoredIdScan.Place place, int start, int end, boolean escaped) {
             StoredIdField field = field(name, place);
             if (field == null) {
                 return;
             }
             String value = escaped
-                    ? JsonStrings.decode(body, start, end)
+                    ? JsonEscape.text(body, start, end)
                     : new String(body, start, end - start, StandardCharsets.UTF_8);
             ids.add(new StoredId(field, value, start, end));
         }
 
-        private static @Nullable StoredIdField field(JsonScan.Name name, JsonScan.Place place) {
+        private static @Nullable StoredIdField field(StoredIdScan.Name name, StoredIdScan.Place place) {
             return switch (place) {
                 case ROOT ->
                     switch (name) {
@@ -100,7 +102,7 @@ public final class RequestIdStripper {
                         case CONVERSATION -> StoredIdField.CONVERSATION;
                         default -> null;
                     };
-                case CONVERSATION_OBJECT -> name == JsonScan.Name.ID ? StoredIdField.CONVERSATION_ID : null;
+                case CONVERSATION_OBJECT -> name == StoredIdScan.Name.ID ? StoredIdField.CONVERSATION_ID : null;
                 case NESTED -> null;
             };
         }

@@ -2,6 +2,7 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.tag.IdKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.UnaryOperator;
@@ -14,8 +15,9 @@ import java.util.function.UnaryOperator;
  * member's value.
  *
  * <p>Contract, whatever the bytes: one linear pass plus the tag calls, and no exception. A body that is not one valid
- * JSON text (RFC 8259, strict UTF-8) comes back unchanged. Engines write ids in plain ASCII, so a value written with
- * a backslash escape is left untagged; so is a value the tag function refuses with an
+ * JSON text (RFC 8259, strict UTF-8, at most 256 levels deep: the keyer's
+ * {@link grid.gateway.routing.text.JsonTokenizer}) comes back unchanged. Engines write ids in plain ASCII, so a value
+ * written with a backslash escape is left untagged; so is a value the tag function refuses with an
  * {@link IllegalArgumentException} (an engine id holding a '.', say, which no tag can carry). A member of that name
  * anywhere counts, including inside user {@code metadata}.
  *
@@ -51,7 +53,7 @@ public final class ResponseIdTagger {
      */
     void collect(byte[] b, int from, int to, Edits edits) {
         Candidates found = new Candidates(b);
-        if (!JsonScan.scan(b, from, to, found)) {
+        if (!StoredIdScan.scan(b, from, to, found)) {
             return;
         }
         for (int i = 0; i < found.count; i++) {
@@ -71,7 +73,7 @@ public final class ResponseIdTagger {
     }
 
     /** The unescaped, id-prefixed values the scan met, in text order. */
-    private static final class Candidates implements JsonScan.Listener {
+    private static final class Candidates implements StoredIdScan.Listener {
         private final byte[] text;
         private int[] ranges = new int[8];
         private int count;
@@ -81,8 +83,8 @@ public final class ResponseIdTagger {
         }
 
         @Override
-        public void member(JsonScan.Name name, JsonScan.Place place, int start, int end, boolean escaped) {
-            if (escaped || !JsonStrings.hasIdPrefix(text, start, end)) {
+        public void member(StoredIdScan.Name name, StoredIdScan.Place place, int start, int end, boolean escaped) {
+            if (escaped || !IdKind.hasPrefix(text, start, end)) {
                 return;
             }
             if (count * 2 == ranges.length) {

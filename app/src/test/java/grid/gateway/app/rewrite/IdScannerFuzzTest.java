@@ -3,12 +3,15 @@ package grid.gateway.app.rewrite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import grid.gateway.routing.tag.IdKind;
+import grid.gateway.routing.text.JsonTokenizer;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Jazzer fuzz targets for the id-rewriting scanner (issue 13: fuzzing extended to it), as routing-core's
- * {@code ParserFuzzTest} does for the keyer. Invariants, on any bytes:
+ * Jazzer fuzz targets for the stored-id rewriting (issue 13: fuzzing extended to it). The JSON grammar underneath is
+ * routing-core's {@code JsonTokenizer}, fuzzed there ({@code ParserFuzzTest#jsonTokenizer}); these targets fuzz what
+ * the rewriting adds on top of it. Invariants, on any bytes:
  *
  * <ul>
  *   <li>the request stripper never throws, gives the same answer twice, and with a mapping that changes nothing
@@ -22,12 +25,11 @@ import java.util.function.UnaryOperator;
  * executions) Jazzer mutates from it for {@code fuzz.duration}.
  */
 class IdScannerFuzzTest {
-    private static final JsonScan.Listener IGNORE = (name, place, start, end, escaped) -> {};
-
     private final RequestIdStripper stripper = new RequestIdStripper();
-    private final ResponseIdTagger tagger = new ResponseIdTagger(id -> id.startsWith("resp_") || id.startsWith("conv_")
-            ? id.substring(0, 5) + "east.1ef772aa.." + id.substring(5)
-            : id);
+    private final ResponseIdTagger tagger = new ResponseIdTagger(id -> IdKind.of(id)
+            .map(kind -> kind.prefix() + "east.1ef772aa.."
+                    + id.substring(kind.prefix().length()))
+            .orElse(id));
 
     @FuzzTest(maxDuration = "10s")
     void requestIdStripper(byte[] body) {
@@ -41,8 +43,8 @@ class IdScannerFuzzTest {
     void responseIdTagger(byte[] body) {
         byte[] tagged = tagger.tagJson(body);
         assertThat(tagger.tagJson(body.clone())).isEqualTo(tagged);
-        if (JsonScan.scan(body, 0, body.length, IGNORE)) {
-            assertThat(JsonScan.scan(tagged, 0, tagged.length, IGNORE)).isTrue();
+        if (JsonTokenizer.isValid(body)) {
+            assertThat(JsonTokenizer.isValid(tagged)).isTrue();
         } else {
             assertThat(tagged).isSameAs(body);
         }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import grid.gateway.routing.testing.SeededTrials;
+import grid.gateway.routing.text.JsonTokenizer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -204,5 +205,23 @@ class RequestIdStripperTest {
             StoredIds ids = stripper.find(body);
             assertThat(stripper.strip(body, ids, Fixtures.STRIP)).isNotNull();
         });
+    }
+
+    /**
+     * A deliberate change (issue 15): the rewrite shares the keyer's tokenizer and so its depth limit; a body nested
+     * deeper than 256 containers is unreadable (the gateway answers 400 {@code invalid_json}), as it gets no keys.
+     */
+    @Test
+    void read_nestedBeyondTheDepthLimit_unreadable() {
+        String atLimit =
+                "{\"previous_response_id\":\"" + PREV + "\",\"input\":" + nested(JsonTokenizer.MAX_DEPTH - 1) + "}";
+        assertThat(stripper.read(utf8(atLimit)))
+                .hasValueSatisfying(ids -> assertThat(ids.values()).containsExactly(PREV));
+        String beyond = "{\"previous_response_id\":\"" + PREV + "\",\"input\":" + nested(JsonTokenizer.MAX_DEPTH) + "}";
+        assertThat(stripper.read(utf8(beyond))).isEmpty();
+    }
+
+    private static String nested(int arrays) {
+        return "[".repeat(arrays) + "]".repeat(arrays);
     }
 }

@@ -7,6 +7,7 @@ import static grid.gateway.app.rewrite.Fixtures.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.routing.testing.SeededTrials;
+import grid.gateway.routing.text.JsonTokenizer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -142,11 +143,24 @@ class ResponseIdTaggerTest {
     }
 
     @Test
-    void tagJson_hundredThousandLevelsDeep_tagsWithoutStackOverflow() {
-        int depth = 100_000;
-        String body = "[".repeat(depth) + "{\"id\":\"resp_a\"}" + "]".repeat(depth);
+    void tagJson_atTheDepthLimit_tags() {
+        // 255 arrays and the object inside them: 256 containers, the keyer's limit too.
+        int arrays = JsonTokenizer.MAX_DEPTH - 1;
+        String body = "[".repeat(arrays) + "{\"id\":\"resp_a\"}" + "]".repeat(arrays);
         String out = text(tagger.tagJson(utf8(body)));
-        assertThat(out).isEqualTo("[".repeat(depth) + "{\"id\":\"resp_east.1ef772aa..a\"}" + "]".repeat(depth));
+        assertThat(out).isEqualTo("[".repeat(arrays) + "{\"id\":\"resp_east.1ef772aa..a\"}" + "]".repeat(arrays));
+    }
+
+    /**
+     * A deliberate change (issue 15): the rewrite shares the keyer's tokenizer and so its depth limit; an answer
+     * nested deeper than 256 containers, which no engine writes, passes on as it is, after one linear scan and
+     * without a stack overflow.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {JsonTokenizer.MAX_DEPTH, 100_000})
+    void tagJson_deeperThanTheLimit_returnsBodyUnchanged(int arrays) {
+        byte[] bytes = utf8("[".repeat(arrays) + "{\"id\":\"resp_a\"}" + "]".repeat(arrays));
+        assertThat(tagger.tagJson(bytes)).isSameAs(bytes);
     }
 
     @Test

@@ -69,7 +69,7 @@ public class PromptKeyerBenchmark {
 
     @Benchmark
     public ValidatedBody validateOnly() {
-        return JsonValidator.validate(bytes);
+        return BodyIndex.validate(bytes);
     }
 
     @Benchmark

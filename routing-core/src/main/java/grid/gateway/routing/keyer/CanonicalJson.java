@@ -11,7 +11,7 @@ import java.util.Comparator;
  * <p>The value is first read into a flat node table in one linear pass and then written, so sorting costs
  * {@code n log n} and nesting never makes the pass quadratic. Callers pass only values of at most
  * {@link OversizeValue#LIMIT} bytes (larger ones are keyed by digest), which bounds the table; recursion is bounded
- * by {@link JsonValidator#MAX_DEPTH}.
+ * by {@link grid.gateway.routing.text.JsonTokenizer#MAX_DEPTH}.
  *
  * <p>Not thread-safe. One instance serves every value of one body in turn ({@link #writeValue}): its table grows to
  * the largest value and is then reused, so a list of thousands of tiny tools costs one table, not one each.

@@ -1,11 +1,13 @@
 package grid.gateway.routing.keyer;
 
+import grid.gateway.routing.text.JsonEscape;
+import grid.gateway.routing.text.JsonTokenizer;
 import grid.gateway.routing.text.Swar;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Moves through JSON text that {@link JsonValidator} accepted, by byte offsets: skips values, decodes strings, and
+ * Moves through JSON text that {@link BodyIndex} accepted, by byte offsets: skips values, decodes strings, and
  * compares member names.
  *
  * <p>Because the text is known to be valid, nothing here re-checks grammar, and every method is total on positions
@@ -49,20 +51,7 @@ final class JsonNav {
 
     /** The first index at or after {@code from} that is not JSON white space. */
     int ws(int from) {
-        return skipWhiteSpace(b, from);
-    }
-
-    /** The first index at or after {@code from} in {@code text} that is not JSON white space. */
-    static int skipWhiteSpace(byte[] text, int from) {
-        int q = from;
-        while (q < text.length) {
-            byte c = text[q];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                break;
-            }
-            q++;
-        }
-        return q;
+        return JsonTokenizer.skipWhiteSpace(b, from, n);
     }
 
     /** From the end of an element or member value: the start of the next one, or the closing bracket. */
@@ -122,7 +111,7 @@ final class JsonNav {
         int q = start + 1;
         if (longStrings.length > 0) {
             // Most strings are short: look for the close nearby before searching the index.
-            int near = Swar.quoteOrBackslash(b, q, Math.min(n, start + JsonValidator.LONG_STRING - 1));
+            int near = Swar.quoteOrBackslash(b, q, Math.min(n, start + BodyIndex.LONG_STRING - 1));
             if (near < n && b[near] == '"') {
                 return near + 1;
             }
@@ -193,41 +182,9 @@ final class JsonNav {
 
     /** Decodes the escape at {@code q} into {@code sink}; returns the index after it. */
     private int unescape(int q, CanonicalSink sink) {
-        byte e = b[q + 1];
-        switch (e) {
-            case 'b' -> sink.write('\b');
-            case 'f' -> sink.write('\f');
-            case 'n' -> sink.write('\n');
-            case 'r' -> sink.write('\r');
-            case 't' -> sink.write('\t');
-            case 'u' -> {
-                return unicodeEscape(q, sink);
-            }
-            default -> sink.write(e); // '"', '\\' and '/' stand for themselves
-        }
-        return q + 2;
-    }
-
-    private int unicodeEscape(int q, CanonicalSink sink) {
-        int unit = hex4(q + 2);
-        if (Character.isHighSurrogate((char) unit)
-                && q + 11 < n
-                && b[q + 6] == '\\'
-                && b[q + 7] == 'u'
-                && Character.isLowSurrogate((char) hex4(q + 8))) {
-            writeCodePoint(Character.toCodePoint((char) unit, (char) hex4(q + 8)), sink);
-            return q + 12;
-        }
-        writeCodePoint(unit, sink);
-        return q + 6;
-    }
-
-    private int hex4(int at) {
-        int value = 0;
-        for (int i = at; i < at + 4; i++) {
-            value = (value << 4) | Character.digit(b[i], 16);
-        }
-        return value;
+        long decoded = JsonEscape.decode(b, q, n);
+        writeCodePoint(JsonEscape.codePoint(decoded), sink);
+        return JsonEscape.next(decoded);
     }
 
     private static void writeCodePoint(int cp, CanonicalSink sink) {

@@ -27,7 +27,10 @@ public enum NoKeysReason {
     DUPLICATE_MEMBER,
     /** The body has no prompt text at all. */
     EMPTY_PROMPT,
-    /** The body exceeds a parser limit (nesting deeper than {@link JsonValidator#MAX_DEPTH}). */
+    /**
+     * The body exceeds a parser limit (nesting deeper than
+     * {@link grid.gateway.routing.text.JsonTokenizer#MAX_DEPTH}).
+     */
     PARSER_LIMIT,
     /** A defect in the keyer itself; never expected, counted so that it cannot hide. */
     KEYER_FAULT;

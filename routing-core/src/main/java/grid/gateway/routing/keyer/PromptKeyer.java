@@ -9,7 +9,7 @@ import java.util.Optional;
  * Turns a request body into its {@link PromptKeys} (SPEC §4; the seed's "What it keys on").
  *
  * <pre>
- *   body bytes ──> JsonValidator (one pass: grammar, UTF-8, depth; root members by offset)
+ *   body bytes ──> BodyIndex (JsonTokenizer's one pass: grammar, UTF-8, depth; root members by offset)
  *              ──> model, cache_salt ──> BlockChain seed
  *              ──> DialectWalker: tools → system → messages, written as the canonical stream
  *              ──> BlockChain: 256-byte blocks, chained XXH64 keys, stops the walk at 512
@@ -17,7 +17,7 @@ import java.util.Optional;
  *
  * <p>Stateless and thread-safe. Never throws on any body: every outcome is keys or a {@link NoKeysReason}. Extra
  * memory is bounded by about the body's size (decoded strings and values under the 16 KiB rule), time is linear in
- * the body, and nothing recurses deeper than {@link JsonValidator#MAX_DEPTH}.
+ * the body, and nothing recurses deeper than {@link grid.gateway.routing.text.JsonTokenizer#MAX_DEPTH}.
  */
 public final class PromptKeyer {
     /** Creates a keyer; it holds no state, so one serves every request. */
@@ -30,7 +30,7 @@ public final class PromptKeyer {
         Optional<String> model = Optional.empty();
         Optional<String> salt = Optional.empty();
         try {
-            ValidatedBody validated = JsonValidator.validate(body);
+            ValidatedBody validated = BodyIndex.validate(body);
             JsonNav nav = validated.nav();
             Members root = validated.root();
             if (root.count(nav, FieldName.MODEL) > 1 || root.count(nav, FieldName.CACHE_SALT) > 1) {

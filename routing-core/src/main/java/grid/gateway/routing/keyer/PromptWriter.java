@@ -1,5 +1,6 @@
 package grid.gateway.routing.keyer;
 
+import grid.gateway.routing.text.JsonTokenizer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -237,7 +238,7 @@ final class PromptWriter {
     /** Arguments sent as a JSON string: parsed and canonicalised, or, when not JSON, keyed as text. */
     private void stringArguments(int arguments) {
         byte[] decoded = nav.decodedBytes(arguments);
-        if (JsonValidator.isValid(decoded)) {
+        if (JsonTokenizer.isValid(decoded)) {
             JsonNav inner = new JsonNav(decoded, new int[0]);
             canonical.writeValue(inner, inner.ws(0), sink, null);
         } else {

@@ -1,7 +1,7 @@
 package grid.gateway.routing.keyer;
 
 /**
- * A body that passed {@link JsonValidator}: a navigator over its bytes and the members of its root object.
+ * A body that passed {@link BodyIndex}: a navigator over its bytes and the members of its root object.
  *
  * <p>Not thread-safe; one per body.
  *

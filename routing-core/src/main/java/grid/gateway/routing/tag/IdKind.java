@@ -2,6 +2,8 @@ package grid.gateway.routing.tag;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -15,10 +17,14 @@ public enum IdKind {
     /** A conversation: {@code conv_…}. */
     CONV("conv_");
 
+    private static final IdKind[] KINDS = values();
+
     private final String prefix;
+    private final byte[] prefixBytes;
 
     IdKind(String prefix) {
         this.prefix = prefix;
+        this.prefixBytes = prefix.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The prefix ids of this kind start with, underscore included. */
@@ -36,5 +42,21 @@ public enum IdKind {
             return Optional.of(CONV);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the bytes {@code text[from, to)} start with either kind's prefix: the test an id written raw in a JSON
+     * answer passes before it is tagged.
+     */
+    public static boolean hasPrefix(byte[] text, int from, int to) {
+        requireNonNull(text, "text");
+        for (IdKind kind : KINDS) {
+            byte[] prefix = kind.prefixBytes;
+            if (to - from >= prefix.length
+                    && Arrays.equals(text, from, from + prefix.length, prefix, 0, prefix.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Byte searches eight bytes at a time (SIMD within a register) for the scanners' string loops.
+ * Byte searches eight bytes at a time (SIMD within a register) for the string loops of {@link JsonTokenizer} and of
+ * the readers of the text it accepted.
  *
- * <p>Stateless and thread-safe. Shared by the keyer's scanner and the gateway's id tagger: a 2 MiB base64 image or a
- * long model answer is one JSON string, and scanning it a byte at a time would dominate both.
+ * <p>Stateless and thread-safe. A 2 MiB base64 image or a long model answer is one JSON string, and scanning it a
+ * byte at a time would dominate both the keyer and the gateway's id tagger.
  */
 public final class Swar {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

@@ -8,7 +8,7 @@ final class KeyerProbe {
 
     /** The canonical stream of {@code body} (which must be keyable), without the 512-key limit. */
     static byte[] canonicalStream(ApiDialect dialect, byte[] body) {
-        ValidatedBody validated = JsonValidator.validate(body);
+        ValidatedBody validated = BodyIndex.validate(body);
         ByteSink sink = new ByteSink(body.length);
         DialectWalker.of(dialect).walk(validated.root(), new PromptWriter(validated.nav(), sink));
         return sink.toByteArray();
