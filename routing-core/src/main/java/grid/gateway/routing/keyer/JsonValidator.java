@@ -3,6 +3,7 @@ package grid.gateway.routing.keyer;
 import grid.gateway.routing.text.Swar;
 import grid.gateway.routing.text.Utf8;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keyer's first pass: checks that a body is one JSON text (RFC 8259 grammar, UTF-8 strings, at most
@@ -30,7 +31,7 @@ final class JsonValidator {
     private int p;
     private int[] longStrings = new int[0];
     private int longCount;
-    private Members root;
+    private @Nullable Members root;
     private int memberKeyStart = -1;
     private int memberKeyEnd;
     private int memberValueStart;
@@ -93,7 +94,8 @@ final class JsonValidator {
     private boolean afterValue() {
         while (true) {
             int valueEnd = p;
-            if (depth == 1 && memberKeyStart >= 0) {
+            // A member key at depth 1 was read in the root object, so root is set (null only for a non-object root).
+            if (depth == 1 && memberKeyStart >= 0 && root != null) {
                 root.add(memberKeyStart, memberKeyEnd, memberValueStart, valueEnd);
                 memberKeyStart = -1;
             }
