@@ -83,14 +83,19 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
         syncClusters();
     }
 
+    /** The counter of {@code key}: the constructor registers one for every enum value, so none is missing. */
+    static <K> Counter registered(Map<K, Counter> counters, K key) {
+        return requireNonNull(counters.get(key), "no counter registered for " + key);
+    }
+
     @Override
     public void affinityDecided(AffinityOutcome outcome, ClusterId cluster, int run) {
-        affinity.get(requireNonNull(outcome, "outcome")).increment();
+        registered(affinity, requireNonNull(outcome, "outcome")).increment();
     }
 
     @Override
     public void pinned(PinnedOutcome outcome) {
-        pinned.get(requireNonNull(outcome, "outcome")).increment();
+        registered(pinned, requireNonNull(outcome, "outcome")).increment();
     }
 
     /**
@@ -130,7 +135,7 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
 
     /** A client request was refused or cut before it was forwarded. */
     public void refused(InboundRefusal reason) {
-        refused.get(requireNonNull(reason, "reason")).increment();
+        registered(refused, requireNonNull(reason, "reason")).increment();
     }
 
     /** Registers {@code grid_requests_in_flight}, read from {@code count} at each scrape. */
@@ -161,7 +166,7 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
 
     /** The keyer found no keys in a request body. */
     public void noKeys(NoKeysReason reason) {
-        noKeys.get(requireNonNull(reason, "reason")).increment();
+        registered(noKeys, requireNonNull(reason, "reason")).increment();
     }
 
     /**
@@ -169,13 +174,13 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
      * once the new snapshot is in force, so that {@link ClusterState#grid()} returns its grid.
      */
     public void reloadApplied() {
-        reloads.get(ReloadResult.APPLIED).increment();
+        registered(reloads, ReloadResult.APPLIED).increment();
         syncClusters();
     }
 
     /** A changed config was refused; the old one stays in force. */
     public void reloadRefused() {
-        reloads.get(ReloadResult.REFUSED).increment();
+        registered(reloads, ReloadResult.REFUSED).increment();
     }
 
     /**
