@@ -9,6 +9,7 @@
 # Stops by itself; every process it starts is stopped on exit (also on Ctrl-C). Builds what it needs (Maven and a
 # JDK 21+ with jcmd: JAVA_HOME if 21+, else the newest under /usr/lib/jvm; needs Linux /proc).
 set -euo pipefail
+# shellcheck source=bin/lib/common.sh
 . "$(dirname "$0")/../bin/lib/common.sh"
 cd "$GRID_REPO"
 

@@ -19,6 +19,7 @@
 # jars with Maven when they are missing or older than the sources. Results: target/steady-heap/<time>/ (config,
 # logs, samples.csv, report.txt). Kills everything it started when it ends, also on Ctrl-C.
 set -euo pipefail
+# shellcheck source=bin/lib/common.sh
 . "$(dirname "$0")/../bin/lib/common.sh"
 cd "$GRID_REPO"
 

@@ -22,6 +22,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bin/lib/common.sh
 . "$here/../../bin/lib/common.sh"
 repo=$GRID_REPO
 work=$here/work

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced (never run) by the scripts under bin/, bench/ and .ci/: one way to find a JDK 21+ and one way to build
 # what is stale. Source it with its path from the script, e.g.
 #   . "$(dirname "$0")/lib/common.sh"            (bin/*)
@@ -103,7 +104,7 @@ build_if_stale() {
     while [[ $# -gt 0 && $1 != -- ]]; do sources+=("$1"); shift; done
     shift
     (
-        cd "$GRID_REPO"
+        cd "$GRID_REPO" || exit 1
         for target in "${targets[@]}"; do
             if [[ ! -e "$target" ]] || [[ -n "$(find "${sources[@]}" -newer "$target" -print -quit)" ]]; then
                 stale=true
