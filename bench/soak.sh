@@ -7,9 +7,11 @@
 #   bench/soak.sh [MINUTES] [extra SoakRun options: --clients N --seed N]
 #
 # Stops by itself; every process it starts is stopped on exit (also on Ctrl-C). Builds what it needs (Maven and a
-# JDK 21+, found under JAVA_HOME or /usr/lib/jvm; needs Linux /proc).
+# JDK 21+ with jcmd: JAVA_HOME if 21+, else the newest under /usr/lib/jvm; needs Linux /proc).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=bin/lib/common.sh
+. "$(dirname "$0")/../bin/lib/common.sh"
+cd "$GRID_REPO"
 
 minutes=${1:-10}
 shift || true
@@ -18,29 +20,10 @@ if ! [[ "$minutes" =~ ^[0-9]+$ ]] || [[ "$minutes" -lt 1 || "$minutes" -gt 240 ]
     exit 2
 fi
 
-find_jdk21() {
-    local home v best="" best_v=0
-    for home in ${JAVA_HOME:+"$JAVA_HOME"} /usr/lib/jvm/*/; do
-        home=${home%/}
-        [[ -x "$home/bin/java" && -x "$home/bin/jcmd" ]] || continue
-        v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)
-        if [[ -n "$v" && "$v" -ge 21 && "$v" -gt "$best_v" ]]; then best=$home; best_v=$v; fi
-    done
-    echo "$best"
-}
-
-jdk=$(find_jdk21)
-if [[ -z "$jdk" ]]; then
-    echo "soak: needs a JDK 21 or newer with jcmd (none in JAVA_HOME or /usr/lib/jvm)" >&2
-    exit 1
-fi
+require_jdk21 soak jcmd
 gateway_jar=app/target/grid-gateway.jar
 engine_jar=conformance/target/engine-simulator.jar
-if [[ ! -f "$gateway_jar" || ! -f "$engine_jar" \
-        || -n "$(find routing-core/src app/src conformance/src -newer "$engine_jar" -print -quit)" ]]; then
-    echo "soak: building (first use or sources changed) ..."
-    JAVA_HOME=$jdk mvn -B -q --no-transfer-progress -DskipTests package
-fi
+build_if_stale soak "$gateway_jar" "$engine_jar" -- routing-core/src app/src conformance/src -- -DskipTests package
 
 # SoakRun stops the processes it started; this trap covers a soak that is itself killed.
 "$jdk/bin/java" -cp "$engine_jar:conformance/target/libs/*" grid.gateway.conformance.soak.SoakRun \

@@ -19,7 +19,9 @@
 # jars with Maven when they are missing or older than the sources. Results: target/steady-heap/<time>/ (config,
 # logs, samples.csv, report.txt). Kills everything it started when it ends, also on Ctrl-C.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=bin/lib/common.sh
+. "$(dirname "$0")/../bin/lib/common.sh"
+cd "$GRID_REPO"
 
 minutes=${1:-4}
 rate=${RATE:-200}
@@ -43,21 +45,7 @@ if ((minutes * 60 <= warmup_secs + 2 * sample_secs)); then
     exit 2
 fi
 
-find_jdk21() {
-    local home v best="" best_v=0
-    for home in ${JAVA_HOME:+"$JAVA_HOME"} /usr/lib/jvm/*/; do
-        home=${home%/}
-        [[ -x "$home/bin/java" && -x "$home/bin/jcmd" ]] || continue
-        v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)
-        if [[ -n "$v" && "$v" -ge 21 && "$v" -gt "$best_v" ]]; then best=$home; best_v=$v; fi
-    done
-    echo "$best"
-}
-jdk=$(find_jdk21)
-if [[ -z "$jdk" ]]; then
-    echo "steady-heap: needs a JDK 21 or newer with jcmd (none in JAVA_HOME or /usr/lib/jvm)" >&2
-    exit 1
-fi
+require_jdk21 steady-heap jcmd
 if ! command -v wrk >/dev/null 2>&1; then
     echo "steady-heap: installing wrk with apt-get"
     apt-get update -qq
@@ -69,12 +57,8 @@ done
 
 gateway_jar=app/target/grid-gateway.jar
 engine_jar=conformance/target/engine-simulator.jar
-if [[ ! -f "$gateway_jar" || ! -f "$engine_jar" ]] \
-    || [[ -n "$(find routing-core/src/main app/src/main conformance/src/main -newer "$gateway_jar" -print -quit)" ]] \
-    || [[ -n "$(find routing-core/src/main app/src/main conformance/src/main -newer "$engine_jar" -print -quit)" ]]; then
-    echo "steady-heap: building the jars (mvn -DskipTests package) ..."
-    JAVA_HOME=$jdk mvn -B -q --no-transfer-progress -DskipTests package
-fi
+build_if_stale steady-heap "$gateway_jar" "$engine_jar" -- routing-core/src/main app/src/main conformance/src/main \
+    -- -DskipTests package
 
 for p in "${engine_ports[@]}" "$port" "$admin_port"; do
     if (exec 3<>"/dev/tcp/$host/$p") 2>/dev/null; then

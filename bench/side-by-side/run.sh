@@ -22,7 +22,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+# shellcheck source=bin/lib/common.sh
+. "$here/../../bin/lib/common.sh"
+repo=$GRID_REPO
 work=$here/work
 quick=false
 jfr=false
@@ -78,25 +80,9 @@ install_missing() {
     fi
 }
 
-find_jdk21() {
-    local home v best="" best_v=0
-    for home in ${JAVA_HOME:+"$JAVA_HOME"} /usr/lib/jvm/*/; do
-        home=${home%/}
-        [[ -x "$home/bin/java" ]] || continue
-        v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)
-        if [[ -n "$v" && "$v" -ge 21 && "$v" -gt "$best_v" ]]; then best=$home; best_v=$v; fi
-    done
-    echo "$best"
-}
-
 build_jars() {
-    local built_jar=$repo/app/target/grid-gateway.jar engine_jar=$repo/conformance/target/engine-simulator.jar
-    if [[ ! -f "$built_jar" || ! -f "$engine_jar" ]] \
-        || [[ -n "$(find "$repo/routing-core/src/main" "$repo/app/src/main" "$repo/conformance/src/main" \
-            -newer "$built_jar" -print -quit)" ]]; then
-        log "building the gateway and engine simulator jars"
-        (cd "$repo" && JAVA_HOME=$jdk PATH="$jdk/bin:$PATH" mvn -B -q --no-transfer-progress -DskipTests package)
-    fi
+    build_if_stale run.sh app/target/grid-gateway.jar conformance/target/engine-simulator.jar \
+        -- routing-core/src/main app/src/main conformance/src/main -- -DskipTests package
 }
 
 install_portkey() {
@@ -553,11 +539,7 @@ report() {
 # ---------------------------------------------------------------------------------------------------------------
 
 install_missing
-jdk=$(find_jdk21)
-if [[ -z "$jdk" ]]; then
-    echo "run.sh: needs a JDK 21 or newer (none in JAVA_HOME or /usr/lib/jvm)" >&2
-    exit 1
-fi
+require_jdk21 run.sh
 mkdir -p "$work"
 build_jars
 install_portkey

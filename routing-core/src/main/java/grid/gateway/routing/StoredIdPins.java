@@ -1,5 +1,7 @@
 package grid.gateway.routing;
 
+import static java.util.Objects.requireNonNull;
+
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.tag.TagCodec;
@@ -7,6 +9,7 @@ import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.tag.TagParse;
 import grid.gateway.routing.tag.TaggedId;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Resolves the stored ids one request names to the single backend cluster that stored them (SPEC §5), before
@@ -22,7 +25,7 @@ final class StoredIdPins {
         if (ids.isEmpty()) {
             throw new IllegalArgumentException("no stored id to pin to");
         }
-        BackendCluster cluster = null;
+        @Nullable BackendCluster cluster = null;
         for (String id : ids) {
             PinResult one = resolveOne(id, grid, keyRing, codec);
             if (!(one instanceof PinResult.Pinned pinned)) {
@@ -33,7 +36,8 @@ final class StoredIdPins {
             }
             cluster = pinned.cluster();
         }
-        return new PinResult.Pinned(cluster);
+        // Not reached with null: ids is not empty, and every id either returned or set cluster.
+        return new PinResult.Pinned(requireNonNull(cluster, "cluster"));
     }
 
     private static PinResult resolveOne(String id, Grid grid, TagKeyRing keyRing, TagCodec codec) {

@@ -1,5 +1,7 @@
 package grid.gateway.sim;
 
+import static java.util.Objects.requireNonNull;
+
 import grid.gateway.routing.Route;
 import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.RoutingListener;
@@ -89,7 +91,7 @@ final class GatewayPolicies {
                     throw new IllegalStateException("every cluster serves the model and admits");
                 }
                 RouteDecision decision = forward.decision();
-                flight.cluster = index.get(decision.cluster().id());
+                flight.cluster = requireNonNull(index.get(decision.cluster().id()), "a cluster of the grid");
                 flight.outcome = decision.outcome();
                 flight.decision = decision;
                 flight.predictedCached = (long) decision.run() * PREDICTED_TOKENS_PER_BLOCK;
@@ -147,7 +149,8 @@ final class GatewayPolicies {
                 if (!(router.route(keys) instanceof Route.Forward forward)) {
                     throw new IllegalStateException("every cluster serves the model and admits");
                 }
-                flight.cluster = index.get(forward.decision().cluster().id());
+                flight.cluster =
+                        requireNonNull(index.get(forward.decision().cluster().id()), "a cluster of the grid");
             }
 
             @Override

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One run: a trace replayed through one policy against a fresh simulated grid at one offered load, as a
@@ -41,7 +42,8 @@ public final class Simulation {
     private final FailedAnswers failures;
     private long sequence;
 
-    private record Event(double at, long sequence, Flight flight, boolean firstToken, int session, int turn)
+    /** An arrival when flight is null, else that flight's first token or end. */
+    private record Event(double at, long sequence, @Nullable Flight flight, boolean firstToken, int session, int turn)
             implements Comparable<Event> {
         @Override
         public int compareTo(Event other) {

@@ -19,7 +19,7 @@ import java.time.Duration;
 public record LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
     /** The defaults. */
     public static LoadSettings defaults() {
-        return new LoadSettings(Duration.ofMillis(1_000), Duration.ofSeconds(2), "vllm:num_requests_waiting");
+        return new LoadSettings(Duration.ofSeconds(1), Duration.ofSeconds(2), "vllm:num_requests_waiting");
     }
 
     /** Settings that do not count requests sent since the latest scrape (the default). */

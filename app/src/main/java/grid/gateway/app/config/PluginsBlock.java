@@ -1,5 +1,7 @@
 package grid.gateway.app.config;
 
+import static java.util.Objects.requireNonNullElse;
+
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import java.time.Duration;
 import java.util.Optional;
@@ -85,7 +87,8 @@ final class PluginsBlock {
         try {
             return Optional.of(new PrefixAffinitySettings(capacity, ttl, prefill, queued));
         } catch (IllegalArgumentException e) {
-            block.problems().addLine(block.path(e.getMessage()));
+            block.problems()
+                    .addLine(block.path(requireNonNullElse(e.getMessage(), "invalid prefix_affinity settings")));
             return Optional.empty();
         }
     }

@@ -20,8 +20,7 @@ public record UpstreamSettings(
 
     /** The defaults. */
     public static UpstreamSettings defaults() {
-        return new UpstreamSettings(
-                Duration.ofMillis(2_000), Duration.ofMillis(600_000), Duration.ofMillis(300_000), 512);
+        return new UpstreamSettings(Duration.ofSeconds(2), Duration.ofMinutes(10), Duration.ofMinutes(5), 512);
     }
 
     public UpstreamSettings {

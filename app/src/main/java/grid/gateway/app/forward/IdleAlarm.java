@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The idle timeout of one upstream answer (SPEC §9): runs {@code onIdle} (which closes the answer) once a single read
@@ -35,7 +36,7 @@ final class IdleAlarm implements AutoCloseable {
     private volatile long readStart;
     private volatile boolean reading;
     private volatile boolean closed;
-    private volatile ScheduledFuture<?> pending;
+    private volatile @Nullable ScheduledFuture<?> pending;
 
     private IdleAlarm(ScheduledExecutorService scheduler, MonotonicClock clock, Duration timeout, Runnable onIdle) {
         this.scheduler = requireNonNull(scheduler, "scheduler");

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Notices a client that went away while the gateway has nothing to write to it, such as during a long silent
@@ -106,7 +107,9 @@ final class ClientDisconnectProbe {
 
     /** One watched request: closed by the request's thread when forwarding ends. */
     final class Watch implements AutoCloseable {
-        private final KernelTcpTable.Connection connection;
+        /** Null for a watch that watches nothing (probe off, or no TCP peer); such a watch is never checked. */
+        private final KernelTcpTable.@Nullable Connection connection;
+
         private final Thread thread;
         private final ReentrantLock lock = new ReentrantLock();
         private boolean done;
@@ -114,7 +117,7 @@ final class ClientDisconnectProbe {
         private boolean listed;
         private int misses;
 
-        private Watch(KernelTcpTable.Connection connection, Thread thread) {
+        private Watch(KernelTcpTable.@Nullable Connection connection, Thread thread) {
             this.connection = connection;
             this.thread = thread;
         }
@@ -125,6 +128,9 @@ final class ClientDisconnectProbe {
         }
 
         void check(KernelTcpTable table) {
+            if (connection == null) {
+                return;
+            }
             Optional<Integer> state = table.state(connection);
             if (state.isPresent() && state.get() != KernelTcpTable.CLOSE_WAIT) {
                 listed = true;

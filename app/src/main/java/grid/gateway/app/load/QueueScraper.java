@@ -35,6 +35,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Feeds the router's load signal (SPEC §6): every {@code load.poll_interval_ms} it GETs each backend cluster's
@@ -113,7 +114,7 @@ public final class QueueScraper implements AutoCloseable {
     private final ConcurrentMap<ClusterId, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
     private final ConcurrentMap<ClusterId, Outcome> lastOutcome = new ConcurrentHashMap<>();
     private final ReentrantLock lifecycle = new ReentrantLock();
-    private ScheduledFuture<?> nextRound;
+    private @Nullable ScheduledFuture<?> nextRound;
     private volatile boolean closed;
 
     /**

@@ -33,7 +33,7 @@ import java.util.OptionalLong;
  * <p>Cost: a document that contains neither {@code cached_tokens} nor {@code cache_read_input_tokens} as bytes is
  * rejected by one scan, without parsing, so a relay can call {@link #inJson} on every event of a token stream.
  * Other documents are read once by the jakarta.json streaming parser, skipping every subtree off the paths above.
- * A key spelled with JSON escapes ({@code "cached\u005ftokens"}) is not found; no engine writes one.
+ * A key spelled with JSON escapes (<code>"cached&#92;u005ftokens"</code>) is not found; no engine writes one.
  *
  * <p>Never throws on any input: text that is not JSON, not an object, truncated or nested too deep reports
  * nothing. Stateless and thread-safe.

@@ -95,12 +95,12 @@ final class ClusterMeters {
     }
 
     void failed(UpstreamFailure kind) {
-        errors.get(kind).increment();
+        GatewayMetrics.registered(errors, kind).increment();
     }
 
     void cachedTokens(String outcome, long predictedTokens, long reportedTokens) {
-        predicted.get(outcome).increment(predictedTokens);
-        reported.get(outcome).increment(reportedTokens);
+        GatewayMetrics.registered(predicted, outcome).increment(predictedTokens);
+        GatewayMetrics.registered(reported, outcome).increment(reportedTokens);
     }
 
     /** Removes every meter of this cluster from the registry. */

@@ -84,14 +84,19 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
         syncClusters();
     }
 
+    /** The counter of {@code key}: the constructor registers one for every enum value, so none is missing. */
+    static <K> Counter registered(Map<K, Counter> counters, K key) {
+        return requireNonNull(counters.get(key), "no counter registered for " + key);
+    }
+
     @Override
     public void affinityDecided(AffinityOutcome outcome, ClusterId cluster, int run) {
-        affinity.get(requireNonNull(outcome, "outcome")).increment();
+        registered(affinity, requireNonNull(outcome, "outcome")).increment();
     }
 
     @Override
     public void pinned(PinnedOutcome outcome) {
-        pinned.get(requireNonNull(outcome, "outcome")).increment();
+        registered(pinned, requireNonNull(outcome, "outcome")).increment();
     }
 
     /**
@@ -135,7 +140,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
     /** A client request was refused or cut before it was forwarded. */
     @Override
     public void refused(InboundRefusal reason) {
-        refused.get(requireNonNull(reason, "reason")).increment();
+        registered(refused, requireNonNull(reason, "reason")).increment();
     }
 
     /** Registers {@code grid_requests_in_flight}, read from {@code count} at each scrape. */
@@ -167,7 +172,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
     /** The keyer found no keys in a request body. */
     @Override
     public void noKeys(NoKeysReason reason) {
-        noKeys.get(requireNonNull(reason, "reason")).increment();
+        registered(noKeys, requireNonNull(reason, "reason")).increment();
     }
 
     /**
@@ -175,13 +180,13 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
      * once the new snapshot is in force, so that {@link ClusterState#grid()} returns its grid.
      */
     public void reloadApplied() {
-        reloads.get(ReloadResult.APPLIED).increment();
+        registered(reloads, ReloadResult.APPLIED).increment();
         syncClusters();
     }
 
     /** A changed config was refused; the old one stays in force. */
     public void reloadRefused() {
-        reloads.get(ReloadResult.REFUSED).increment();
+        registered(reloads, ReloadResult.REFUSED).increment();
     }
 
     /**

@@ -45,10 +45,9 @@ final class ConversationsApi {
     }
 
     void delete(Exchange exchange, String id) {
-        conversations
-                .remove(id)
-                .orElseThrow(() ->
-                        RequestRejected.notFound("Conversation with id '" + id + "' not found.", "conversation_id"));
+        if (conversations.remove(id).isEmpty()) {
+            throw RequestRejected.notFound("Conversation with id '" + id + "' not found.", "conversation_id");
+        }
         exchange.answer(
                 200,
                 JsonText.object()

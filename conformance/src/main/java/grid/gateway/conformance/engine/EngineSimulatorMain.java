@@ -24,7 +24,7 @@ public final class EngineSimulatorMain {
         try {
             settings = parse(args);
         } catch (IllegalArgumentException e) {
-            usage(System.err, e.getMessage());
+            usage(System.err, String.valueOf(e.getMessage()));
             System.exit(2);
             return;
         }

@@ -103,7 +103,8 @@ final class Exchange {
 
     /** Answers a rejected request. */
     void fail(RequestRejected rejected) {
-        fail(rejected.status(), rejected.getMessage(), rejected.type(), rejected.param());
+        // RequestRejected's constructor requires a message, so getMessage() is never null here.
+        fail(rejected.status(), requireNonNull(rejected.getMessage()), rejected.type(), rejected.param());
     }
 
     /** Opens an event stream for this request's answer. */

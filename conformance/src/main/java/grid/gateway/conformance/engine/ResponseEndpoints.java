@@ -23,9 +23,9 @@ final class ResponseEndpoints {
     }
 
     void delete(Exchange exchange, String id) {
-        responses
-                .remove(id)
-                .orElseThrow(() -> RequestRejected.notFound("Response with id '" + id + "' not found.", "response_id"));
+        if (responses.remove(id).isEmpty()) {
+            throw RequestRejected.notFound("Response with id '" + id + "' not found.", "response_id");
+        }
         inFlight.interrupt(id);
         exchange.answer(
                 200,

@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One soak client: until told to stop, it picks a request kind at random (seeded) and checks its outcome.
@@ -221,7 +222,7 @@ final class Traffic {
         return b.build();
     }
 
-    private HttpRequest request(String method, String path, String unused) {
+    private HttpRequest request(String method, String path, @Nullable String unused) {
         return HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(30))
                 .method(method, HttpRequest.BodyPublishers.noBody())
@@ -246,7 +247,7 @@ final class Traffic {
         tally.ended(kind, out.end(), out.status(), ok, ok ? "" : abbreviated(out.body()));
     }
 
-    private static String id(String body, String prefix) {
+    private static @Nullable String id(String body, String prefix) {
         Matcher m = ID.matcher(body);
         while (m.find()) {
             if (m.group(1).startsWith(prefix)) {

@@ -1,5 +1,7 @@
 package grid.gateway.routing.keyer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Cuts the canonical byte stream into 256-byte blocks and chains their keys (SPEC §4).
  *
@@ -32,7 +34,7 @@ final class BlockChain implements CanonicalSink {
      * The chain's seed: a hash of the model name and, when the body has one, the cache_salt. A salt-less body and a
      * body with an empty salt differ.
      */
-    static long seed(byte[] model, byte[] salt) {
+    static long seed(byte[] model, byte @Nullable [] salt) {
         int saltLength = salt == null ? 0 : salt.length;
         byte[] material = new byte[model.length + saltLength + 3];
         material[0] = (byte) Segment.SEED;

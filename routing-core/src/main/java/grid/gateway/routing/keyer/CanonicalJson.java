@@ -2,6 +2,7 @@ package grid.gateway.routing.keyer;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a JSON value in canonical form (SPEC §4): object members sorted by name (UTF-8 byte order, which is code
@@ -24,9 +25,16 @@ final class CanonicalJson {
     private static final byte OBJECT = 5;
     private static final int INITIAL_NODES = 16;
 
+    // The value being written: set by writeValue before it reads anything, kept between calls to reuse the tables.
+    @SuppressWarnings("NullAway.Init")
     private JsonNav nav;
+
+    @SuppressWarnings("NullAway.Init")
     private byte[] b;
+
+    @SuppressWarnings("NullAway.Init")
     private CanonicalSink sink;
+
     private byte[] kind = new byte[INITIAL_NODES];
     private int[] start = new int[INITIAL_NODES];
     private int[] end = new int[INITIAL_NODES];
@@ -42,12 +50,12 @@ final class CanonicalJson {
      * Writes the value that starts at {@code valueStart}; when {@code droppedRootMember} is given, the root object's
      * member of that name is left out.
      */
-    static void write(JsonNav nav, int valueStart, CanonicalSink sink, FieldName droppedRootMember) {
+    static void write(JsonNav nav, int valueStart, CanonicalSink sink, @Nullable FieldName droppedRootMember) {
         new CanonicalJson().writeValue(nav, valueStart, sink, droppedRootMember);
     }
 
     /** As {@link #write}, reusing this writer's table. */
-    void writeValue(JsonNav valueNav, int valueStart, CanonicalSink valueSink, FieldName droppedRootMember) {
+    void writeValue(JsonNav valueNav, int valueStart, CanonicalSink valueSink, @Nullable FieldName droppedRootMember) {
         this.nav = valueNav;
         this.b = valueNav.bytes();
         this.sink = valueSink;
@@ -87,7 +95,7 @@ final class CanonicalJson {
         return node;
     }
 
-    private void emit(int node, FieldName droppedMember) {
+    private void emit(int node, @Nullable FieldName droppedMember) {
         switch (kind[node]) {
             case STRING -> writeString(nav.decodedBytes(start[node]));
             case NUMBER -> CanonicalNumber.write(b, start[node], end[node], sink);
@@ -108,7 +116,7 @@ final class CanonicalJson {
         sink.write(']');
     }
 
-    private void emitObject(int node, FieldName droppedMember) {
+    private void emitObject(int node, @Nullable FieldName droppedMember) {
         if (firstChild[node] < 0) {
             sink.write('{');
             sink.write('}');

@@ -91,7 +91,7 @@ final class FieldName {
 
     /** The longest name, in bytes. */
     private static final int LONGEST = 13;
-    /** An escaped spelling takes at most six bytes a char ({@code \u0061}). */
+    /** An escaped spelling takes at most six bytes a char (a backslash, {@code u} and four hex digits). */
     private static final int LONGEST_ESCAPED = 6 * LONGEST;
 
     private final int index;

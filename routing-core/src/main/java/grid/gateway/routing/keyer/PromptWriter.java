@@ -4,6 +4,7 @@ import grid.gateway.routing.text.JsonTokenizer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes the pieces every dialect shares into the canonical stream: messages, content, parts, tool definitions and
@@ -109,7 +110,7 @@ final class PromptWriter {
      * A tool list: each tool in canonical JSON, without the member {@code dropped} at its top level; or, over the
      * 16 KiB rule, one digest of the whole list as sent.
      */
-    void tools(int value, FieldName dropped) {
+    void tools(int value, @Nullable FieldName dropped) {
         if (value < 0) {
             return;
         }

@@ -56,7 +56,7 @@ final class Xxh64 {
             p += 8;
         }
         if (p + 4 <= end) {
-            h ^= (Integer.toUnsignedLong((int) INTS.get(data, p))) * P1;
+            h ^= Integer.toUnsignedLong((int) INTS.get(data, p)) * P1;
             h = Long.rotateLeft(h, 23) * P2 + P3;
             p += 4;
         }

@@ -26,6 +26,10 @@ public final class Calibration {
     private record Measured(
             OptionalDouble prefill, OptionalDouble queued, OptionalInt capacity, Optional<Occupancy> occupancy) {}
 
+    /** A cluster with no scrape yet, or with calibration off: nothing measured. */
+    private static final Measured UNMEASURED =
+            new Measured(OptionalDouble.empty(), OptionalDouble.empty(), OptionalInt.empty(), Optional.empty());
+
     /** An empty calibration: every cluster unmeasured. */
     public Calibration() {}
 
@@ -49,15 +53,14 @@ public final class Calibration {
     /** The prices in force for {@code cluster} under {@code settings}. */
     public ClusterPrices prices(ClusterId cluster, PrefixAffinitySettings settings) {
         PrefixAffinitySettings.Calibrated auto = settings.auto();
-        Measured m = auto.any() ? measured.get(cluster) : null;
-        boolean prefillMeasured =
-                m != null && auto.prefillTokensPerSecond() && m.prefill().isPresent();
-        boolean queuedMeasured =
-                m != null && auto.queuedRequestSeconds() && m.queued().isPresent();
+        Measured found = auto.any() ? measured.get(cluster) : null;
+        Measured m = found == null ? UNMEASURED : found;
+        boolean prefillMeasured = auto.prefillTokensPerSecond() && m.prefill().isPresent();
+        boolean queuedMeasured = auto.queuedRequestSeconds() && m.queued().isPresent();
         return new ClusterPrices(
                 prefillMeasured ? m.prefill().getAsDouble() : settings.prefillTokensPerSecond(),
                 queuedMeasured ? m.queued().getAsDouble() : settings.queuedRequestSeconds(),
-                m != null && auto.capacity() ? m.capacity() : OptionalInt.empty(),
+                auto.capacity() ? m.capacity() : OptionalInt.empty(),
                 prefillMeasured,
                 queuedMeasured);
     }

@@ -3,6 +3,7 @@ package grid.gateway.routing.load;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One backend cluster's measured prefill rate, queued-request cost and cache size, from the series its engines
@@ -36,7 +37,7 @@ final class ClusterCalibration {
     static final int MAX_CAPACITY = 4_194_304;
     static final int TOKENS_PER_ENTRY = 64;
 
-    private EngineSample base;
+    private @Nullable EngineSample base;
     private double slots;
     private double running = Double.NaN;
     private final Estimate prefill = new Estimate();

@@ -2,6 +2,8 @@ package grid.gateway.routing.load;
 
 import static grid.gateway.routing.load.PrometheusQueueParser.MAX_NUMBER_LENGTH;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A cursor over one line of a Prometheus text exposition, without its {@code \n}, for {@link PrometheusQueueParser}:
  * each method reads one part of a sample line and says whether it was well formed. Every read is bounded by the
@@ -17,7 +19,7 @@ final class ExpositionLine {
     private final int end;
     private int pos;
     /** The label whose value {@link #labelValue} looks for, or null. */
-    private String wantedLabel;
+    private @Nullable String wantedLabel;
     /** Where the wanted label's value starts and ends in {@link #text}, or -1. */
     private int wantedFrom = -1;
 

@@ -55,7 +55,7 @@ public record PrefixAffinitySettings(
     /** The seed's default capacity. */
     public static final int DEFAULT_CAPACITY = 16_384;
     /** The seed's default TTL. */
-    public static final Duration DEFAULT_TTL = Duration.ofSeconds(600);
+    public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
     /** SPEC §6 default. */
     public static final double DEFAULT_PREFILL_TOKENS_PER_SECOND = 10_000;
     /** SPEC §6 default. */

@@ -7,6 +7,7 @@ import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.time.MonotonicClock;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which block keys this replica sent to each backend cluster and saw confirmed (SPEC §6; the seed's "What it
@@ -185,6 +186,7 @@ public final class PrefixMemory {
     }
 
     /** The LRU of {@code cluster}, for tests in this package. */
+    @Nullable
     ClusterLru lru(ClusterId cluster) {
         return lrus.get(cluster);
     }

@@ -154,7 +154,7 @@ public final class TagKeyRing {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(new SecretKeySpec(key, ALGORITHM));
             // Fails here, at load, rather than on the first request, on a provider whose Mac cannot be cloned.
-            mac.clone();
+            var unused = mac.clone();
             return mac;
         } catch (GeneralSecurityException | CloneNotSupportedException e) {
             // The cause names the algorithm or provider, never the key.

@@ -48,7 +48,7 @@ public final class Swar {
             long w = (long) LONGS.get(b, p);
             // (w - 0x20..) & ~w flags bytes below 0x20 among ASCII bytes; non-ASCII bytes are flagged by w itself.
             long control = (w - SPACES) & ~w;
-            long found = (control | w) & HIGHS | hasByte(w, QUOTES) | hasByte(w, BACKSLASHES);
+            long found = ((control | w) & HIGHS) | hasByte(w, QUOTES) | hasByte(w, BACKSLASHES);
             if (found != 0) {
                 return p + firstFlagged(found);
             }
