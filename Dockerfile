@@ -24,6 +24,7 @@ WORKDIR /src
 COPY pom.xml ./
 COPY .mvn/ .mvn/
 COPY routing-core/pom.xml routing-core/
+COPY engine-sim/pom.xml engine-sim/
 COPY app/pom.xml app/
 COPY conformance/pom.xml conformance/
 COPY routing-sim/pom.xml routing-sim/

@@ -35,15 +35,15 @@ if [[ -z "$jdk" ]]; then
     exit 1
 fi
 gateway_jar=app/target/grid-gateway.jar
-engine_jar=conformance/target/engine-simulator.jar
-if [[ ! -f "$gateway_jar" || ! -f "$engine_jar" \
-        || -n "$(find routing-core/src app/src conformance/src -newer "$engine_jar" -print -quit)" ]]; then
+conformance_jar=conformance/target/conformance.jar
+if [[ ! -f "$gateway_jar" || ! -f "$conformance_jar" \
+        || -n "$(find routing-core/src engine-sim/src app/src conformance/src -newer "$conformance_jar" -print -quit)" ]]; then
     echo "soak: building (first use or sources changed) ..."
     JAVA_HOME=$jdk mvn -B -q --no-transfer-progress -DskipTests package
 fi
 
 # SoakRun stops the processes it started; this trap covers a soak that is itself killed.
-"$jdk/bin/java" -cp "$engine_jar:conformance/target/libs/*" grid.gateway.conformance.soak.SoakRun \
+"$jdk/bin/java" -cp "$conformance_jar:conformance/target/libs/*" grid.gateway.conformance.soak.SoakRun \
     --seconds $((minutes * 60)) --jar "$gateway_jar" "$@" &
 soak=$!
 trap 'kill -TERM "$soak" 2>/dev/null || true; wait "$soak" 2>/dev/null || true' INT TERM

@@ -68,10 +68,10 @@ for tool in curl awk; do
 done
 
 gateway_jar=app/target/grid-gateway.jar
-engine_jar=conformance/target/engine-simulator.jar
+engine_jar=engine-sim/target/engine-simulator.jar
 if [[ ! -f "$gateway_jar" || ! -f "$engine_jar" ]] \
-    || [[ -n "$(find routing-core/src/main app/src/main conformance/src/main -newer "$gateway_jar" -print -quit)" ]] \
-    || [[ -n "$(find routing-core/src/main app/src/main conformance/src/main -newer "$engine_jar" -print -quit)" ]]; then
+    || [[ -n "$(find routing-core/src/main app/src/main -newer "$gateway_jar" -print -quit)" ]] \
+    || [[ -n "$(find routing-core/src/main engine-sim/src/main -newer "$engine_jar" -print -quit)" ]]; then
     echo "steady-heap: building the jars (mvn -DskipTests package) ..."
     JAVA_HOME=$jdk mvn -B -q --no-transfer-progress -DskipTests package
 fi
@@ -144,8 +144,8 @@ plugins:
 EOF
 
 for i in "${!engine_ports[@]}"; do
-    "$jdk/bin/java" -Xmx192m -XX:+UseSerialGC -cp "$engine_jar:conformance/target/libs/*" \
-        grid.gateway.conformance.engine.EngineSimulatorMain --host "$host" --port "${engine_ports[$i]}" \
+    "$jdk/bin/java" -Xmx192m -XX:+UseSerialGC -cp "$engine_jar:engine-sim/target/libs/*" \
+        grid.gateway.enginesim.EngineSimulatorMain --host "$host" --port "${engine_ports[$i]}" \
         --name "${engine_names[$i]}" --model bench-model --instant --slots 64 \
         >"$run/engine-${engine_names[$i]}.log" 2>&1 &
     started+=($!)

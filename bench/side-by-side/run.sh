@@ -90,9 +90,9 @@ find_jdk21() {
 }
 
 build_jars() {
-    local built_jar=$repo/app/target/grid-gateway.jar engine_jar=$repo/conformance/target/engine-simulator.jar
+    local built_jar=$repo/app/target/grid-gateway.jar engine_jar=$repo/engine-sim/target/engine-simulator.jar
     if [[ ! -f "$built_jar" || ! -f "$engine_jar" ]] \
-        || [[ -n "$(find "$repo/routing-core/src/main" "$repo/app/src/main" "$repo/conformance/src/main" \
+        || [[ -n "$(find "$repo/routing-core/src/main" "$repo/app/src/main" "$repo/engine-sim/src/main" \
             -newer "$built_jar" -print -quit)" ]]; then
         log "building the gateway and engine simulator jars"
         (cd "$repo" && JAVA_HOME=$jdk PATH="$jdk/bin:$PATH" mvn -B -q --no-transfer-progress -DskipTests package)
@@ -255,8 +255,8 @@ start_servers() {
     "$(nginx_bin)" -q -c "$work/nginx-upstream/nginx.conf" -p "$work/nginx-upstream" -e "$work/nginx-upstream/logs/error.log"
     "$(nginx_bin)" -q -c "$work/nginx-proxy/nginx.conf" -p "$work/nginx-proxy" -e "$work/nginx-proxy/logs/error.log"
     local engine_events=$((STREAM_EVENTS - 2)) # a role chunk, the tokens, then [DONE]
-    "$jdk/bin/java" -cp "$repo/conformance/target/engine-simulator.jar:$repo/conformance/target/libs/*" \
-        grid.gateway.conformance.engine.EngineSimulatorMain --port "$ENGINE_PORT" --name bench-engine \
+    "$jdk/bin/java" -cp "$repo/engine-sim/target/engine-simulator.jar:$repo/engine-sim/target/libs/*" \
+        grid.gateway.enginesim.EngineSimulatorMain --port "$ENGINE_PORT" --name bench-engine \
         --model "$STREAM_MODEL" --slots 4096 --cache-blocks 0 --prefill-tps Infinity \
         --decode-tps "$((1000 / STREAM_GAP_MS))" --answer-tokens "$engine_events" >"$work/engine.log" 2>&1 &
     pids+=($!)
