@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
@@ -24,7 +25,7 @@ class ProxyFailuresIntegrationTest {
     Path dir;
 
     private final FakeEngine live = FakeEngine.start("live");
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @AfterEach
     void stop() {
@@ -58,9 +59,9 @@ class ProxyFailuresIntegrationTest {
     @Test
     void connectFailure_unpinned_triesTheNextCandidate() throws Exception {
         // The dead cluster's metrics come from the live engine and report an empty queue, so it is tried first.
-        gateway = new GatewayFixture(
+        gateway = new GatewayHarness(
                 dir,
-                GatewayFixture.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
+                GatewayHarness.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
         live.waiting = 5;
         gateway.server.scrapeNow();
         HttpResponse<String> answer = gateway.post("/v1/chat/completions", CHAT);
@@ -71,9 +72,9 @@ class ProxyFailuresIntegrationTest {
 
     @Test
     void connectFailure_pinned_503RetryAfter5() throws Exception {
-        gateway = new GatewayFixture(
+        gateway = new GatewayHarness(
                 dir,
-                GatewayFixture.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
+                GatewayHarness.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
         String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-dead") + "..abc";
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);
@@ -83,7 +84,7 @@ class ProxyFailuresIntegrationTest {
 
     @Test
     void firstByteTimeout_504() throws Exception {
-        gateway = new GatewayFixture(dir, GatewayFixture.config("""
+        gateway = new GatewayHarness(dir, GatewayHarness.config("""
                   upstream:
                     first_byte_timeout_ms: 300
                 """, """
@@ -112,7 +113,7 @@ class ProxyFailuresIntegrationTest {
     void newConversation_staysOnTheLocalSite() {
         FakeEngine west = FakeEngine.start("west");
         try {
-            gateway = new GatewayFixture(dir, GatewayFixture.config("", """
+            gateway = new GatewayHarness(dir, GatewayHarness.config("", """
                       - name: east
                         clusters:
                           - name: east-live
@@ -151,7 +152,7 @@ class ProxyFailuresIntegrationTest {
                 "/v1/completions"
             })
     void provider_refusesEveryPathButTheAllowedOnes(String path) {
-        gateway = new GatewayFixture(dir, GatewayFixture.config("""
+        gateway = new GatewayHarness(dir, GatewayHarness.config("""
                   role: provider
                   allowed_paths: [/v1/chat/completions]
                 """, """
@@ -168,7 +169,7 @@ class ProxyFailuresIntegrationTest {
 
     @Test
     void deleteAnswered204_noBodyRelayed() {
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", """
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", """
                   - name: east
                     clusters:
                       - name: east-live
@@ -190,7 +191,7 @@ class ProxyFailuresIntegrationTest {
     void withTagKey_forgedMacAndUnsignedTag_sameNotFoundAsUnknownIds() throws IOException {
         Path key = dir.resolve("tag-key");
         java.nio.file.Files.writeString(key, "tag-key-0123456789abcdef\n");
-        gateway = new GatewayFixture(dir, GatewayFixture.config("""
+        gateway = new GatewayHarness(dir, GatewayHarness.config("""
                   tag_key_path: %s
                 """.formatted(key), """
                   - name: east

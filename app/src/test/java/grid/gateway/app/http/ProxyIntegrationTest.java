@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -24,13 +25,13 @@ class ProxyIntegrationTest {
 
     private FakeEngine east;
     private FakeEngine west;
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @BeforeEach
     void start() {
         east = FakeEngine.start("east-a");
         west = FakeEngine.start("west-a");
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", sites(false)));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", sites(false)));
     }
 
     private String sites(boolean westDraining) {
@@ -142,7 +143,7 @@ class ProxyIntegrationTest {
     @Test
     void drainingCluster_pinnedRequest_503RetryAfter5() {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
-        gateway.server.apply(gateway.snapshot(GatewayFixture.config("", sites(true))));
+        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", sites(true))));
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);
         assertThat(answer.headers().firstValue("retry-after")).contains("5");
@@ -152,7 +153,7 @@ class ProxyIntegrationTest {
     void reloadRemovingCluster_itsTagsAnswer404() {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
         assertThat(gateway.get("/v1/responses/" + tagged).statusCode()).isEqualTo(200);
-        gateway.server.apply(gateway.snapshot(GatewayFixture.config("", """
+        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", """
                   - name: east
                     clusters:
                       - name: east-a

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.time.ManualClock;
@@ -52,7 +53,7 @@ class ReloadAndTimeoutIntegrationTest {
                         url: %s
                         models: [demo-model]
                 """.formatted(west.url()) : "";
-        return GatewayFixture.config(upstream, """
+        return GatewayHarness.config(upstream, """
                   - name: east
                     clusters:
                       - name: east-a

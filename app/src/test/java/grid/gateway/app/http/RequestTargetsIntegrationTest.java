@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +21,7 @@ class RequestTargetsIntegrationTest {
     Path dir;
 
     private final FakeEngine engine = FakeEngine.start("east-a");
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @AfterEach
     void stop() {
@@ -52,9 +53,9 @@ class RequestTargetsIntegrationTest {
                         + " POST /tokenize HTTP/1.1, GET /server_info HTTP/1.1"
             })
     void oddTargets_refused_neverForwarded(String role, String requestLines) throws Exception {
-        gateway = new GatewayFixture(
+        gateway = new GatewayHarness(
                 dir,
-                GatewayFixture.config(
+                GatewayHarness.config(
                         "  role: " + role + "\n  allowed_paths: [/v1/chat/completions]\n",
                         UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
         for (String requestLine : requestLines.split(",")) {

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.tag.TagKeyRing;
@@ -70,7 +71,7 @@ class StoredIdTagsIntegrationTest {
         keyFile = dir.resolve("tag-key");
         Files.writeString(keyFile, KEY + "\n");
         config = dir.resolve("gateway.yaml");
-        Files.writeString(config, GatewayFixture.config("""
+        Files.writeString(config, GatewayHarness.config("""
                   tag_key_path: %s
                 """.formatted(keyFile), """
                   - name: east

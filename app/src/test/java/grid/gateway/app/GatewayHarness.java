@@ -1,8 +1,9 @@
-package grid.gateway.app.http;
+package grid.gateway.app;
 
-import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,26 +13,45 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Test fixture: a gateway on 127.0.0.1 (ports 0) in front of fake engines, configured from YAML text through the
- * real loader, with a manual clock and a seeded random source.
+ * The test harness every app test that needs a running gateway shares: the real gateway on 127.0.0.1 (ports 0),
+ * configured from YAML text through the real loader, with a manual clock and a seeded random source, usually in
+ * front of simulated engines ({@link #engine}). Closes the gateway, then whatever it was given to close.
  */
-final class GatewayFixture implements AutoCloseable {
-    final ManualClock clock = new ManualClock();
-    final GatewayServer server;
-    final HttpClient client =
+public final class GatewayHarness implements AutoCloseable {
+    /** The model every simulated engine of {@link #engine} serves. */
+    public static final String MODEL = "demo-model";
+
+    public final ManualClock clock = new ManualClock();
+    public final GatewayServer server;
+    public final HttpClient client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Path dir;
+    private final List<AutoCloseable> alsoClose;
 
-    GatewayFixture(Path dir, String yaml) {
+    /** Starts a gateway from {@code yaml}; {@link #close()} also closes {@code alsoClose} (engines), in order. */
+    public GatewayHarness(Path dir, String yaml, AutoCloseable... alsoClose) {
         this.dir = dir;
+        this.alsoClose = List.of(alsoClose);
         this.server = GatewayServer.start(
                 snapshot(yaml), new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1"));
     }
 
-    GatewaySnapshot snapshot(String yaml) {
+    /** A simulated engine named {@code name} serving {@value #MODEL}, instant, its ids seeded by its name. */
+    public static EngineSimulator engine(String name) {
+        return EngineSettings.builder()
+                .name(name)
+                .model(MODEL)
+                .instant()
+                .random(new SplittableRandom(name.hashCode()))
+                .start();
+    }
+
+    /** Reads {@code yaml} through the real config loader (for {@code server.apply}). */
+    public GatewaySnapshot snapshot(String yaml) {
         try {
             Path file = Files.createTempFile(dir, "gateway", ".yaml");
             Files.writeString(file, yaml);
@@ -45,7 +65,7 @@ final class GatewayFixture implements AutoCloseable {
      * The sites block of one site, east, with one cluster, east-a, at {@code url} serving demo-model; its metrics
      * endpoint is unreachable, so the cluster stays unmeasured and admitted.
      */
-    static String oneEngine(String url) {
+    public static String oneEngine(String url) {
         return """
                   - name: east
                     clusters:
@@ -57,7 +77,7 @@ final class GatewayFixture implements AutoCloseable {
     }
 
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
-    static String config(String gatewayExtra, String sites) {
+    public static String config(String gatewayExtra, String sites) {
         return """
                 server:
                   port: 0
@@ -71,22 +91,22 @@ final class GatewayFixture implements AutoCloseable {
                 """.formatted(gatewayExtra, sites);
     }
 
-    URI uri(String pathAndQuery) {
+    public URI uri(String pathAndQuery) {
         return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
     }
 
-    HttpResponse<String> post(String path, String body) {
+    public HttpResponse<String> post(String path, String body) {
         return send(HttpRequest.newBuilder(uri(path))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json")
                 .build());
     }
 
-    HttpResponse<String> get(String path) {
+    public HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).GET().build());
     }
 
-    HttpResponse<String> send(HttpRequest request) {
+    public HttpResponse<String> send(HttpRequest request) {
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -97,7 +117,8 @@ final class GatewayFixture implements AutoCloseable {
         }
     }
 
-    String metrics() {
+    /** The admin port's {@code /metrics} text. */
+    public String metrics() {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
                         .build())
                 .body();
@@ -106,5 +127,12 @@ final class GatewayFixture implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        for (AutoCloseable closeable : alsoClose) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing " + closeable, e);
+            }
+        }
     }
 }
