@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
@@ -86,6 +88,10 @@ final class EngineRoutes {
             endpoint.serve(exchange);
         } catch (RequestRejected rejected) {
             exchange.fail(rejected);
+        } catch (UncheckedIOException | ServerConnectionException peerGone) {
+            // A write failed because the peer went away (a scripted reset throws CloseConnectionException itself).
+            parts.log().abandoned();
+            throw peerGone;
         } catch (InterruptedException e) {
             throw new CloseConnectionException("the simulator is closing", e);
         } finally {

@@ -178,6 +178,16 @@ public final class EngineSimulator implements AutoCloseable {
         return log.take(timeout);
     }
 
+    /**
+     * Waits until the peer abandons an answer (closes its connection while the simulator still writes it, as a
+     * gateway does when its client goes away); each abandoned answer satisfies one call.
+     *
+     * @return false if no answer was abandoned within {@code timeout}
+     */
+    public boolean awaitAbandonedAnswer(Duration timeout) throws InterruptedException {
+        return log.awaitAbandoned(timeout);
+    }
+
     /** Requests recorded so far ({@code /metrics} scrapes excluded). */
     public int requestCount() {
         return log.requestCount();

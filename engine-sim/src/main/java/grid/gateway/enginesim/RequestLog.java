@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,6 +30,8 @@ final class RequestLog {
     private final BlockingQueue<RecordedRequest> requests = new LinkedBlockingQueue<>();
     private final AtomicInteger recorded = new AtomicInteger();
     private final AtomicInteger scrapes = new AtomicInteger();
+    /** One permit per answer the peer abandoned (closed its connection while the answer was being written). */
+    private final Semaphore abandoned = new Semaphore(0);
 
     /** Reads the whole body of {@code request} and records it. */
     RecordedRequest record(ServerRequest request) {
@@ -51,6 +54,16 @@ final class RequestLog {
             requests.poll();
         }
         return recordedRequest;
+    }
+
+    /** Notes that the peer closed its connection while an answer was being written. */
+    void abandoned() {
+        abandoned.release();
+    }
+
+    /** Waits up to {@code timeout} for an abandoned answer not yet awaited; whether there was one. */
+    boolean awaitAbandoned(Duration timeout) throws InterruptedException {
+        return abandoned.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     void scraped() {
