@@ -4,6 +4,7 @@ import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.RecordedRequest;
 import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,8 +14,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The test harness every app test that needs a running gateway shares: the real gateway on 127.0.0.1 (ports 0),
@@ -24,6 +28,8 @@ import java.util.SplittableRandom;
 public final class GatewayHarness implements AutoCloseable {
     /** The model every simulated engine of {@link #engine} serves. */
     public static final String MODEL = "demo-model";
+
+    private static final Pattern STORED_ID = Pattern.compile("\"id\"\\s*:\\s*\"resp_([0-9a-f]+)\"");
 
     public final ManualClock clock = new ManualClock();
     public final GatewayServer server;
@@ -48,6 +54,39 @@ public final class GatewayHarness implements AutoCloseable {
                 .instant()
                 .random(new SplittableRandom(name.hashCode()))
                 .start();
+    }
+
+    /** The next request {@code engine} recorded, waiting up to 10 s. */
+    public static RecordedRequest take(EngineSimulator engine) {
+        try {
+            return engine.takeRequest(Duration.ofSeconds(10))
+                    .orElseThrow(() -> new AssertionError(engine.name() + " received no request"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Stores a response on {@code engine} directly (not through a gateway) and returns its id without the
+     * {@code resp_} prefix, for a tagged id whose 200 can only come from that engine.
+     */
+    public static String storedResponse(EngineSimulator engine) {
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        String body = send(
+                        client,
+                        HttpRequest.newBuilder(URI.create(engine.url() + "/v1/responses"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"model\":\"" + MODEL + "\",\"input\":\"hi\"}"))
+                                .build())
+                .body();
+        Matcher id = STORED_ID.matcher(body);
+        if (!id.find()) {
+            throw new AssertionError(engine.name() + " stored no response: " + body);
+        }
+        return id.group(1);
     }
 
     /** Reads {@code yaml} through the real config loader (for {@code server.apply}). */
@@ -107,6 +146,10 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     public HttpResponse<String> send(HttpRequest request) {
+        return send(client, request);
+    }
+
+    private static HttpResponse<String> send(HttpClient client, HttpRequest request) {
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.enginesim.EngineSimulator;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +21,7 @@ class RequestTargetsIntegrationTest {
     @TempDir
     Path dir;
 
-    private final FakeEngine engine = FakeEngine.start("east-a");
+    private final EngineSimulator engine = GatewayHarness.engine("east-a");
     private GatewayHarness gateway;
 
     @AfterEach
@@ -62,12 +63,12 @@ class RequestTargetsIntegrationTest {
             RawClient.Answer answer = raw(requestLine.strip());
             assertThat(answer.status()).as(requestLine).isIn(400, 404);
         }
-        assertThat(engine.received).isEmpty();
+        assertThat(engine.requestCount()).isZero();
         // The allowed path itself still goes through, so the refusals are the targets', not the gateway's state.
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.post("/v1/chat/completions", CHAT);
             assertThat(client.read().status()).isEqualTo(200);
         }
-        assertThat(engine.take().target()).isEqualTo("/v1/chat/completions");
+        assertThat(GatewayHarness.take(engine).target()).isEqualTo("/v1/chat/completions");
     }
 }

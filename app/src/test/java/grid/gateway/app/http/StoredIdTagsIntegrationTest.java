@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
+import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
@@ -39,7 +40,7 @@ class StoredIdTagsIntegrationTest {
     @TempDir
     Path dir;
 
-    private final FakeEngine engine = FakeEngine.start("east-a");
+    private final EngineSimulator engine = GatewayHarness.engine("east-a");
     private final HttpClient client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<String> logs = new ArrayList<>();
@@ -127,11 +128,17 @@ class StoredIdTagsIntegrationTest {
                 done.get();
             }
         }
-        assertThat(engine.received).isEmpty();
+        assertThat(engine.requestCount()).isZero();
         // The real tag still works, so the 404s are not an engine or config failure.
-        String signed = "resp_east." + DIGEST + "." + ring.sign("east", DIGEST) + ".r1";
+        String created = send(at("/v1/responses")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"demo-model\",\"input\":\"hi\"}")))
+                .body();
+        GatewayHarness.take(engine); // the create itself
+        String stored = created.replaceAll("(?s).*\"id\":\"resp_east\\.[^\"]*\\.([0-9a-f]+)\".*", "$1");
+        String signed = "resp_east." + DIGEST + "." + ring.sign("east", DIGEST) + "." + stored;
+        assertThat(created).contains("\"id\":\"" + signed + "\"");
         assertThat(send(at("/v1/responses/" + signed)).statusCode()).isEqualTo(200);
-        assertThat(engine.take().target()).isEqualTo("/v1/responses/resp_r1");
+        assertThat(GatewayHarness.take(engine).target()).isEqualTo("/v1/responses/resp_" + stored);
     }
 
     /** One hostile id of {@code kind}: forged, truncated, of another kind, huge, left the grid, or noise. */
