@@ -42,8 +42,25 @@ public final class GatewayHarness implements AutoCloseable {
     public GatewayHarness(Path dir, String yaml, AutoCloseable... alsoClose) {
         this.dir = dir;
         this.alsoClose = List.of(alsoClose);
-        this.server = GatewayServer.start(
-                snapshot(yaml), new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1"));
+        this.server = GatewayServer.start(snapshot(yaml), runtime());
+    }
+
+    private GatewayHarness(Path configFile, AutoCloseable... alsoClose) {
+        this.dir = configFile.toAbsolutePath().getParent();
+        this.alsoClose = List.of(alsoClose);
+        this.server = GatewayServer.start(configFile, runtime());
+    }
+
+    /**
+     * Starts a gateway that reads {@code configFile} itself, as in production, so that {@code server.reloadNow()}
+     * re-reads it.
+     */
+    public static GatewayHarness fromFile(Path configFile, AutoCloseable... alsoClose) {
+        return new GatewayHarness(configFile, alsoClose);
+    }
+
+    private GatewayServer.Runtime runtime() {
+        return new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1");
     }
 
     /** A simulated engine named {@code name} serving {@value #MODEL}, instant, its ids seeded by its name. */

@@ -9,7 +9,6 @@ import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.Fault;
 import grid.gateway.routing.tag.ClusterDigest;
-import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -19,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,12 +41,13 @@ class ReloadAndTimeoutIntegrationTest {
 
     private final EngineSimulator west = GatewayHarness.engine("west-a");
     private final HttpClient client = HttpClient.newHttpClient();
+    private GatewayHarness gateway;
     private GatewayServer server;
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
+        if (gateway != null) {
+            gateway.close();
         }
         east.close();
         west.close();
@@ -79,8 +78,8 @@ class ReloadAndTimeoutIntegrationTest {
     }
 
     private GatewayServer startFromFile(Path file) {
-        return GatewayServer.start(
-                file, new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(3), "127.0.0.1"));
+        gateway = GatewayHarness.fromFile(file);
+        return gateway.server;
     }
 
     @Test

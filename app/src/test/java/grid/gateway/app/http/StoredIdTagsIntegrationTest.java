@@ -7,7 +7,6 @@ import grid.gateway.app.GatewayServer;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.tag.TagKeyRing;
-import grid.gateway.routing.time.ManualClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,6 +60,7 @@ class StoredIdTagsIntegrationTest {
     };
     private Path config;
     private Path keyFile;
+    private GatewayHarness harness;
     private GatewayServer server;
 
     @BeforeEach
@@ -81,13 +81,13 @@ class StoredIdTagsIntegrationTest {
                         url: %s
                         models: [demo-model]
                 """.formatted(engine.url())));
-        server = GatewayServer.start(
-                config, new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(5), "127.0.0.1"));
+        harness = GatewayHarness.fromFile(config);
+        server = harness.server;
     }
 
     @AfterEach
     void stop() {
-        server.close();
+        harness.close();
         engine.close();
         Logger.getLogger("").removeHandler(capture);
         Logger.getLogger("grid.gateway").setLevel(null);
