@@ -24,6 +24,7 @@ WORKDIR /src
 COPY pom.xml ./
 COPY .mvn/ .mvn/
 COPY routing-core/pom.xml routing-core/
+COPY engine-sim/pom.xml engine-sim/
 COPY app/pom.xml app/
 COPY conformance/pom.xml conformance/
 COPY routing-sim/pom.xml routing-sim/
@@ -33,6 +34,8 @@ COPY deploy-check/pom.xml deploy-check/
 # grid.gateway:routing-core:jar:tests"). deploy-check's ImageBuildReplayTest replays this stage in CI.
 RUN mvn -B -q -pl app -am -DskipTests package
 COPY routing-core/src/ routing-core/src/
+# app's tests compile against the engine simulator (test scope), and -DskipTests still compiles them.
+COPY engine-sim/src/ engine-sim/src/
 COPY app/src/ app/src/
 RUN mvn -B -pl app -am -DskipTests package
 

@@ -22,11 +22,12 @@ fi
 
 require_jdk21 soak jcmd
 gateway_jar=app/target/grid-gateway.jar
-engine_jar=conformance/target/engine-simulator.jar
-build_if_stale soak "$gateway_jar" "$engine_jar" -- routing-core/src app/src conformance/src -- -DskipTests package
+conformance_jar=conformance/target/conformance.jar
+build_if_stale soak "$gateway_jar" "$conformance_jar" -- routing-core/src engine-sim/src app/src conformance/src \
+    -- -DskipTests package
 
 # SoakRun stops the processes it started; this trap covers a soak that is itself killed.
-"$jdk/bin/java" -cp "$engine_jar:conformance/target/libs/*" grid.gateway.conformance.soak.SoakRun \
+"$jdk/bin/java" -cp "$conformance_jar:conformance/target/libs/*" grid.gateway.conformance.soak.SoakRun \
     --seconds $((minutes * 60)) --jar "$gateway_jar" "$@" &
 soak=$!
 trap 'kill -TERM "$soak" 2>/dev/null || true; wait "$soak" 2>/dev/null || true' INT TERM

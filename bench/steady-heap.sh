@@ -56,8 +56,8 @@ for tool in curl awk; do
 done
 
 gateway_jar=app/target/grid-gateway.jar
-engine_jar=conformance/target/engine-simulator.jar
-build_if_stale steady-heap "$gateway_jar" "$engine_jar" -- routing-core/src/main app/src/main conformance/src/main \
+engine_jar=engine-sim/target/engine-simulator.jar
+build_if_stale steady-heap "$gateway_jar" "$engine_jar" -- routing-core/src/main app/src/main engine-sim/src/main \
     -- -DskipTests package
 
 for p in "${engine_ports[@]}" "$port" "$admin_port"; do
@@ -128,8 +128,8 @@ plugins:
 EOF
 
 for i in "${!engine_ports[@]}"; do
-    "$jdk/bin/java" -Xmx192m -XX:+UseSerialGC -cp "$engine_jar:conformance/target/libs/*" \
-        grid.gateway.conformance.engine.EngineSimulatorMain --host "$host" --port "${engine_ports[$i]}" \
+    "$jdk/bin/java" -Xmx192m -XX:+UseSerialGC -cp "$engine_jar:engine-sim/target/libs/*" \
+        grid.gateway.enginesim.EngineSimulatorMain --host "$host" --port "${engine_ports[$i]}" \
         --name "${engine_names[$i]}" --model bench-model --instant --slots 64 \
         >"$run/engine-${engine_names[$i]}.log" 2>&1 &
     started+=($!)

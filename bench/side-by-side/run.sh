@@ -81,8 +81,8 @@ install_missing() {
 }
 
 build_jars() {
-    build_if_stale run.sh app/target/grid-gateway.jar conformance/target/engine-simulator.jar \
-        -- routing-core/src/main app/src/main conformance/src/main -- -DskipTests package
+    build_if_stale run.sh app/target/grid-gateway.jar engine-sim/target/engine-simulator.jar \
+        -- routing-core/src/main app/src/main engine-sim/src/main -- -DskipTests package
 }
 
 install_portkey() {
@@ -241,8 +241,8 @@ start_servers() {
     "$(nginx_bin)" -q -c "$work/nginx-upstream/nginx.conf" -p "$work/nginx-upstream" -e "$work/nginx-upstream/logs/error.log"
     "$(nginx_bin)" -q -c "$work/nginx-proxy/nginx.conf" -p "$work/nginx-proxy" -e "$work/nginx-proxy/logs/error.log"
     local engine_events=$((STREAM_EVENTS - 2)) # a role chunk, the tokens, then [DONE]
-    "$jdk/bin/java" -cp "$repo/conformance/target/engine-simulator.jar:$repo/conformance/target/libs/*" \
-        grid.gateway.conformance.engine.EngineSimulatorMain --port "$ENGINE_PORT" --name bench-engine \
+    "$jdk/bin/java" -cp "$repo/engine-sim/target/engine-simulator.jar:$repo/engine-sim/target/libs/*" \
+        grid.gateway.enginesim.EngineSimulatorMain --port "$ENGINE_PORT" --name bench-engine \
         --model "$STREAM_MODEL" --slots 4096 --cache-blocks 0 --prefill-tps Infinity \
         --decode-tps "$((1000 / STREAM_GAP_MS))" --answer-tokens "$engine_events" >"$work/engine.log" 2>&1 &
     pids+=($!)

@@ -1,7 +1,7 @@
 /**
- * Conformance suite of the grid gateway. The engine simulator, a fake vLLM-compatible engine, lives in
- * {@link grid.gateway.conformance.engine}; the scenario loader and runner that replay spec behaviours against the
- * gateway arrive with the rest of the conformance issue.
+ * Conformance suite of the grid gateway: the demo grid and the soak run. The engine simulator they start lives in
+ * module engine-sim (package {@code grid.gateway.enginesim}); the scenario loader and runner that replay spec
+ * behaviours against the gateway are this module's tests.
  */
 @NullMarked
 package grid.gateway.conformance;

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.net.http.HttpResponse;
@@ -25,11 +26,11 @@ class BodyMemoryIntegrationTest {
     Path dir;
 
     private static String sites(RawUpstream engine) {
-        return GatewayFixture.oneEngine(engine.url());
+        return GatewayHarness.oneEngine(engine.url());
     }
 
     private static String config(String server, RawUpstream engine) {
-        return GatewayFixture.config("", sites(engine)).replace("  max_body_bytes: 4096\n", server);
+        return GatewayHarness.config("", sites(engine)).replace("  max_body_bytes: 4096\n", server);
     }
 
     /** A chat body of exactly {@code size} bytes. */
@@ -38,7 +39,7 @@ class BodyMemoryIntegrationTest {
         return CHAT_PREFIX + "a".repeat(size - CHAT_PREFIX.length() - end.length()) + end;
     }
 
-    private static long gauge(GatewayFixture gateway) {
+    private static long gauge(GatewayHarness gateway) {
         return gateway.metrics()
                 .lines()
                 .filter(l -> l.startsWith("grid_inflight_body_bytes"))
@@ -48,7 +49,7 @@ class BodyMemoryIntegrationTest {
     }
 
     /** Waits (bounded) until the body-bytes gauge satisfies {@code condition}; its last value. */
-    private static long awaitGauge(GatewayFixture gateway, LongPredicate condition) {
+    private static long awaitGauge(GatewayHarness gateway, LongPredicate condition) {
         long deadline = System.nanoTime() + 20_000_000_000L;
         long value = gauge(gateway);
         while (!condition.test(value) && System.nanoTime() < deadline) {
@@ -69,7 +70,7 @@ class BodyMemoryIntegrationTest {
     void connectionsDeclaring32MiB_andSendingOneByte_holdASmallConstantEach() throws Exception {
         int connections = 20;
         try (RawUpstream engine = new RawUpstream();
-                GatewayFixture gateway = new GatewayFixture(dir, config("  max_body_bytes: 33554432\n", engine))) {
+                GatewayHarness gateway = new GatewayHarness(dir, config("  max_body_bytes: 33554432\n", engine))) {
             long heapBefore = usedHeapAfterGc();
             List<RawHttp> clients = new ArrayList<>();
             try {
@@ -103,7 +104,7 @@ class BodyMemoryIntegrationTest {
     @Test
     void budgetSpent_503WithRetryAfter_closed_countedAndNotForwarded_thenRecovers() throws Exception {
         try (RawUpstream engine = new RawUpstream();
-                GatewayFixture gateway = new GatewayFixture(
+                GatewayHarness gateway = new GatewayHarness(
                         dir, config("  max_body_bytes: 65536\n  max_inflight_body_bytes: 65536\n", engine))) {
             String big = chat(60 * 1024);
             try (RawHttp slow = new RawHttp(gateway.server.port())) {
@@ -144,8 +145,8 @@ class BodyMemoryIntegrationTest {
     @Test
     void maxConnections_aConnectionPastTheCapIsNotServedUntilOneCloses() throws Exception {
         try (RawUpstream engine = new RawUpstream();
-                GatewayFixture gateway =
-                        new GatewayFixture(dir, config("  max_body_bytes: 4096\n  max_connections: 2\n", engine))) {
+                GatewayHarness gateway =
+                        new GatewayHarness(dir, config("  max_body_bytes: 4096\n  max_connections: 2\n", engine))) {
             String request = "GET /v1/models HTTP/1.1\r\nHost: gw\r\n\r\n";
             try (RawHttp first = new RawHttp(gateway.server.port());
                     RawHttp second = new RawHttp(gateway.server.port())) {

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -32,13 +33,13 @@ class BodyPinBypassIntegrationTest {
     static Path dir;
 
     private static RawUpstream engine;
-    private static GatewayFixture gateway;
+    private static GatewayHarness gateway;
     private int connectionsBefore;
 
     @BeforeAll
     static void start() {
         engine = new RawUpstream();
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", GatewayFixture.oneEngine(engine.url())));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,12 +46,12 @@ class ChunkFramingPropertyTest {
     static Path dir;
 
     private static RawUpstream engine;
-    private static GatewayFixture gateway;
+    private static GatewayHarness gateway;
 
     @BeforeAll
     static void start() {
         engine = new RawUpstream();
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", GatewayFixture.oneEngine(engine.url())));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -26,13 +27,13 @@ class ClientFaultsIntegrationTest {
     Path dir;
 
     private ScriptedUpstream engine;
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @BeforeEach
     void start() throws IOException {
         engine = new ScriptedUpstream();
-        gateway = new GatewayFixture(
-                dir, GatewayFixture.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
     }
 
     @AfterEach

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.testing.SeededTrials;
 import java.io.ByteArrayOutputStream;
@@ -28,14 +29,14 @@ class HostileBodyIntegrationTest {
 
     static RawUpstream eastA;
     static RawUpstream eastB;
-    static GatewayFixture gateway;
+    static GatewayHarness gateway;
     static String tagB;
 
     @BeforeAll
     static void start() {
         eastA = new RawUpstream();
         eastB = new RawUpstream();
-        gateway = new GatewayFixture(dir, """
+        gateway = new GatewayHarness(dir, """
                 server:
                   port: 0
                   admin_port: 0

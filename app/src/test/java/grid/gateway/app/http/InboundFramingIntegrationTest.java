@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -28,14 +29,14 @@ class InboundFramingIntegrationTest {
     static Path dir;
 
     private static RawUpstream engine;
-    private static GatewayFixture gateway;
+    private static GatewayHarness gateway;
     private int connectionsBefore;
     private int requestsBefore;
 
     @BeforeAll
     static void start() {
         engine = new RawUpstream();
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", GatewayFixture.oneEngine(engine.url())));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
     }
 
     @BeforeEach

@@ -81,7 +81,7 @@ class InboundLimitsIntegrationTest {
     }
 
     private static double refused(String reason) {
-        String metrics = new GatewayFixtureMetrics(gateway.adminPort()).scrape();
+        String metrics = new GatewayHarnessMetrics(gateway.adminPort()).scrape();
         return metrics.lines()
                 .filter(l -> l.startsWith("grid_requests_refused_total{reason=\"" + reason + "\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
@@ -242,7 +242,7 @@ class InboundLimitsIntegrationTest {
     }
 
     /** Reads the admin port's metrics with the JDK client. */
-    private record GatewayFixtureMetrics(int adminPort) {
+    private record GatewayHarnessMetrics(int adminPort) {
         String scrape() {
             try {
                 return java.net.http.HttpClient.newHttpClient()

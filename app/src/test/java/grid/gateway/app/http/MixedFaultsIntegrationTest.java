@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,13 +39,13 @@ class MixedFaultsIntegrationTest {
     Path dir;
 
     private ScriptedUpstream engine;
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @BeforeEach
     void start() throws Exception {
         engine = new ScriptedUpstream();
-        gateway = new GatewayFixture(
-                dir, GatewayFixture.config("""
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config("""
                   upstream:
                     first_byte_timeout_ms: 1500
                 """, UpstreamFaultsIntegrationTest.oneCluster(engine.url())));

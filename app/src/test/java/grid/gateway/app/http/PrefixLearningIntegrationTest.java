@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class PrefixLearningIntegrationTest {
     Path dir;
 
     private ScriptedUpstream engine;
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @AfterEach
     void stop() throws IOException {
@@ -36,9 +37,9 @@ class PrefixLearningIntegrationTest {
 
     private void start() throws IOException {
         engine = new ScriptedUpstream();
-        gateway = new GatewayFixture(
+        gateway = new GatewayHarness(
                 dir,
-                GatewayFixture.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url()))
+                GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url()))
                         .replace("max_body_bytes: 4096", "max_body_bytes: 65536"));
         engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
                 + OK.length() + "\r\n\r\n" + OK);

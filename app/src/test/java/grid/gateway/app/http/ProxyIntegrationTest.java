@@ -2,6 +2,11 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.Fault;
+import grid.gateway.enginesim.RecordedRequest;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -17,20 +22,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The gateway on real sockets in front of two fake engines at two sites (issue 4's "must show"). */
+/** The gateway on real sockets in front of two simulated engines at two sites (issue 4's "must show"). */
 class ProxyIntegrationTest {
     @TempDir
     Path dir;
 
-    private FakeEngine east;
-    private FakeEngine west;
-    private GatewayFixture gateway;
+    private EngineSimulator east;
+    private EngineSimulator west;
+    private GatewayHarness gateway;
 
     @BeforeEach
     void start() {
-        east = FakeEngine.start("east-a");
-        west = FakeEngine.start("west-a");
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", sites(false)));
+        east = GatewayHarness.engine("east-a");
+        west = GatewayHarness.engine("west-a");
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", sites(false)));
     }
 
     private String sites(boolean westDraining) {
@@ -49,6 +54,16 @@ class ProxyIntegrationTest {
                 """.formatted(east.url(), west.url(), westDraining);
     }
 
+    /** An engine whose answers run to a million tokens: a stream that goes on until someone cuts it. */
+    private static EngineSimulator endless(String name) {
+        return EngineSettings.builder()
+                .name(name)
+                .model("demo-model")
+                .instant()
+                .answerTokens(1_000_000)
+                .start();
+    }
+
     @AfterEach
     void stop() {
         gateway.close();
@@ -63,7 +78,7 @@ class ProxyIntegrationTest {
     void chat_forwardedWithPathQueryAndBodyByteExact() throws Exception {
         HttpResponse<String> answer = gateway.post("/v1/chat/completions?x=1%2B2&y=a+b&e=", CHAT);
         assertThat(answer.statusCode()).isEqualTo(200);
-        FakeEngine.Received received = receivedByEither();
+        RecordedRequest received = receivedByEither();
         assertThat(received.target()).isEqualTo("/v1/chat/completions?x=1%2B2&y=a+b&e=");
         assertThat(received.body()).isEqualTo(CHAT);
         assertThat(answer.body()).contains("chat.completion");
@@ -77,44 +92,42 @@ class ProxyIntegrationTest {
                 .header("x-api-key", "k")
                 .header("X-Custom", "kept")
                 .build());
-        FakeEngine.Received received = receivedByEither();
-        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("authorization")))
-                .contains("Bearer sk-test");
-        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("x-custom")))
-                .contains("kept");
-        assertThat(received.headers().first(io.helidon.http.HeaderNames.create("x-forwarded-for")))
-                .contains("127.0.0.1");
+        RecordedRequest received = receivedByEither();
+        assertThat(received.header("authorization")).contains("Bearer sk-test");
+        assertThat(received.header("x-custom")).contains("kept");
+        assertThat(received.header("x-forwarded-for")).contains("127.0.0.1");
     }
 
     @Test
     void storedResponse_tagRoundTripsToTheSameCluster() throws Exception {
-        east.dispatcher = r -> new FakeEngine.Answer.Json(
-                200,
-                "{\"id\":\"resp_abc123\",\"object\":\"response\",\"output\":[{\"id\":\"msg_1\",\"type\":\"message\"}]}");
-        west.dispatcher = east.dispatcher;
         HttpResponse<String> created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");
-        FakeEngine first = receivedBy();
-        first.take(); // the create itself
+        EngineSimulator first = receivedBy();
+        GatewayHarness.take(first); // the create itself
         String site = first == east ? "east" : "west";
-        String digest = grid.gateway.routing.tag.ClusterDigest.of(first.name);
-        String tagged = "resp_" + site + "." + digest + "..abc123";
-        assertThat(created.body()).contains("\"id\":\"" + tagged + "\"").contains("\"id\":\"msg_1\"");
+        String digest = grid.gateway.routing.tag.ClusterDigest.of(first.name());
+        String prefix = "resp_" + site + "." + digest + "..";
+        int at = created.body().indexOf("\"id\":\"" + prefix) + 6;
+        String tagged = created.body().substring(at, created.body().indexOf('"', at));
+        String stored = "resp_" + tagged.substring(prefix.length());
+        assertThat(tagged).matches(java.util.regex.Pattern.quote(prefix) + "[0-9a-f]{32}");
+        // Output items keep the engine's own ids: only response ids are tagged.
+        assertThat(created.body()).containsPattern("\"id\":\"msg_[0-9a-f]+\"");
         assertThat(created.headers().firstValueAsLong("content-length"))
                 .hasValue(created.body().length());
         for (int i = 0; i < 5; i++) {
             assertThat(gateway.get("/v1/responses/" + tagged + "?include=x").statusCode())
                     .isEqualTo(200);
-            assertThat(first.take().target()).isEqualTo("/v1/responses/resp_abc123?include=x");
+            assertThat(GatewayHarness.take(first).target()).isEqualTo("/v1/responses/" + stored + "?include=x");
         }
+        gateway.post("/v1/responses/" + tagged + "/cancel", "");
+        assertThat(GatewayHarness.take(first).target()).isEqualTo("/v1/responses/" + stored + "/cancel");
+        String follow = "{\"model\":\"demo-model\",\"previous_response_id\":\"" + tagged + "\",\"input\":\"more\"}";
+        gateway.post("/v1/responses", follow);
+        assertThat(GatewayHarness.take(first).body()).isEqualTo(follow.replace(tagged, stored));
         gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/responses/" + tagged))
                 .DELETE()
                 .build());
-        assertThat(first.take().method()).isEqualTo("DELETE");
-        gateway.post("/v1/responses/" + tagged + "/cancel", "");
-        assertThat(first.take().target()).isEqualTo("/v1/responses/resp_abc123/cancel");
-        String follow = "{\"model\":\"demo-model\",\"previous_response_id\":\"" + tagged + "\",\"input\":\"more\"}";
-        gateway.post("/v1/responses", follow);
-        assertThat(first.take().body()).isEqualTo(follow.replace(tagged, "resp_abc123"));
+        assertThat(GatewayHarness.take(first).method()).isEqualTo("DELETE");
     }
 
     @Test
@@ -135,14 +148,14 @@ class ProxyIntegrationTest {
                 .toList();
         assertThat(bodies).hasSize(1);
         assertThat(bodies.getFirst()).contains("\"error\"");
-        assertThat(east.received).isEmpty();
-        assertThat(west.received).isEmpty();
+        assertThat(east.requestCount()).isZero();
+        assertThat(west.requestCount()).isZero();
     }
 
     @Test
     void drainingCluster_pinnedRequest_503RetryAfter5() {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
-        gateway.server.apply(gateway.snapshot(GatewayFixture.config("", sites(true))));
+        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", sites(true))));
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);
         assertThat(answer.headers().firstValue("retry-after")).contains("5");
@@ -150,9 +163,11 @@ class ProxyIntegrationTest {
 
     @Test
     void reloadRemovingCluster_itsTagsAnswer404() {
-        String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
+        // Stored on west-a, so that 200 is the engine's and the 404 after the reload can only be the gateway's.
+        String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + ".."
+                + GatewayHarness.storedResponse(west);
         assertThat(gateway.get("/v1/responses/" + tagged).statusCode()).isEqualTo(200);
-        gateway.server.apply(gateway.snapshot(GatewayFixture.config("", """
+        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", """
                   - name: east
                     clusters:
                       - name: east-a
@@ -184,12 +199,8 @@ class ProxyIntegrationTest {
     @Test
     void sse_eventsReachClientOneByOne() throws Exception {
         CountDownLatch secondEvent = new CountDownLatch(1);
-        FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(
-                List.of("data: {\"n\":1}\n\n", "data: {\"n\":2}\n\ndata: [DONE]\n\n"),
-                List.of(secondEvent),
-                new CountDownLatch(1));
-        east.dispatcher = r -> events;
-        west.dispatcher = r -> events;
+        east.failNext(1, Fault.holdBeforeEvent(1, secondEvent));
+        west.failNext(1, Fault.holdBeforeEvent(1, secondEvent));
         HttpResponse<InputStream> answer = gateway.client.send(
                 HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
                         .POST(HttpRequest.BodyPublishers.ofString(CHAT.replace("}]}", "}],\"stream\":true}")))
@@ -197,10 +208,13 @@ class ProxyIntegrationTest {
                 HttpResponse.BodyHandlers.ofInputStream());
         InputStream in = answer.body();
         // The first event arrives while the engine still holds the second back.
-        assertThat(readUntil(in, "\n\n")).isEqualTo("data: {\"n\":1}\n\n");
+        assertThat(readUntil(in, "\n\n"))
+                .startsWith("data: {")
+                .contains("\"object\":\"chat.completion.chunk\"")
+                .endsWith("}\n\n");
         secondEvent.countDown();
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-                .isEqualTo("data: {\"n\":2}\n\ndata: [DONE]\n\n");
+        String rest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(rest).startsWith("data: {").endsWith("\n\ndata: [DONE]\n\n");
     }
 
     @Test
@@ -209,45 +223,42 @@ class ProxyIntegrationTest {
                 "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_s1\"}}\n\n";
         String delta = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
                 + "\"delta\":\"see resp_fake\"}\n\n";
-        FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(
-                List.of(created, delta), List.of(new CountDownLatch(0)), new CountDownLatch(1));
-        east.dispatcher = r -> events;
-        west.dispatcher = r -> events;
-        HttpResponse<String> answer =
-                gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
-        FakeEngine engine = receivedBy();
-        String tagged = "resp_" + (engine == east ? "east" : "west") + "."
-                + grid.gateway.routing.tag.ClusterDigest.of(engine.name) + "..s1";
-        assertThat(answer.body()).isEqualTo(created.replace("resp_s1", tagged) + delta);
+        // Model text with an id in it is nothing a simulated engine writes (it echoes words), so a script does.
+        try (ScriptedUpstream upstream = new ScriptedUpstream()) {
+            upstream.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n" + chunk(created) + chunk(delta) + "0\r\n\r\n");
+            gateway.server.apply(gateway.snapshot(GatewayHarness.config("", GatewayHarness.oneEngine(upstream.url()))));
+            HttpResponse<String> answer =
+                    gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-a") + "..s1";
+            assertThat(answer.body()).isEqualTo(created.replace("resp_s1", tagged) + delta);
+        }
+    }
+
+    private static String chunk(String text) {
+        return Integer.toHexString(text.getBytes(StandardCharsets.UTF_8).length) + "\r\n" + text + "\r\n";
     }
 
     @Test
     void clientDisconnectMidStream_closesUpstreamWithinASecond() throws Exception {
         CountDownLatch clientGone = new CountDownLatch(1);
-        CountDownLatch aborted = new CountDownLatch(1);
-        // Large events, so the engine cannot finish into socket buffers before the gateway lets go of it.
-        String big = "data: {\"pad\":\"" + "x".repeat(8192) + "\"}\n\n";
-        List<String> many = new java.util.ArrayList<>(java.util.Collections.nCopies(10_000, big));
-        many.set(0, "data: {\"n\":0}\n\n");
-        List<CountDownLatch> gates =
-                new java.util.ArrayList<>(java.util.Collections.nCopies(9_999, new CountDownLatch(0)));
-        gates.set(0, clientGone);
-        FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(many, gates, aborted);
-        east.dispatcher = r -> events;
-        west.dispatcher = r -> events;
-        try (Socket socket = new Socket("127.0.0.1", gateway.server.port())) {
-            String body = CHAT.replace("}]}", "}],\"stream\":true}");
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + body.length() + "\r\n\r\n" + body)
-                    .getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            assertThat(readUntil(socket.getInputStream(), "{\"n\":0}")).endsWith("{\"n\":0}");
+        try (EngineSimulator endless = endless("east-a")) {
+            gateway.server.apply(gateway.snapshot(GatewayHarness.config("", GatewayHarness.oneEngine(endless.url()))));
+            endless.failNext(1, Fault.holdBeforeEvent(1, clientGone));
+            try (Socket socket = new Socket("127.0.0.1", gateway.server.port())) {
+                String body = CHAT.replace("}]}", "}],\"stream\":true}");
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: " + body.length() + "\r\n\r\n" + body)
+                        .getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                assertThat(readUntil(socket.getInputStream(), "\n\n")).contains("chat.completion.chunk");
+            }
+            clientGone.countDown();
+            assertThat(endless.awaitAbandonedAnswer(java.time.Duration.ofSeconds(1)))
+                    .as("upstream closed within a second")
+                    .isTrue();
         }
-        clientGone.countDown();
-        assertThat(aborted.await(1, TimeUnit.SECONDS))
-                .as("upstream closed within a second")
-                .isTrue();
     }
 
     @Test
@@ -258,22 +269,21 @@ class ProxyIntegrationTest {
         assertThat(metrics).contains("grid_upstream_requests_total{");
     }
 
-    private FakeEngine receivedBy() throws InterruptedException {
+    private EngineSimulator receivedBy() throws InterruptedException {
         for (int i = 0; i < 200; i++) {
-            if (!east.received.isEmpty()) {
+            if (east.requestCount() > 0) {
                 return east;
             }
-            if (!west.received.isEmpty()) {
+            if (west.requestCount() > 0) {
                 return west;
             }
-            Thread.onSpinWait();
             TimeUnit.MILLISECONDS.sleep(10);
         }
         throw new AssertionError("no engine received the request");
     }
 
-    private FakeEngine.Received receivedByEither() throws InterruptedException {
-        return receivedBy().take();
+    private RecordedRequest receivedByEither() throws InterruptedException {
+        return GatewayHarness.take(receivedBy());
     }
 
     private static String readUntil(InputStream in, String end) throws java.io.IOException {

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Test fixture: an engine on a raw {@link ServerSocket} that records every byte it receives, split into requests by
- * their {@code Content-Length}, and answers each with a small JSON 200. Unlike {@link FakeEngine} it sees exactly
+ * their {@code Content-Length}, and answers each with a small JSON 200. Unlike a simulated engine it sees exactly
  * what the gateway wrote, so a test can assert that nothing at all arrived, or that the body bytes are identical.
  */
 final class RawUpstream implements AutoCloseable {

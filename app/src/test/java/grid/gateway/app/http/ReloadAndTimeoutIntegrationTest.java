@@ -3,9 +3,12 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
+import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.Fault;
 import grid.gateway.routing.tag.ClusterDigest;
-import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -14,10 +17,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.SplittableRandom;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,20 +26,28 @@ import org.junit.jupiter.api.io.TempDir;
 /** Live reload from the config file, the idle timeout between chunks, and what one candidate counts. */
 class ReloadAndTimeoutIntegrationTest {
     private static final String CHAT =
-            "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
+            "{\"model\":\"demo-model\",\"max_tokens\":8," + "\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
 
     @TempDir
     Path dir;
 
-    private final FakeEngine east = FakeEngine.start("east-a");
-    private final FakeEngine west = FakeEngine.start("west-a");
+    /** Answers as long as a stream is let run (up to 100,000 tokens); plain chats here ask for 8. */
+    private final EngineSimulator east = EngineSettings.builder()
+            .name("east-a")
+            .model("demo-model")
+            .instant()
+            .answerTokens(100_000)
+            .start();
+
+    private final EngineSimulator west = GatewayHarness.engine("west-a");
     private final HttpClient client = HttpClient.newHttpClient();
+    private GatewayHarness gateway;
     private GatewayServer server;
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
+        if (gateway != null) {
+            gateway.close();
         }
         east.close();
         west.close();
@@ -52,7 +61,7 @@ class ReloadAndTimeoutIntegrationTest {
                         url: %s
                         models: [demo-model]
                 """.formatted(west.url()) : "";
-        return GatewayFixture.config(upstream, """
+        return GatewayHarness.config(upstream, """
                   - name: east
                     clusters:
                       - name: east-a
@@ -69,8 +78,8 @@ class ReloadAndTimeoutIntegrationTest {
     }
 
     private GatewayServer startFromFile(Path file) {
-        return GatewayServer.start(
-                file, new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(3), "127.0.0.1"));
+        gateway = GatewayHarness.fromFile(file);
+        return gateway.server;
     }
 
     @Test
@@ -78,7 +87,9 @@ class ReloadAndTimeoutIntegrationTest {
         Path file = dir.resolve("gateway.yaml");
         Files.writeString(file, config(true, ""));
         server = startFromFile(file);
-        String westTag = "/v1/responses/resp_west." + ClusterDigest.of("west-a") + "..abc";
+        // A response west-a stores, so that 200 is the engine's and a 404 can only be the gateway's.
+        String westTag =
+                "/v1/responses/resp_west." + ClusterDigest.of("west-a") + ".." + GatewayHarness.storedResponse(west);
         assertThat(get(westTag).statusCode()).isEqualTo(200);
 
         Files.writeString(file, config(true, "") + "\nbogus_key: 1\n");
@@ -116,24 +127,20 @@ class ReloadAndTimeoutIntegrationTest {
                 """));
         server = startFromFile(file);
         CountDownLatch never = new CountDownLatch(1);
-        CountDownLatch aborted = new CountDownLatch(1);
-        // After the silence the engine tries to go on with large events: it must find the connection closed.
-        List<String> events = new java.util.ArrayList<>(
-                java.util.Collections.nCopies(1_000, "data: {\"pad\":\"" + "x".repeat(8192) + "\"}\n\n"));
-        events.set(0, "data: {\"n\":1}\n\n");
-        List<CountDownLatch> gates =
-                new java.util.ArrayList<>(java.util.Collections.nCopies(999, new CountDownLatch(0)));
-        gates.set(0, never);
-        east.dispatcher = r -> new FakeEngine.Answer.Events(events, gates, aborted);
+        // After the first event the engine falls silent; let go, it goes on writing: it must find the connection
+        // closed.
+        east.failNext(1, Fault.holdBeforeEvent(1, never));
         HttpResponse<InputStream> answer = client.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/chat/completions"))
-                        .POST(HttpRequest.BodyPublishers.ofString(CHAT))
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"model\":\"demo-model\",\"stream\":true,\"messages\":[{\"role\":\"user\","
+                                        + "\"content\":\"hello\"}]}"))
                         .build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         // The client gets the first event, then the stream breaks: it never ends cleanly.
         assertThatThrownBy(() -> answer.body().readAllBytes()).isInstanceOf(IOException.class);
         never.countDown();
-        assertThat(aborted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(east.awaitAbandonedAnswer(Duration.ofSeconds(5))).isTrue();
     }
 
     @Test
@@ -149,7 +156,7 @@ class ReloadAndTimeoutIntegrationTest {
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
         }
-        assertThat(east.received).hasSize(3);
+        assertThat(east.requestCount()).isEqualTo(3);
         assertThat(affinityLines()).isEqualTo(before);
     }
 

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ class RequestSmugglingIntegrationTest {
     static Path dir;
 
     private static RawUpstream engine;
-    private static GatewayFixture gateway;
+    private static GatewayHarness gateway;
     private final List<LogRecord> logs = new ArrayList<>();
     private final Handler capture = new Handler() {
         @Override
@@ -58,7 +59,7 @@ class RequestSmugglingIntegrationTest {
     @BeforeAll
     static void start() {
         engine = new RawUpstream();
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", GatewayFixture.oneEngine(engine.url())));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
     }
 
     @AfterAll

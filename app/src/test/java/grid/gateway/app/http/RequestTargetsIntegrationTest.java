@@ -2,6 +2,8 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.enginesim.EngineSimulator;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -19,8 +21,8 @@ class RequestTargetsIntegrationTest {
     @TempDir
     Path dir;
 
-    private final FakeEngine engine = FakeEngine.start("east-a");
-    private GatewayFixture gateway;
+    private final EngineSimulator engine = GatewayHarness.engine("east-a");
+    private GatewayHarness gateway;
 
     @AfterEach
     void stop() {
@@ -52,21 +54,21 @@ class RequestTargetsIntegrationTest {
                         + " POST /tokenize HTTP/1.1, GET /server_info HTTP/1.1"
             })
     void oddTargets_refused_neverForwarded(String role, String requestLines) throws Exception {
-        gateway = new GatewayFixture(
+        gateway = new GatewayHarness(
                 dir,
-                GatewayFixture.config(
+                GatewayHarness.config(
                         "  role: " + role + "\n  allowed_paths: [/v1/chat/completions]\n",
                         UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
         for (String requestLine : requestLines.split(",")) {
             RawClient.Answer answer = raw(requestLine.strip());
             assertThat(answer.status()).as(requestLine).isIn(400, 404);
         }
-        assertThat(engine.received).isEmpty();
+        assertThat(engine.requestCount()).isZero();
         // The allowed path itself still goes through, so the refusals are the targets', not the gateway's state.
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.post("/v1/chat/completions", CHAT);
             assertThat(client.read().status()).isEqualTo(200);
         }
-        assertThat(engine.take().target()).isEqualTo("/v1/chat/completions");
+        assertThat(GatewayHarness.take(engine).target()).isEqualTo("/v1/chat/completions");
     }
 }

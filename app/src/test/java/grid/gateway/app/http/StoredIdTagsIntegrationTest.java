@@ -2,10 +2,11 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
+import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.tag.TagKeyRing;
-import grid.gateway.routing.time.ManualClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,7 +39,7 @@ class StoredIdTagsIntegrationTest {
     @TempDir
     Path dir;
 
-    private final FakeEngine engine = FakeEngine.start("east-a");
+    private final EngineSimulator engine = GatewayHarness.engine("east-a");
     private final HttpClient client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<String> logs = new ArrayList<>();
@@ -59,6 +60,7 @@ class StoredIdTagsIntegrationTest {
     };
     private Path config;
     private Path keyFile;
+    private GatewayHarness harness;
     private GatewayServer server;
 
     @BeforeEach
@@ -70,7 +72,7 @@ class StoredIdTagsIntegrationTest {
         keyFile = dir.resolve("tag-key");
         Files.writeString(keyFile, KEY + "\n");
         config = dir.resolve("gateway.yaml");
-        Files.writeString(config, GatewayFixture.config("""
+        Files.writeString(config, GatewayHarness.config("""
                   tag_key_path: %s
                 """.formatted(keyFile), """
                   - name: east
@@ -79,13 +81,13 @@ class StoredIdTagsIntegrationTest {
                         url: %s
                         models: [demo-model]
                 """.formatted(engine.url())));
-        server = GatewayServer.start(
-                config, new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(5), "127.0.0.1"));
+        harness = GatewayHarness.fromFile(config);
+        server = harness.server;
     }
 
     @AfterEach
     void stop() {
-        server.close();
+        harness.close();
         engine.close();
         Logger.getLogger("").removeHandler(capture);
         Logger.getLogger("grid.gateway").setLevel(null);
@@ -126,11 +128,17 @@ class StoredIdTagsIntegrationTest {
                 done.get();
             }
         }
-        assertThat(engine.received).isEmpty();
+        assertThat(engine.requestCount()).isZero();
         // The real tag still works, so the 404s are not an engine or config failure.
-        String signed = "resp_east." + DIGEST + "." + ring.sign("east", DIGEST) + ".r1";
+        String created = send(at("/v1/responses")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"demo-model\",\"input\":\"hi\"}")))
+                .body();
+        GatewayHarness.take(engine); // the create itself
+        String stored = created.replaceAll("(?s).*\"id\":\"resp_east\\.[^\"]*\\.([0-9a-f]+)\".*", "$1");
+        String signed = "resp_east." + DIGEST + "." + ring.sign("east", DIGEST) + "." + stored;
+        assertThat(created).contains("\"id\":\"" + signed + "\"");
         assertThat(send(at("/v1/responses/" + signed)).statusCode()).isEqualTo(200);
-        assertThat(engine.take().target()).isEqualTo("/v1/responses/resp_r1");
+        assertThat(GatewayHarness.take(engine).target()).isEqualTo("/v1/responses/resp_" + stored);
     }
 
     /** One hostile id of {@code kind}: forged, truncated, of another kind, huge, left the grid, or noise. */

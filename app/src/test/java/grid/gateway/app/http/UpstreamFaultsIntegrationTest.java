@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ class UpstreamFaultsIntegrationTest {
     Path dir;
 
     private ScriptedUpstream engine;
-    private GatewayFixture gateway;
+    private GatewayHarness gateway;
 
     @AfterEach
     void stop() throws IOException {
@@ -40,7 +41,7 @@ class UpstreamFaultsIntegrationTest {
 
     private void start(String upstreamSettings) throws IOException {
         engine = new ScriptedUpstream();
-        gateway = new GatewayFixture(dir, GatewayFixture.config(upstreamSettings, oneCluster(engine.url())));
+        gateway = new GatewayHarness(dir, GatewayHarness.config(upstreamSettings, oneCluster(engine.url())));
     }
 
     static String oneCluster(String url) {
@@ -74,7 +75,7 @@ class UpstreamFaultsIntegrationTest {
             first = a.getLocalPort();
             second = b.getLocalPort();
         }
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", """
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", """
                   - name: east
                     clusters:
                       - name: east-a

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.docs.RepoDocs;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -78,14 +79,14 @@ class DashboardTest {
     private static final Pattern METRIC = Pattern.compile("\\bgrid_[A-Za-z0-9_:]*");
     private static final Pattern CALL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
 
-    private static LiveGateway gateway;
+    private static GatewayHarness gateway;
     private static ExportedFamilies exported;
     private static JsonObject dashboard;
 
     @BeforeAll
     static void scrapeAndLoad(@TempDir Path dir) throws Exception {
-        gateway = new LiveGateway(dir);
-        exported = ExportedFamilies.of(gateway.trafficThenScrape());
+        gateway = ExportedTraffic.twoSites(dir);
+        exported = ExportedFamilies.of(ExportedTraffic.thenScrape(gateway));
         try (JsonReader reader = Json.createReader(new StringReader(RepoDocs.read(DASHBOARD)))) {
             dashboard = reader.readObject();
         }

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.docs.RepoDocs;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,14 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsReferenceTest {
     private static final Pattern LABEL = Pattern.compile("`([a-z_]+)`(:([^`]*))?");
 
-    private static LiveGateway gateway;
+    private static GatewayHarness gateway;
     private static ExportedFamilies exported;
     private static Map<String, List<String>> rows;
 
     @BeforeAll
     static void scrape(@TempDir Path dir) throws Exception {
-        gateway = new LiveGateway(dir);
-        exported = ExportedFamilies.of(gateway.trafficThenScrape());
+        gateway = ExportedTraffic.twoSites(dir);
+        exported = ExportedFamilies.of(ExportedTraffic.thenScrape(gateway));
         rows = new LinkedHashMap<>();
         for (List<String> row : RepoDocs.tablesByHeading(RepoDocs.readmeSection("Metrics reference"))
                 .getOrDefault("", List.of())) {

@@ -39,7 +39,7 @@ final class SoakGrid implements AutoCloseable {
                                 "-Xmx128m",
                                 "-cp",
                                 System.getProperty("java.class.path"),
-                                "grid.gateway.conformance.engine.EngineSimulatorMain",
+                                "grid.gateway.enginesim.EngineSimulatorMain",
                                 "--port",
                                 "0",
                                 "--name",

@@ -25,7 +25,7 @@ import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStatus;
 import com.openai.models.responses.ResponseStreamEvent;
-import grid.gateway.conformance.engine.Fault;
+import grid.gateway.enginesim.Fault;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import grid.gateway.app.GatewayServer;
-import grid.gateway.conformance.engine.EngineSimulator;
-import grid.gateway.conformance.engine.Fault;
 import grid.gateway.conformance.soak.TcpConnections;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.Fault;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

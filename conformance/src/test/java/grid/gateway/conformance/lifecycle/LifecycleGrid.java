@@ -1,8 +1,8 @@
 package grid.gateway.conformance.lifecycle;
 
 import grid.gateway.app.GatewayServer;
-import grid.gateway.conformance.engine.EngineSettings;
-import grid.gateway.conformance.engine.EngineSimulator;
+import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;

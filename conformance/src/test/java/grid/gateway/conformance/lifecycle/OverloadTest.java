@@ -2,7 +2,7 @@ package grid.gateway.conformance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.conformance.engine.EngineSettings;
+import grid.gateway.enginesim.EngineSettings;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package grid.gateway.conformance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayServer;
-import grid.gateway.conformance.engine.EngineSimulator;
+import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

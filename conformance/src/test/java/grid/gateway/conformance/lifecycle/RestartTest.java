@@ -3,8 +3,8 @@ package grid.gateway.conformance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayServer;
-import grid.gateway.conformance.engine.EngineSimulator;
-import grid.gateway.conformance.engine.RecordedRequest;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.RecordedRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

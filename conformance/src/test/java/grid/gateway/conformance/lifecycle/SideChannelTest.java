@@ -2,8 +2,8 @@ package grid.gateway.conformance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.conformance.engine.EngineSimulator;
-import grid.gateway.conformance.engine.RecordedRequest;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.RecordedRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,8 +3,8 @@ package grid.gateway.conformance.quality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import grid.gateway.conformance.engine.EngineSettings;
-import grid.gateway.conformance.engine.EngineSimulator;
+import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.enginesim.EngineSimulator;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package grid.gateway.conformance.scenario;
 
-import grid.gateway.conformance.engine.EngineSettings;
-import grid.gateway.conformance.engine.EngineSimulator;
+import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.enginesim.EngineSimulator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

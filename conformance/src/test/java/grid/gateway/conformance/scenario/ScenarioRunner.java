@@ -2,9 +2,9 @@ package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.conformance.engine.EngineSimulator;
-import grid.gateway.conformance.engine.Fault;
-import grid.gateway.conformance.engine.RecordedRequest;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.Fault;
+import grid.gateway.enginesim.RecordedRequest;
 import grid.gateway.routing.select.BinomialBounds;
 import grid.gateway.routing.tag.ClusterDigest;
 import jakarta.json.Json;

@@ -1,0 +1,50 @@
+package grid.gateway.app.observe;
+
+import grid.gateway.app.GatewayHarness;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+
+/**
+ * Traffic that makes every lazily created series appear, through the shared {@link GatewayHarness}: the real gateway
+ * in front of two simulated engines at two sites, so that a scrape of the admin {@code /metrics} shows every metric
+ * family the gateway exports.
+ */
+final class ExportedTraffic {
+    private static final String CHAT =
+            "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}";
+
+    private ExportedTraffic() {}
+
+    /** The gateway at site east in front of engines east-a and west-a (site west), both simulated. */
+    static GatewayHarness twoSites(Path dir) {
+        var east = GatewayHarness.engine("east-a");
+        var west = GatewayHarness.engine("west-a");
+        return new GatewayHarness(dir, """
+                server: {port: 0, admin_port: 0}
+                gateway: {site: east}
+                sites:
+                  - name: east
+                    clusters: [{name: east-a, url: "%s", models: [demo-model]}]
+                  - name: west
+                    clusters: [{name: west-a, url: "%s", models: [demo-model]}]
+                """.formatted(east.url(), west.url()), east, west);
+    }
+
+    /** Sends keyed, unkeyed and pinned requests through the client port, then scrapes the admin port. */
+    static String thenScrape(GatewayHarness gateway) {
+        gateway.server.scrapeNow();
+        // Two candidates and a 1 KiB prompt: an affinity outcome, a confirmation into a prefix LRU, and cached
+        // tokens once the engine that answered first sees the prompt again.
+        for (int i = 0; i < 3; i++) {
+            gateway.post("/v1/chat/completions", CHAT.formatted("x".repeat(1024)));
+        }
+        gateway.post("/v1/chat/completions", "not json"); // grid_keyer_no_keys_total{reason="invalid_json"}
+        gateway.get("/v1/responses/resp_gone.00000000..abc"); // grid_route_pinned_total{outcome="not_found"}
+        return gateway.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + gateway.server.adminPort() + "/metrics"))
+                        .GET()
+                        .build())
+                .body();
+    }
+}

@@ -1,0 +1,148 @@
+package grid.gateway.enginesim;
+
+import static java.util.Objects.requireNonNull;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * {@code POST /v1/completions} in vLLM's shapes (reference/api.md §2, §8): a {@code text_completion} with one choice
+ * per prompt (a string, a list of strings, a token-id list or a list of them; each prompt runs as its own engine
+ * request, one after the other), or a stream of {@code text_completion} chunks, a usage chunk only with
+ * {@code stream_options.include_usage}, then {@code [DONE]}. {@code max_tokens} defaults to 16 as in vLLM;
+ * {@code suffix} is refused as vLLM refuses it.
+ *
+ * <p>Thread-safe and stateless beyond its parts.
+ */
+final class CompletionsApi {
+    private static final int DEFAULT_MAX_TOKENS = 16;
+
+    private final ApiParts parts;
+
+    CompletionsApi(ApiParts parts) {
+        this.parts = requireNonNull(parts, "parts");
+    }
+
+    void create(Exchange exchange) throws InterruptedException {
+        JsonObject body = exchange.json();
+        String model = parts.catalog().resolve(body);
+        if (JsonText.string(body, "suffix").isPresent()) {
+            throw RequestRejected.badRequest("suffix is not currently supported", "suffix");
+        }
+        Optional<String> salt = ModelCatalog.salt(body);
+        OptionalInt limit = ModelCatalog.maxTokens(body, "max_tokens");
+        List<Prompt> prompts = new ArrayList<>();
+        for (String text : prompts(body)) {
+            prompts.add(new Prompt(model, text, salt, OptionalInt.of(limit.orElse(DEFAULT_MAX_TOKENS)), text));
+        }
+        boolean stream = JsonText.flag(body, "stream", false);
+        boolean includeUsage = JsonText.objectField(body, "stream_options")
+                .map(o -> JsonText.flag(o, "include_usage", false))
+                .orElse(false);
+        ChatApi.Head head = new ChatApi.Head(parts.ids().completion(), parts.now(), model);
+        if (stream) {
+            stream(exchange, prompts, head, includeUsage);
+        } else {
+            plain(exchange, prompts, head);
+        }
+    }
+
+    private void plain(Exchange exchange, List<Prompt> prompts, ChatApi.Head head) throws InterruptedException {
+        JsonArrayBuilder choices = JsonText.array();
+        Usage total = new Usage(0, 0, 0);
+        for (int i = 0; i < prompts.size(); i++) {
+            try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
+                run.decode(run.pieces().size());
+                choices.add(choice(i, run.text(), ChatApi.finishReason(run)));
+                total = sum(total, run.usage());
+            }
+        }
+        exchange.answer(
+                200,
+                head.start("text_completion")
+                        .add("choices", choices)
+                        .addNull("service_tier")
+                        .addNull("system_fingerprint")
+                        .add("usage", ChatApi.usage(total))
+                        .addNull("kv_transfer_params")
+                        .build());
+    }
+
+    private void stream(Exchange exchange, List<Prompt> prompts, ChatApi.Head head, boolean includeUsage)
+            throws InterruptedException {
+        EventStream events = null;
+        Usage total = new Usage(0, 0, 0);
+        for (int i = 0; i < prompts.size(); i++) {
+            try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
+                events = events == null ? exchange.stream() : events;
+                for (int t = 0; t < run.pieces().size(); t++) {
+                    run.decode(1);
+                    boolean last = t == run.pieces().size() - 1;
+                    JsonObject choice = choice(i, run.pieces().get(t), last ? ChatApi.finishReason(run) : null);
+                    events.data(head.start("text_completion")
+                            .add("choices", JsonText.array().add(choice))
+                            .build());
+                }
+                total = sum(total, run.usage());
+            }
+        }
+        requireNonNull(events, "events");
+        if (includeUsage) {
+            events.data(head.start("text_completion")
+                    .add("choices", JsonText.array())
+                    .add("usage", ChatApi.usage(total))
+                    .build());
+        }
+        events.done();
+        events.end();
+    }
+
+    private static JsonObject choice(int index, String text, @org.jspecify.annotations.Nullable String finish) {
+        JsonObjectBuilder choice =
+                JsonText.object().add("index", index).add("text", text).addNull("logprobs");
+        if (finish == null) {
+            choice.addNull("finish_reason");
+        } else {
+            choice.add("finish_reason", finish);
+        }
+        return choice.addNull("stop_reason").addNull("prompt_logprobs").build();
+    }
+
+    /** The rendered prompts of {@code body}: one per string or token list; a 400 when there is none. */
+    private static List<String> prompts(JsonObject body) {
+        JsonValue prompt = body.get("prompt");
+        if (prompt instanceof JsonString) {
+            return List.of(PromptText.completion(prompt));
+        }
+        if (!(prompt instanceof JsonArray array) || array.isEmpty()) {
+            throw RequestRejected.badRequest(
+                    "Either prompt or prompt_embeds must be provided and non-empty.", "prompt");
+        }
+        if (array.getFirst().getValueType() == JsonValue.ValueType.NUMBER) {
+            return List.of(PromptText.completion(array));
+        }
+        List<String> texts = new ArrayList<>();
+        for (JsonValue each : array) {
+            if (!(each instanceof JsonString) && !(each instanceof JsonArray)) {
+                throw RequestRejected.badRequest("prompt: expected strings or token lists", "prompt");
+            }
+            texts.add(PromptText.completion(each));
+        }
+        return texts;
+    }
+
+    private static Usage sum(Usage a, Usage b) {
+        return new Usage(
+                a.promptTokens() + b.promptTokens(),
+                a.cachedTokens() + b.cachedTokens(),
+                a.outputTokens() + b.outputTokens());
+    }
+}

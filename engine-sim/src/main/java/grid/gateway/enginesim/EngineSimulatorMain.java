@@ -1,0 +1,99 @@
+package grid.gateway.enginesim;
+
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs one engine simulator from the command line until the process is stopped:
+ *
+ * <pre>
+ * java -cp … grid.gateway.enginesim.EngineSimulatorMain --port 8001 --name site-a --model demo-model \
+ *     [--model other] [--host 127.0.0.1] [--slots 4] [--prefill-tps 8000] [--decode-tps 60] [--cache-blocks 4096]
+ *     [--answer-tokens 8] [--instant]
+ * </pre>
+ *
+ * <p>Prints {@code engine-simulator NAME listening port=N} once bound. Exits with status 2 on a usage error and 1
+ * when the port cannot be bound.
+ */
+public final class EngineSimulatorMain {
+    private EngineSimulatorMain() {}
+
+    /** Starts the simulator and blocks until the JVM shuts down. */
+    public static void main(String[] args) throws InterruptedException {
+        EngineSettings settings;
+        try {
+            settings = parse(args);
+        } catch (IllegalArgumentException e) {
+            usage(System.err, String.valueOf(e.getMessage()));
+            System.exit(2);
+            return;
+        }
+        EngineSimulator simulator;
+        try {
+            simulator = EngineSimulator.start(settings);
+        } catch (IllegalStateException e) {
+            System.err.println("engine-simulator " + settings.name() + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            simulator.close();
+            stopped.countDown();
+        }));
+        System.out.println("engine-simulator " + settings.name() + " listening port=" + simulator.port());
+        System.out.flush();
+        stopped.await();
+    }
+
+    /** The settings {@code args} ask for. */
+    static EngineSettings parse(String[] args) {
+        EngineSettings.Builder builder = EngineSettings.builder();
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--instant")) {
+                builder.instant();
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = args[++i];
+            switch (flag) {
+                case "--port" -> builder.port(integer(flag, value));
+                case "--host" -> builder.host(value);
+                case "--name" -> builder.name(value);
+                case "--model" -> builder.model(value);
+                case "--slots" -> builder.slots(integer(flag, value));
+                case "--prefill-tps" -> builder.prefillTokensPerSecond(decimal(flag, value));
+                case "--decode-tps" -> builder.decodeTokensPerSecond(decimal(flag, value));
+                case "--cache-blocks" -> builder.cacheBlocks(integer(flag, value));
+                case "--answer-tokens" -> builder.answerTokens(integer(flag, value));
+                default -> throw new IllegalArgumentException("unknown option " + flag);
+            }
+        }
+        return builder.build();
+    }
+
+    private static int integer(String flag, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer)", e);
+        }
+    }
+
+    private static double decimal(String flag, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + ": " + value + " (expected: a number)", e);
+        }
+    }
+
+    private static void usage(PrintStream err, String problem) {
+        err.println("engine-simulator: " + problem);
+        err.println("usage: EngineSimulatorMain --port N --name NAME --model M [--model M2] [--host H] [--slots N]"
+                + " [--prefill-tps N] [--decode-tps N] [--cache-blocks N] [--answer-tokens N] [--instant]");
+    }
+}

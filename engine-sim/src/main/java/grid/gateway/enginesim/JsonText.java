@@ -1,0 +1,173 @@
+package grid.gateway.enginesim;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonBuilderFactory;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+import java.io.StringReader;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * JSON in and out of the simulator (jakarta.json): strict parsing of request bodies into the 400 vLLM gives for a
+ * malformed one, typed field reads that reject wrong types the same way, builders, and the text of a message's
+ * content (a string, or the text of its parts).
+ *
+ * <p>Stateless and thread-safe; parsson's factories are.
+ */
+final class JsonText {
+    private static final JsonProvider PROVIDER = JsonProvider.provider();
+    private static final JsonBuilderFactory BUILDERS = PROVIDER.createBuilderFactory(Map.of());
+    private static final JsonReaderFactory READERS = PROVIDER.createReaderFactory(Map.of());
+
+    private JsonText() {}
+
+    static JsonObjectBuilder object() {
+        return BUILDERS.createObjectBuilder();
+    }
+
+    static JsonArrayBuilder array() {
+        return BUILDERS.createArrayBuilder();
+    }
+
+    static JsonValue string(String value) {
+        return PROVIDER.createValue(value);
+    }
+
+    static JsonValue number(double value) {
+        return PROVIDER.createValue(value);
+    }
+
+    /** A copy of {@code object} with {@code key} set to {@code value}, in place when it was there. */
+    static JsonObject with(JsonObject object, String key, String value) {
+        JsonObjectBuilder copy = object();
+        object.forEach(copy::add);
+        return copy.add(key, value).build();
+    }
+
+    static JsonArray arrayOf(List<? extends JsonValue> values) {
+        JsonArrayBuilder array = array();
+        values.forEach(array::add);
+        return array.build();
+    }
+
+    /** The body as one JSON object, or a 400 as vLLM answers a body it cannot decode. */
+    static JsonObject parseObject(String body) {
+        try (JsonReader reader = READERS.createReader(new StringReader(body))) {
+            JsonValue value = reader.readValue();
+            if (value instanceof JsonObject object) {
+                return object;
+            }
+            throw RequestRejected.badRequest("JSON decode error: expected an object");
+        } catch (JsonException | IllegalStateException e) {
+            throw RequestRejected.badRequest("JSON decode error: " + e.getMessage());
+        }
+    }
+
+    /** A string field; absent or null is empty, another type is a 400. */
+    static Optional<String> string(JsonObject object, String key) {
+        JsonValue value = object.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return Optional.empty();
+        }
+        if (value instanceof JsonString string) {
+            return Optional.of(string.getString());
+        }
+        throw RequestRejected.badRequest(key + ": Input should be a valid string", key);
+    }
+
+    /** An integer field; absent or null is empty, another type is a 400. */
+    static OptionalInt integer(JsonObject object, String key) {
+        JsonValue value = object.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return OptionalInt.empty();
+        }
+        if (value instanceof JsonNumber number && number.isIntegral()) {
+            return OptionalInt.of(number.intValue());
+        }
+        throw RequestRejected.badRequest(key + ": Input should be a valid integer", key);
+    }
+
+    /** A boolean field; absent or null is {@code otherwise}, another type is a 400. */
+    static boolean flag(JsonObject object, String key, boolean otherwise) {
+        JsonValue value = object.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return otherwise;
+        }
+        if (value == JsonValue.TRUE || value == JsonValue.FALSE) {
+            return value == JsonValue.TRUE;
+        }
+        throw RequestRejected.badRequest(key + ": Input should be a valid boolean", key);
+    }
+
+    /** An object field; absent or null is empty, another type is a 400. */
+    static Optional<JsonObject> objectField(JsonObject object, String key) {
+        JsonValue value = object.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return Optional.empty();
+        }
+        if (value instanceof JsonObject inner) {
+            return Optional.of(inner);
+        }
+        throw RequestRejected.badRequest(key + ": Input should be a valid dictionary", key);
+    }
+
+    /** An array field; absent or null is empty, another type is a 400. */
+    static Optional<JsonArray> arrayField(JsonObject object, String key) {
+        JsonValue value = object.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return Optional.empty();
+        }
+        if (value instanceof JsonArray array) {
+            return Optional.of(array);
+        }
+        throw RequestRejected.badRequest(key + ": Input should be a valid list", key);
+    }
+
+    /**
+     * The text of a content value: a string as is; for an array, the text of each part ({@code text},
+     * {@code input_text}, {@code output_text}, {@code refusal}, or a bare string) and the compact JSON of any
+     * other part (media), concatenated; anything else as compact JSON; null as empty.
+     */
+    static String content(JsonValue value) {
+        return switch (value.getValueType()) {
+            case STRING -> ((JsonString) value).getString();
+            case NULL -> "";
+            case ARRAY -> {
+                StringBuilder text = new StringBuilder();
+                for (JsonValue part : value.asJsonArray()) {
+                    text.append(part(part));
+                }
+                yield text.toString();
+            }
+            default -> value.toString();
+        };
+    }
+
+    private static String part(JsonValue part) {
+        if (part instanceof JsonString string) {
+            return string.getString();
+        }
+        if (part instanceof JsonObject object) {
+            for (String key : List.of("text", "refusal", "thinking")) {
+                if (object.get(key) instanceof JsonString text) {
+                    return text.getString();
+                }
+            }
+            if (object.get("content") instanceof JsonValue inner) {
+                return content(inner);
+            }
+        }
+        return part.toString();
+    }
+}

@@ -1,0 +1,60 @@
+package grid.gateway.enginesim;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One request the simulator received, as it arrived (OkHttp MockWebServer's {@code RecordedRequest}).
+ *
+ * <p>Immutable.
+ *
+ * @param sequence the request's position among those this simulator recorded, from 0
+ * @param method the method, such as {@code POST}
+ * @param target the raw path and query, byte-exact as sent ({@code /v1/responses/resp_1?x=%2F})
+ * @param headers every header, names in lower case, values in arrival order
+ * @param body the body as UTF-8 text; empty when there was none
+ */
+public record RecordedRequest(
+        int sequence, String method, String target, Map<String, List<String>> headers, String body) {
+
+    /** Validates and copies. */
+    public RecordedRequest {
+        requireNonNull(method, "method");
+        requireNonNull(target, "target");
+        headers = Map.copyOf(headers);
+        requireNonNull(body, "body");
+    }
+
+    /** The raw path without the query. */
+    public String path() {
+        int query = target.indexOf('?');
+        return query < 0 ? target : target.substring(0, query);
+    }
+
+    /** The raw query without {@code ?}; empty when there is none. */
+    public String query() {
+        int query = target.indexOf('?');
+        return query < 0 ? "" : target.substring(query + 1);
+    }
+
+    /** The first value of header {@code name} (any case). */
+    public Optional<String> header(String name) {
+        List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
+    }
+
+    /** The body's bytes (UTF-8). */
+    public byte[] bodyBytes() {
+        return body.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return "RecordedRequest[" + sequence + " " + method + " " + target + ", " + body.length() + " chars]";
+    }
+}

@@ -1,0 +1,11 @@
+/**
+ * The engine simulator: a fake vLLM-compatible engine on a Helidon web server, modeled on OkHttp's MockWebServer.
+ * It serves Chat Completions, Completions, Anthropic Messages and Responses (plain and streamed, each in its own SSE
+ * framing), stored responses and conversations, {@code /v1/models} and a vLLM-style {@code /metrics}; it simulates
+ * a queue with a fixed number of slots, prefill and decode rates and its own prefix cache, fails on demand, and
+ * records every request it receives (reference/api.md §1–§8).
+ */
+@NullMarked
+package grid.gateway.enginesim;
+
+import org.jspecify.annotations.NullMarked;
