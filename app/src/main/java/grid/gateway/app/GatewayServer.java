@@ -278,8 +278,9 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
-    /** Runs one scrape round now (for tests). */
+    /** Runs one scrape round now, after the scheduled first round has finished (for tests). */
     public void scrapeNow() {
+        scraper.firstRound().join();
         scraper.pollNow().values().forEach(CompletableFuture::join);
     }
 

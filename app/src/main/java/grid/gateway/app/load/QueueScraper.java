@@ -112,6 +112,8 @@ public final class QueueScraper implements AutoCloseable {
             .build()
             .client(Http1Client.PROTOCOL);
     private final ConcurrentMap<ClusterId, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
+    /** Done once the round {@link #start()} schedules has finished every scrape it began, or the scraper closed. */
+    private final CompletableFuture<Void> firstRound = new CompletableFuture<>();
     private final ConcurrentMap<ClusterId, Outcome> lastOutcome = new ConcurrentHashMap<>();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private @Nullable ScheduledFuture<?> nextRound;
@@ -193,6 +195,16 @@ public final class QueueScraper implements AutoCloseable {
         }
         scrapes.shutdownNow();
         client.closeResource();
+        firstRound.complete(null);
+    }
+
+    /**
+     * Completes when the first scheduled round has finished its scrapes. A test that drives its own rounds waits for it
+     * first: the scheduled round runs on its own thread at a time of its own, and if it scraped after the test's
+     * round it would see requests the test sent since (for example a running one, which calibrates slots).
+     */
+    public CompletableFuture<Void> firstRound() {
+        return firstRound;
     }
 
     /** The metrics URL of {@code cluster}: its {@code metrics_url}, else {@code <url>/metrics}. */
@@ -205,9 +217,14 @@ public final class QueueScraper implements AutoCloseable {
 
     private void round() {
         try {
-            pollNow();
+            Map<ClusterId, CompletableFuture<Outcome>> scrapesOfRound = pollNow();
+            if (!firstRound.isDone()) {
+                CompletableFuture.allOf(scrapesOfRound.values().toArray(CompletableFuture[]::new))
+                        .whenComplete((done, failure) -> firstRound.complete(null));
+            }
         } catch (RuntimeException bug) {
             LOG.log(System.Logger.Level.ERROR, "queue scrape round failed; the next round runs as scheduled", bug);
+            firstRound.complete(null);
         } finally {
             lifecycle.lock();
             try {
