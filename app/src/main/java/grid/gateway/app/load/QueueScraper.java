@@ -114,6 +114,7 @@ public final class QueueScraper implements AutoCloseable {
     private final ConcurrentMap<ClusterId, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
     /** Done once the round {@link #start()} schedules has finished every scrape it began, or the scraper closed. */
     private final CompletableFuture<Void> firstRound = new CompletableFuture<>();
+
     private final ConcurrentMap<ClusterId, Outcome> lastOutcome = new ConcurrentHashMap<>();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private @Nullable ScheduledFuture<?> nextRound;

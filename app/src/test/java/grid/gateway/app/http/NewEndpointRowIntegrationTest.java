@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static io.helidon.http.Method.POST;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.endpoint.Endpoint;
@@ -40,7 +41,7 @@ class NewEndpointRowIntegrationTest {
     @TempDir
     Path dir;
 
-    private final FakeEngine engine = FakeEngine.start("east-a");
+    private ScriptedUpstream engine;
     private final HttpClient client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private Path file;
@@ -48,8 +49,9 @@ class NewEndpointRowIntegrationTest {
 
     @BeforeEach
     void start() throws IOException {
+        engine = new ScriptedUpstream();
         file = dir.resolve("gateway.yaml");
-        Files.writeString(file, GatewayFixture.config("", GatewayFixture.oneEngine(engine.url())));
+        Files.writeString(file, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
         extended = GatewayServer.start(ConfigLoader.load(file), runtime(MORE));
     }
 
@@ -58,7 +60,7 @@ class NewEndpointRowIntegrationTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws IOException {
         extended.close();
         engine.close();
     }
@@ -69,9 +71,7 @@ class NewEndpointRowIntegrationTest {
                 send(extended, "POST", "/v1/messages/batches", MESSAGES_BODY.formatted("demo-model"));
 
         assertThat(answer.statusCode()).isEqualTo(200);
-        FakeEngine.Received received = engine.take();
-        assertThat(received.method()).isEqualTo("POST");
-        assertThat(received.target()).isEqualTo("/v1/messages/batches");
+        assertThat(engine.take().head).startsWith("POST /v1/messages/batches HTTP/1.1\r\n");
     }
 
     @Test
@@ -81,7 +81,7 @@ class NewEndpointRowIntegrationTest {
 
         assertThat(answer.statusCode()).isEqualTo(404);
         assertThat(answer.body()).startsWith("{\"type\":\"error\"").contains("not_found_error");
-        assertThat(engine.received).isEmpty();
+        assertThat(engine.exchanges).isEmpty();
     }
 
     @Test
@@ -95,12 +95,14 @@ class NewEndpointRowIntegrationTest {
 
     @Test
     void idRow_pinnedByThePathIdStrippedAndAnswerTagged() throws Exception {
-        engine.dispatcher = r -> new FakeEngine.Answer.Json(200, "{\"id\":\"resp_forked\",\"object\":\"response\"}");
+        String forked = "{\"id\":\"resp_forked\",\"object\":\"response\"}";
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                + forked.length() + "\r\n\r\n" + forked);
 
         HttpResponse<String> answer = send(extended, "POST", "/v1/responses/" + TAGGED + "/fork", "{}");
 
         assertThat(answer.statusCode()).isEqualTo(200);
-        assertThat(engine.take().target()).isEqualTo("/v1/responses/resp_abc/fork");
+        assertThat(engine.take().head).startsWith("POST /v1/responses/resp_abc/fork HTTP/1.1\r\n");
         assertThat(answer.body()).contains("\"resp_east." + ClusterDigest.of("east-a") + "..forked\"");
     }
 
@@ -110,7 +112,7 @@ class NewEndpointRowIntegrationTest {
 
         assertThat(answer.statusCode()).isEqualTo(404);
         assertThat(answer.body()).contains("No stored response or conversation has that id.");
-        assertThat(engine.received).isEmpty();
+        assertThat(engine.exchanges).isEmpty();
     }
 
     @Test
@@ -135,7 +137,7 @@ class NewEndpointRowIntegrationTest {
             assertThat(batches.body()).startsWith("{\"type\":\"error\"").contains("not served here");
             assertThat(fork.statusCode()).isEqualTo(404);
             assertThat(fork.body()).contains("not served here");
-            assertThat(engine.received).isEmpty();
+            assertThat(engine.exchanges).isEmpty();
         }
     }
 
