@@ -182,7 +182,12 @@ final class JsonNav {
 
     /** Decodes the escape at {@code q} into {@code sink}; returns the index after it. */
     private int unescape(int q, CanonicalSink sink) {
-        long decoded = JsonEscape.decode(b, q, n);
+        byte e = b[q + 1];
+        if (e != 'u') {
+            sink.write(JsonEscape.shortEscape(e));
+            return q + 2;
+        }
+        long decoded = JsonEscape.unicode(b, q, n);
         writeCodePoint(JsonEscape.codePoint(decoded), sink);
         return JsonEscape.next(decoded);
     }

@@ -20,19 +20,38 @@ public final class JsonEscape {
      * index after it, packed as {@code codePoint << 32 | next}; read them with {@link #codePoint} and {@link #next}.
      */
     public static long decode(byte[] b, int q, int to) {
-        int codePoint;
-        switch (b[q + 1]) {
-            case 'b' -> codePoint = '\b';
-            case 'f' -> codePoint = '\f';
-            case 'n' -> codePoint = '\n';
-            case 'r' -> codePoint = '\r';
-            case 't' -> codePoint = '\t';
-            case 'u' -> {
-                return unicode(b, q, to);
-            }
-            default -> codePoint = b[q + 1]; // '"', '\\' and '/' stand for themselves
+        return b[q + 1] == 'u' ? unicode(b, q, to) : pack(shortEscape(b[q + 1]), q + 2);
+    }
+
+    /**
+     * The character a two-byte escape stands for, given the byte after its backslash (anything but {@code u}): the
+     * keyer's hot loop writes it directly, since nearly every escape in a prompt is a {@code \n} or a quote.
+     */
+    public static int shortEscape(byte escape) {
+        return switch (escape) {
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case 'n' -> '\n';
+            case 'r' -> '\r';
+            case 't' -> '\t';
+            default -> escape; // '"', '\\' and '/' stand for themselves
+        };
+    }
+
+    /**
+     * Decodes the {@code \\uXXXX} escape whose backslash is at {@code q}, with the low half of a surrogate pair that
+     * follows it, like {@link #decode}.
+     */
+    public static long unicode(byte[] b, int q, int to) {
+        int unit = hex4(b, q + 2);
+        if (Character.isHighSurrogate((char) unit)
+                && q + 11 < to
+                && b[q + 6] == '\\'
+                && b[q + 7] == 'u'
+                && Character.isLowSurrogate((char) hex4(b, q + 8))) {
+            return pack(Character.toCodePoint((char) unit, (char) hex4(b, q + 8)), q + 12);
         }
-        return pack(codePoint, q + 2);
+        return pack(unit, q + 6);
     }
 
     /** The code point of a {@link #decode} result. */
@@ -60,18 +79,6 @@ public final class JsonEscape {
             q = next(decoded);
         }
         return text.toString();
-    }
-
-    private static long unicode(byte[] b, int q, int to) {
-        int unit = hex4(b, q + 2);
-        if (Character.isHighSurrogate((char) unit)
-                && q + 11 < to
-                && b[q + 6] == '\\'
-                && b[q + 7] == 'u'
-                && Character.isLowSurrogate((char) hex4(b, q + 8))) {
-            return pack(Character.toCodePoint((char) unit, (char) hex4(b, q + 8)), q + 12);
-        }
-        return pack(unit, q + 6);
     }
 
     private static int hex4(byte[] b, int at) {
