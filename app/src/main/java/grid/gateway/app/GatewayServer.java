@@ -18,6 +18,7 @@ import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
+import grid.gateway.app.sharing.RedisSharing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.ClusterId;
@@ -75,6 +76,7 @@ public final class GatewayServer implements AutoCloseable {
     private final QueueScraper scraper;
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
+    private final Optional<RedisSharing> sharing;
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
     private final CountDownLatch delayEnded = new CountDownLatch(1);
@@ -144,6 +146,8 @@ public final class GatewayServer implements AutoCloseable {
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
+        // Before the listeners: a replica that replays its peers' history first serves warm (bounded wait).
+        this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, metrics.sharing());
         this.scraper =
                 new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
@@ -363,6 +367,7 @@ public final class GatewayServer implements AutoCloseable {
             }
         }
         forwarder.close();
+        sharing.ifPresent(RedisSharing::close);
         if (admin != null) {
             admin.stop();
         }

@@ -56,6 +56,7 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
     private final Map<ReloadResult, Counter> reloads = new EnumMap<>(ReloadResult.class);
     private final ConcurrentMap<ClusterId, ClusterMeters> clusters = new ConcurrentHashMap<>();
     private final ReentrantLock syncLock = new ReentrantLock();
+    private final SharingMeters sharing;
     private boolean closed;
 
     /**
@@ -80,7 +81,13 @@ public final class GatewayMetrics implements RoutingListener, AutoCloseable {
         for (ReloadResult result : ReloadResult.values()) {
             reloads.put(result, meters.counter(GatewayMeter.CONFIG_RELOADS, result.label()));
         }
+        sharing = new SharingMeters(meters);
         syncClusters();
+    }
+
+    /** The meters of prefix-memory sharing. */
+    public SharingMeters sharing() {
+        return sharing;
     }
 
     @Override
