@@ -64,6 +64,11 @@ final class SharingPublisher implements MemorySharing, Runnable {
         }
     }
 
+    /** Takes the oldest waiting entry, or null (what the publishing thread does; for the benchmark). */
+    SharedEntry next() {
+        return queue.poll();
+    }
+
     /** Entries waiting now. */
     int waiting() {
         return queue.size();
