@@ -77,6 +77,7 @@ public final class GatewayServer implements AutoCloseable {
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
     private final Optional<RedisSharing> sharing;
+
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
     private final CountDownLatch delayEnded = new CountDownLatch(1);
@@ -146,7 +147,6 @@ public final class GatewayServer implements AutoCloseable {
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
-        // Before the listeners: a replica that replays its peers' history first serves warm (bounded wait).
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, metrics.sharing());
         this.scraper =
                 new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler);
@@ -180,6 +180,10 @@ public final class GatewayServer implements AutoCloseable {
         }
         readiness.clientListenerBound();
         scraper.start();
+        scheduleSweeps(headerDeadline, memory);
+    }
+
+    private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {
         long sweep = headerDeadline.sweepPeriod().toNanos();
         scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
         scheduler.scheduleWithFixedDelay(

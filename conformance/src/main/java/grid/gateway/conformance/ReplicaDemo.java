@@ -41,8 +41,7 @@ final class ReplicaDemo {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < replicas; i++) {
             GatewayServer gateway = GatewayServer.start(
-                    config,
-                    new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
+                    config, new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
             running.addFirst(gateway);
             ports.add(gateway.port());
             System.out.println("replica " + (i + 1) + ": client port " + gateway.port() + ", admin port "

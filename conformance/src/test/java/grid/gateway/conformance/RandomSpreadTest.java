@@ -17,12 +17,13 @@ import org.junit.jupiter.api.Test;
 class RandomSpreadTest {
     @Test
     void eachConnection_toARandomTarget_answersRelayedWhole() throws Exception {
-        EngineSimulator one = EngineSettings.builder().instant().name("one").model("m").start();
-        EngineSimulator two = EngineSettings.builder().instant().name("two").model("m").start();
+        EngineSimulator one =
+                EngineSettings.builder().instant().name("one").model("m").start();
+        EngineSimulator two =
+                EngineSettings.builder().instant().name("two").model("m").start();
         try (one;
                 two;
-                RandomSpread spread = RandomSpread.start(
-                        0, List.of(one.port(), two.port()), new SplittableRandom(4))) {
+                RandomSpread spread = RandomSpread.start(0, List.of(one.port(), two.port()), new SplittableRandom(4))) {
             for (int i = 0; i < 20; i++) {
                 // A new client each time: a new connection, as each curl of the demo.
                 HttpClient client = HttpClient.newBuilder()

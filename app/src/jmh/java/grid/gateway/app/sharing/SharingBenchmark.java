@@ -92,7 +92,8 @@ public class SharingBenchmark {
 
     @Benchmark
     public boolean apply() {
-        SharedEntry parsed = SharedEntry.parse(peerEntries[next++ & (ROTATION - 1)]).orElseThrow();
+        SharedEntry parsed =
+                SharedEntry.parse(peerEntries[next++ & (ROTATION - 1)]).orElseThrow();
         return memory.applyPeer(
                 CLUSTER, BlockKeys.copyOf(parsed.keys(), parsed.keys().length), parsed.confirmed(), 1_000_000);
     }

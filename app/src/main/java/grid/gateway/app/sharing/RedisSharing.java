@@ -37,7 +37,8 @@ public final class RedisSharing implements AutoCloseable {
 
     private RedisSharing(SharingSettings settings, PrefixMemory memory, SharingMeters meters, LongSupplier wall) {
         this.memory = memory;
-        // Unique per process start, so a restarted replica applies its former self's entries.
+        // Unique per process start, so a restarted replica applies its former self's entries. Not drawn from the
+        // injected random source: replicas seeded alike (tests) must still tell their entries apart.
         String replica = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         RedisEndpoint endpoint = RedisEndpoint.of(settings);
         SharingPublisher.Context context = new SharingPublisher.Context(meters, wall, this::streamLength);
