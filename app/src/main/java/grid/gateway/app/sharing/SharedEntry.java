@@ -35,6 +35,7 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
 
     private static final Pattern REPLICA = Pattern.compile("[0-9a-f]{1,32}");
     private static final Pattern SITE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+    private static final Pattern MILLIS = Pattern.compile("\\d{1,18}");
     private static final Pattern DIGEST = Pattern.compile("[0-9A-Za-z_-]{" + ClusterDigest.LENGTH + "}");
 
     /** The entry for {@code cluster}. */
@@ -94,7 +95,7 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
                 || !SITE.matcher(site).matches()
                 || !DIGEST.matcher(digest).matches()
                 || !(op.equals("c") || op.equals("d"))
-                || !at.matches("\\d{1,18}")
+                || !MILLIS.matcher(at).matches()
                 || keys.length() > (MAX_KEYS * Long.BYTES / 3 + 1) * 4) {
             return Optional.empty();
         }
