@@ -33,7 +33,7 @@ final class ReplicaDemo {
         RedisProcess redis = RedisProcess.start();
         running.add(redis);
         System.out.println("redis-server at " + redis.url());
-        Path config = demoConfig(redis);
+        Path config = demoConfig(CONFIG, redis.url());
         GatewaySnapshot snapshot = ConfigLoader.load(config);
         for (BackendCluster cluster : snapshot.config().grid().clusters()) {
             running.add(engine(cluster));
@@ -66,11 +66,11 @@ final class ReplicaDemo {
         new CountDownLatch(1).await();
     }
 
-    /** The example config on the demo's Redis (no password) with listeners on free ports, in a temporary file. */
-    private static Path demoConfig(RedisProcess redis) {
+    /** {@code example} on the demo's Redis (no password) with listeners on free ports, in a temporary file. */
+    static Path demoConfig(Path example, String redisUrl) {
         try {
-            String text = Files.readString(CONFIG)
-                    .replaceAll("redis_url: \\S+", "redis_url: " + redis.url())
+            String text = Files.readString(example)
+                    .replaceAll("redis_url: \\S+", "redis_url: " + redisUrl)
                     .replaceAll("(?m)^\\s*password_file: .*\\n", "");
             Path file = Files.createTempFile("grid-demo-replicas-", ".yaml");
             file.toFile().deleteOnExit();
