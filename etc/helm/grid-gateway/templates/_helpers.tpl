@@ -269,12 +269,11 @@ plugins:
       {{- end }}
     {{- end }}
 {{- end }}
-{{- end }}
 
 {{/*
 Checksum of the settings the gateway reads only at start (listeners, header deadline, shutdown delay and grace,
-gateway.upstream, prefix sharing): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms are applied live,
-so they are left out.
+gateway.upstream, prefix sharing): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms
+are applied live, so they are left out.
 */}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
 {{- $s := .Values.server }}
