@@ -236,36 +236,49 @@ plugins:
       {{- if hasKey $gs.siteRoute.load "countSentSinceScrape" }}
       count_sent_since_scrape: {{ $gs.siteRoute.load.countSentSinceScrape | toJson }}
       {{- end }}
+    {{- $sharing := .Values.prefixSharing }}
+    {{- if or $gs.siteRoute.prefixAffinity $sharing.redisUrl }}
     {{- with $gs.siteRoute.prefixAffinity }}
     {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.prefixAffinity" . (list "capacity" "ttlSecs" "prefillTokensPerSecond" "queuedRequestSeconds" "learnFromUsage")) }}
+    {{- end }}
+    {{- $pa := $gs.siteRoute.prefixAffinity | default dict }}
     prefix_affinity:
-      {{- if hasKey . "capacity" }}
-      capacity: {{ .capacity | toJson }}
+      {{- if hasKey $pa "capacity" }}
+      capacity: {{ $pa.capacity | toJson }}
       {{- end }}
-      {{- if hasKey . "ttlSecs" }}
-      ttl_secs: {{ .ttlSecs | toJson }}
+      {{- if hasKey $pa "ttlSecs" }}
+      ttl_secs: {{ $pa.ttlSecs | toJson }}
       {{- end }}
-      {{- if hasKey . "prefillTokensPerSecond" }}
-      prefill_tokens_per_second: {{ .prefillTokensPerSecond | toJson }}
+      {{- if hasKey $pa "prefillTokensPerSecond" }}
+      prefill_tokens_per_second: {{ $pa.prefillTokensPerSecond | toJson }}
       {{- end }}
-      {{- if hasKey . "queuedRequestSeconds" }}
-      queued_request_seconds: {{ .queuedRequestSeconds | toJson }}
+      {{- if hasKey $pa "queuedRequestSeconds" }}
+      queued_request_seconds: {{ $pa.queuedRequestSeconds | toJson }}
       {{- end }}
-      {{- if hasKey . "learnFromUsage" }}
-      learn_from_usage: {{ .learnFromUsage | toJson }}
+      {{- if hasKey $pa "learnFromUsage" }}
+      learn_from_usage: {{ $pa.learnFromUsage | toJson }}
+      {{- end }}
+      {{- if $sharing.redisUrl }}
+      sharing:
+        redis_url: {{ $sharing.redisUrl | toJson }}
+        stream: {{ $sharing.stream | toJson }}
+        warm_start_ms: {{ $sharing.warmStartMs | toJson }}
+        {{- if $sharing.password.existingSecret }}
+        password_file: {{ printf "%s/%s" (trimSuffix "/" $sharing.password.mountPath) $sharing.password.secretKey | toJson }}
+        {{- end }}
       {{- end }}
     {{- end }}
 {{- end }}
 
 {{/*
 Checksum of the settings the gateway reads only at start (listeners, header deadline, shutdown delay and grace,
-gateway.upstream): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms are applied live,
-so they are left out.
+gateway.upstream, prefix sharing): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms
+are applied live, so they are left out.
 */}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
 {{- $s := .Values.server }}
 {{- $ports := dict "port" $s.port "adminPort" $s.adminPort "headerTimeoutMs" $s.headerTimeoutMs "shutdownGraceMs" $s.shutdownGraceMs "shutdownDelayMs" $s.shutdownDelayMs "host" $s.host "adminHost" $s.adminHost }}
-{{- dict "server" $ports "upstream" .Values.gridServing.upstream | toJson | sha256sum }}
+{{- dict "server" $ports "upstream" .Values.gridServing.upstream "prefixSharing" .Values.prefixSharing | toJson | sha256sum }}
 {{- end }}
 
 {{/* The TCP ports of every cluster url and metricsUrl, sorted and unique, as a JSON array of numbers. */}}

@@ -19,6 +19,7 @@ import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
+import grid.gateway.app.sharing.RedisSharing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.ClusterId;
@@ -76,6 +77,8 @@ public final class GatewayServer implements AutoCloseable {
     private final QueueScraper scraper;
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
+    private final Optional<RedisSharing> sharing;
+
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
     private final CountDownLatch delayEnded = new CountDownLatch(1);
@@ -153,6 +156,7 @@ public final class GatewayServer implements AutoCloseable {
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
+        this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, metrics.sharing());
         this.scraper =
                 new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
@@ -185,6 +189,10 @@ public final class GatewayServer implements AutoCloseable {
         }
         readiness.clientListenerBound();
         scraper.start();
+        scheduleSweeps(headerDeadline, memory);
+    }
+
+    private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {
         long sweep = headerDeadline.sweepPeriod().toNanos();
         scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
         scheduler.scheduleWithFixedDelay(
@@ -373,6 +381,7 @@ public final class GatewayServer implements AutoCloseable {
             }
         }
         forwarder.close();
+        sharing.ifPresent(RedisSharing::close);
         if (admin != null) {
             admin.stop();
         }

@@ -18,7 +18,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The demo grid ({@code bin/demo}): one simulated engine per backend cluster of a serving config (by default
  * {@code etc/gateway-example.yaml}: east-a, east-b and west-a on 127.0.0.1:8001-8003), and the gateway in front of
- * them, all on loopback. Prints where to send requests; Ctrl-C stops everything.
+ * them, all on loopback. Prints where to send requests; Ctrl-C stops everything. {@code --replicas N} runs
+ * {@link ReplicaDemo} instead.
  */
 public final class DemoGrid {
     private DemoGrid() {}
@@ -26,9 +27,14 @@ public final class DemoGrid {
     /**
      * Starts the grid.
      *
-     * @param args optionally the serving config to use
+     * @param args optionally the serving config to use; or {@code --replicas N}: N replicas sharing their prefix
+     *     memory through a Redis, behind a random spread ({@link ReplicaDemo})
      */
     public static void main(String[] args) throws InterruptedException {
+        if (args.length == 2 && args[0].equals("--replicas")) {
+            ReplicaDemo.run(Integer.parseInt(args[1]));
+            return;
+        }
         Path config = Path.of(args.length > 0 ? args[0] : "etc/gateway-example.yaml");
         GatewaySnapshot snapshot;
         try {
@@ -80,7 +86,7 @@ public final class DemoGrid {
                 """.formatted(port, adminPort, base);
     }
 
-    private static void closeAll(List<AutoCloseable> running) {
+    static void closeAll(List<AutoCloseable> running) {
         for (AutoCloseable part : running) {
             try {
                 part.close();

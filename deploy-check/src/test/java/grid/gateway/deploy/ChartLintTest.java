@@ -45,6 +45,7 @@ class ChartLintTest {
                         "two-site-consumer",
                         "provider",
                         "prefix-affinity",
+                        "prefix-sharing",
                         "existing-secret",
                         "created-secret",
                         "extensions");

@@ -62,12 +62,20 @@ class RenderedConfigTest {
 
         assertThat(at(effective, "plugins", "grid_site_route", "prefix_affinity"))
                 .isEqualTo(Map.of(
-                        "capacity", 32768,
-                        "ttl_secs", 1200,
-                        "prefill_tokens_per_second", 12500.5,
-                        "queued_request_seconds", 3,
+                        "capacity",
+                        32768,
+                        "ttl_secs",
+                        1200,
+                        "prefill_tokens_per_second",
+                        12500.5,
+                        "queued_request_seconds",
+                        3,
                         // Not rendered by the chart yet: the gateway's default, which --check-config prints.
-                        "learn_from_usage", false));
+                        "learn_from_usage",
+                        false,
+                        // No prefixSharing.redisUrl: no sharing, the block's defaults printed.
+                        "sharing",
+                        Map.of("stream", "grid-prefix-memory", "warm_start_ms", 5000)));
     }
 
     @Test

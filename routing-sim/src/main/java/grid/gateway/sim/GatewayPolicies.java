@@ -64,21 +64,33 @@ final class GatewayPolicies {
     }
 
     static Policy gridSiteRoute(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
-        return gridSiteRoute(grid, tuning, random, clock, Optional.empty());
+        return gridSiteRoute(grid, tuning, random, clock, Sharing.NONE);
     }
 
-    /** As above; with {@code shared}, the replica remembers in that memory (shared by every replica) instead. */
+    /**
+     * How replicas share what they learn.
+     *
+     * @param oneMemory every replica remembers in this one memory (the ideal)
+     * @param stream each replica keeps its own memory and shares through this stream (issue 19's design)
+     */
+    record Sharing(Optional<PrefixMemory> oneMemory, Optional<SharedStream> stream) {
+        static final Sharing NONE = new Sharing(Optional.empty(), Optional.empty());
+    }
+
+    /** As above, the replicas sharing as {@code sharing} says. */
     static Policy gridSiteRoute(
-            Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock, Optional<PrefixMemory> shared) {
+            Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock, Sharing sharing) {
         PrefixAffinitySettings settings = tuning.settings();
         QueueDepthWindow window = new QueueDepthWindow(tuning.window());
         long salt = random.nextLong();
-        PrefixMemory memory = shared.orElseGet(() -> new PrefixMemory(settings, clock, salt));
+        PrefixMemory memory = sharing.oneMemory().orElseGet(() -> new PrefixMemory(settings, clock, salt));
+        Optional<SharedStream> stream = sharing.stream();
         RoutingParts parts =
                 new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.countSentSinceScrape());
         Map<ClusterId, Integer> index = indexOf(grid);
+        int me = stream.map(s -> s.join(memory)).orElse(-1);
         return new Policy() {
             @Override
             public String name() {
@@ -87,6 +99,7 @@ final class GatewayPolicies {
 
             @Override
             public void choose(Flight flight, List<SimCluster> clusters) {
+                stream.ifPresent(s -> s.deliver(me));
                 if (!(router.route(flight.turn.keys()) instanceof Route.Forward forward)) {
                     throw new IllegalStateException("every cluster serves the model and admits");
                 }

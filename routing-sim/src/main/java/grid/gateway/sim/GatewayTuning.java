@@ -18,6 +18,8 @@ import java.time.Duration;
  * @param countSentSinceScrape {@code load.count_sent_since_scrape}
  * @param sharedMemory replicas share one prefix memory, every confirmation and drop seen by all at once: the ideal
  *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
+ * @param streamLagSeconds replicas each keep their own memory and share confirmations and drops through a stream
+ *     that delivers them this many seconds later (issue 19's Redis design, {@link SharedStream}); negative: no stream
  */
 public record GatewayTuning(
         String name,
@@ -25,7 +27,8 @@ public record GatewayTuning(
         double pollSeconds,
         Duration window,
         boolean countSentSinceScrape,
-        boolean sharedMemory) {
+        boolean sharedMemory,
+        double streamLagSeconds) {
     public GatewayTuning {
         requireNonNull(name, "name");
         requireNonNull(settings, "settings");
@@ -37,7 +40,7 @@ public record GatewayTuning(
 
     /** A tuning that counts only scraped depths, as the seed does. */
     public GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
-        this(name, settings, pollSeconds, window, false, false);
+        this(name, settings, pollSeconds, window, false, false, -1);
     }
 
     /** A tuning whose replicas each remember only what they routed. */
@@ -47,12 +50,30 @@ public record GatewayTuning(
             double pollSeconds,
             Duration window,
             boolean countSentSinceScrape) {
-        this(name, settings, pollSeconds, window, countSentSinceScrape, false);
+        this(name, settings, pollSeconds, window, countSentSinceScrape, false, -1);
     }
 
     /** This tuning with the replicas sharing one prefix memory. */
     public GatewayTuning withSharedMemory() {
-        return new GatewayTuning(name + ", shared memory", settings, pollSeconds, window, countSentSinceScrape, true);
+        return new GatewayTuning(
+                name + ", shared memory", settings, pollSeconds, window, countSentSinceScrape, true, -1);
+    }
+
+    /** This tuning with the replicas sharing through a stream that delivers {@code lagSeconds} later. */
+    public GatewayTuning withStreamSharing(double lagSeconds) {
+        return new GatewayTuning(
+                name + ", shared through a stream",
+                settings,
+                pollSeconds,
+                window,
+                countSentSinceScrape,
+                false,
+                lagSeconds);
+    }
+
+    /** Whether the replicas share through a stream. */
+    public boolean streamSharing() {
+        return streamLagSeconds >= 0;
     }
 
     /** The gateway's defaults: no {@code prefix_affinity} block, poll every second, 2 s window (SPEC §7 said 10). */

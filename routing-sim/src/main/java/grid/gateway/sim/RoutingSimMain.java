@@ -27,6 +27,8 @@ import java.util.List;
  *   --grid G             slow, fast, mixed, a comma list, or all (all)
  *   --loads 0.5,0.8      offered loads (0.5,0.8,0.95,1.1)
  *   --replicas 1,3,6     gateway replica counts; counts above 1 run grid_site_route only (1,3,6)
+ *   --sharing-lag-ms N   the "shared" runs share through a stream delivering N ms later (issue 19's Redis
+ *                        design) instead of one ideal memory
  *   --failures X         share of attempts answered with errors, half 429 and half 503 (0.02)
  *   --poll-ms N          the gateway's load.poll_interval_ms, for both gateway-fed policies (1000)
  *   --window-secs N      the gateway's load.window_secs (2)

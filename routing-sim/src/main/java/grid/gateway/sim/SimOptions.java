@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The command line of {@link RoutingSimMain} (its javadoc lists the options), parsed strictly: an unknown option or
@@ -25,6 +26,9 @@ final class SimOptions {
     private List<String> grids = List.of("all");
     private double[] loads = Study.LOADS;
     private List<Integer> replicas = List.of(1, 3, 6);
+    /** With it, the "shared" runs share through a stream with this lag (issue 19) instead of one memory. */
+    private OptionalLong sharingLagMs = OptionalLong.empty();
+
     private double failures = 0.02;
     private long pollMs = 1000;
     private long windowSecs = 2;
@@ -63,6 +67,7 @@ final class SimOptions {
             case "--grid" -> grids = list(value);
             case "--loads" ->
                 loads = list(value).stream().mapToDouble(Double::parseDouble).toArray();
+            case "--sharing-lag-ms" -> sharingLagMs = OptionalLong.of(Long.parseLong(value));
             case "--replicas" ->
                 replicas = list(value).stream().map(Integer::valueOf).toList();
             case "--failures" -> failures = Double.parseDouble(value);
@@ -174,7 +179,10 @@ final class SimOptions {
      */
     Study.Selection recommendedShared(int replicaCount) {
         Study.Selection own = recommended(replicaCount);
-        return new Study.Selection(own.policies(), loads, own.tuning().withSharedMemory(), replicaCount);
+        GatewayTuning shared = sharingLagMs.isPresent()
+                ? own.tuning().withStreamSharing(sharingLagMs.getAsLong() / 1000.0)
+                : own.tuning().withSharedMemory();
+        return new Study.Selection(own.policies(), loads, shared, replicaCount);
     }
 
     Study.Selection recommended(int replicaCount) {

@@ -120,8 +120,14 @@ public final class Simulation {
                 Optional<PrefixMemory> shared = tuning.sharedMemory()
                         ? Optional.of(new PrefixMemory(tuning.settings(), clock, random.nextLong()))
                         : Optional.empty();
+                Optional<SharedStream> stream = tuning.streamSharing()
+                        ? Optional.of(new SharedStream(tuning.streamLagSeconds(), clock))
+                        : Optional.empty();
                 yield GatewayPolicies.replicated(
-                        replicas, random, r -> GatewayPolicies.gridSiteRoute(grid, tuning, r, clock, shared));
+                        replicas,
+                        random,
+                        r -> GatewayPolicies.gridSiteRoute(
+                                grid, tuning, r, clock, new GatewayPolicies.Sharing(shared, stream)));
             }
             case LEAST_QUEUED ->
                 GatewayPolicies.replicated(replicas, random, r -> GatewayPolicies.leastQueued(grid, tuning, r, clock));

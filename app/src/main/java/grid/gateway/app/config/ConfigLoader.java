@@ -67,6 +67,7 @@ public final class ConfigLoader {
         YamlBlock route = PluginsBlock.route(root);
         LoadSettings load = PluginsBlock.load(route);
         PrefixAffinitySettings prefixAffinity = PluginsBlock.prefixAffinity(route);
+        SharingSettings sharing = PluginsBlock.sharing(route, directory);
         gateway.ifPresent(g -> checkLocalSite(g.site(), sites, problems));
         Optional<TagKeyRing> keyRing = gateway.flatMap(GatewaySettings::tagKeyPath)
                 .map(path -> TagKeyFile.read(path, keys, problems))
@@ -75,7 +76,7 @@ public final class ConfigLoader {
         Grid grid = grid(gateway.orElseThrow().site(), sites, problems);
         problems.throwIfAny();
         return new GatewaySnapshot(
-                new GatewayConfig(server, gateway.orElseThrow(), upstream, grid, load, prefixAffinity),
+                new GatewayConfig(server, gateway.orElseThrow(), upstream, grid, load, prefixAffinity, sharing),
                 keyRing.orElseThrow());
     }
 

@@ -32,7 +32,7 @@ public final class EffectiveConfig {
         root.put("server", server(config.server()));
         root.put("gateway", gateway(config.gateway(), config.upstream()));
         root.put("sites", sites(config.grid().clusters()));
-        root.put("plugins", Map.of("grid_site_route", route(config.load(), config.prefixAffinity())));
+        root.put("plugins", Map.of("grid_site_route", route(config.load(), config.prefixAffinity(), config.sharing())));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
@@ -106,7 +106,8 @@ public final class EffectiveConfig {
         return block;
     }
 
-    private static Map<String, Object> route(LoadSettings load, PrefixAffinitySettings prefixAffinity) {
+    private static Map<String, Object> route(
+            LoadSettings load, PrefixAffinitySettings prefixAffinity, SharingSettings sharing) {
         Map<String, Object> loadBlock = new LinkedHashMap<>();
         loadBlock.put("poll_interval_ms", load.pollInterval().toMillis());
         loadBlock.put("window_secs", load.window().toSeconds());
@@ -123,6 +124,12 @@ public final class EffectiveConfig {
                 "queued_request_seconds",
                 auto.queuedRequestSeconds() ? YamlBlock.AUTO : number(prefixAffinity.queuedRequestSeconds()));
         affinity.put("learn_from_usage", prefixAffinity.learnFromUsage());
+        Map<String, Object> share = new LinkedHashMap<>();
+        sharing.redisUrl().ifPresent(url -> share.put("redis_url", url.toString()));
+        share.put("stream", sharing.stream());
+        sharing.passwordFile().ifPresent(path -> share.put("password_file", path.toString()));
+        share.put("warm_start_ms", sharing.warmStart().toMillis());
+        affinity.put("sharing", share);
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("load", loadBlock);
         block.put("prefix_affinity", affinity);

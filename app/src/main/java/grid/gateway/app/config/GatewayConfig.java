@@ -16,6 +16,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
  * @param grid {@code sites[*]} with {@code gateway.site} as the local site
  * @param load {@code plugins.grid_site_route.load.*}
  * @param prefixAffinity {@code plugins.grid_site_route.prefix_affinity.*}
+ * @param sharing {@code plugins.grid_site_route.prefix_affinity.sharing.*}
  */
 public record GatewayConfig(
         ServerSettings server,
@@ -23,7 +24,8 @@ public record GatewayConfig(
         UpstreamSettings upstream,
         Grid grid,
         LoadSettings load,
-        PrefixAffinitySettings prefixAffinity) {
+        PrefixAffinitySettings prefixAffinity,
+        SharingSettings sharing) {
 
     public GatewayConfig {
         requireNonNull(server, "server");
@@ -32,5 +34,6 @@ public record GatewayConfig(
         requireNonNull(grid, "grid");
         requireNonNull(load, "load");
         requireNonNull(prefixAffinity, "prefixAffinity");
+        requireNonNull(sharing, "sharing");
     }
 }

@@ -60,7 +60,13 @@ final class PluginsBlock {
      */
     static PrefixAffinitySettings prefixAffinity(YamlBlock route) {
         YamlBlock block = route.block("prefix_affinity");
-        block.only("capacity", "ttl_secs", "prefill_tokens_per_second", "queued_request_seconds", "learn_from_usage");
+        block.only(
+                "capacity",
+                "ttl_secs",
+                "prefill_tokens_per_second",
+                "queued_request_seconds",
+                "learn_from_usage",
+                "sharing");
         PrefixAffinitySettings defaults = PrefixAffinitySettings.defaults();
         int capacity =
                 (int) block.integerOrAuto("capacity", defaults.capacity(), LongRange.atMost(Integer.MAX_VALUE, ""));
@@ -78,6 +84,11 @@ final class PluginsBlock {
         return settings(block, capacity, Duration.ofSeconds(ttlSecs), prefill, queued)
                 .map(s -> s.with(auto, learn))
                 .orElse(defaults);
+    }
+
+    /** The settings in {@code route.prefix_affinity.sharing}, defaults filled in. */
+    static SharingSettings sharing(YamlBlock route, java.nio.file.Path configDirectory) {
+        return SharingBlock.read(route.block("prefix_affinity"), configDirectory);
     }
 
     // The record's own checks stay the single source of its limits (a TTL that does not fit the monotonic clock in

@@ -111,6 +111,34 @@ public enum GatewayMeter {
             Type.GAUGE,
             "grid_requests_in_flight",
             "Client requests the gateway is handling now, from request line to the end of the answer"),
+    /** Whether this replica's prefix-memory sharing is connected to Redis (issue 19). */
+    SHARING_CONNECTED(
+            Type.GAUGE,
+            "grid_prefix_sharing_connected",
+            "1 while prefix-memory sharing reads the Redis stream; 0 when sharing is off or Redis is unreachable"),
+    /** Own confirmations and drops written to the sharing stream. */
+    SHARING_PUBLISHED(
+            Type.COUNTER,
+            "grid_prefix_sharing_published",
+            "This replica's prefix confirmations and drops written to the Redis stream"),
+    /** Peers' confirmations and drops applied to this replica's memory. */
+    SHARING_APPLIED(
+            Type.COUNTER,
+            "grid_prefix_sharing_applied",
+            "Peer replicas' prefix confirmations and drops applied to this replica's memory (warm start included)"),
+    /** Sharing entries not published or not applied, by reason. */
+    SHARING_DROPPED(
+            Type.COUNTER,
+            "grid_prefix_sharing_dropped",
+            "Prefix sharing entries not published (queue_full, unsent) or not applied (malformed, unknown_cluster,"
+                    + " expired)",
+            "reason"),
+    /** Age of the latest peer entry when it was applied. */
+    SHARING_LAG(
+            Type.GAUGE,
+            "grid_prefix_sharing_lag_seconds",
+            "Seconds between a peer's confirmation and its application here, for the latest entry applied; NaN"
+                    + " before the first"),
     /** Request body bytes held in memory now, against {@code server.max_inflight_body_bytes}. */
     INFLIGHT_BODY_BYTES(
             Type.GAUGE,

@@ -57,6 +57,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
     private final Map<ReloadResult, Counter> reloads = new EnumMap<>(ReloadResult.class);
     private final ConcurrentMap<ClusterId, ClusterMeters> clusters = new ConcurrentHashMap<>();
     private final ReentrantLock syncLock = new ReentrantLock();
+    private final SharingMeters sharing;
     private boolean closed;
 
     /**
@@ -81,12 +82,18 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
         for (ReloadResult result : ReloadResult.values()) {
             reloads.put(result, meters.counter(GatewayMeter.CONFIG_RELOADS, result.label()));
         }
+        sharing = new SharingMeters(meters);
         syncClusters();
     }
 
     /** The counter of {@code key}: the constructor registers one for every enum value, so none is missing. */
     static <K> Counter registered(Map<K, Counter> counters, K key) {
         return requireNonNull(counters.get(key), "no counter registered for " + key);
+    }
+
+    /** The meters of prefix-memory sharing. */
+    public SharingMeters sharing() {
+        return sharing;
     }
 
     @Override

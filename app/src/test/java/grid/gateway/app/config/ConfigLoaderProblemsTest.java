@@ -380,7 +380,8 @@ class ConfigLoaderProblemsTest {
                         "prefix affinity unknown key",
                         affinity.formatted("size: 5"),
                         ROUTE + ".prefix_affinity.size: unknown key (expected: one of capacity, ttl_secs,"
-                                + " prefill_tokens_per_second, queued_request_seconds, learn_from_usage)"),
+                                + " prefill_tokens_per_second, queued_request_seconds, learn_from_usage,"
+                                + " sharing)"),
                 arguments(
                         "unknown plugin",
                         MINIMAL + "plugins: {round_robin: {}}\n",

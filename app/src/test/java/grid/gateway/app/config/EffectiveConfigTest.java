@@ -90,6 +90,9 @@ class EffectiveConfigTest {
                               prefill_tokens_per_second: 10000
                               queued_request_seconds: 2
                               learn_from_usage: false
+                              sharing:
+                                stream: grid-prefix-memory
+                                warm_start_ms: 5000
                         """);
     }
 

@@ -34,6 +34,7 @@ public final class PrefixMemory {
     private final MonotonicClock clock;
     private final long hashSalt;
     private volatile PrefixAffinitySettings settings;
+    private volatile MemorySharing sharing = MemorySharing.NONE;
 
     /**
      * An empty memory.
@@ -151,21 +152,61 @@ public final class PrefixMemory {
         return lru == null || keys.isEmpty() ? 0 : lru.run(keys, clock.nanoTime());
     }
 
-    /** The cluster answered 2xx: its entries for {@code keys} count from now until now + TTL. */
+    /**
+     * The cluster answered 2xx: its entries for {@code keys} count from now until now + TTL. Offered to the peers
+     * ({@link #sharing(MemorySharing)}).
+     */
     public void confirm(ClusterId cluster, BlockKeys keys) {
         ClusterLru lru = lrus.get(cluster);
         if (lru != null && !keys.isEmpty()) {
             long now = clock.nanoTime();
             lru.confirm(keys, now, now + settings.ttlNanos());
+            sharing.learned(cluster, keys, true);
         }
     }
 
-    /** The cluster answered 429 or 5xx: forget {@code keys} there. */
+    /** The cluster answered 429 or 5xx: forget {@code keys} there. Offered to the peers. */
     public void drop(ClusterId cluster, BlockKeys keys) {
         ClusterLru lru = lrus.get(cluster);
         if (lru != null && !keys.isEmpty()) {
             lru.drop(keys);
+            sharing.learned(cluster, keys, false);
         }
+    }
+
+    /** Sends this replica's later confirmations and drops to {@code target} ({@link MemorySharing#NONE}: nowhere). */
+    public void sharing(MemorySharing target) {
+        this.sharing = requireNonNull(target, "target");
+    }
+
+    /**
+     * Applies a peer replica's confirmation or drop with the same semantics as this replica's own (tail-first order,
+     * deadline = confirmation time + the TTL in force, capacity), and does not offer it again. A confirmation made
+     * {@code ageNanos} ago counts from then, so a late arrival cannot outlive its own TTL, and one already past its
+     * TTL is not applied.
+     *
+     * @param ageNanos how long ago the peer confirmed (its wall clock against ours; a negative skew counts as 0)
+     * @return whether it was applied: false for a cluster this replica does not know, empty keys, or an expired
+     *     confirmation
+     */
+    public boolean applyPeer(ClusterId cluster, BlockKeys keys, boolean confirmed, long ageNanos) {
+        ClusterLru lru = lrus.get(cluster);
+        if (lru == null || keys.isEmpty()) {
+            return false;
+        }
+        if (!confirmed) {
+            lru.drop(keys);
+            return true;
+        }
+        long ttl = settings.ttlNanos();
+        long age = Math.max(0, ageNanos);
+        if (age >= ttl) {
+            return false;
+        }
+        long now = clock.nanoTime();
+        long at = now - age;
+        lru.confirm(keys, at, at + ttl);
+        return true;
     }
 
     /** Removes entries whose deadline passed, from each LRU's least recent end; call now and then. */

@@ -1,0 +1,100 @@
+package grid.gateway.app.sharing;
+
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.time.SystemMonotonicClock;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What prefix sharing costs per request (issue 19), without Redis (its load is measured with redis-benchmark, see
+ * BENCHMARKS.md):
+ *
+ * <ul>
+ *   <li>{@code publish}: on the request thread, after the answer's status: stamp the entry and offer it to the bounded
+ *       queue (the publishing thread's take is included, so the queue stays empty).
+ *   <li>{@code encode}: on the publishing thread: the entry's stream fields (base64 of the keys).
+ *   <li>{@code apply}: on the reader thread: parse a peer's entry and apply it to a full 16,384-entry LRU; the
+ *       entries rotate over 8,192 × keys distinct keys, more than the LRU holds, so keys are new and evict.
+ * </ul>
+ *
+ * <p>Run: {@code bin/bench SharingBenchmark}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 4, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class SharingBenchmark {
+    private static final ClusterId CLUSTER = new ClusterId(new SiteName("east"), "east-a");
+    private static final int ROTATION = 8192;
+
+    /** Block keys a request carries: 8 (a 2 KiB prompt), 40 (10 KiB), 512 (128 KiB). */
+    @Param({"8", "40", "512"})
+    public int keys;
+
+    private SharingPublisher publisher;
+    private BlockKeys request;
+    private SharedEntry entry;
+    private Map<String, String>[] peerEntries;
+    private PrefixMemory memory;
+    private int next;
+
+    @Setup
+    @SuppressWarnings("unchecked")
+    public void setUp() {
+        SplittableRandom random = new SplittableRandom(19);
+        long[] raw = random.longs(keys).toArray();
+        request = BlockKeys.copyOf(raw, raw.length);
+        publisher = new SharingPublisher(
+                "00ff", "bench", null, new SharingPublisher.Context(null, System::currentTimeMillis, () -> 1000), 1024);
+        entry = SharedEntry.of("00ff", CLUSTER, true, System.currentTimeMillis(), raw);
+        PrefixAffinitySettings settings = PrefixAffinitySettings.defaults();
+        memory = new PrefixMemory(settings, SystemMonotonicClock.INSTANCE, random.nextLong());
+        memory.reconfigure(Set.of(CLUSTER), settings);
+        long[] fill = random.longs(settings.capacity()).toArray();
+        memory.confirm(CLUSTER, BlockKeys.copyOf(fill, fill.length));
+        peerEntries = new Map[ROTATION];
+        for (int i = 0; i < ROTATION; i++) {
+            long[] fresh = random.longs(keys).toArray();
+            peerEntries[i] = SharedEntry.of("0abc", CLUSTER, true, System.currentTimeMillis(), fresh)
+                    .fields();
+        }
+    }
+
+    @Benchmark
+    public SharedEntry publish() {
+        publisher.learned(CLUSTER, request, true);
+        return publisher.next();
+    }
+
+    @Benchmark
+    public Map<String, String> encode() {
+        return entry.fields();
+    }
+
+    @Benchmark
+    public boolean apply() {
+        SharedEntry parsed =
+                SharedEntry.parse(peerEntries[next++ & (ROTATION - 1)]).orElseThrow();
+        return memory.applyPeer(
+                CLUSTER, BlockKeys.copyOf(parsed.keys(), parsed.keys().length), parsed.confirmed(), 1_000_000);
+    }
+}

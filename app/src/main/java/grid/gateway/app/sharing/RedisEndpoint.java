@@ -1,0 +1,75 @@
+package grid.gateway.app.sharing;
+
+import grid.gateway.app.config.SharingSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+
+/**
+ * Opens connections to the configured Redis: host and port, TLS for {@code rediss://}, the database number from the
+ * path, the ACL user from the URL and the password from {@code password_file} (read once, at start).
+ *
+ * <p>Every command has a socket timeout, so a Redis that hangs costs a sharing thread a reconnect, never a request.
+ *
+ * <p>Thread-safe (immutable); each {@link Jedis} it opens belongs to one thread.
+ */
+final class RedisEndpoint {
+    static final int DEFAULT_PORT = 6379;
+    /** Connect and command timeout: generous for a site-local Redis, short enough to notice one that hangs. */
+    static final int TIMEOUT_MILLIS = 2_000;
+
+    private final HostAndPort address;
+    private final JedisClientConfig config;
+
+    private RedisEndpoint(HostAndPort address, JedisClientConfig config) {
+        this.address = address;
+        this.config = config;
+    }
+
+    /**
+     * The endpoint {@code settings} name.
+     *
+     * @throws UncheckedIOException when the password file cannot be read
+     */
+    static RedisEndpoint of(SharingSettings settings) {
+        URI url = settings.redisUrl().orElseThrow(() -> new IllegalArgumentException("no redis_url"));
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(TIMEOUT_MILLIS)
+                .socketTimeoutMillis(TIMEOUT_MILLIS)
+                .blockingSocketTimeoutMillis(SharingReader.BLOCK_MILLIS + TIMEOUT_MILLIS)
+                .clientName("grid-gateway-prefix-sharing")
+                .ssl("rediss".equalsIgnoreCase(url.getScheme()))
+                .database(database(url));
+        Optional.ofNullable(url.getUserInfo()).filter(u -> !u.isEmpty()).ifPresent(config::user);
+        settings.passwordFile().map(RedisEndpoint::password).ifPresent(config::password);
+        int port = url.getPort() < 0 ? DEFAULT_PORT : url.getPort();
+        return new RedisEndpoint(new HostAndPort(url.getHost(), port), config.build());
+    }
+
+    /** A new connection (connected lazily by its first command). */
+    Jedis open() {
+        return new Jedis(address, config);
+    }
+
+    private static int database(URI url) {
+        String path = url.getPath() == null ? "" : url.getPath().replace("/", "");
+        return path.isEmpty() ? 0 : Integer.parseInt(path);
+    }
+
+    private static String password(Path file) {
+        try {
+            // A Secret mounted as a file often ends with a newline that is not part of the password.
+            return Files.readString(file, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Redis password_file " + file, e);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package grid.gateway.app.sharing;
+
+import grid.gateway.app.observe.SharingMeters;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.prefix.MemorySharing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.XAddParams;
+
+/**
+ * Publishes this replica's confirmations and drops: {@link #learned} (on the request's thread) only stamps the entry
+ * and offers it to a bounded queue, dropping the oldest when full; one thread writes batches with XADD, trimming the
+ * stream to about what the replicas' LRUs hold ({@code MAXLEN ~}).
+ *
+ * <p>A batch that Redis does not take is counted as {@code unsent} and not retried: while Redis is away the queue
+ * keeps only the newest entries, which are the ones worth sharing.
+ *
+ * <p>Thread-safe: the queue is concurrent; the connection belongs to the publishing thread.
+ */
+final class SharingPublisher implements MemorySharing, Runnable {
+    /** Entries waiting for Redis: about 10 s of a busy replica (1,000 answers a second). */
+    static final int QUEUE_CAPACITY = 10_000;
+    /** Entries per pipelined write. */
+    static final int BATCH = 256;
+
+    private final ArrayBlockingQueue<SharedEntry> queue;
+    private final String replica;
+    private final String stream;
+    private final RedisEndpoint endpoint;
+    private final Context context;
+
+    /**
+     * What the publisher reads besides its endpoint.
+     *
+     * @param meters the sharing meters
+     * @param wallMillis the wall clock (entries carry wall time: replicas' monotonic clocks are not comparable)
+     * @param streamLength the approximate length to trim the stream to
+     */
+    record Context(SharingMeters meters, LongSupplier wallMillis, LongSupplier streamLength) {}
+
+    SharingPublisher(String replica, String stream, RedisEndpoint endpoint, Context context, int capacity) {
+        this.replica = replica;
+        this.stream = stream;
+        this.endpoint = endpoint;
+        this.context = context;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+    }
+
+    @Override
+    public void learned(ClusterId cluster, BlockKeys keys, boolean confirmed) {
+        SharedEntry entry =
+                SharedEntry.of(replica, cluster, confirmed, context.wallMillis().getAsLong(), keys.toArray());
+        while (!queue.offer(entry)) {
+            if (queue.poll() != null) {
+                context.meters().dropped(SharingMeters.Dropped.QUEUE_FULL, 1);
+            }
+        }
+    }
+
+    /** Takes the oldest waiting entry, or null (what the publishing thread does; for the benchmark). */
+    SharedEntry next() {
+        return queue.poll();
+    }
+
+    /** Entries waiting now. */
+    int waiting() {
+        return queue.size();
+    }
+
+    /** The publishing loop: runs until interrupted. */
+    @Override
+    public void run() {
+        Backoff backoff = new Backoff();
+        List<SharedEntry> batch = new ArrayList<>(BATCH);
+        while (!Thread.currentThread().isInterrupted()) {
+            try (Jedis jedis = endpoint.open()) {
+                while (!Thread.currentThread().isInterrupted()) {
+                    SharedEntry first = queue.poll(1, TimeUnit.SECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    batch.add(first);
+                    queue.drainTo(batch, BATCH - 1);
+                    int refused = write(jedis, batch);
+                    context.meters().published(batch.size() - refused);
+                    context.meters().dropped(SharingMeters.Dropped.UNSENT, refused);
+                    batch.clear();
+                    backoff.reset();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (JedisException e) {
+                context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
+                batch.clear();
+                if (!backoff.pause()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Writes {@code batch}; returns how many entries Redis refused (an error reply, e.g. a key of another type). */
+    private int write(Jedis jedis, List<SharedEntry> batch) {
+        XAddParams params = XAddParams.xAddParams()
+                .maxLen(context.streamLength().getAsLong())
+                .approximateTrimming();
+        Pipeline pipeline = jedis.pipelined();
+        for (SharedEntry entry : batch) {
+            pipeline.xadd(stream, params, entry.fields());
+        }
+        int refused = 0;
+        for (Object reply : pipeline.syncAndReturnAll()) {
+            if (reply instanceof Exception) {
+                refused++;
+            }
+        }
+        return refused;
+    }
+}
