@@ -7,7 +7,6 @@ import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.config.ServerSettings;
-import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.http.BodyBudget;
@@ -29,7 +28,6 @@ import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.MonotonicClock;
-import grid.gateway.routing.time.Randomness;
 import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
@@ -45,11 +43,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The composition root: builds every stateful part from a {@link GatewaySnapshot} and a {@link Runtime}, and starts
+ * The composition root: builds every stateful part from a {@link GatewaySnapshot} and a {@link GatewayRuntime}, and starts
  * the client and admin listeners. Tests call the same {@link #start} with a manual clock and a seeded random source.
  *
  * <pre>
@@ -91,49 +88,7 @@ public final class GatewayServer implements AutoCloseable {
     private volatile @Nullable ConfigWatcher watcher;
     private @Nullable ShutdownReport stopped;
 
-    /**
-     * Injected time, randomness, bind address and API surface.
-     *
-     * @param clock the monotonic clock every window, TTL and ejection runs on
-     * @param random exploration, tie-breaks and the prefix index salt
-     * @param host the address both listeners bind, overriding {@code server.host} and {@code server.admin_host}
-     *     (tests bind loopback); empty: the config's
-     * @param endpoints the API paths served; {@link EndpointTable#standard()} but in tests that add a row
-     */
-    public record Runtime(
-            MonotonicClock clock, RandomGenerator random, Optional<String> host, EndpointTable endpoints) {
-        public Runtime {
-            requireNonNull(clock, "clock");
-            requireNonNull(random, "random");
-            requireNonNull(host, "host");
-            requireNonNull(endpoints, "endpoints");
-        }
-
-        /** The standard endpoint table. */
-        public Runtime(MonotonicClock clock, RandomGenerator random, Optional<String> host) {
-            this(clock, random, host, EndpointTable.standard());
-        }
-
-        /** Both listeners on {@code host}, whatever the config says. */
-        public Runtime(MonotonicClock clock, RandomGenerator random, String host) {
-            this(clock, random, Optional.of(host));
-        }
-
-        /** Production: the system clock, thread-local randomness, the config's addresses. */
-        public static Runtime production() {
-            return new Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, Optional.empty());
-        }
-
-        String clientHost(ServerSettings server) {
-            return host.orElse(server.binding().host());
-        }
-
-        String adminHost(ServerSettings server) {
-            return host.orElse(server.binding().adminHost());
-        }
-    }
-
-    private GatewayServer(GatewaySnapshot initial, Runtime runtime) {
+    private GatewayServer(GatewaySnapshot initial, GatewayRuntime runtime) {
         this.snapshot = new AtomicReference<>(initial);
         this.scheduler = newScheduler();
         MonotonicClock clock = runtime.clock();
@@ -213,7 +168,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /** Starts a gateway serving {@code snapshot}; nothing watches a file. */
-    public static GatewayServer start(GatewaySnapshot snapshot, Runtime runtime) {
+    public static GatewayServer start(GatewaySnapshot snapshot, GatewayRuntime runtime) {
         return new GatewayServer(snapshot, runtime);
     }
 
@@ -223,7 +178,7 @@ public final class GatewayServer implements AutoCloseable {
      *
      * @throws grid.gateway.app.config.ConfigException if the file is not a valid config now
      */
-    public static GatewayServer start(Path configFile, Runtime runtime) {
+    public static GatewayServer start(Path configFile, GatewayRuntime runtime) {
         AtomicReference<GatewayServer> self = new AtomicReference<>();
         ReloadListener listener = new ReloadListener() {
             @Override

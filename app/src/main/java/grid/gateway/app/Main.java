@@ -43,7 +43,7 @@ public final class Main {
         }
         GatewayServer server;
         try {
-            server = GatewayServer.start(serve.get(), GatewayServer.Runtime.production());
+            server = GatewayServer.start(serve.get(), GatewayRuntime.production());
         } catch (ConfigException invalid) {
             invalid.problems().forEach(System.err::println);
             System.exit(2);

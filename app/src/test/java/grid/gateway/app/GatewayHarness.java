@@ -59,8 +59,8 @@ public final class GatewayHarness implements AutoCloseable {
         return new GatewayHarness(configFile, alsoClose);
     }
 
-    private GatewayServer.Runtime runtime() {
-        return new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1");
+    private GatewayRuntime runtime() {
+        return new GatewayRuntime(clock, new SplittableRandom(7), "127.0.0.1");
     }
 
     /** A simulated engine named {@code name} serving {@value #MODEL}, instant, its ids seeded by its name. */

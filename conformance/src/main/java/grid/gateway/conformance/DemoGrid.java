@@ -1,5 +1,6 @@
 package grid.gateway.conformance;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigException;
 import grid.gateway.app.config.ConfigLoader;
@@ -50,7 +51,7 @@ public final class DemoGrid {
             running.add(engine(cluster));
         }
         GatewayServer gateway = GatewayServer.start(
-                config, new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
+                config, new GatewayRuntime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
         running.addFirst(gateway);
         System.out.println(instructions(gateway.port(), gateway.adminPort()));
         new CountDownLatch(1).await();

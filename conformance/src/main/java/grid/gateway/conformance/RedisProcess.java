@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real {@code redis-server} (Debian's package) on 127.0.0.1 and a free port, with nothing persisted, so that a
@@ -33,7 +34,7 @@ public final class RedisProcess implements AutoCloseable {
 
     private final Path binary;
     private final int port;
-    private Process process;
+    private @Nullable Process process;
 
     private RedisProcess(Path binary, int port) {
         this.binary = binary;
@@ -90,10 +91,11 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Kills the server at once (SIGKILL): connections break, nothing is saved. */
     public void kill() {
-        if (process != null) {
-            process.destroyForcibly();
+        Process running = process;
+        if (running != null) {
+            running.destroyForcibly();
             try {
-                process.waitFor(10, TimeUnit.SECONDS);
+                running.waitFor(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -1,5 +1,6 @@
 package grid.gateway.conformance;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
@@ -41,7 +42,7 @@ final class ReplicaDemo {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < replicas; i++) {
             GatewayServer gateway = GatewayServer.start(
-                    config, new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
+                    config, new GatewayRuntime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
             running.addFirst(gateway);
             ports.add(gateway.port());
             System.out.println("replica " + (i + 1) + ": client port " + gateway.port() + ", admin port "

@@ -70,6 +70,6 @@ public final class SharingMeters {
 
     /** {@code count} entries were not published or not applied, for {@code reason}. */
     public void dropped(Dropped reason, int count) {
-        dropped.get(reason).increment(count);
+        GatewayMetrics.registered(dropped, reason).increment(count);
     }
 }

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.routing.time.SystemMonotonicClock;
@@ -62,7 +63,7 @@ class InboundLimitsIntegrationTest {
                 """.formatted(HEADER_TIMEOUT_MS, BODY_TIMEOUT_MS, engine.url()));
         gateway = GatewayServer.start(
                 ConfigLoader.load(file),
-                new GatewayServer.Runtime(SystemMonotonicClock.INSTANCE, new SplittableRandom(1), "127.0.0.1"));
+                new GatewayRuntime(SystemMonotonicClock.INSTANCE, new SplittableRandom(1), "127.0.0.1"));
     }
 
     @AfterAll

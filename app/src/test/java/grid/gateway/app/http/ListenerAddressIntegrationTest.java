@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.routing.time.ManualClock;
@@ -58,7 +59,7 @@ class ListenerAddressIntegrationTest {
         // No runtime override: the addresses come from the config, as in production.
         try (GatewayServer gateway = GatewayServer.start(
                 ConfigLoader.load(file),
-                new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(1), Optional.empty()))) {
+                new GatewayRuntime(new ManualClock(), new SplittableRandom(1), Optional.empty()))) {
             assertThat(accepts("127.0.0.1", gateway.port())).isTrue();
             assertThat(accepts("127.0.0.2", gateway.port())).isFalse();
             assertThat(accepts("127.0.0.2", gateway.adminPort())).isTrue();

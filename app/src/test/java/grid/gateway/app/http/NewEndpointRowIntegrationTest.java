@@ -4,6 +4,7 @@ import static io.helidon.http.Method.POST;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.endpoint.Endpoint;
@@ -55,8 +56,8 @@ class NewEndpointRowIntegrationTest {
         extended = GatewayServer.start(ConfigLoader.load(file), runtime(MORE));
     }
 
-    private static GatewayServer.Runtime runtime(EndpointTable table) {
-        return new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(3), Optional.of("127.0.0.1"), table);
+    private static GatewayRuntime runtime(EndpointTable table) {
+        return new GatewayRuntime(new ManualClock(), new SplittableRandom(3), Optional.of("127.0.0.1"), table);
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package grid.gateway.conformance.clients;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.enginesim.EngineSettings;
@@ -54,7 +55,7 @@ final class LoopbackGrid implements AutoCloseable {
             Files.writeString(config, config(eastA.url(), b.url()));
             started = GatewayServer.start(
                     ConfigLoader.load(config),
-                    new GatewayServer.Runtime(new ManualClock(), new SplittableRandom(1), "127.0.0.1"));
+                    new GatewayRuntime(new ManualClock(), new SplittableRandom(1), "127.0.0.1"));
             started.scrapeNow();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

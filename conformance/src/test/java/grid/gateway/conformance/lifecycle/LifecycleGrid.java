@@ -1,5 +1,6 @@
 package grid.gateway.conformance.lifecycle;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
@@ -101,8 +102,7 @@ final class LifecycleGrid implements AutoCloseable {
             gateway.close();
         }
         clock = new ManualClock();
-        gateway = GatewayServer.start(
-                configFile, new GatewayServer.Runtime(clock, new SplittableRandom(seed), "127.0.0.1"));
+        gateway = GatewayServer.start(configFile, new GatewayRuntime(clock, new SplittableRandom(seed), "127.0.0.1"));
         return gateway;
     }
 
@@ -113,7 +113,7 @@ final class LifecycleGrid implements AutoCloseable {
         }
         gateway = GatewayServer.start(
                 configFile,
-                new GatewayServer.Runtime(
+                new GatewayRuntime(
                         grid.gateway.routing.time.SystemMonotonicClock.INSTANCE,
                         new SplittableRandom(seed),
                         "127.0.0.1"));

@@ -1,5 +1,6 @@
 package grid.gateway.conformance.quality;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.enginesim.EngineSettings;
@@ -74,7 +75,7 @@ final class QualityGrid implements AutoCloseable {
             Path file = dir.resolve("gateway.yaml");
             Files.writeString(file, yaml);
             gateway = GatewayServer.start(
-                    ConfigLoader.load(file), new GatewayServer.Runtime(clock, new SplittableRandom(1), "127.0.0.1"));
+                    ConfigLoader.load(file), new GatewayRuntime(clock, new SplittableRandom(1), "127.0.0.1"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

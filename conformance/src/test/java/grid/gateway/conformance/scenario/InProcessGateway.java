@@ -2,6 +2,7 @@ package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigException;
 import grid.gateway.app.config.ConfigLoader;
@@ -31,7 +32,7 @@ final class InProcessGateway extends GatewayUnderTest {
             startEngines(scenario.grid());
             started = GatewayServer.start(
                     snapshot(scenario.grid(), scenario.gateway(), scenario.plugins()),
-                    new GatewayServer.Runtime(clock, new SplittableRandom(scenario.seed()), "127.0.0.1"));
+                    new GatewayRuntime(clock, new SplittableRandom(scenario.seed()), "127.0.0.1"));
         } finally {
             if (started == null) {
                 closeEngines();

@@ -2,8 +2,8 @@ package grid.gateway.conformance.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.enginesim.Fault;
 import grid.gateway.conformance.sharing.SharingGrid.Replica;
+import grid.gateway.enginesim.Fault;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

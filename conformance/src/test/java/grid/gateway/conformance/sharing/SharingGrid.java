@@ -1,5 +1,6 @@
 package grid.gateway.conformance.sharing;
 
+import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.conformance.RedisProcess;
 import grid.gateway.enginesim.EngineSettings;
@@ -91,8 +92,8 @@ final class SharingGrid implements AutoCloseable {
     /** Starts a replica (it returns once warm, or after warm_start_ms). */
     Replica start(long seed) {
         ManualClock clock = new ManualClock();
-        GatewayServer gateway = GatewayServer.start(
-                configFile, new GatewayServer.Runtime(clock, new SplittableRandom(seed), "127.0.0.1"));
+        GatewayServer gateway =
+                GatewayServer.start(configFile, new GatewayRuntime(clock, new SplittableRandom(seed), "127.0.0.1"));
         Replica replica = new Replica(gateway, clock);
         replicas.add(replica);
         return replica;
