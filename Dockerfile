@@ -1,4 +1,4 @@
-# Image of the grid gateway (SPEC §2, §12). Two stages:
+# Image of the grid gateway (docs/design.md §2, §12). Two stages:
 #   build    Maven + JDK 25: `mvn package` writes app/target/grid-gateway.jar, whose manifest Class-Path names
 #            libs/<artifact>.jar, and app/target/libs/ beside it (no fat jar).
 #   runtime  a JRE 25 only, with the jar and libs/ in /opt/grid-gateway, running as uid/gid 10001.

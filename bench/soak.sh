@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak (README "Failure behaviour" > "Soak"): the packaged gateway in front of three simulated engines at two
+# The soak (docs/failure-behaviour.md "Soak"): the packaged gateway in front of three simulated engines at two
 # sites, all on 127.0.0.1, mixed traffic with injected faults for MINUTES (default 10), then checks that every request
 # got exactly one answer and that heap after GC, threads, file descriptors and upstream connections are back at
 # their baseline, and that SIGTERM drains the streams in flight. Exits 0 when every check passed, 1 otherwise.

@@ -157,7 +157,7 @@ Call with (list "path.of.map" map (list "allowed" "keys")).
 {{- end }}
 
 {{/*
-The gateway's serving config (SPEC §7), snake_case keys. Scalars go through toJson so that each keeps its YAML
+The gateway's serving config (docs/design.md §7), snake_case keys. Scalars go through toJson so that each keeps its YAML
 type (a number stays a number, a string stays quoted) and the gateway's own strict parser judges it.
 */}}
 {{- define "grid-gateway.config" -}}

@@ -49,7 +49,7 @@ public record ServerSettings(
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
     /**
      * No delay outside an orchestrator: a gateway stopped by hand (Ctrl-C, {@code docker stop}) has no load balancer
-     * to wait for. The Helm chart sets 10 s (README "Lifecycle").
+     * to wait for. The Helm chart sets 10 s (docs/failure-behaviour.md "Lifecycle").
      */
     public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ZERO;
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The README's configuration reference tables and the effective config that {@code --check-config} prints agree:
+ * The configuration reference tables (docs/configuration.md) and the effective config that {@code --check-config} prints agree:
  * every key printed for any example config in {@code etc/} has a row, every row is a key some example prints, and
  * every default in the tables is what the gateway fills in for the smallest config.
  */
@@ -37,8 +37,7 @@ class ConfigReferenceTest {
         for (Path example : examples()) {
             for (String key : effective(example).keySet()) {
                 assertThat(rows)
-                        .as("README configuration reference row for " + key + " (printed for " + example.getFileName()
-                                + ")")
+                        .as("docs/configuration.md row for " + key + " (printed for " + example.getFileName() + ")")
                         .containsKey(key);
             }
         }
@@ -52,7 +51,7 @@ class ConfigReferenceTest {
         }
 
         assertThat(readmeRows().keySet())
-                .as("README rows that no example in etc/ prints with --check-config")
+                .as("docs/configuration.md rows that no example in etc/ prints with --check-config")
                 .isSubsetOf(printed);
     }
 
@@ -87,7 +86,7 @@ class ConfigReferenceTest {
     /** Rows of the configuration reference by full key path, e.g. {@code gateway.upstream.idle_timeout_ms}. */
     static Map<String, List<String>> readmeRows() {
         Map<String, List<String>> rows = new LinkedHashMap<>();
-        RepoDocs.tablesByHeading(RepoDocs.readmeSection("Configuration reference"))
+        RepoDocs.tablesByHeading(RepoDocs.docSection("docs/configuration.md", "Configuration reference"))
                 .forEach((heading, table) -> {
                     if (heading.isEmpty()) {
                         return; // not a block's table (the list of example files)

@@ -100,9 +100,10 @@ class ExampleConfigsTest {
                 .contains(keyFile.toAbsolutePath().normalize());
         assertThat(snapshot.keyRing().keyCount()).isEqualTo(1);
         String mac = snapshot.keyRing().sign("east", ClusterDigest.of("east-a"));
-        // The README's signed example tag is this key's mac for east/east-a.
+        // The signed example tag of docs/stored-ids.md is this key's mac for east/east-a.
         assertThat(mac).isEqualTo("71af7e570e139722");
-        assertThat(RepoDocs.readmeSection("Stored ids")).contains("resp_east.1ef772aa." + mac + ".abc123");
+        assertThat(RepoDocs.docSection("docs/stored-ids.md", "Stored ids"))
+                .contains("resp_east.1ef772aa." + mac + ".abc123");
     }
 
     @Test

@@ -6,11 +6,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's known limits keep every item of SPEC §11 and of the product text's "Limits" section: each item is
+ * The known limits (docs/decisions.md) keep every item of SPEC §11 and of the product text's "Limits" section: each item is
  * found by words it cannot be stated without.
  */
 class KnownLimitsTest {
-    /** Item of SPEC §11 or the seed's Limits → words its README bullet must hold. */
+    /** Item of SPEC §11 or the seed's Limits → words its bullet must hold. */
     private static final Map<String, String[]> ITEMS = Map.of(
             "per-replica memory that starts empty after a restart",
             new String[] {"per gateway replica", "restart"},
@@ -30,8 +30,8 @@ class KnownLimitsTest {
             new String[] {"one store", "own stickiness"});
 
     @Test
-    void readme_knownLimits_holdEverySpecAndSeedItem() {
-        String limits = RepoDocs.readmeSection("Known limits and deliberate non-features");
+    void knownLimits_holdEverySpecAndSeedItem() {
+        String limits = RepoDocs.docSection("docs/decisions.md", "Known limits and deliberate non-features");
 
         ITEMS.forEach((item, words) -> {
             for (String word : words) {

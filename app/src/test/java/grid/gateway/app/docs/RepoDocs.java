@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Test fixture: the repository's files the operator reads (README.md, etc/), found from the module directory the
- * tests run in, and the README's reference tables parsed into rows.
+ * Test fixture: the repository's files the operator reads (README.md, docs/, etc/), found from the module directory
+ * the tests run in, and the reference tables of docs/ parsed into rows.
  */
 public final class RepoDocs {
     private RepoDocs() {}
@@ -37,20 +37,44 @@ public final class RepoDocs {
         }
     }
 
-    /** The body of the README's {@code ## title} section, up to the next {@code ## } heading. */
-    public static String readmeSection(String title) {
-        return section(read("README.md"), title);
+    /**
+     * The body of the section titled {@code title} in the Markdown file {@code relative} (e.g. {@code
+     * docs/configuration.md}): the lines after its heading ({@code #}, {@code ##}, ... {@code title}) up to the next
+     * heading of the same or a higher level.
+     */
+    public static String docSection(String relative, String title) {
+        return section(read(relative), title, relative);
     }
 
-    static String section(String markdown, String title) {
-        String heading = "## " + title + "\n";
-        int start = markdown.startsWith(heading) ? 0 : markdown.indexOf("\n" + heading);
-        if (start < 0) {
-            throw new AssertionError("README has no section '## " + title + "'");
+    static String section(String markdown, String title, String file) {
+        String[] lines = markdown.split("\n", -1);
+        int level = -1;
+        StringBuilder body = new StringBuilder();
+        for (String line : lines) {
+            int hashes = headingLevel(line);
+            if (level < 0) {
+                if (hashes > 0 && line.substring(hashes).strip().equals(title)) {
+                    level = hashes;
+                }
+            } else if (hashes > 0 && hashes <= level) {
+                break;
+            } else {
+                body.append(line).append('\n');
+            }
         }
-        int from = markdown.indexOf('\n', start + 1) + 1;
-        int end = markdown.indexOf("\n## ", from);
-        return markdown.substring(from, end < 0 ? markdown.length() : end + 1);
+        if (level < 0) {
+            throw new AssertionError(file + " has no section titled '" + title + "'");
+        }
+        return body.toString();
+    }
+
+    /** The level of a Markdown heading line ({@code ## x} → 2), or 0 when the line is no heading. */
+    static int headingLevel(String line) {
+        int hashes = 0;
+        while (hashes < line.length() && line.charAt(hashes) == '#') {
+            hashes++;
+        }
+        return hashes > 0 && hashes <= 6 && hashes < line.length() && line.charAt(hashes) == ' ' ? hashes : 0;
     }
 
     /**

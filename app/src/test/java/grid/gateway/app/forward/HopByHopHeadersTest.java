@@ -61,7 +61,7 @@ class HopByHopHeadersTest {
 
     @Test
     void keeps_forwardedAndXForwardedHeaders_endToEnd() {
-        // Decision (README "Inbound framing and limits"): the gateway neither trusts nor strips them.
+        // Decision (docs/decisions.md, "Decisions of the gateway process"): the gateway neither trusts nor strips them.
         HopByHopHeaders hopByHop = HopByHopHeaders.of(WritableHeaders.create());
 
         assertThat(hopByHop.drops(HeaderValues.create("Forwarded", "for=192.0.2.1;proto=https")))

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's metrics reference table lists exactly the {@code grid_*} families a real gateway exports after
+ * The metrics reference table (docs/metrics.md) lists exactly the {@code grid_*} families a real gateway exports after
  * traffic, each with its Prometheus type, its label names and, where the row lists them, exactly its label values.
  */
 class MetricsReferenceTest {
@@ -33,7 +33,7 @@ class MetricsReferenceTest {
         gateway = ExportedTraffic.twoSites(dir);
         exported = ExportedFamilies.of(ExportedTraffic.thenScrape(gateway));
         rows = new LinkedHashMap<>();
-        for (List<String> row : RepoDocs.tablesByHeading(RepoDocs.readmeSection("Metrics reference"))
+        for (List<String> row : RepoDocs.tablesByHeading(RepoDocs.docSection("docs/metrics.md", "Metrics reference"))
                 .getOrDefault("", List.of())) {
             rows.put(RepoDocs.unquote(row.get(0)), row);
         }
@@ -49,7 +49,7 @@ class MetricsReferenceTest {
         assertThat(exported.types()).isNotEmpty();
 
         assertThat(rows.keySet())
-                .as("README metrics reference rows vs the families on /metrics")
+                .as("docs/metrics.md rows vs the families on /metrics")
                 .containsExactlyInAnyOrderElementsOf(exported.types().keySet());
     }
 
