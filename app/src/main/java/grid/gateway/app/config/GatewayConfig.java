@@ -16,6 +16,8 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
  * @param grid {@code sites[*]} with {@code gateway.site} as the local site
  * @param load {@code plugins.grid_site_route.load.*}
  * @param prefixAffinity {@code plugins.grid_site_route.prefix_affinity.*}
+ * @param tls every TLS block: {@code server.tls}, {@code server.admin_tls}, {@code gateway.upstream.tls},
+ *     {@code sites[*].clusters[*].tls}, and {@code development.allow_insecure_tls}
  */
 public record GatewayConfig(
         ServerSettings server,
@@ -23,7 +25,19 @@ public record GatewayConfig(
         UpstreamSettings upstream,
         Grid grid,
         LoadSettings load,
-        PrefixAffinitySettings prefixAffinity) {
+        PrefixAffinitySettings prefixAffinity,
+        TransportSecurity tls) {
+
+    /** A config without any TLS setting. */
+    public GatewayConfig(
+            ServerSettings server,
+            GatewaySettings gateway,
+            UpstreamSettings upstream,
+            Grid grid,
+            LoadSettings load,
+            PrefixAffinitySettings prefixAffinity) {
+        this(server, gateway, upstream, grid, load, prefixAffinity, TransportSecurity.NONE);
+    }
 
     public GatewayConfig {
         requireNonNull(server, "server");
@@ -32,5 +46,6 @@ public record GatewayConfig(
         requireNonNull(grid, "grid");
         requireNonNull(load, "load");
         requireNonNull(prefixAffinity, "prefixAffinity");
+        requireNonNull(tls, "tls");
     }
 }
