@@ -18,6 +18,7 @@ import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
+import grid.gateway.app.tls.GatewayTls;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.ClusterId;
@@ -84,6 +85,7 @@ public final class GatewayServer implements AutoCloseable {
     private final WebServer server;
     private final WebServer admin;
     private final ReentrantLock stopping = new ReentrantLock();
+    private final GatewayTls tls;
     private volatile @Nullable ConfigWatcher watcher;
     private @Nullable ShutdownReport stopped;
 
@@ -144,9 +146,11 @@ public final class GatewayServer implements AutoCloseable {
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
-        this.scraper =
-                new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler);
-        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        this.tls = new GatewayTls(initial.config().tls());
+        this.scraper = new QueueScraper(
+                        () -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
+                .tls(tls::forCluster);
+        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
         // The idle timeout runs on the real scheduler, so it measures silences on the real clock too, not on the
@@ -163,10 +167,15 @@ public final class GatewayServer implements AutoCloseable {
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
         metrics.inflightBodyBytes(budget::inUse);
         ServerSettings settings = initial.config().server();
-        this.admin = Listeners.admin(settings, runtime.adminHost(settings), headerDeadline, registry, readiness);
+        this.admin = Listeners.admin(
+                settings,
+                new Listeners.Bind(runtime.adminHost(settings), tls.adminListener()),
+                headerDeadline,
+                registry,
+                readiness);
         this.server = Listeners.client(
                 settings,
-                runtime.clientHost(settings),
+                new Listeners.Bind(runtime.clientHost(settings), tls.clientListener()),
                 headerDeadline,
                 inFlight,
                 new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget));
@@ -229,9 +238,11 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace and the upstream settings read at
-     * start stay as they were.
+     * start stay as they were. Changed TLS files apply to new connections; a TLS change that needs a restart throws
+     * ({@link GatewayTls#apply}), and the watcher refuses the snapshot.
      */
     public void apply(GatewaySnapshot next) {
+        tls.apply(next.config().tls(), server, admin);
         snapshot.set(next);
         router.reconfigure(
                 next.config().grid(),
