@@ -167,12 +167,8 @@ public final class GatewayServer implements AutoCloseable {
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
         metrics.inflightBodyBytes(budget::inUse);
         ServerSettings settings = initial.config().server();
-        this.admin = Listeners.admin(
-                settings,
-                new Listeners.Bind(runtime.adminHost(settings), tls.adminListener()),
-                headerDeadline,
-                registry,
-                readiness);
+        Listeners.Bind adminBind = new Listeners.Bind(runtime.adminHost(settings), tls.adminListener());
+        this.admin = Listeners.admin(settings, adminBind, headerDeadline, registry, readiness);
         this.server = Listeners.client(
                 settings,
                 new Listeners.Bind(runtime.clientHost(settings), tls.clientListener()),
