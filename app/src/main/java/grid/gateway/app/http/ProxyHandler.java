@@ -124,7 +124,7 @@ public final class ProxyHandler implements Handler {
                     path,
                     query.isEmpty() ? path : path + "?" + query,
                     request.headers(),
-                    request.remotePeer().host(),
+                    ClientAddress.of(request),
                     body);
             // From here on the client has sent everything and may wait long for the engine's first byte: a client
             // that leaves meanwhile is noticed by the probe, not only at the next write.

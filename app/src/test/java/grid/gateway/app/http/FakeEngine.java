@@ -1,9 +1,11 @@
 package grid.gateway.app.http;
 
+import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -41,15 +44,18 @@ final class FakeEngine implements AutoCloseable {
     volatile double waiting;
 
     private final WebServer server;
+    private final boolean tls;
 
-    private FakeEngine(String name) {
+    private FakeEngine(String name, Optional<Tls> tls) {
+        this.tls = tls.isPresent();
         this.name = name;
         this.dispatcher = r -> new Answer.Json(
                 200,
                 "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"engine\":\"" + name + "\",\"usage\":"
                         + "{\"prompt_tokens\":10,\"prompt_tokens_details\":{\"cached_tokens\":0}}}");
-        this.server = WebServer.builder()
-                .host("127.0.0.1")
+        WebServerConfig.Builder builder = WebServer.builder();
+        tls.ifPresent(builder::tls);
+        this.server = builder.host("127.0.0.1")
                 .port(0)
                 .routing(r -> r.any(this::handle))
                 .build()
@@ -57,11 +63,16 @@ final class FakeEngine implements AutoCloseable {
     }
 
     static FakeEngine start(String name) {
-        return new FakeEngine(name);
+        return new FakeEngine(name, Optional.empty());
+    }
+
+    /** An engine that serves HTTPS only, with {@code tls}. */
+    static FakeEngine startTls(String name, Tls tls) {
+        return new FakeEngine(name, Optional.of(tls));
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.port();
+        return (tls ? "https" : "http") + "://127.0.0.1:" + server.port();
     }
 
     Received take() throws InterruptedException {

@@ -12,7 +12,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import javax.net.ssl.SSLContext;
 
 /**
  * Test fixture: a gateway on 127.0.0.1 (ports 0) in front of fake engines, configured from YAML text through the
@@ -21,12 +23,21 @@ import java.util.SplittableRandom;
 final class GatewayFixture implements AutoCloseable {
     final ManualClock clock = new ManualClock();
     final GatewayServer server;
-    final HttpClient client =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    final HttpClient client;
     private final Path dir;
+    private final String scheme;
 
     GatewayFixture(Path dir, String yaml) {
+        this(dir, yaml, Optional.empty());
+    }
+
+    /** A gateway whose client listener serves TLS ({@code server.tls} in {@code yaml}), reached with {@code tls}. */
+    GatewayFixture(Path dir, String yaml, Optional<SSLContext> tls) {
         this.dir = dir;
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        tls.ifPresent(builder::sslContext);
+        this.client = builder.build();
+        this.scheme = tls.isPresent() ? "https" : "http";
         this.server = GatewayServer.start(
                 snapshot(yaml), new GatewayServer.Runtime(clock, new SplittableRandom(7), "127.0.0.1"));
     }
@@ -58,21 +69,27 @@ final class GatewayFixture implements AutoCloseable {
 
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
     static String config(String gatewayExtra, String sites) {
+        return config("", gatewayExtra, sites);
+    }
+
+    /** A config with keys added to the server and gateway blocks (each indented two spaces) and the sites block. */
+    static String config(String serverExtra, String gatewayExtra, String sites) {
         return """
                 server:
                   port: 0
                   admin_port: 0
                   max_body_bytes: 4096
+                %s
                 gateway:
                   site: east
                 %s
                 sites:
                 %s
-                """.formatted(gatewayExtra, sites);
+                """.formatted(serverExtra, gatewayExtra, sites);
     }
 
     URI uri(String pathAndQuery) {
-        return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+        return URI.create(scheme + "://127.0.0.1:" + server.port() + pathAndQuery);
     }
 
     HttpResponse<String> post(String path, String body) {

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The gateway on real sockets in front of two fake engines at two sites (issue 4's "must show"). */
+/**
+ * The gateway on real sockets in front of two fake engines at two sites (issue 4's "must show"); {@link
+ * ProxyOverTlsIntegrationTest} runs every test again with TLS on both hops.
+ */
 class ProxyIntegrationTest {
     @TempDir
     Path dir;
@@ -28,9 +31,29 @@ class ProxyIntegrationTest {
 
     @BeforeEach
     void start() {
-        east = FakeEngine.start("east-a");
-        west = FakeEngine.start("west-a");
-        gateway = new GatewayFixture(dir, GatewayFixture.config("", sites(false)));
+        east = engine("east-a");
+        west = engine("west-a");
+        gateway = gateway(sites(false));
+    }
+
+    /** An engine for the tests: plain HTTP here. */
+    FakeEngine engine(String name) {
+        return FakeEngine.start(name);
+    }
+
+    /** The gateway in front of {@code sites}: plain HTTP here. */
+    GatewayFixture gateway(String sites) {
+        return new GatewayFixture(dir, config(sites));
+    }
+
+    /** The config with {@code sites}: no TLS here. */
+    String config(String sites) {
+        return GatewayFixture.config("", sites);
+    }
+
+    /** A raw connection to the gateway's client listener. */
+    Socket connect(int port) throws java.io.IOException {
+        return new Socket("127.0.0.1", port);
     }
 
     private String sites(boolean westDraining) {
@@ -142,7 +165,7 @@ class ProxyIntegrationTest {
     @Test
     void drainingCluster_pinnedRequest_503RetryAfter5() {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
-        gateway.server.apply(gateway.snapshot(GatewayFixture.config("", sites(true))));
+        gateway.server.apply(gateway.snapshot(config(sites(true))));
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);
         assertThat(answer.headers().firstValue("retry-after")).contains("5");
@@ -152,7 +175,7 @@ class ProxyIntegrationTest {
     void reloadRemovingCluster_itsTagsAnswer404() {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
         assertThat(gateway.get("/v1/responses/" + tagged).statusCode()).isEqualTo(200);
-        gateway.server.apply(gateway.snapshot(GatewayFixture.config("", """
+        gateway.server.apply(gateway.snapshot(config("""
                   - name: east
                     clusters:
                       - name: east-a
@@ -235,7 +258,7 @@ class ProxyIntegrationTest {
         FakeEngine.Answer.Events events = new FakeEngine.Answer.Events(many, gates, aborted);
         east.dispatcher = r -> events;
         west.dispatcher = r -> events;
-        try (Socket socket = new Socket("127.0.0.1", gateway.server.port())) {
+        try (Socket socket = connect(gateway.server.port())) {
             String body = CHAT.replace("}]}", "}],\"stream\":true}");
             OutputStream out = socket.getOutputStream();
             out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
