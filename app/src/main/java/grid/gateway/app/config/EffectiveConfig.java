@@ -37,9 +37,8 @@ public final class EffectiveConfig {
         root.put("gateway", gateway(config.gateway(), config.upstream(), tls));
         root.put("sites", sites(config.grid().clusters(), tls));
         root.put("plugins", Map.of("grid_site_route", route(config.load(), config.prefixAffinity())));
-        if (tls.allowInsecure()) {
-            root.put("development", Map.of("allow_insecure_tls", true));
-        }
+        // Always printed, so that an operator sees whether the development-only TLS shortcut is on.
+        root.put("development", Map.of("allow_insecure_tls", tls.allowInsecure()));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);

@@ -90,6 +90,8 @@ class EffectiveConfigTest {
                               prefill_tokens_per_second: 10000
                               queued_request_seconds: 2
                               learn_from_usage: false
+                        development:
+                          allow_insecure_tls: false
                         """);
     }
 
