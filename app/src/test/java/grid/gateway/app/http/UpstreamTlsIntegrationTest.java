@@ -142,6 +142,7 @@ class UpstreamTlsIntegrationTest {
         gateway = gatewayWith(caOnly());
         assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(502);
         assertThat(engine.received).isEmpty();
+        assertThat(logged).anySatisfy(line -> assertThat(line).contains("TLS handshake with cluster east/east-a"));
         gateway.close();
 
         TestPki.Pair client = pki.issue("gateway-site-a");
