@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * services miss, and files are compared by content, not modification time. Tests call {@link #pollNow()} instead of
  * waiting for the schedule.
  *
- * <p>Thread-safe. Polls are serialised by a lock held across the reads of two small, size-bounded files and the
+ * <p>Thread-safe. Polls are serialised by a lock held across the reads of the config and the files it names (each small and
+ * size-bounded) and the
  * {@code apply} call, so changes are applied one at a time and in order; {@link #current()} is a volatile read.
  */
 public final class ConfigWatcher implements AutoCloseable {

@@ -15,14 +15,17 @@ import java.util.Optional;
  * that leaves them alone keeps the same {@link Tls} and with it the pooled connections (the WebClient's pool is keyed
  * by {@link Tls}); a rotated certificate or CA gets a new one, and new connections use it.
  *
- * <p>Thread-safe: {@link #update} builds every new {@link Tls} first and then swaps an immutable map, so a request
- * reads either the old map or the new one.
+ * <p>Thread-safe: {@link #update} builds every new {@link Tls} first and then swaps the settings and their TLS in one
+ * volatile write, so a request reads either the old pair or the new one. Connections pooled for a replaced
+ * {@link Tls} are not reused by new requests; they close when the WebClient's pool lets them go.
  */
 public final class UpstreamTlsCache {
     private static final System.Logger LOG = System.getLogger("grid.gateway.tls");
 
-    private volatile TransportSecurity security;
-    private volatile Map<String, Tls> byFingerprint;
+    /** The settings in force and their TLS, swapped together so that a request never sees one without the other. */
+    private record InForce(TransportSecurity security, Map<String, Tls> byFingerprint) {}
+
+    private volatile InForce inForce;
 
     /**
      * The TLS of {@code security}.
@@ -30,8 +33,8 @@ public final class UpstreamTlsCache {
      * @throws RuntimeException when Helidon cannot build one of them
      */
     public UpstreamTlsCache(TransportSecurity security) {
-        this.security = requireNonNull(security, "security");
-        this.byFingerprint = build(security, Map.of());
+        requireNonNull(security, "security");
+        this.inForce = new InForce(security, build(security, Map.of()));
     }
 
     /**
@@ -40,9 +43,7 @@ public final class UpstreamTlsCache {
      * @throws RuntimeException when Helidon cannot build one of them; nothing is switched then
      */
     public void update(TransportSecurity next) {
-        Map<String, Tls> built = build(next, byFingerprint);
-        byFingerprint = built;
-        security = next;
+        inForce = new InForce(next, build(next, inForce.byFingerprint()));
     }
 
     /**
@@ -50,8 +51,10 @@ public final class UpstreamTlsCache {
      * neither is set (the WebClient's default: the JDK's trust, hostname verification on).
      */
     public Optional<Tls> forCluster(BackendCluster cluster) {
-        return security.forCluster(cluster)
-                .map(tls -> byFingerprint.get(tls.material().fingerprint()));
+        InForce now = inForce;
+        return now.security()
+                .forCluster(cluster)
+                .map(tls -> now.byFingerprint().get(tls.material().fingerprint()));
     }
 
     private static Map<String, Tls> build(TransportSecurity security, Map<String, Tls> previous) {
