@@ -114,12 +114,12 @@ public final class GatewayServer implements AutoCloseable {
             return new Runtime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, Optional.empty());
         }
 
-        String clientHost(ServerSettings server) {
-            return host.orElse(server.binding().host());
+        Listeners.Bind client(ServerSettings server, GatewayTls tls) {
+            return new Listeners.Bind(host.orElse(server.binding().host()), tls.clientListener());
         }
 
-        String adminHost(ServerSettings server) {
-            return host.orElse(server.binding().adminHost());
+        Listeners.Bind admin(ServerSettings server, GatewayTls tls) {
+            return new Listeners.Bind(host.orElse(server.binding().adminHost()), tls.adminListener());
         }
     }
 
@@ -147,9 +147,7 @@ public final class GatewayServer implements AutoCloseable {
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
         this.tls = new GatewayTls(initial.config().tls());
-        this.scraper = new QueueScraper(
-                        () -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
-                .tls(tls::forCluster);
+        this.scraper = scraper(clock);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
@@ -167,11 +165,10 @@ public final class GatewayServer implements AutoCloseable {
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
         metrics.inflightBodyBytes(budget::inUse);
         ServerSettings settings = initial.config().server();
-        Listeners.Bind adminBind = new Listeners.Bind(runtime.adminHost(settings), tls.adminListener());
-        this.admin = Listeners.admin(settings, adminBind, headerDeadline, registry, readiness);
+        this.admin = Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, registry, readiness);
         this.server = Listeners.client(
                 settings,
-                new Listeners.Bind(runtime.clientHost(settings), tls.clientListener()),
+                runtime.client(settings, tls),
                 headerDeadline,
                 inFlight,
                 new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget));
@@ -234,8 +231,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace and the upstream settings read at
-     * start stay as they were. Changed TLS files apply to new connections; a TLS change that needs a restart throws
-     * ({@link GatewayTls#apply}), and the watcher refuses the snapshot.
+     * start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
      */
     public void apply(GatewaySnapshot next) {
         tls.apply(next.config().tls(), server, admin);
@@ -247,6 +243,12 @@ public final class GatewayServer implements AutoCloseable {
                 next.config().load().countSentSinceScrape());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+    }
+
+    /** The queue scraper: https metrics URLs are scraped with their cluster's TLS. */
+    private QueueScraper scraper(MonotonicClock clock) {
+        return new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
+                .tls(tls::forCluster);
     }
 
     private LoadSettings loadSettings() {

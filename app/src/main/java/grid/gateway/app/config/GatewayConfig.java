@@ -28,17 +28,6 @@ public record GatewayConfig(
         PrefixAffinitySettings prefixAffinity,
         TransportSecurity tls) {
 
-    /** A config without any TLS setting. */
-    public GatewayConfig(
-            ServerSettings server,
-            GatewaySettings gateway,
-            UpstreamSettings upstream,
-            Grid grid,
-            LoadSettings load,
-            PrefixAffinitySettings prefixAffinity) {
-        this(server, gateway, upstream, grid, load, prefixAffinity, TransportSecurity.NONE);
-    }
-
     public GatewayConfig {
         requireNonNull(server, "server");
         requireNonNull(gateway, "gateway");
