@@ -142,7 +142,8 @@ class UpstreamTlsIntegrationTest {
         gateway = gatewayWith(caOnly());
         assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(502);
         assertThat(engine.received).isEmpty();
-        assertThat(logged).anySatisfy(line -> assertThat(line).contains("TLS handshake with cluster east/east-a"));
+        // No log-line check here: under TLS 1.3 the engine's refusal arrives after the gateway's first flight, so it
+        // surfaces either as a failed handshake (logged, kind connect) or as a broken connection (kind reset).
         gateway.close();
 
         TestPki.Pair client = pki.issue("gateway-site-a");
