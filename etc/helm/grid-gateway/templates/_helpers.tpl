@@ -188,6 +188,8 @@ server:
   {{- if not (kindIs "invalid" $server.adminHost) }}
   admin_host: {{ $server.adminHost | toJson }}
   {{- end }}
+  {{- include "grid-gateway.listenerTls" (list "tls" .Values.tls.server .Values.tls.mountPath) }}
+  {{- include "grid-gateway.listenerTls" (list "admin_tls" .Values.tls.admin .Values.tls.mountPath) }}
 gateway:
   site: {{ $gs.site | toJson }}
   role: {{ $gs.role | toJson }}
@@ -206,13 +208,16 @@ gateway:
     first_byte_timeout_ms: {{ $gs.upstream.firstByteTimeoutMs | toJson }}
     idle_timeout_ms: {{ $gs.upstream.idleTimeoutMs | toJson }}
     max_connections_per_cluster: {{ $gs.upstream.maxConnectionsPerCluster | toJson }}
+    {{- if .Values.tls.upstream.secretName }}
+    {{- include "grid-gateway.upstreamTls" (list .Values.tls.upstream .Values.tls.mountPath) | nindent 4 }}
+    {{- end }}
 sites:
   {{- range $i, $site := $gs.sites }}
   {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d]" $i) $site (list "name" "clusters")) }}
   - name: {{ $site.name | toJson }}
     clusters:
       {{- range $j, $c := $site.clusters }}
-      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "maxQueueDepth" "draining")) }}
+      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "maxQueueDepth" "draining" "tls")) }}
       - name: {{ $c.name | toJson }}
         url: {{ $c.url | toJson }}
         models: {{ $c.models | toJson }}
@@ -224,6 +229,9 @@ sites:
         {{- end }}
         {{- if hasKey $c "draining" }}
         draining: {{ $c.draining | toJson }}
+        {{- end }}
+        {{- with $c.tls }}
+        {{- include "grid-gateway.upstreamTls" (list . $.Values.tls.mountPath) | nindent 8 }}
         {{- end }}
       {{- end }}
   {{- end }}
@@ -303,3 +311,52 @@ are applied live, so they are left out.
 {{- end }}
 {{- $ports | uniq | sortAlpha | toJson }}
 {{- end }}
+
+{{/*
+A listener's TLS block (server.tls or server.admin_tls) from its values: (list key values mountPath). Nothing when
+the values name no Secret.
+*/}}
+{{- define "grid-gateway.listenerTls" -}}
+{{- $key := index . 0 -}}{{- $v := index . 1 -}}{{- $dir := printf "%s/%s" (index . 2) $v.secretName -}}
+{{- if $v.secretName }}
+  {{ $key }}:
+    cert_file: {{ printf "%s/tls.crt" $dir | toJson }}
+    key_file: {{ printf "%s/tls.key" $dir | toJson }}
+    {{- if $v.clientAuth }}
+    client_ca_file: {{ printf "%s/ca.crt" $dir | toJson }}
+    client_auth: {{ $v.clientAuth | toJson }}
+    {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+An upstream TLS block (gateway.upstream.tls or a cluster's tls), at column 0: (list values mountPath).
+*/}}
+{{- define "grid-gateway.upstreamTls" -}}
+{{- $v := index . 0 -}}{{- $dir := printf "%s/%s" (index . 1) $v.secretName -}}
+tls:
+  ca_file: {{ printf "%s/ca.crt" $dir | toJson }}
+  {{- if $v.clientCertificate }}
+  cert_file: {{ printf "%s/tls.crt" $dir | toJson }}
+  key_file: {{ printf "%s/tls.key" $dir | toJson }}
+  {{- end }}
+  {{- if $v.serverName }}
+  server_name: {{ $v.serverName | toJson }}
+  {{- end }}
+{{- end -}}
+
+{{/*
+Every Secret the TLS values name, once each, sorted: each is mounted at <tls.mountPath>/<name>.
+*/}}
+{{- define "grid-gateway.tlsSecrets" -}}
+{{- $names := dict -}}
+{{- range $block := list .Values.tls.server .Values.tls.admin .Values.tls.upstream -}}
+{{- with $block.secretName }}{{ $_ := set $names . true }}{{ end -}}
+{{- end -}}
+{{- range $site := .Values.gridServing.sites -}}
+{{- range $c := $site.clusters -}}
+{{- with $c.tls }}{{ with .secretName }}{{ $_ := set $names . true }}{{ end }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- keys $names | sortAlpha | join "," -}}
+{{- end -}}

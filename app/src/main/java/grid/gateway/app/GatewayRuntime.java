@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.endpoint.EndpointTable;
+import grid.gateway.app.tls.GatewayTls;
 import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.Randomness;
 import grid.gateway.routing.time.SystemMonotonicClock;
@@ -43,11 +44,11 @@ public record GatewayRuntime(
         return new GatewayRuntime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, Optional.empty());
     }
 
-    String clientHost(ServerSettings server) {
-        return host.orElse(server.binding().host());
+    Listeners.Bind client(ServerSettings server, GatewayTls tls) {
+        return new Listeners.Bind(host.orElse(server.binding().host()), tls.clientListener());
     }
 
-    String adminHost(ServerSettings server) {
-        return host.orElse(server.binding().adminHost());
+    Listeners.Bind admin(ServerSettings server, GatewayTls tls) {
+        return new Listeners.Bind(host.orElse(server.binding().adminHost()), tls.adminListener());
     }
 }

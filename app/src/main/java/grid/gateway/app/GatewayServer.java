@@ -19,6 +19,7 @@ import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
 import grid.gateway.app.sharing.RedisSharing;
+import grid.gateway.app.tls.GatewayTls;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.ClusterId;
@@ -85,6 +86,7 @@ public final class GatewayServer implements AutoCloseable {
     private final WebServer server;
     private final WebServer admin;
     private final ReentrantLock stopping = new ReentrantLock();
+    private final GatewayTls tls;
     private volatile @Nullable ConfigWatcher watcher;
     private @Nullable ShutdownReport stopped;
 
@@ -112,9 +114,9 @@ public final class GatewayServer implements AutoCloseable {
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().countSentSinceScrape());
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, metrics.sharing());
-        this.scraper =
-                new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler);
-        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock);
+        this.tls = new GatewayTls(initial.config().tls());
+        this.scraper = scraper(clock);
+        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
         // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
@@ -130,10 +132,10 @@ public final class GatewayServer implements AutoCloseable {
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
         metrics.inflightBodyBytes(budget::inUse);
         ServerSettings settings = initial.config().server();
-        this.admin = Listeners.admin(settings, runtime.adminHost(settings), headerDeadline, registry, readiness);
+        this.admin = Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, registry, readiness);
         this.server = Listeners.client(
                 settings,
-                runtime.clientHost(settings),
+                runtime.client(settings, tls),
                 headerDeadline,
                 inFlight,
                 new GatewayRouting.Parts(
@@ -201,9 +203,10 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace and the upstream settings read at
-     * start stay as they were.
+     * start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
      */
     public void apply(GatewaySnapshot next) {
+        tls.apply(next.config().tls(), server, admin);
         snapshot.set(next);
         router.reconfigure(
                 next.config().grid(),
@@ -212,6 +215,12 @@ public final class GatewayServer implements AutoCloseable {
                 next.config().load().countSentSinceScrape());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+    }
+
+    /** The queue scraper: https metrics URLs are scraped with their cluster's TLS. */
+    private QueueScraper scraper(MonotonicClock clock) {
+        return new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
+                .tls(tls::forCluster);
     }
 
     private LoadSettings loadSettings() {

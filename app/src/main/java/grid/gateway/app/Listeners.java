@@ -6,11 +6,13 @@ import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.Readiness;
+import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The gateway's two listeners, built and started for {@link GatewayServer}: the client listener (the API paths) and
@@ -24,21 +26,30 @@ final class Listeners {
 
     private Listeners() {}
 
+    /**
+     * Where a listener binds and whether it serves TLS.
+     *
+     * @param host the address
+     * @param tls the listener's TLS ({@code server.tls} or {@code server.admin_tls}); empty: plain HTTP
+     */
+    record Bind(String host, Optional<Tls> tls) {}
+
     /** The admin listener: /metrics and /health, with the same header deadline as the client listener. */
     static WebServer admin(
             ServerSettings settings,
-            String host,
+            Bind bind,
             HeaderDeadline headerDeadline,
             MeterRegistry registry,
             Readiness readiness) {
         WebServerConfig.Builder adminBuilder = WebServer.builder()
-                .host(host)
+                .host(bind.host())
                 .port(settings.adminPort())
                 // The header deadline guards the admin listener too: a scrape port is as easy to hold open.
                 .protocolsDiscoverServices(false)
                 .addProtocol(
                         Http1Config.builder().addReceiveListener(headerDeadline).build())
                 .shutdownHook(false);
+        bind.tls().ifPresent(adminBuilder::tls);
         AdminRoutes.serve(adminBuilder, registry, readiness);
         return adminBuilder.build().start();
     }
@@ -46,13 +57,14 @@ final class Listeners {
     /** The client listener: every request passes the in-flight filter, then the gateway's routing. */
     static WebServer client(
             ServerSettings settings,
-            String host,
+            Bind bind,
             HeaderDeadline headerDeadline,
             InFlightRequests inFlight,
             GatewayRouting.Parts parts) {
         int maxConnections = settings.binding().maxConnections();
-        return WebServer.builder()
-                .host(host)
+        WebServerConfig.Builder builder = WebServer.builder();
+        bind.tls().ifPresent(builder::tls);
+        return builder.host(bind.host())
                 .port(settings.port())
                 .maxTcpConnections(maxConnections == 0 ? -1 : maxConnections)
                 .connectionOptions(o -> o.tcpNoDelay(true))

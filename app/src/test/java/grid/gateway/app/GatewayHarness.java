@@ -16,9 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * The test harness every app test that needs a running gateway shares: the real gateway on 127.0.0.1 (ports 0),
@@ -33,22 +35,40 @@ public final class GatewayHarness implements AutoCloseable {
 
     public final ManualClock clock = new ManualClock();
     public final GatewayServer server;
-    public final HttpClient client =
-            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    public final HttpClient client;
     private final Path dir;
     private final List<AutoCloseable> alsoClose;
+    private final String scheme;
 
     /** Starts a gateway from {@code yaml}; {@link #close()} also closes {@code alsoClose} (engines), in order. */
     public GatewayHarness(Path dir, String yaml, AutoCloseable... alsoClose) {
+        this(dir, yaml, Optional.empty(), alsoClose);
+    }
+
+    /**
+     * A gateway whose client listener serves TLS ({@code server.tls} in {@code yaml}), reached with {@code tls};
+     * empty: plain HTTP.
+     */
+    public GatewayHarness(Path dir, String yaml, Optional<SSLContext> tls, AutoCloseable... alsoClose) {
         this.dir = dir;
         this.alsoClose = List.of(alsoClose);
+        this.client = client(tls);
+        this.scheme = tls.isPresent() ? "https" : "http";
         this.server = GatewayServer.start(snapshot(yaml), runtime());
     }
 
     private GatewayHarness(Path configFile, AutoCloseable... alsoClose) {
         this.dir = configFile.toAbsolutePath().getParent();
         this.alsoClose = List.of(alsoClose);
+        this.client = client(Optional.empty());
+        this.scheme = "http";
         this.server = GatewayServer.start(configFile, runtime());
+    }
+
+    private static HttpClient client(Optional<SSLContext> tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        tls.ifPresent(builder::sslContext);
+        return builder.build();
     }
 
     /**
@@ -65,12 +85,12 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** A simulated engine named {@code name} serving {@value #MODEL}, instant, its ids seeded by its name. */
     public static EngineSimulator engine(String name) {
-        return EngineSettings.builder()
-                .name(name)
-                .model(MODEL)
-                .instant()
-                .random(new SplittableRandom(name.hashCode()))
-                .start();
+        return engineSettings(name).start();
+    }
+
+    /** The settings of {@link #engine}, for a test that adds to them. */
+    public static EngineSettings.Builder engineSettings(String name) {
+        return EngineSettings.builder().name(name).model(MODEL).instant().random(new SplittableRandom(name.hashCode()));
     }
 
     /** The next request {@code engine} recorded, waiting up to 10 s. */
@@ -134,21 +154,27 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
     public static String config(String gatewayExtra, String sites) {
+        return config("", gatewayExtra, sites);
+    }
+
+    /** A config with keys added to the server and gateway blocks (each indented two spaces) and the sites block. */
+    public static String config(String serverExtra, String gatewayExtra, String sites) {
         return """
                 server:
                   port: 0
                   admin_port: 0
                   max_body_bytes: 4096
+                %s
                 gateway:
                   site: east
                 %s
                 sites:
                 %s
-                """.formatted(gatewayExtra, sites);
+                """.formatted(serverExtra, gatewayExtra, sites);
     }
 
     public URI uri(String pathAndQuery) {
-        return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+        return URI.create(scheme + "://127.0.0.1:" + server.port() + pathAndQuery);
     }
 
     public HttpResponse<String> post(String path, String body) {

@@ -5,15 +5,18 @@ import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigException;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.tls.TlsFactory;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.Randomness;
 import grid.gateway.routing.time.SystemMonotonicClock;
+import io.helidon.common.tls.Tls;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -47,44 +50,54 @@ public final class DemoGrid {
         }
         List<AutoCloseable> running = new ArrayList<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAll(running)));
+        // An https cluster's simulated engine serves the gateway listener's certificate (server.tls): the demo's
+        // certificate names 127.0.0.1, where every part of the demo runs (bin/demo --tls).
+        Optional<Tls> engineTls = snapshot.config().tls().server().map(TlsFactory::listener);
         for (BackendCluster cluster : snapshot.config().grid().clusters()) {
-            running.add(engine(cluster));
+            running.add(engine(cluster, engineTls));
         }
         GatewayServer gateway = GatewayServer.start(
                 config, new GatewayRuntime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
         running.addFirst(gateway);
-        System.out.println(instructions(gateway.port(), gateway.adminPort()));
+        boolean tls = snapshot.config().tls().server().isPresent();
+        System.out.println(instructions(gateway.port(), gateway.adminPort(), tls));
         new CountDownLatch(1).await();
     }
 
-    private static EngineSimulator engine(BackendCluster cluster) {
+    private static EngineSimulator engine(BackendCluster cluster, Optional<Tls> tls) {
         URI url = cluster.url();
         EngineSettings.Builder settings = EngineSettings.builder()
                 .host("127.0.0.1")
                 .port(url.getPort())
                 .name(cluster.id().name());
+        if ("https".equals(url.getScheme())) {
+            settings.tls(tls.orElseThrow(() -> new IllegalStateException("demo: cluster " + cluster.id()
+                    + " is https; the demo serves it with server.tls, which is unset")));
+        }
         cluster.models().forEach(settings::model);
         EngineSimulator engine = settings.start();
         System.out.println("engine " + cluster.id() + " (simulated) at " + engine.url());
         return engine;
     }
 
-    static String instructions(int port, int adminPort) {
-        String base = "http://127.0.0.1:" + port;
+    static String instructions(int port, int adminPort, boolean tls) {
+        // With TLS, curl trusts the demo's CA: bin/demo --tls exports its path as GRID_DEMO_CA.
+        String base = (tls ? "https" : "http") + "://127.0.0.1:" + port;
+        String curl = tls ? "curl --cacert \"$GRID_DEMO_CA\"" : "curl";
         return """
 
                 grid-gateway listening port=%1$d
                 grid-gateway admin port=%2$d
 
                 Try:
-                  curl -s %3$s/v1/chat/completions -H 'Content-Type: application/json' \\
+                  %4$s -s %3$s/v1/chat/completions -H 'Content-Type: application/json' \\
                     -d '{"model":"demo-model","messages":[{"role":"user","content":"Hello grid"}]}'
-                  curl -sN %3$s/v1/responses -H 'Content-Type: application/json' \\
+                  %4$s -sN %3$s/v1/responses -H 'Content-Type: application/json' \\
                     -d '{"model":"demo-model","input":"Hello","stream":true}'
-                  curl -s %3$s/v1/responses/<the tagged resp_… id printed above>
+                  %4$s -s %3$s/v1/responses/<the tagged resp_… id printed above>
                   curl -s http://127.0.0.1:%2$d/metrics | grep grid_route
                 Ctrl-C stops the grid.
-                """.formatted(port, adminPort, base);
+                """.formatted(port, adminPort, base, curl);
     }
 
     static void closeAll(List<AutoCloseable> running) {

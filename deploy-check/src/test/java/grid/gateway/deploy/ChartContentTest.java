@@ -101,12 +101,14 @@ class ChartContentTest {
             Map<String, Object> container = rendered.container();
             Object adminPort = at(rendered.config(), "server", "admin_port");
 
+            // With server.admin_tls the probes speak HTTPS (kubelet checks no certificate).
+            boolean https = Values.map(at(rendered.config(), "server")).containsKey("admin_tls");
             assertThat(at(container, "livenessProbe", "httpGet"))
                     .as(rendered.name())
-                    .isEqualTo(Map.of("path", "/health/live", "port", "admin"));
+                    .isEqualTo(probe("/health/live", https));
             assertThat(at(container, "readinessProbe", "httpGet"))
                     .as(rendered.name())
-                    .isEqualTo(Map.of("path", "/health/ready", "port", "admin"));
+                    .isEqualTo(probe("/health/ready", https));
             assertThat(at(named(container.get("ports"), "admin"), "containerPort"))
                     .as(rendered.name())
                     .isEqualTo(adminPort);
@@ -114,6 +116,10 @@ class ChartContentTest {
                     .as(rendered.name())
                     .isEqualTo(at(rendered.config(), "server", "port"));
         }
+    }
+
+    private static Map<String, Object> probe(String path, boolean https) {
+        return https ? Map.of("path", path, "port", "admin", "scheme", "HTTPS") : Map.of("path", path, "port", "admin");
     }
 
     @Test

@@ -17,13 +17,17 @@ import java.util.regex.Pattern;
  * A rendered ConfigMap's config file, written so that the gateway's own {@code --check-config} can judge it outside
  * a pod. The one thing that differs from the pod is the tag key file: {@code gateway.tag_key_path} names the mounted
  * Secret, so it is pointed at a local copy of the key file: the Secret's content when the chart created it, else a
- * placeholder key standing for an existing Secret the chart cannot see. Every other byte is as rendered.
+ * placeholder key standing for an existing Secret the chart cannot see; and so are the TLS files, pointed at the
+ * example files of {@code etc/tls/}. Every other byte is as rendered.
  */
 final class CheckableConfig {
     /** Stands for the content of an existing Secret; 32 bytes, one key. */
     static final String PLACEHOLDER_KEY = "placeholder-key-for-check-config\n";
 
     private static final Pattern TAG_KEY_PATH = Pattern.compile("(?m)^(  tag_key_path: ).*$");
+    /** A TLS file key and the file's name in its mounted Secret. */
+    private static final Pattern TLS_FILE = Pattern.compile(
+            "(?m)^(\\s+(?:cert_file|key_file|ca_file|client_ca_file): )\"[^\"]*/(tls\\.crt|tls\\.key|ca\\.crt)\"$");
 
     private CheckableConfig() {}
 
@@ -60,12 +64,35 @@ final class CheckableConfig {
                 Files.writeString(key, keyFile(rendered));
                 config = keyPath.replaceFirst("$1" + Matcher.quoteReplacement(key.toString()));
             }
+            config = localTlsFiles(config, directory);
             Path file = directory.resolve("config.yaml");
             Files.writeString(file, config);
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@code config} with each TLS file path (a mounted kubernetes.io/tls Secret: {@code tls.crt}, {@code tls.key},
+     * {@code ca.crt}) pointed at a local copy of the example files in {@code etc/tls/}, which stand for Secrets the
+     * chart cannot see.
+     */
+    private static String localTlsFiles(String config, Path directory) throws IOException {
+        Matcher file = TLS_FILE.matcher(config);
+        if (!file.find()) {
+            return config;
+        }
+        Path etc = DeployPaths.repository().resolve("etc/tls");
+        Map<String, String> examples =
+                Map.of("tls.crt", "east-gateway.crt.pem", "tls.key", "east-gateway.key.pem", "ca.crt", "grid-ca.pem");
+        for (Map.Entry<String, String> example : examples.entrySet()) {
+            Files.copy(
+                    etc.resolve(example.getValue()),
+                    directory.resolve(example.getKey()),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return file.replaceAll(m -> Matcher.quoteReplacement(m.group(1) + "\"" + directory.resolve(m.group(2)) + "\""));
     }
 
     /** The key file's content: the one value of the Secret the chart created, or the placeholder. */

@@ -3,9 +3,11 @@ package grid.gateway.enginesim;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.time.Randomness;
+import io.helidon.common.tls.Tls;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
@@ -26,6 +28,7 @@ import java.util.random.RandomGenerator;
  * @param pacer where simulated time is spent; default {@link Pacer#sleeping()}
  * @param wallClock the source of {@code created} timestamps; default the system clock
  * @param random the source of ids; default a thread-local random source
+ * @param tls serve HTTPS with this TLS; default empty: plain HTTP
  */
 public record EngineSettings(
         String host,
@@ -39,7 +42,8 @@ public record EngineSettings(
         int answerTokens,
         Pacer pacer,
         InstantSource wallClock,
-        RandomGenerator random) {
+        RandomGenerator random,
+        Optional<Tls> tls) {
 
     /** Validates and copies. */
     public EngineSettings {
@@ -49,6 +53,7 @@ public record EngineSettings(
         requireNonNull(pacer, "pacer");
         requireNonNull(wallClock, "wallClock");
         requireNonNull(random, "random");
+        requireNonNull(tls, "tls");
         check(port >= 0 && port <= 65535, "port", port);
         check(!models.isEmpty(), "models", models);
         check(slots > 0, "slots", slots);
@@ -88,6 +93,7 @@ public record EngineSettings(
         private Pacer pacer = Pacer.sleeping();
         private InstantSource wallClock = InstantSource.system();
         private RandomGenerator random = Randomness.INSTANCE;
+        private Optional<Tls> tls = Optional.empty();
 
         private Builder() {}
 
@@ -168,6 +174,12 @@ public record EngineSettings(
             return this;
         }
 
+        /** Serve HTTPS with {@code value} (certificate and key; a trust store and client auth for mutual TLS). */
+        public Builder tls(Tls value) {
+            this.tls = Optional.of(requireNonNull(value, "tls"));
+            return this;
+        }
+
         /** The settings; {@code demo-model} when no model was added. */
         public EngineSettings build() {
             List<String> served = models.isEmpty() ? List.of("demo-model") : models;
@@ -183,7 +195,8 @@ public record EngineSettings(
                     answerTokens,
                     pacer,
                     wallClock,
-                    random);
+                    random,
+                    tls);
         }
 
         /** Builds the settings and starts a simulator with them. */

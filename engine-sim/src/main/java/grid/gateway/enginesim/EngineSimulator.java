@@ -3,6 +3,7 @@ package grid.gateway.enginesim;
 import static java.util.Objects.requireNonNull;
 
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -49,8 +50,9 @@ public final class EngineSimulator implements AutoCloseable {
                 settings.wallClock());
         EngineRoutes routes = new EngineRoutes(
                 new EngineRoutes.Parts(log, script, metrics, inFlight, settings.pacer(), endpoints(parts)));
-        this.server = WebServer.builder()
-                .host(settings.host())
+        WebServerConfig.Builder builder = WebServer.builder();
+        settings.tls().ifPresent(builder::tls);
+        this.server = builder.host(settings.host())
                 .port(settings.port())
                 .connectionOptions(o -> o.tcpNoDelay(true))
                 .featuresDiscoverServices(false)
@@ -95,7 +97,7 @@ public final class EngineSimulator implements AutoCloseable {
     /** The base URL, such as {@code http://127.0.0.1:40123}. */
     public String url() {
         String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
-        return "http://" + host + ":" + port();
+        return (settings.tls().isPresent() ? "https://" : "http://") + host + ":" + port();
     }
 
     /** The settings it runs with. */

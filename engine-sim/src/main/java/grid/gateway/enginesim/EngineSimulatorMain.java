@@ -1,6 +1,9 @@
 package grid.gateway.enginesim;
 
+import io.helidon.common.configurable.Resource;
+import io.helidon.common.tls.Tls;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -9,8 +12,11 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -cp … grid.gateway.enginesim.EngineSimulatorMain --port 8001 --name site-a --model demo-model \
  *     [--model other] [--host 127.0.0.1] [--slots 4] [--prefill-tps 8000] [--decode-tps 60] [--cache-blocks 4096]
- *     [--answer-tokens 8] [--instant]
+ *     [--answer-tokens 8] [--instant] [--tls-cert FILE --tls-key FILE]
  * </pre>
+ *
+ * <p>With {@code --tls-cert} and {@code --tls-key} (PEM: a certificate chain, an unencrypted PKCS#8 key) it serves
+ * HTTPS.
  *
  * <p>Prints {@code engine-simulator NAME listening port=N} once bound. Exits with status 2 on a usage error and 1
  * when the port cannot be bound.
@@ -49,6 +55,8 @@ public final class EngineSimulatorMain {
     /** The settings {@code args} ask for. */
     static EngineSettings parse(String[] args) {
         EngineSettings.Builder builder = EngineSettings.builder();
+        Path tlsCert = null;
+        Path tlsKey = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--instant")) {
@@ -69,10 +77,26 @@ public final class EngineSimulatorMain {
                 case "--decode-tps" -> builder.decodeTokensPerSecond(decimal(flag, value));
                 case "--cache-blocks" -> builder.cacheBlocks(integer(flag, value));
                 case "--answer-tokens" -> builder.answerTokens(integer(flag, value));
+                case "--tls-cert" -> tlsCert = Path.of(value);
+                case "--tls-key" -> tlsKey = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+        }
+        if (tlsCert != null) {
+            builder.tls(tls(tlsCert, tlsKey));
+        }
         return builder.build();
+    }
+
+    /** HTTPS with the PEM certificate chain and key in these files, read with Helidon's PEM support. */
+    static Tls tls(Path cert, Path key) {
+        return Tls.builder()
+                .privateKey(keys -> keys.pem(pem -> pem.key(Resource.create(key))))
+                .privateKeyCertChain(keys -> keys.pem(pem -> pem.certChain(Resource.create(cert))))
+                .build();
     }
 
     private static int integer(String flag, String value) {
@@ -94,6 +118,7 @@ public final class EngineSimulatorMain {
     private static void usage(PrintStream err, String problem) {
         err.println("engine-simulator: " + problem);
         err.println("usage: EngineSimulatorMain --port N --name NAME --model M [--model M2] [--host H] [--slots N]"
-                + " [--prefill-tps N] [--decode-tps N] [--cache-blocks N] [--answer-tokens N] [--instant]");
+                + " [--prefill-tps N] [--decode-tps N] [--cache-blocks N] [--answer-tokens N] [--instant]"
+                + " [--tls-cert FILE --tls-key FILE]");
     }
 }

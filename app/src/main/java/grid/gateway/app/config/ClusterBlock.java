@@ -35,7 +35,7 @@ final class ClusterBlock {
      * Everything in the block but its name, or empty when some of it is invalid (a problem). Reads every key, so
      * that each problem is reported.
      */
-    static Optional<Parts> read(YamlBlock cluster) {
+    static Optional<Parts> read(YamlBlock cluster, TlsBlock.Context tlsContext) {
         int before = cluster.problems().size();
         Optional<URI> url = cluster.requiredString("url", HttpUrl.EXPECTED)
                 .flatMap(text -> HttpUrl.parse(cluster.path("url"), text, cluster.problems()));
@@ -45,15 +45,26 @@ final class ClusterBlock {
         OptionalLong maxQueueDepth =
                 cluster.optionalInteger("max_queue_depth", LongRange.atMost(Integer.MAX_VALUE, ""));
         boolean draining = cluster.bool("draining", false);
+        Optional<UpstreamTls> tls = TlsBlock.upstream(cluster, tlsContext);
         if (cluster.problems().size() > before || url.isEmpty()) {
+            return Optional.empty();
+        }
+        URI metrics = metricsUrl.orElseGet(() -> HttpUrl.metrics(url.get()));
+        if (tls.isPresent() && !isHttps(url.get()) && !isHttps(metrics)) {
+            cluster.problems().add(cluster.path("tls"), "(a block)", "tls only on a cluster with an https url");
             return Optional.empty();
         }
         return Optional.of(new Parts(
                 url.get(),
                 models,
-                metricsUrl.orElseGet(() -> HttpUrl.metrics(url.get())),
+                metrics,
                 maxQueueDepth.isPresent() ? OptionalInt.of((int) maxQueueDepth.getAsLong()) : OptionalInt.empty(),
-                draining));
+                draining,
+                tls));
+    }
+
+    private static boolean isHttps(URI uri) {
+        return "https".equalsIgnoreCase(uri.getScheme());
     }
 
     /**
@@ -64,8 +75,15 @@ final class ClusterBlock {
      * @param metricsUrl {@code metrics_url}, or its default {@code <url>/metrics}
      * @param maxQueueDepth {@code max_queue_depth}, absent for no limit
      * @param draining {@code draining}
+     * @param tls {@code tls}, absent for the default ({@code gateway.upstream.tls})
      */
-    record Parts(URI url, List<String> models, URI metricsUrl, OptionalInt maxQueueDepth, boolean draining) {
+    record Parts(
+            URI url,
+            List<String> models,
+            URI metricsUrl,
+            OptionalInt maxQueueDepth,
+            boolean draining,
+            Optional<UpstreamTls> tls) {
         Parts {
             models = List.copyOf(models);
         }

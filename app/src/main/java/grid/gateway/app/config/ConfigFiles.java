@@ -9,7 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Reads the config file and the tag key file whole, following symbolic links (a Kubernetes ConfigMap or Secret
+ * Reads the config file, the tag key file and the TLS PEM files whole, following symbolic links (a Kubernetes ConfigMap or Secret
  * mount is one), and refusing a file larger than a bound so that a wrong path such as {@code /dev/zero} cannot
  * exhaust memory.
  *
@@ -20,6 +20,8 @@ final class ConfigFiles {
     static final int CONFIG_LIMIT = 1 << 20;
     /** Largest tag key file read, in bytes. */
     static final int KEY_LIMIT = 64 << 10;
+    /** Largest PEM file read, in bytes: room for a CA bundle as large as a system's whole trust store. */
+    static final int PEM_LIMIT = 1 << 20;
 
     private ConfigFiles() {}
 
@@ -31,6 +33,11 @@ final class ConfigFiles {
     /** The tag key file's bytes. */
     static byte[] readKey(Path file) throws IOException {
         return read(file, KEY_LIMIT);
+    }
+
+    /** A TLS PEM file's bytes. */
+    static byte[] readPem(Path file) throws IOException {
+        return read(file, PEM_LIMIT);
     }
 
     /** The bytes of {@code file}, at most {@code limit} of them. */

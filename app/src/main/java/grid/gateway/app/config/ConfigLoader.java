@@ -56,14 +56,22 @@ public final class ConfigLoader {
             problems.throwIfAny();
         }
         YamlBlock root = YamlBlock.root(document.orElseThrow(), problems);
-        root.only("server", "gateway", "sites", "plugins");
-        ServerSettings server = ServerBlock.read(root.block("server"));
-        YamlBlock gatewayBlock = root.block("gateway");
+        root.only("server", "gateway", "sites", "plugins", "development");
         Path absolute = file.toAbsolutePath();
         Path directory = absolute.getParent() == null ? absolute : absolute.getParent();
+        TlsBlock.Context tls = new TlsBlock.Context(directory, keys, TlsBlock.allowInsecure(root));
+        YamlBlock serverBlock = root.block("server");
+        ServerSettings server = ServerBlock.read(serverBlock);
+        YamlBlock gatewayBlock = root.block("gateway");
         Optional<GatewaySettings> gateway = GatewayBlock.read(gatewayBlock, directory);
         UpstreamSettings upstream = GatewayBlock.upstream(gatewayBlock);
-        SitesBlock.Sites sites = SitesBlock.read(root);
+        TransportSecurity security = new TransportSecurity(
+                TlsBlock.listener(serverBlock, "tls", tls),
+                TlsBlock.listener(serverBlock, "admin_tls", tls),
+                TlsBlock.upstream(gatewayBlock.block("upstream"), tls),
+                Map.of(),
+                tls.allowInsecure());
+        SitesBlock.Sites sites = SitesBlock.read(root, tls);
         YamlBlock route = PluginsBlock.route(root);
         LoadSettings load = PluginsBlock.load(route);
         PrefixAffinitySettings prefixAffinity = PluginsBlock.prefixAffinity(route);
@@ -76,7 +84,20 @@ public final class ConfigLoader {
         Grid grid = grid(gateway.orElseThrow().site(), sites, problems);
         problems.throwIfAny();
         return new GatewaySnapshot(
-                new GatewayConfig(server, gateway.orElseThrow(), upstream, grid, load, prefixAffinity, sharing),
+                new GatewayConfig(
+                        server,
+                        gateway.orElseThrow(),
+                        upstream,
+                        grid,
+                        load,
+                        prefixAffinity,
+                        sharing,
+                        new TransportSecurity(
+                                security.server(),
+                                security.admin(),
+                                security.upstreamDefault(),
+                                sites.tls(),
+                                security.allowInsecure())),
                 keyRing.orElseThrow());
     }
 

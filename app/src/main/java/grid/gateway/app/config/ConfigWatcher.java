@@ -7,7 +7,6 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -17,8 +16,9 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps the serving config live (SPEC §7): every {@code gateway.config_poll_ms} it re-reads the config file and the
- * tag key file, and when the bytes of either changed it loads them again. A valid change is handed to {@code apply}
+ * Keeps the serving config live (SPEC §7): every {@code gateway.config_poll_ms} it re-reads the config file, the
+ * tag key file and the TLS certificate, key and CA files, and when the bytes of any changed it loads them again (a
+ * certificate rotation is a reload: a broken pair is refused like an invalid config, and the TLS in force stays). A valid change is handed to {@code apply}
  * and logged at INFO; an invalid one, or a file that is gone or unreadable, is logged at WARNING with its problems
  * and the config in force stays. Each outcome is reported once to a {@link ReloadListener}; the same content is not
  * loaded twice in a row, so an invalid file is refused once, not at every poll.
@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * services miss, and files are compared by content, not modification time. Tests call {@link #pollNow()} instead of
  * waiting for the schedule.
  *
- * <p>Thread-safe. Polls are serialised by a lock held across the reads of two small, size-bounded files and the
+ * <p>Thread-safe. Polls are serialised by a lock held across the reads of the config and the files it names (each small and
+ * size-bounded) and the
  * {@code apply} call, so changes are applied one at a time and in order; {@link #current()} is a volatile read.
  */
 public final class ConfigWatcher implements AutoCloseable {
@@ -45,7 +46,7 @@ public final class ConfigWatcher implements AutoCloseable {
     // that load read (checked at each poll alongside the config file).
     private FileFingerprint applied;
     private FileFingerprint attempted;
-    private Optional<Path> keyPath;
+    private List<FileFingerprint.SideFile> sideFiles;
     private @Nullable ScheduledFuture<?> task;
     private @Nullable Duration taskInterval;
     private boolean closed;
@@ -102,7 +103,7 @@ public final class ConfigWatcher implements AutoCloseable {
         this.current = ConfigLoader.load(content, file, keys);
         this.applied = new FileFingerprint(FileFingerprint.of(content), keys.state());
         this.attempted = applied;
-        this.keyPath = keys.path();
+        this.sideFiles = keys.files();
     }
 
     /** The snapshot in force: the first one loaded, or the last valid change. */
@@ -189,12 +190,12 @@ public final class ConfigWatcher implements AutoCloseable {
     }
 
     private String keyState() {
-        return keyPath.map(FileFingerprint::ofKey).orElse(FileFingerprint.NONE);
+        return FileFingerprint.ofSideFiles(sideFiles);
     }
 
     private void remember(String configState, FileFingerprint.KeyRecorder keys) {
         attempted = new FileFingerprint(configState, keys.state());
-        keyPath = keys.path();
+        sideFiles = keys.files();
     }
 
     private void apply(GatewaySnapshot next) {

@@ -16,8 +16,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * Renders a loaded config as YAML with every default filled in, under the key names of SPEC §7, so that an
  * operator sees exactly what the gateway runs with ({@code --check-config}). Loading the text again gives an equal
- * config. The tag key file appears as its path, never its keys; optional keys with no value
- * ({@code max_queue_depth}, {@code tag_key_path}) are left out.
+ * config. The tag key file and the TLS files appear as their paths, never their content; optional keys with no value
+ * ({@code max_queue_depth}, {@code tag_key_path}, the TLS blocks and their optional files) are left out.
  *
  * <p>Stateless and thread-safe.
  */
@@ -29,10 +29,16 @@ public final class EffectiveConfig {
         requireNonNull(snapshot, "snapshot");
         GatewayConfig config = snapshot.config();
         Map<String, Object> root = new LinkedHashMap<>();
-        root.put("server", server(config.server()));
-        root.put("gateway", gateway(config.gateway(), config.upstream()));
-        root.put("sites", sites(config.grid().clusters()));
+        TransportSecurity tls = config.tls();
+        Map<String, Object> server = server(config.server());
+        tls.server().ifPresent(t -> server.put("tls", TlsYaml.listener(t)));
+        tls.admin().ifPresent(t -> server.put("admin_tls", TlsYaml.listener(t)));
+        root.put("server", server);
+        root.put("gateway", gateway(config.gateway(), config.upstream(), tls));
+        root.put("sites", sites(config.grid().clusters(), tls));
         root.put("plugins", Map.of("grid_site_route", route(config.load(), config.prefixAffinity(), config.sharing())));
+        // Always printed, so that an operator sees whether the development-only TLS shortcut is on.
+        root.put("development", Map.of("allow_insecure_tls", tls.allowInsecure()));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
@@ -58,7 +64,8 @@ public final class EffectiveConfig {
         return block;
     }
 
-    private static Map<String, Object> gateway(GatewaySettings gateway, UpstreamSettings upstream) {
+    private static Map<String, Object> gateway(
+            GatewaySettings gateway, UpstreamSettings upstream, TransportSecurity tls) {
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("site", gateway.site().value());
         block.put("role", gateway.role().name().toLowerCase(Locale.ROOT));
@@ -70,15 +77,16 @@ public final class EffectiveConfig {
         up.put("first_byte_timeout_ms", upstream.firstByteTimeout().toMillis());
         up.put("idle_timeout_ms", upstream.idleTimeout().toMillis());
         up.put("max_connections_per_cluster", upstream.maxConnectionsPerCluster());
+        tls.upstreamDefault().ifPresent(t -> up.put("tls", TlsYaml.upstream(t)));
         block.put("upstream", up);
         return block;
     }
 
-    private static List<Object> sites(List<BackendCluster> clusters) {
+    private static List<Object> sites(List<BackendCluster> clusters, TransportSecurity tls) {
         Map<SiteName, List<Object>> bySite = new LinkedHashMap<>();
         for (BackendCluster cluster : clusters) {
             bySite.computeIfAbsent(cluster.id().site(), site -> new ArrayList<>())
-                    .add(cluster(cluster));
+                    .add(cluster(cluster, tls));
         }
         List<Object> sites = new ArrayList<>();
         bySite.forEach((site, list) -> {
@@ -90,7 +98,7 @@ public final class EffectiveConfig {
         return sites;
     }
 
-    private static Map<String, Object> cluster(BackendCluster cluster) {
+    private static Map<String, Object> cluster(BackendCluster cluster, TransportSecurity tls) {
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("name", cluster.id().name());
         block.put("url", cluster.url().toString());
@@ -103,6 +111,10 @@ public final class EffectiveConfig {
                         .toString());
         cluster.maxQueueDepth().ifPresent(depth -> block.put("max_queue_depth", depth));
         block.put("draining", cluster.draining());
+        UpstreamTls own = tls.clusters().get(cluster.id());
+        if (own != null) {
+            block.put("tls", TlsYaml.upstream(own));
+        }
         return block;
     }
 

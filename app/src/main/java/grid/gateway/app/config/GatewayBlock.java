@@ -41,7 +41,9 @@ final class GatewayBlock {
     /** The settings in {@code gateway.upstream}, defaults filled in. */
     static UpstreamSettings upstream(YamlBlock gateway) {
         YamlBlock upstream = gateway.block("upstream");
-        upstream.only("connect_timeout_ms", "first_byte_timeout_ms", "idle_timeout_ms", "max_connections_per_cluster");
+        // tls is read by TlsBlock, which needs the config's folder and the watcher's file reader.
+        upstream.only(
+                "connect_timeout_ms", "first_byte_timeout_ms", "idle_timeout_ms", "max_connections_per_cluster", "tls");
         UpstreamSettings defaults = UpstreamSettings.defaults();
         return new UpstreamSettings(
                 millis(upstream, "connect_timeout_ms", defaults.connectTimeout()),

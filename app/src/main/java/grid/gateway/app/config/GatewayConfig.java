@@ -17,6 +17,8 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
  * @param load {@code plugins.grid_site_route.load.*}
  * @param prefixAffinity {@code plugins.grid_site_route.prefix_affinity.*}
  * @param sharing {@code plugins.grid_site_route.prefix_affinity.sharing.*}
+ * @param tls every TLS block: {@code server.tls}, {@code server.admin_tls}, {@code gateway.upstream.tls},
+ *     {@code sites[*].clusters[*].tls}, and {@code development.allow_insecure_tls}
  */
 public record GatewayConfig(
         ServerSettings server,
@@ -25,7 +27,8 @@ public record GatewayConfig(
         Grid grid,
         LoadSettings load,
         PrefixAffinitySettings prefixAffinity,
-        SharingSettings sharing) {
+        SharingSettings sharing,
+        TransportSecurity tls) {
 
     public GatewayConfig {
         requireNonNull(server, "server");
@@ -35,5 +38,6 @@ public record GatewayConfig(
         requireNonNull(load, "load");
         requireNonNull(prefixAffinity, "prefixAffinity");
         requireNonNull(sharing, "sharing");
+        requireNonNull(tls, "tls");
     }
 }

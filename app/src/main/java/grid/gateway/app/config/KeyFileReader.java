@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Reads the tag key file for a load. Production reads the file ({@link ConfigFiles#readKey}); the watcher also
- * remembers a digest of what it read, so that it can tell when the key file changes.
+ * Reads the files a config names besides itself for a load: the tag key file and the TLS PEM files. Production reads
+ * the files ({@link ConfigFiles}); the watcher also remembers a digest of what it read, so that it can tell when one
+ * changes.
  *
  * <p>Implementations say whether they are thread-safe.
  */
@@ -13,4 +14,9 @@ import java.nio.file.Path;
 interface KeyFileReader {
     /** The bytes of the key file at {@code path}. */
     byte[] read(Path path) throws IOException;
+
+    /** The bytes of the PEM file at {@code path} (a certificate, a key or a CA bundle). */
+    default byte[] readPem(Path path) throws IOException {
+        return ConfigFiles.readPem(path);
+    }
 }

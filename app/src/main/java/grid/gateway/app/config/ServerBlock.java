@@ -42,7 +42,10 @@ final class ServerBlock {
                 "header_timeout_ms",
                 "body_timeout_ms",
                 "shutdown_grace_ms",
-                "shutdown_delay_ms");
+                "shutdown_delay_ms",
+                // Read by TlsBlock, which needs the config's folder and the watcher's file reader.
+                "tls",
+                "admin_tls");
         int before = server.problems().size();
         int port = (int) server.integer("port", ServerSettings.DEFAULT_PORT, LongRange.PORT);
         int adminPort = (int) server.integer("admin_port", ServerSettings.DEFAULT_ADMIN_PORT, LongRange.PORT);

@@ -29,30 +29,36 @@ final class SitesBlock {
      *
      * @param names every valid site name, in config order
      * @param clusters every valid cluster of a valid site, in config order
+     * @param tls the {@code tls} blocks of those clusters that have one
      */
-    record Sites(List<SiteName> names, List<BackendCluster> clusters) {
+    record Sites(List<SiteName> names, List<BackendCluster> clusters, Map<ClusterId, UpstreamTls> tls) {
         Sites {
             names = List.copyOf(names);
             clusters = List.copyOf(clusters);
+            tls = Map.copyOf(tls);
         }
     }
 
-    /** The sites under {@code root}'s {@code sites} key. */
-    static Sites read(YamlBlock root) {
+    /** The sites under {@code root}'s {@code sites} key; {@code tls} reads each cluster's {@code tls} block. */
+    static Sites read(YamlBlock root, TlsBlock.Context tls) {
         Optional<List<?>> list = root.requiredList("sites", SITES);
         if (list.isPresent() && list.get().isEmpty()) {
             root.problems().add("sites", list.get(), SITES);
         }
         Map<SiteName, String> seen = new LinkedHashMap<>();
         List<BackendCluster> clusters = new ArrayList<>();
+        Map<ClusterId, UpstreamTls> clusterTls = new HashMap<>();
         for (YamlBlock site : root.items("sites", list.orElse(List.of()))) {
             site.only("name", "clusters");
             Optional<SiteName> name = siteName(site, seen);
-            Map<String, ClusterBlock.Parts> valid = readClusters(site);
-            name.ifPresent(
-                    n -> valid.forEach((cluster, parts) -> clusters.add(parts.cluster(new ClusterId(n, cluster)))));
+            Map<String, ClusterBlock.Parts> valid = readClusters(site, tls);
+            name.ifPresent(n -> valid.forEach((cluster, parts) -> {
+                ClusterId id = new ClusterId(n, cluster);
+                clusters.add(parts.cluster(id));
+                parts.tls().ifPresent(t -> clusterTls.put(id, t));
+            }));
         }
-        return new Sites(List.copyOf(seen.keySet()), clusters);
+        return new Sites(List.copyOf(seen.keySet()), clusters, clusterTls);
     }
 
     private static Optional<SiteName> siteName(YamlBlock site, Map<SiteName, String> seen) {
@@ -75,7 +81,7 @@ final class SitesBlock {
     }
 
     /** The site's valid clusters by name, in config order. */
-    private static Map<String, ClusterBlock.Parts> readClusters(YamlBlock site) {
+    private static Map<String, ClusterBlock.Parts> readClusters(YamlBlock site, TlsBlock.Context tls) {
         Optional<List<?>> list = site.requiredList("clusters", CLUSTERS);
         if (list.isPresent() && list.get().isEmpty()) {
             site.problems().add(site.path("clusters"), list.get(), CLUSTERS);
@@ -84,9 +90,9 @@ final class SitesBlock {
         Map<String, String> digests = new HashMap<>();
         Map<String, ClusterBlock.Parts> valid = new LinkedHashMap<>();
         for (YamlBlock cluster : site.items("clusters", list.orElse(List.of()))) {
-            cluster.only("name", "url", "models", "metrics_url", "max_queue_depth", "draining");
+            cluster.only("name", "url", "models", "metrics_url", "max_queue_depth", "draining", "tls");
             Optional<String> clusterName = ClusterBlock.name(cluster).filter(n -> unique(cluster, n, names, digests));
-            Optional<ClusterBlock.Parts> content = ClusterBlock.read(cluster);
+            Optional<ClusterBlock.Parts> content = ClusterBlock.read(cluster, tls);
             if (clusterName.isPresent() && content.isPresent()) {
                 valid.put(clusterName.get(), content.get());
             }

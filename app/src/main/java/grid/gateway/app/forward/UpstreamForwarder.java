@@ -3,6 +3,7 @@ package grid.gateway.app.forward;
 import grid.gateway.app.config.UpstreamSettings;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.common.tls.Tls;
 import io.helidon.common.uri.UriInfo;
 import io.helidon.common.uri.UriPath;
 import io.helidon.http.Header;
@@ -17,6 +18,8 @@ import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.http1.Http1ClientResponse;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Sends one request to one backend cluster with the Helidon WebClient (SPEC §9).
@@ -37,11 +40,24 @@ public final class UpstreamForwarder {
     private final Http1Client client;
     private final UpstreamSettings settings;
     private final MonotonicClock clock;
+    private final Function<BackendCluster, Optional<Tls>> tls;
+    private final TlsHandshakeFailure handshakes = new TlsHandshakeFailure();
 
-    /** A forwarder with its own connection pool; {@code clock} times the wait for response headers. */
+    /** A forwarder with its own connection pool and the JDK's TLS defaults for https clusters. */
     public UpstreamForwarder(UpstreamSettings settings, MonotonicClock clock) {
+        this(settings, clock, cluster -> Optional.empty());
+    }
+
+    /**
+     * A forwarder with its own connection pool; {@code clock} times the wait for response headers, {@code tls} gives
+     * each https cluster's TLS (empty: the JDK's trust). Pooled connections are kept per TLS, so a rotated
+     * certificate is used by new connections.
+     */
+    public UpstreamForwarder(
+            UpstreamSettings settings, MonotonicClock clock, Function<BackendCluster, Optional<Tls>> tls) {
         this.settings = settings;
         this.clock = clock;
+        this.tls = tls;
         this.client = WebClient.builder()
                 .followRedirects(false)
                 .sendExpectContinue(false)
@@ -77,6 +93,9 @@ public final class UpstreamForwarder {
                 .build());
         Http1ClientRequest outgoing =
                 client.method(method).uri(uri).followRedirects(false).readTimeout(settings.firstByteTimeout());
+        if ("https".equalsIgnoreCase(base.getScheme())) {
+            tls.apply(cluster).ifPresent(outgoing::tls);
+        }
         HopByHopHeaders hopByHop = HopByHopHeaders.of(headers);
         outgoing.headers(out -> {
             for (Header header : headers) {
@@ -94,8 +113,14 @@ public final class UpstreamForwarder {
         try {
             answer = outgoing.submit(body);
         } catch (RuntimeException failure) {
+            Optional<String> handshake = TlsHandshakeFailure.reason(failure);
+            if (handshake.isPresent()) {
+                handshakes.failed(cluster.id(), base.getHost() + ":" + uri.port(), handshake.get());
+                return new Attempt.Failed(UpstreamFailure.CONNECT);
+            }
             return new Attempt.Failed(UpstreamFailure.of(failure));
         }
+        handshakes.succeeded(cluster.id());
         if (answer.headers().contains(HeaderNames.TRANSFER_ENCODING)
                 && answer.headers().contains(HeaderNames.CONTENT_LENGTH)) {
             // RFC 9112 §6.3: both framings in one answer may be response splitting; such an answer is an error,

@@ -168,8 +168,7 @@ public final class ProxyHandler implements Handler {
                 request.prologue().method(),
                 endpoint,
                 query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(
-                        request.headers(), request.remotePeer().host()),
+                new ForwardRequest.Client(request.headers(), ClientAddress.of(request)),
                 body);
     }
 

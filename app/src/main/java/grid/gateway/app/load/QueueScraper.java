@@ -10,10 +10,12 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.EngineSeriesParser;
 import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +37,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -119,6 +123,7 @@ public final class QueueScraper implements AutoCloseable {
     private final ReentrantLock lifecycle = new ReentrantLock();
     private @Nullable ScheduledFuture<?> nextRound;
     private volatile boolean closed;
+    private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
 
     /**
      * A scraper that is not yet scheduled; {@link #start()} schedules it.
@@ -140,6 +145,15 @@ public final class QueueScraper implements AutoCloseable {
         this.router = requireNonNull(router, "router");
         this.clock = requireNonNull(clock, "clock");
         this.scheduler = requireNonNull(scheduler, "scheduler");
+    }
+
+    /**
+     * Scrapes https metrics URLs with each cluster's TLS ({@code tls} or {@code gateway.upstream.tls}) instead of the
+     * JDK's defaults; call before {@link #start()}.
+     */
+    public QueueScraper tls(Function<BackendCluster, Optional<Tls>> clusterTls) {
+        this.tls = requireNonNull(clusterTls, "clusterTls");
+        return this;
     }
 
     /** Runs a first round at once, then one every poll interval (re-read before each wait); idempotent. */
@@ -255,12 +269,16 @@ public final class QueueScraper implements AutoCloseable {
     private Outcome scrape(BackendCluster cluster, String metric) {
         ClusterId id = cluster.id();
         String text;
-        try (Http1ClientResponse answer = client.get()
-                .uri(metricsUri(cluster))
+        URI uri = metricsUri(cluster);
+        Http1ClientRequest request = client.get()
+                .uri(uri)
                 .followRedirects(false)
                 .readTimeout(READ_TIMEOUT)
-                .header(HeaderValues.ACCEPT_TEXT)
-                .request()) {
+                .header(HeaderValues.ACCEPT_TEXT);
+        if ("https".equalsIgnoreCase(uri.getScheme())) {
+            tls.apply(cluster).ifPresent(request::tls);
+        }
+        try (Http1ClientResponse answer = request.request()) {
             if (answer.status().family() != Status.Family.SUCCESSFUL) {
                 return failed(id, "answered " + answer.status().code());
             }

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigLoaderProblemsTest {
     private static final String CLUSTER_PATH = "sites[0].clusters[0]";
     private static final String ROUTE = "plugins.grid_site_route";
-    private static final String NAMES = "name, url, models, metrics_url, max_queue_depth, draining";
+    private static final String NAMES = "name, url, models, metrics_url, max_queue_depth, draining, tls";
 
     @TempDir
     Path dir;
@@ -76,7 +76,7 @@ class ConfigLoaderProblemsTest {
                 arguments(
                         "unknown top-level key",
                         "servers: {}\n" + MINIMAL,
-                        "servers: unknown key (expected: one of server, gateway, sites, plugins)"),
+                        "servers: unknown key (expected: one of server, gateway, sites, plugins, development)"),
                 arguments("server not a mapping", "server: 8080\n" + MINIMAL, "server: 8080 (expected: a mapping)"));
     }
 
@@ -158,7 +158,7 @@ class ConfigLoaderProblemsTest {
                         "upstream unknown key",
                         withGateway("upstream: {read_timeout_ms: 5}"),
                         "gateway.upstream.read_timeout_ms: unknown key (expected: one of connect_timeout_ms,"
-                                + " first_byte_timeout_ms, idle_timeout_ms, max_connections_per_cluster)"));
+                                + " first_byte_timeout_ms, idle_timeout_ms, max_connections_per_cluster, tls)"));
     }
 
     static Stream<Arguments> sites() {

@@ -93,6 +93,8 @@ class EffectiveConfigTest {
                               sharing:
                                 stream: grid-prefix-memory
                                 warm_start_ms: 5000
+                        development:
+                          allow_insecure_tls: false
                         """);
     }
 

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The gateway on real sockets in front of two simulated engines at two sites (issue 4's "must show"). */
+/**
+ * The gateway on real sockets in front of two simulated engines at two sites (issue 4's "must show"); {@link
+ * ProxyOverTlsIntegrationTest} runs every test again with TLS on both hops.
+ */
 class ProxyIntegrationTest {
     @TempDir
     Path dir;
@@ -33,9 +36,34 @@ class ProxyIntegrationTest {
 
     @BeforeEach
     void start() {
-        east = GatewayHarness.engine("east-a");
-        west = GatewayHarness.engine("west-a");
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", sites(false)));
+        east = engine("east-a");
+        west = engine("west-a");
+        gateway = gateway(sites(false));
+    }
+
+    /** An engine for the tests: plain HTTP here. */
+    EngineSimulator engine(String name) {
+        return secured(GatewayHarness.engineSettings(name)).start();
+    }
+
+    /** An engine's settings with TLS added: none here. */
+    EngineSettings.Builder secured(EngineSettings.Builder settings) {
+        return settings;
+    }
+
+    /** The gateway in front of {@code sites}: plain HTTP here. */
+    GatewayHarness gateway(String sites) {
+        return new GatewayHarness(dir, config(sites));
+    }
+
+    /** The config with {@code sites}: no TLS here. */
+    String config(String sites) {
+        return GatewayHarness.config("", sites);
+    }
+
+    /** A raw connection to the gateway's client listener. */
+    Socket connect(int port) throws java.io.IOException {
+        return new Socket("127.0.0.1", port);
     }
 
     private String sites(boolean westDraining) {
@@ -55,12 +83,12 @@ class ProxyIntegrationTest {
     }
 
     /** An engine whose answers run to a million tokens: a stream that goes on until someone cuts it. */
-    private static EngineSimulator endless(String name) {
-        return EngineSettings.builder()
-                .name(name)
-                .model("demo-model")
-                .instant()
-                .answerTokens(1_000_000)
+    private EngineSimulator endless(String name) {
+        return secured(EngineSettings.builder()
+                        .name(name)
+                        .model("demo-model")
+                        .instant()
+                        .answerTokens(1_000_000))
                 .start();
     }
 
@@ -155,7 +183,7 @@ class ProxyIntegrationTest {
     @Test
     void drainingCluster_pinnedRequest_503RetryAfter5() {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + "..abc";
-        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", sites(true))));
+        gateway.server.apply(gateway.snapshot(config(sites(true))));
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);
         assertThat(answer.headers().firstValue("retry-after")).contains("5");
@@ -167,7 +195,7 @@ class ProxyIntegrationTest {
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + ".."
                 + GatewayHarness.storedResponse(west);
         assertThat(gateway.get("/v1/responses/" + tagged).statusCode()).isEqualTo(200);
-        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", """
+        gateway.server.apply(gateway.snapshot(config("""
                   - name: east
                     clusters:
                       - name: east-a
@@ -227,7 +255,7 @@ class ProxyIntegrationTest {
         try (ScriptedUpstream upstream = new ScriptedUpstream()) {
             upstream.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n" + chunk(created) + chunk(delta) + "0\r\n\r\n");
-            gateway.server.apply(gateway.snapshot(GatewayHarness.config("", GatewayHarness.oneEngine(upstream.url()))));
+            gateway.server.apply(gateway.snapshot(config(GatewayHarness.oneEngine(upstream.url()))));
             HttpResponse<String> answer =
                     gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
             String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-a") + "..s1";
@@ -243,9 +271,9 @@ class ProxyIntegrationTest {
     void clientDisconnectMidStream_closesUpstreamWithinASecond() throws Exception {
         CountDownLatch clientGone = new CountDownLatch(1);
         try (EngineSimulator endless = endless("east-a")) {
-            gateway.server.apply(gateway.snapshot(GatewayHarness.config("", GatewayHarness.oneEngine(endless.url()))));
+            gateway.server.apply(gateway.snapshot(config(GatewayHarness.oneEngine(endless.url()))));
             endless.failNext(1, Fault.holdBeforeEvent(1, clientGone));
-            try (Socket socket = new Socket("127.0.0.1", gateway.server.port())) {
+            try (Socket socket = connect(gateway.server.port())) {
                 String body = CHAT.replace("}]}", "}],\"stream\":true}");
                 OutputStream out = socket.getOutputStream();
                 out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

@@ -15,6 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Test fixture: an engine on a raw {@link ServerSocket} (127.0.0.1, port 0) that a test scripts byte by byte. Each
@@ -90,16 +92,25 @@ final class ScriptedUpstream implements AutoCloseable {
             e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + "Content-Length: 2\r\n\r\n{}");
 
     private final ServerSocket server;
+    private final String scheme;
     private final Thread acceptor;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     ScriptedUpstream() throws IOException {
-        server = new ServerSocket(0, 512, InetAddress.getLoopbackAddress());
+        this(null);
+    }
+
+    /** An engine that serves HTTPS with {@code tls}'s certificate. */
+    ScriptedUpstream(@Nullable SSLContext tls) throws IOException {
+        server = tls == null
+                ? new ServerSocket(0, 512, InetAddress.getLoopbackAddress())
+                : tls.getServerSocketFactory().createServerSocket(0, 512, InetAddress.getLoopbackAddress());
+        scheme = tls == null ? "http" : "https";
         acceptor = Thread.ofVirtual().name("scripted-upstream").start(this::acceptLoop);
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return scheme + "://127.0.0.1:" + server.getLocalPort();
     }
 
     Exchange take() throws InterruptedException {

@@ -40,8 +40,20 @@ class UpstreamFaultsIntegrationTest {
     }
 
     private void start(String upstreamSettings) throws IOException {
-        engine = new ScriptedUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config(upstreamSettings, oneCluster(engine.url())));
+        engine = upstream();
+        // tls() adds to gateway.upstream, written here when the test sets nothing else in it
+        String upstream = upstreamSettings.isEmpty() && !tls().isEmpty() ? "  upstream:\n" : upstreamSettings;
+        gateway = new GatewayHarness(dir, GatewayHarness.config(upstream + tls(), oneCluster(engine.url())));
+    }
+
+    /** The scripted engine: plain HTTP here. */
+    ScriptedUpstream upstream() throws IOException {
+        return new ScriptedUpstream();
+    }
+
+    /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
+    String tls() {
+        return "";
     }
 
     static String oneCluster(String url) {

@@ -1,0 +1,63 @@
+package grid.gateway.app.forward;
+
+import grid.gateway.routing.grid.ClusterId;
+import java.lang.System.Logger.Level;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import javax.net.ssl.SSLHandshakeException;
+
+/**
+ * Recognises a failed TLS handshake with a cluster (an unknown CA, a certificate for another name or out of date, a
+ * client certificate refused) and logs it, once per cluster and reason until a request to it succeeds again: an
+ * operator reading a 502 needs the reason, which the client's answer does not carry.
+ *
+ * <p>A handshake failure is a connect failure: no request reached the engine, so the next candidate may be tried, and
+ * it counts toward outlier ejection like a refused connection ({@code kind="connect"} in
+ * {@code grid_upstream_errors_total}).
+ *
+ * <p>Thread-safe.
+ */
+final class TlsHandshakeFailure {
+    private static final System.Logger LOG = System.getLogger("grid.gateway.tls");
+    private static final int MAX_DEPTH = 16;
+
+    private final ConcurrentMap<ClusterId, String> logged = new ConcurrentHashMap<>();
+
+    /** The reason, when {@code failure} is (or was caused by) a failed handshake. */
+    static Optional<String> reason(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < MAX_DEPTH; t = t.getCause(), depth++) {
+            if (t instanceof SSLHandshakeException handshake) {
+                return Optional.of(innermost(handshake));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Logs the failure of {@code cluster} at WARNING unless the same reason was logged since its last success. */
+    void failed(ClusterId cluster, String host, String reason) {
+        if (!reason.equals(logged.put(cluster, reason))) {
+            LOG.log(
+                    Level.WARNING,
+                    "TLS handshake with cluster " + cluster + " at " + host + " failed: " + reason
+                            + "; its requests answer 502 (check its tls block: ca_file, server_name, cert_file)");
+        }
+    }
+
+    /** {@code cluster} answered: its next handshake failure is logged again. */
+    void succeeded(ClusterId cluster) {
+        if (!logged.isEmpty()) {
+            logged.remove(cluster);
+        }
+    }
+
+    private static String innermost(Throwable failure) {
+        Throwable root = failure;
+        for (int depth = 0; root.getCause() != null && depth < MAX_DEPTH; depth++) {
+            root = root.getCause();
+        }
+        String message = root == failure ? "" : " (" + root.getMessage() + ")";
+        return failure.getMessage() + message;
+    }
+}

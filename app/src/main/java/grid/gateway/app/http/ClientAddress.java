@@ -1,0 +1,22 @@
+package grid.gateway.app.http;
+
+import io.helidon.webserver.http.ServerRequest;
+import java.net.InetSocketAddress;
+
+/**
+ * The client's IP address as {@code X-Forwarded-For} carries it. Not the peer's host name: over TLS, Helidon's peer
+ * host is the name the TLS socket resolved (say {@code localhost}), not the address the connection came from.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ClientAddress {
+    private ClientAddress() {}
+
+    /** The literal address of {@code request}'s peer, e.g. {@code 127.0.0.1} or {@code ::1}. */
+    static String of(ServerRequest request) {
+        if (request.remotePeer().address() instanceof InetSocketAddress socket && socket.getAddress() != null) {
+            return socket.getAddress().getHostAddress();
+        }
+        return request.remotePeer().host();
+    }
+}

@@ -1,0 +1,78 @@
+package grid.gateway.app.tls;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.app.config.TransportSecurity;
+import grid.gateway.app.config.UpstreamTls;
+import grid.gateway.routing.grid.BackendCluster;
+import io.helidon.common.tls.Tls;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Helidon {@link Tls} of each https cluster, by the fingerprint of its TLS settings and files, so that a reload
+ * that leaves them alone keeps the same {@link Tls} and with it the pooled connections (the WebClient's pool is keyed
+ * by {@link Tls}); a rotated certificate or CA gets a new one, and new connections use it.
+ *
+ * <p>Thread-safe: {@link #update} builds every new {@link Tls} first and then swaps the settings and their TLS in one
+ * volatile write, so a request reads either the old pair or the new one. Connections pooled for a replaced
+ * {@link Tls} are not reused by new requests; they close when the WebClient's pool lets them go.
+ */
+public final class UpstreamTlsCache {
+    private static final System.Logger LOG = System.getLogger("grid.gateway.tls");
+
+    /** The settings in force and their TLS, swapped together so that a request never sees one without the other. */
+    private record InForce(TransportSecurity security, Map<String, Tls> byFingerprint) {}
+
+    private volatile InForce inForce;
+
+    /**
+     * The TLS of {@code security}.
+     *
+     * @throws RuntimeException when Helidon cannot build one of them
+     */
+    public UpstreamTlsCache(TransportSecurity security) {
+        requireNonNull(security, "security");
+        this.inForce = new InForce(security, build(security, Map.of()));
+    }
+
+    /**
+     * Switches to the TLS of {@code next}, reusing the {@link Tls} of unchanged settings.
+     *
+     * @throws RuntimeException when Helidon cannot build one of them; nothing is switched then
+     */
+    public void update(TransportSecurity next) {
+        inForce = new InForce(next, build(next, inForce.byFingerprint()));
+    }
+
+    /**
+     * The TLS for {@code cluster}'s https URLs: its own {@code tls}, else {@code gateway.upstream.tls}; empty when
+     * neither is set (the WebClient's default: the JDK's trust, hostname verification on).
+     */
+    public Optional<Tls> forCluster(BackendCluster cluster) {
+        InForce now = inForce;
+        return now.security()
+                .forCluster(cluster)
+                .map(tls -> now.byFingerprint().get(tls.material().fingerprint()));
+    }
+
+    private static Map<String, Tls> build(TransportSecurity security, Map<String, Tls> previous) {
+        Map<String, Tls> built = new HashMap<>();
+        security.upstreamDefault().ifPresent(tls -> add(tls, previous, built));
+        security.clusters().values().forEach(tls -> add(tls, previous, built));
+        return Map.copyOf(built);
+    }
+
+    private static void add(UpstreamTls tls, Map<String, Tls> previous, Map<String, Tls> built) {
+        String fingerprint = tls.material().fingerprint();
+        Tls same = previous.get(fingerprint);
+        if (same == null && tls.insecureSkipVerify() && !built.containsKey(fingerprint)) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "insecure_skip_verify: certificates and names of https clusters using this tls block are not"
+                            + " checked (development.allow_insecure_tls is set); never run so in production");
+        }
+        built.computeIfAbsent(fingerprint, f -> same != null ? same : TlsFactory.upstream(tls));
+    }
+}
