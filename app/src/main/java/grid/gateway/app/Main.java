@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Command-line entry point (SPEC §12).
+ * Command-line entry point (docs/design.md §12).
  *
  * <pre>
  *   grid-gateway --config FILE          serve (or GRID_GATEWAY_CONFIG=FILE); prints the bound ports

@@ -6,7 +6,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
 /**
- * {@code POST /v1/chat/completions} in vLLM's shapes (reference/api.md §1, §8): a {@code chat.completion} with
+ * {@code POST /v1/chat/completions} in vLLM's shapes (docs/design.md §A1, §A8): a {@code chat.completion} with
  * {@code usage.prompt_tokens_details.cached_tokens}, or a stream of {@code chat.completion.chunk}s (a role chunk,
  * one chunk per token, the last carrying {@code finish_reason}), then, only with
  * {@code stream_options.include_usage}, a chunk with empty {@code choices} and the usage, then {@code [DONE]}.

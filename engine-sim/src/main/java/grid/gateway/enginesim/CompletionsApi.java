@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * {@code POST /v1/completions} in vLLM's shapes (reference/api.md §2, §8): a {@code text_completion} with one choice
+ * {@code POST /v1/completions} in vLLM's shapes (docs/design.md §A2, §A8): a {@code text_completion} with one choice
  * per prompt (a string, a list of strings, a token-id list or a list of them; each prompt runs as its own engine
  * request, one after the other), or a stream of {@code text_completion} chunks, a usage chunk only with
  * {@code stream_options.include_usage}, then {@code [DONE]}. {@code max_tokens} defaults to 16 as in vLLM;

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A stored conversation (reference/api.md §5.6): its id, creation time, metadata and items, oldest first.
+ * A stored conversation (docs/design.md §A5.6): its id, creation time, metadata and items, oldest first.
  *
  * <p>Immutable; a change stores a replacement.
  *

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Map;
 
 /**
- * Which endpoint serves which method and path (reference/api.md §1–§6), ids taken from the raw path segments.
+ * Which endpoint serves which method and path (docs/design.md §A1–§A6), ids taken from the raw path segments.
  *
  * <p>Immutable and thread-safe.
  */

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The simulator's {@code /metrics}: Prometheus text with vLLM's names and labels (reference/api.md §6.2), one series
+ * The simulator's {@code /metrics}: Prometheus text with vLLM's names and labels (docs/design.md §A6.2), one series
  * per metric labelled {@code engine="0"} and the first served model, as vLLM labels every series with its first
  * served model name. The queue gauges follow the simulated {@link EngineQueue}; a test can force the waiting gauge.
  *

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The simulated scheduler queue: a fixed number of slots (vLLM's running batch) and a first-come, first-served line
  * of requests waiting for one. {@code running} and {@code waiting} are what {@code /metrics} reports as
- * {@code vllm:num_requests_running} and {@code vllm:num_requests_waiting} (reference/api.md §6.2).
+ * {@code vllm:num_requests_running} and {@code vllm:num_requests_waiting} (docs/design.md §A6.2).
  *
  * <pre>
  *   arrive ─▶ [ waiting: a FIFO line ] ─▶ [ running: at most slots ] ─▶ release

@@ -7,7 +7,7 @@ import jakarta.json.JsonObjectBuilder;
 import java.util.Optional;
 
 /**
- * The two error bodies (reference/api.md §7): vLLM's OpenAI-style envelope
+ * The two error bodies (docs/design.md §A7): vLLM's OpenAI-style envelope
  * {@code {"error":{"message","type","param","code":<status>}}}, with PascalCase types derived from the status, and
  * Anthropic's {@code {"type":"error","error":{"type","message"}}} for {@code /v1/messages…}.
  *

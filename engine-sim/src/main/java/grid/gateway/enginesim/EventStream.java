@@ -12,8 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One server-sent event stream, written and flushed event by event (reference/helidon.md §2, P8), in the framing of
- * the request's API (reference/api.md §8): {@code data: <json>} for Chat Completions and Completions, ended by
+ * One server-sent event stream, written and flushed event by event (docs/design.md §H8), in the framing of
+ * the request's API (docs/design.md §A8): {@code data: <json>} for Chat Completions and Completions, ended by
  * {@code data: [DONE]}; {@code event: <type>} plus {@code data: <json>} for Anthropic Messages and Responses.
  * Scripted faults act between events: pauses, holds, and an abrupt reset of the connection.
  *

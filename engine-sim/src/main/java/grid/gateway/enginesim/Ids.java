@@ -6,7 +6,7 @@ import java.util.HexFormat;
 import java.util.random.RandomGenerator;
 
 /**
- * Engine-style ids (reference/api.md §5.1): {@code chatcmpl-<32 hex>}, {@code cmpl-<32 hex>}, vLLM's
+ * Engine-style ids (docs/design.md §A5.1): {@code chatcmpl-<32 hex>}, {@code cmpl-<32 hex>}, vLLM's
  * {@code resp_<32 hex>} and {@code msg_<32 hex>}, and OpenAI's longer {@code conv_<48 hex>} (vLLM has no
  * conversations).
  *

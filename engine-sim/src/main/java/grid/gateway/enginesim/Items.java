@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Responses and Conversations items (reference/api.md §4.2, §5.6): input normalized to stored items with ids, and
+ * Responses and Conversations items (docs/design.md §A4.2, §A5.6): input normalized to stored items with ids, and
  * the paged list shape {@code {object:"list", data, first_id, last_id, has_more}}.
  *
  * <p>A string input is one user message; a message in the easy form ({@code role} and string {@code content}, no

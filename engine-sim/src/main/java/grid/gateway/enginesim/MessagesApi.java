@@ -7,7 +7,7 @@ import jakarta.json.JsonObjectBuilder;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/messages} and {@code /v1/messages/count_tokens} in Anthropic's shapes (reference/api.md §3, §8):
+ * {@code POST /v1/messages} and {@code /v1/messages/count_tokens} in Anthropic's shapes (docs/design.md §A3, §A8):
  * a {@code message} with {@code msg_…} id, or the event stream {@code message_start}, {@code content_block_start},
  * one {@code content_block_delta} per token, {@code content_block_stop}, {@code message_delta} (stop reason and
  * cumulative usage), {@code message_stop}. Usage follows Anthropic: {@code input_tokens} are the prompt tokens not

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The simulated engine's prefix cache: a least-recently-used set of at most {@code capacity} block hashes
- * (reference/api.md §6.3). A request first counts how many of its leading blocks are cached (its cache hit, which
+ * (docs/design.md §A6.3). A request first counts how many of its leading blocks are cached (its cache hit, which
  * touches them), then stores all its full blocks, evicting the least recently used beyond capacity. A capacity of
  * zero caches nothing.
  *

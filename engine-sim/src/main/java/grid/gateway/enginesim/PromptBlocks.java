@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The simulator's stand-in for vLLM's block hashes (reference/api.md §6.3): the rendered prompt is cut into
+ * The simulator's stand-in for vLLM's block hashes (docs/design.md §A6.3): the rendered prompt is cut into
  * "tokens" of {@value #BYTES_PER_TOKEN} bytes and blocks of {@value #BLOCK_TOKENS} tokens; only full blocks are
  * hashed, each as {@code sha256(parent hash, block bytes, extra)} cut to 64 bits, where {@code extra} is the model
  * and the {@code cache_salt} and is added to the first block only, so the chain carries both into every later

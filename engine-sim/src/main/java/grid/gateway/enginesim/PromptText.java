@@ -64,7 +64,7 @@ final class PromptText {
 
     /**
      * System blocks without those that start with {@code x-anthropic-billing-header}: vLLM drops them because Claude
-     * Code puts a per-request hash there that would defeat prefix caching (reference/api.md §3.4).
+     * Code puts a per-request hash there that would defeat prefix caching (docs/design.md §A3.4).
      */
     private static JsonArray withoutBillingHeader(JsonArray blocks) {
         List<JsonValue> kept = new ArrayList<>();

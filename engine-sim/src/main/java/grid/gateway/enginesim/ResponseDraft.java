@@ -9,7 +9,7 @@ import jakarta.json.JsonValue;
 import java.util.Optional;
 
 /**
- * The {@code Response} object of one Responses request at any stage (reference/api.md §5.2, vLLM's
+ * The {@code Response} object of one Responses request at any stage (docs/design.md §A5.2, vLLM's
  * {@code ResponsesResponse} plus OpenAI's {@code conversation}): the request's settings echoed, a status, the output
  * items and the usage with {@code input_tokens_details.cached_tokens}.
  *

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One Responses event stream as vLLM writes it (reference/api.md §5.3, §8): {@code response.created},
+ * One Responses event stream as vLLM writes it (docs/design.md §A5.3, §A8): {@code response.created},
  * {@code response.in_progress}, {@code response.output_item.added}, {@code response.content_part.added}, one
  * {@code response.output_text.delta} per token, {@code response.output_text.done},
  * {@code response.content_part.done}, {@code response.output_item.done}, {@code response.completed}; each as

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/responses} and {@code POST /v1/responses/input_tokens} (reference/api.md §4, §5, §6.1), as vLLM
+ * {@code POST /v1/responses} and {@code POST /v1/responses/input_tokens} (docs/design.md §A4, §A5, §A6.1), as vLLM
  * with its store enabled plus OpenAI's {@code conversation}: {@code store} defaults to true;
  * {@code previous_response_id} must name a response stored by this simulator and {@code conversation} (a string or
  * {@code {id}}) a conversation of this simulator, else 404; both at once is a 400. The prompt replays the earlier

@@ -6,7 +6,7 @@ import jakarta.json.JsonObject;
 import java.util.List;
 
 /**
- * A response the simulator stored (vLLM with {@code VLLM_ENABLE_RESPONSES_API_STORE=1}, reference/api.md §6.1).
+ * A response the simulator stored (vLLM with {@code VLLM_ENABLE_RESPONSES_API_STORE=1}, docs/design.md §A6.1).
  *
  * <p>Immutable; a change of status stores a replacement.
  *

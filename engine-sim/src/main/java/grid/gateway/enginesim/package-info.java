@@ -3,7 +3,7 @@
  * It serves Chat Completions, Completions, Anthropic Messages and Responses (plain and streamed, each in its own SSE
  * framing), stored responses and conversations, {@code /v1/models} and a vLLM-style {@code /metrics}; it simulates
  * a queue with a fixed number of slots, prefill and decode rates and its own prefix cache, fails on demand, and
- * records every request it receives (reference/api.md §1–§8).
+ * records every request it receives (docs/design.md §A1–§A8).
  */
 @NullMarked
 package grid.gateway.enginesim;

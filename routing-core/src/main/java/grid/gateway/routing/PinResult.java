@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import grid.gateway.routing.grid.BackendCluster;
 
 /**
- * What a request that names stored ids resolves to (SPEC §5). The reasons for "not found" stay distinct here, for
+ * What a request that names stored ids resolves to (docs/design.md §5). The reasons for "not found" stay distinct here, for
  * logs and tests, but every one of them must answer the same 404 outside, so a client learns nothing from which
  * check failed.
  *

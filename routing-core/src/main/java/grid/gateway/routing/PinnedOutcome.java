@@ -3,7 +3,7 @@ package grid.gateway.routing;
 import java.util.Locale;
 
 /**
- * The label of {@code grid_route_pinned_total{outcome}} (SPEC §10).
+ * The label of {@code grid_route_pinned_total{outcome}} (docs/design.md §10).
  *
  * <p>Stateless and thread-safe.
  */

@@ -3,7 +3,7 @@ package grid.gateway.routing;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where an unpinned request goes (SPEC §6), or why it goes nowhere: the gateway maps {@link UnknownModel} to 404
+ * Where an unpinned request goes (docs/design.md §6), or why it goes nowhere: the gateway maps {@link UnknownModel} to 404
  * and {@link NoneAdmitted} to 503 with Retry-After.
  *
  * <p>Thread-safe (immutable).

@@ -32,7 +32,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Makes the {@code grid_site_route} decision for one request (SPEC §3, §5, §6) and learns from its answer.
+ * Makes the {@code grid_site_route} decision for one request (docs/design.md §3, §5, §6) and learns from its answer.
  *
  * <pre>
  *   route(keys)          candidates (admitted, serving the model) → CandidateSelector → Route
@@ -215,7 +215,7 @@ public final class SiteRouter {
         return result;
     }
 
-    /** Tags an engine's stored id with the cluster that stored it, as it leaves the gateway (SPEC §5). */
+    /** Tags an engine's stored id with the cluster that stored it, as it leaves the gateway (docs/design.md §5). */
     public String tag(String engineId, BackendCluster cluster) {
         IdKind kind = IdKind.of(engineId).orElseThrow(() -> new IllegalArgumentException("not a resp_/conv_ id"));
         String site = cluster.id().site().value();

@@ -12,7 +12,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Resolves the stored ids one request names to the single backend cluster that stored them (SPEC §5), before
+ * Resolves the stored ids one request names to the single backend cluster that stored them (docs/design.md §5), before
  * admission: parse each tag, verify its mac, find its cluster in the grid, and refuse two different clusters.
  *
  * <p>Stateless and thread-safe.

@@ -15,7 +15,7 @@ import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Architecture rules for routing-core (STYLE.md 2.1 and 2.4): no Helidon, no static mutable state, and time and
+ * Architecture rules for routing-core (docs/design.md §S2.1 and §S2.4): no Helidon, no static mutable state, and time and
  * randomness read in exactly one place each. No rule allows an empty match: a rule whose classes were renamed away
  * fails instead of passing vacuously.
  */
@@ -34,7 +34,7 @@ class ArchitectureTest {
             .areStatic()
             .should()
             .beFinal()
-            .because("state lives in objects the composition root creates (STYLE.md 2.4.2)");
+            .because("state lives in objects the composition root creates (docs/design.md §S2.4.2)");
 
     @ArchTest
     static final ArchRule onlySystemMonotonicClockReadsNanoTime = noClasses()
@@ -42,7 +42,7 @@ class ArchitectureTest {
             .doNotHaveSimpleName("SystemMonotonicClock")
             .should()
             .callMethod(System.class, "nanoTime")
-            .because("time is injected through MonotonicClock (STYLE.md 2.4.3)");
+            .because("time is injected through MonotonicClock (docs/design.md §S2.4.3)");
 
     @ArchTest
     static final ArchRule onlyRandomnessUsesThreadLocalRandom = noClasses()
@@ -51,7 +51,7 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat()
             .belongToAnyOf(ThreadLocalRandom.class)
-            .because("randomness is injected as a RandomGenerator (STYLE.md 2.4.4)");
+            .because("randomness is injected as a RandomGenerator (docs/design.md §S2.4.4)");
 
     @ArchTest
     static final ArchRule noWallClock = noClasses()
@@ -59,7 +59,7 @@ class ArchitectureTest {
             .callMethodWhere(target(name("now")).and(target(owner(type(Instant.class)))))
             .orShould()
             .callMethod(System.class, "currentTimeMillis")
-            .because("routing-core reads only the injected monotonic clock (STYLE.md 2.4.3)");
+            .because("routing-core reads only the injected monotonic clock (docs/design.md §S2.4.3)");
 
     @ArchTest
     static final ArchRule keyerStandsAlone = noClasses()
@@ -74,7 +74,7 @@ class ArchitectureTest {
                     "grid.gateway.routing.load..",
                     "grid.gateway.routing.tag..",
                     "grid.gateway.routing.grid..")
-            .because("the keyer turns bytes into keys and knows nothing of routing (STYLE.md 2.3, step 5)");
+            .because("the keyer turns bytes into keys and knows nothing of routing (docs/design.md §S2.3, step 5)");
 
     @ArchTest
     static final ArchRule tagsKnowNoGridAndNoRouting = noClasses()

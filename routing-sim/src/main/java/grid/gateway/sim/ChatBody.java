@@ -47,7 +47,7 @@ public final class ChatBody {
         return out.append("]}").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A Completions body whose prompt is a token array: the keyer gives it no keys (SPEC §4). */
+    /** A Completions body whose prompt is a token array: the keyer gives it no keys (docs/design.md §4). */
     public static byte[] tokenArray(String model, int tokens) {
         StringBuilder out = new StringBuilder("{\"model\":\"").append(model).append("\",\"prompt\":[");
         for (int i = 0; i < tokens; i++) {

@@ -71,7 +71,7 @@ final class GatewayPolicies {
      * How replicas share what they learn.
      *
      * @param oneMemory every replica remembers in this one memory (the ideal)
-     * @param stream each replica keeps its own memory and shares through this stream (issue 19's design)
+     * @param stream each replica keeps its own memory and shares through this stream (the design of docs/prefix-sharing.md)
      */
     record Sharing(Optional<PrefixMemory> oneMemory, Optional<SharedStream> stream) {
         static final Sharing NONE = new Sharing(Optional.empty(), Optional.empty());

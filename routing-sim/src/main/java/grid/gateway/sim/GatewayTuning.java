@@ -19,7 +19,7 @@ import java.time.Duration;
  * @param sharedMemory replicas share one prefix memory, every confirmation and drop seen by all at once: the ideal
  *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
  * @param streamLagSeconds replicas each keep their own memory and share confirmations and drops through a stream
- *     that delivers them this many seconds later (issue 19's Redis design, {@link SharedStream}); negative: no stream
+ *     that delivers them this many seconds later (the Redis design of docs/prefix-sharing.md, {@link SharedStream}); negative: no stream
  */
 public record GatewayTuning(
         String name,
@@ -76,7 +76,7 @@ public record GatewayTuning(
         return streamLagSeconds >= 0;
     }
 
-    /** The gateway's defaults: no {@code prefix_affinity} block, poll every second, 2 s window (SPEC §7 said 10). */
+    /** The gateway's defaults: no {@code prefix_affinity} block, poll every second, 2 s window (docs/design.md §7 said 10). */
     public static GatewayTuning defaults() {
         return new GatewayTuning("defaults", PrefixAffinitySettings.defaults(), 1.0, Duration.ofSeconds(2));
     }

@@ -1,7 +1,7 @@
 package grid.gateway.sim;
 
 /**
- * The policies compared (issue 7).
+ * The policies compared (docs/routing-sim.md).
  *
  * <p>Thread-safe (immutable).
  */

@@ -27,14 +27,14 @@ import java.util.List;
  *   --grid G             slow, fast, mixed, a comma list, or all (all)
  *   --loads 0.5,0.8      offered loads (0.5,0.8,0.95,1.1)
  *   --replicas 1,3,6     gateway replica counts; counts above 1 run grid_site_route only (1,3,6)
- *   --sharing-lag-ms N   the "shared" runs share through a stream delivering N ms later (issue 19's Redis
+ *   --sharing-lag-ms N   the "shared" runs share through a stream delivering N ms later (docs/prefix-sharing.md's Redis
  *                        design) instead of one ideal memory
  *   --failures X         share of attempts answered with errors, half 429 and half 503 (0.02)
  *   --poll-ms N          the gateway's load.poll_interval_ms, for both gateway-fed policies (1000)
  *   --window-secs N      the gateway's load.window_secs (2)
  *   --config C,D         gateway configurations: defaults (every policy), recommended (grid_site_route and
  *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
- *   --diagnosis          also run the issue 7 diagnosis (shared-chat, slow grid, four configurations)
+ *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
  * </pre>
  *
  * <p>Not thread-safe; a command-line entry point.

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Redis stream of prefix sharing (issue 19, {@code docs/replica-sharing.md}) on the simulated clock: every
+ * The Redis stream of prefix sharing ({@code docs/prefix-sharing.md}) on the simulated clock: every
  * replica keeps its own {@link PrefixMemory}, offers its confirmations and drops through the real
  * {@link MemorySharing} port, and applies its peers' with the real {@link PrefixMemory#applyPeer} once they are
  * {@code lag} seconds old (publish, XADD, XREAD). A replica applies what arrived just before it routes: the memory is

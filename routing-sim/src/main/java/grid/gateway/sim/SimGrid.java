@@ -31,7 +31,7 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
 
     /**
      * The engine cache of every cluster when a replayed trace runs: 2M tokens, as the engines of the held-out
-     * production trace (issue 12). Mooncake prompts average 15k tokens, so the 192k–768k of the synthetic grids
+     * production trace (docs/tuning.md). Mooncake prompts average 15k tokens, so the 192k–768k of the synthetic grids
      * would hold a dozen prompts; 2M holds about 130. Here the gateway's default memory (~1M tokens) is the smaller.
      */
     public static final int TRACE_CACHE_TOKENS = 2_000_000;
@@ -59,13 +59,13 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
         };
     }
 
-    /** The grid of the issue 7 report, {@link #slow()}. */
+    /** The grid of the first routing-quality report, {@link #slow()}. */
     public static SimGrid standard() {
         return slow();
     }
 
     /**
-     * The {@code slow} grid (issue 7's): three sites of two clusters each, of three sizes (prefill 2k, 3k and 4k tokens
+     * The {@code slow} grid (the first report's, docs/routing-sim.md): three sites of two clusters each, of three sizes (prefill 2k, 3k and 4k tokens
      * a second, with slots in proportion and 24k tokens of prefix cache a slot: 192k–384k), every sequence decoding 40
      * tokens a second.
      */

@@ -26,7 +26,7 @@ final class SimOptions {
     private List<String> grids = List.of("all");
     private double[] loads = Study.LOADS;
     private List<Integer> replicas = List.of(1, 3, 6);
-    /** With it, the "shared" runs share through a stream with this lag (issue 19) instead of one memory. */
+    /** With it, the "shared" runs share through a stream with this lag (docs/prefix-sharing.md) instead of one memory. */
     private OptionalLong sharingLagMs = OptionalLong.empty();
 
     private double failures = 0.02;

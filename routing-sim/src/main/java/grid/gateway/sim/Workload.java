@@ -1,7 +1,7 @@
 package grid.gateway.sim;
 
 /**
- * The synthetic workloads (issue 7). Token counts are engine tokens; a request's text has four bytes a token.
+ * The synthetic workloads (docs/routing-sim.md). Token counts are engine tokens; a request's text has four bytes a token.
  *
  * <p>Thread-safe (immutable).
  */

@@ -1,5 +1,5 @@
 /**
- * The routing-quality simulator (issue 7): seeded synthetic traces replayed through the real routing core
+ * The routing-quality simulator (docs/routing-sim.md): seeded synthetic traces replayed through the real routing core
  * ({@code PromptKeyer}, {@code SiteRouter}, {@code PrefixMemory}, {@code QueueDepthWindow}) against a simulated grid
  * of engine clusters, in simulated time, next to cache-blind and oracle policies.
  */

@@ -6,7 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
- * {@code --check-config FILE} (SPEC §12): validates a config file and prints its effective config with every default
+ * {@code --check-config FILE} (docs/design.md §12): validates a config file and prints its effective config with every default
  * filled in, or prints each problem with its key path.
  *
  * <p>Stateless and thread-safe.

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Loads the serving config (SPEC §7) from its YAML file, and the tag keys it names, into a {@link GatewaySnapshot}
+ * Loads the serving config (docs/design.md §7) from its YAML file, and the tag keys it names, into a {@link GatewaySnapshot}
  * with every default filled in, or refuses it with a {@link ConfigException} that lists every problem found, each
  * with its key path: {@code sites[1].clusters[0].url: "ftp://x" (expected: an http or https URL)}.
  *

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps the serving config live (SPEC §7): every {@code gateway.config_poll_ms} it re-reads the config file, the
+ * Keeps the serving config live (docs/design.md §7): every {@code gateway.config_poll_ms} it re-reads the config file, the
  * tag key file and the TLS certificate, key and CA files, and when the bytes of any changed it loads them again (a
  * certificate rotation is a reload: a broken pair is refused like an invalid config, and the TLS in force stays). A valid change is handed to {@code apply}
  * and logged at INFO; an invalid one, or a file that is gone or unreadable, is logged at WARNING with its problems

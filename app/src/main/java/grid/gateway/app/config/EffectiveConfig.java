@@ -14,7 +14,7 @@ import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * Renders a loaded config as YAML with every default filled in, under the key names of SPEC §7, so that an
+ * Renders a loaded config as YAML with every default filled in, under the key names of docs/design.md §7, so that an
  * operator sees exactly what the gateway runs with ({@code --check-config}). Loading the text again gives an equal
  * config. The tag key file and the TLS files appear as their paths, never their content; optional keys with no value
  * ({@code max_queue_depth}, {@code tag_key_path}, the TLS blocks and their optional files) are left out.

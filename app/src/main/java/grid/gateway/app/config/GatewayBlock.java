@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 final class GatewayBlock {
     private static final String ROLES = "consumer or provider";
     private static final String PATH = "an exact path starting with '/'";
-    // A provider matches paths exactly after refusing encoded slashes and dot segments (SPEC §8), so an allowed
+    // A provider matches paths exactly after refusing encoded slashes and dot segments (docs/design.md §8), so an
+    // allowed
     // path holding one of these could never match.
     private static final Pattern UNMATCHABLE = Pattern.compile("[?#\\s\\p{Cntrl}]|%2[fF]|%5[cC]|(^|/)\\.{1,2}(/|$)");
 

@@ -6,7 +6,7 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 
 /**
- * The whole serving config, every default filled in (SPEC §7).
+ * The whole serving config, every default filled in (docs/design.md §7).
  *
  * <p>Thread-safe (immutable). A reload builds a new tree and swaps it whole.
  *

@@ -23,7 +23,7 @@ import java.util.Optional;
 public record GatewaySettings(
         SiteName site, Role role, List<String> allowedPaths, Optional<Path> tagKeyPath, Duration configPollInterval) {
 
-    /** SPEC §7 default for {@code allowed_paths}. */
+    /** docs/design.md §7 default for {@code allowed_paths}. */
     public static final List<String> DEFAULT_ALLOWED_PATHS =
             List.of("/v1/chat/completions", "/v1/completions", "/v1/messages", "/v1/responses");
     /** Default for {@code config_poll_ms}. */

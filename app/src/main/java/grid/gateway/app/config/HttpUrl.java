@@ -31,7 +31,7 @@ final class HttpUrl {
         return Optional.of(URI.create(text.substring(0, text.length() - slashes)));
     }
 
-    /** {@code <url>/metrics}, the default {@code metrics_url} (SPEC §6). */
+    /** {@code <url>/metrics}, the default {@code metrics_url} (docs/design.md §6). */
     static URI metrics(URI url) {
         return URI.create(url + "/metrics");
     }

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads {@code plugins.grid_site_route}: its {@code load} block into {@link LoadSettings} and its
- * {@code prefix_affinity} block into {@link PrefixAffinitySettings} (SPEC §6, §7).
+ * {@code prefix_affinity} block into {@link PrefixAffinitySettings} (docs/design.md §6, §7).
  *
  * <p>Stateless and thread-safe.
  */
@@ -92,7 +92,7 @@ final class PluginsBlock {
     }
 
     // The record's own checks stay the single source of its limits (a TTL that does not fit the monotonic clock in
-    // nanoseconds, SPEC §6); its messages name the key, and the block's path is put in front.
+    // nanoseconds, docs/design.md §6); its messages name the key, and the block's path is put in front.
     private static Optional<PrefixAffinitySettings> settings(
             YamlBlock block, int capacity, Duration ttl, double prefill, double queued) {
         try {

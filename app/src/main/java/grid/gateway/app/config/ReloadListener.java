@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Hears the outcome of each config reload the {@link ConfigWatcher} attempts, so that metrics can count
- * config reloads by result (SPEC §10). Every method has a no-op default.
+ * config reloads by result (docs/design.md §10). Every method has a no-op default.
  *
  * <p>Implementations must be thread-safe: the watcher calls them from its polling thread, one call at a time.
  */

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * <p>Stateless and thread-safe.
  */
 final class ServerBlock {
-    /** The largest body a Java byte array holds: the body is kept whole until it is forwarded (SPEC §4). */
+    /** The largest body a Java byte array holds: the body is kept whole until it is forwarded (docs/design.md §4). */
     static final long MAX_BODY_LIMIT = Integer.MAX_VALUE - 8;
     /**
      * Grace: 0 cuts requests in flight at once. Delay: 0 closes the listener at once. An hour is longer than any

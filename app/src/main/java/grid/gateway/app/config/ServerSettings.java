@@ -35,11 +35,11 @@ public record ServerSettings(
         Duration shutdownDelay,
         long maxInflightBodyBytes,
         Binding binding) {
-    /** SPEC §7 defaults. */
+    /** docs/design.md §7 defaults. */
     public static final int DEFAULT_PORT = 8080;
-    /** SPEC §7 defaults. */
+    /** docs/design.md §7 defaults. */
     public static final int DEFAULT_ADMIN_PORT = 9090;
-    /** SPEC §7 defaults. */
+    /** docs/design.md §7 defaults. */
     public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
     /** The CIS nginx benchmark's 10 s for a whole request head. */
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);

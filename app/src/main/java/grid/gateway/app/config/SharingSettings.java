@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The {@code plugins.grid_site_route.prefix_affinity.sharing} block (issue 19, {@code docs/replica-sharing.md}):
+ * The {@code plugins.grid_site_route.prefix_affinity.sharing} block ({@code docs/prefix-sharing.md}):
  * where replicas share their prefix-memory confirmations and drops. Read at start only: a reload that changes it
  * takes effect at the next start, like the listener ports.
  *

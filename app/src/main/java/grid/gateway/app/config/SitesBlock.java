@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads the {@code sites} list: site names (DNS-1123 labels, SPEC §5) unique in the grid, and their clusters, whose
+ * Reads the {@code sites} list: site names (DNS-1123 labels, docs/design.md §5) unique in the grid, and their clusters, whose
  * names and {@link ClusterDigest digests} are unique within their site, since a stored-id tag names a cluster by its
  * site and digest.
  *

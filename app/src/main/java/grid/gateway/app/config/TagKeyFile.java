@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * Reads {@code gateway.tag_key_path} into a {@link TagKeyRing} (SPEC §5): one key a non-empty line, the first signs,
+ * Reads {@code gateway.tag_key_path} into a {@link TagKeyRing} (docs/design.md §5): one key a non-empty line, the first signs,
  * each at least {@value TagKeyRing#MIN_KEY_BYTES} bytes. Problems name the file and the line, never a key's bytes.
  *
  * <p>Stateless and thread-safe.

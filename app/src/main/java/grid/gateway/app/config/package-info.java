@@ -1,5 +1,5 @@
 /**
- * The serving config (SPEC §7): a record tree that mirrors the YAML file, its loader with validation messages that
+ * The serving config (docs/design.md §7): a record tree that mirrors the YAML file, its loader with validation messages that
  * give each problem's key path, and the watcher that re-reads the file (and the tag key file) and swaps the whole
  * snapshot when a valid change appears.
  */

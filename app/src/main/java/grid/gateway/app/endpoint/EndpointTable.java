@@ -20,7 +20,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The API paths the gateway knows, one {@link Endpoint} a row (OpenAI, Anthropic and vLLM's own routes; SPEC §4, §5,
+ * The API paths the gateway knows, one {@link Endpoint} a row (OpenAI, Anthropic and vLLM's own routes; docs/design.md §4, §5,
  * §8). A new API path is one more row: classification, the methods and their 405, the error shape, keying, pinning
  * and tagging all follow from it.
  *

@@ -4,7 +4,7 @@ import java.io.OutputStream;
 
 /**
  * What the relay does to an answer body on its way out: for {@code /v1/responses…} and
- * {@code /v1/conversations…}, tag the stored ids (SPEC §5); for everything else, nothing.
+ * {@code /v1/conversations…}, tag the stored ids (docs/design.md §5); for everything else, nothing.
  *
  * <p>Implementations are thread-safe; the writers they create belong to one answer.
  */

@@ -94,7 +94,7 @@ public final class ForwardRequest {
         return endpoint.prefills();
     }
 
-    /** Whether answers to this request carry stored ids to tag (SPEC §5). */
+    /** Whether answers to this request carry stored ids to tag (docs/design.md §5). */
     public boolean tagsIds() {
         return endpoint.tagsAnswers();
     }

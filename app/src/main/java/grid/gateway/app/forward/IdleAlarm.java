@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The idle timeout of one upstream answer (SPEC §9): runs {@code onIdle} (which closes the answer) once a single read
+ * The idle timeout of one upstream answer (docs/design.md §9): runs {@code onIdle} (which closes the answer) once a single read
  * has waited longer than the timeout. Time the relay spends writing to the client is not silence.
  *
  * <p>One alarm per answer, not one per read: a read only stamps when it started and when it returned, and the alarm,

@@ -21,18 +21,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Copies a backend cluster's answer to the client (SPEC §9).
+ * Copies a backend cluster's answer to the client (docs/design.md §9).
  *
  * <pre>
- *   HEAD, 1xx, 204, 304      status and headers only (never read a body: helidon.md P2)
+ *   HEAD, 1xx, 204, 304      status and headers only (never read a body: docs/design.md §H2)
  *   text/event-stream        event by event, one flush per event; Responses ids tagged inside each event
  *   JSON to be tagged        read whole, ids tagged, Content-Length set to the new length
- *   anything else            chunk by chunk as read, one flush per chunk (P8: the first write is held until flushed)
+ *   anything else            chunk by chunk as read, one flush per chunk (docs/design.md §H8: the first write is held until flushed)
  * </pre>
  *
  * <p>A silence longer than the idle timeout between two reads closes the upstream answer. A client that goes away
  * makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
- * generating (P4). An upstream that breaks mid-answer makes this throw, so the client's connection is aborted
+ * generating (docs/design.md §H4). An upstream that breaks mid-answer makes this throw, so the client's connection is aborted
  * rather than ended cleanly (no terminating chunk, never a shortened body that looks complete). An upstream that
  * breaks, or stays silent past the idle timeout, before its first body byte has sent nothing to the client yet: the
  * result says so and the caller answers 502 or 504 instead.
@@ -72,7 +72,7 @@ public final class ResponseRelay {
         boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
         if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
             copyHeaders(answer, response, false);
-            answer.close(); // no body to read (helidon.md P2): the connection goes back to the pool
+            answer.close(); // no body to read (docs/design.md §H2): the connection goes back to the pool
             response.send();
             return new RelayResult(status, new BodyTail());
         }

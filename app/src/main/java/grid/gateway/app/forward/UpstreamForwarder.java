@@ -22,16 +22,16 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Sends one request to one backend cluster with the Helidon WebClient (SPEC §9).
+ * Sends one request to one backend cluster with the Helidon WebClient (docs/design.md §9).
  *
  * <ul>
  *   <li>The raw path and query go out byte-exact: the client is given a pre-built {@link UriPath} (reference
- *       helidon.md P1: other forms decode {@code %2F} and reorder the query).
+ *       docs/design.md §H1: other forms decode {@code %2F} and reorder the query).
  *   <li>Hop-by-hop headers and {@code Host}/{@code Content-Length}/{@code Expect} are not copied; the body is sent
  *       as bytes with its own length.
- *   <li>Connection pooling with TCP_NODELAY (P5, P9), no proxy, no redirects, a connect timeout, and the first-byte
+ *   <li>Connection pooling with TCP_NODELAY (docs/design.md §H5, §H9), no proxy, no redirects, a connect timeout, and the first-byte
  *       timeout as the read timeout. A failure to connect (a connect timeout included) is told apart from a timeout and from a broken
- *       answer (P3): {@link UpstreamFailure}.
+ *       answer (docs/design.md §H3): {@link UpstreamFailure}.
  * </ul>
  *
  * <p>Thread-safe: the WebClient is.

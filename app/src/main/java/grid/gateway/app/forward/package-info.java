@@ -1,7 +1,7 @@
 /**
  * Forwarding to backend clusters with the Helidon WebClient: byte-exact targets, hop-by-hop headers dropped both
  * ways, explicit mapping of connect failures and timeouts, and relaying answers back chunk by chunk or event by
- * event (SPEC §9).
+ * event (docs/design.md §9).
  */
 @NullMarked
 package grid.gateway.app.forward;

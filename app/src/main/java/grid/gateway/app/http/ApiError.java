@@ -3,7 +3,7 @@ package grid.gateway.app.http;
 import grid.gateway.app.endpoint.ErrorShape;
 
 /**
- * The gateway's own error answers (SPEC §9), each with its status and the type names of both error shapes.
+ * The gateway's own error answers (docs/design.md §9), each with its status and the type names of both error shapes.
  *
  * <p>Stateless and thread-safe. Every unknown stored id answers {@link #ID_NOT_FOUND} with one fixed message, so
  * a malformed tag, a forged mac and a cluster that left the grid cannot be told apart from outside.
@@ -80,7 +80,7 @@ public enum ApiError {
     UPSTREAM_TIMEOUT(
             504, "server_error", "api_error", "gateway_timeout", "The backend cluster did not answer in time.");
 
-    /** Seconds a client is told to wait before retrying a 503 (SPEC §5). */
+    /** Seconds a client is told to wait before retrying a 503 (docs/design.md §5). */
     public static final int RETRY_AFTER_SECONDS = 5;
 
     private final int status;

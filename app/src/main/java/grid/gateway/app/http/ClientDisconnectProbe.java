@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Notices a client that went away while the gateway has nothing to write to it, such as during a long silent
- * prefill, and stops its request, so the engine stops working for nobody (reliability.md §0.4, G 84).
+ * prefill, and stops its request, so the engine stops working for nobody (docs/design.md §R4; docs/reliability-DEFG.md G 84).
  *
  * <p>Helidon 4.5 notices a closed client connection only when a write to it fails, and its request API gives no
  * access to the socket. So while requests are forwarded, one sweeper (a virtual thread, alive only while some

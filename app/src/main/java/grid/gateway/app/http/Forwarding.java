@@ -24,7 +24,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * Sends a routed request upstream and relays the answer (SPEC §3, §6, §9):
+ * Sends a routed request upstream and relays the answer (docs/design.md §3, §6, §9):
  *
  * <pre>
  *   7. send ── CONNECT (refused or timed out) ──> unpinned: next candidate (two tries in all), then 502

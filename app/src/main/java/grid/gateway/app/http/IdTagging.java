@@ -11,7 +11,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Tags the stored ids of {@code /v1/responses…} and {@code /v1/conversations…} answers with the cluster that
- * served them (SPEC §5): whole JSON bodies, and each server-sent event, written and flushed one event at a time.
+ * served them (docs/design.md §5): whole JSON bodies, and each server-sent event, written and flushed one event at a time.
  *
  * <p>Thread-safe; each answer gets its own event writer.
  */

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
 
 /**
- * {@code GET /v1/models}: the models of the grid, in OpenAI's list shape (SPEC §8).
+ * {@code GET /v1/models}: the models of the grid, in OpenAI's list shape (docs/design.md §8).
  *
  * <p>Stateless and thread-safe.
  */

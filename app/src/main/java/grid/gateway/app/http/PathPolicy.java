@@ -6,7 +6,7 @@ import grid.gateway.routing.grid.Role;
 import java.util.List;
 
 /**
- * Which classified request paths a replica serves (SPEC §8).
+ * Which classified request paths a replica serves (docs/design.md §8).
  *
  * <p>Both roles first refuse paths that could mean something else after decoding or normalisation: an encoded
  * slash or backslash, a dot segment, an empty segment (double or trailing slash). A consumer then serves exactly the

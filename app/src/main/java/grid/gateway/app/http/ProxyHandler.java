@@ -35,7 +35,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * Handles one client request end to end, on its virtual thread, blocking style (SPEC §3; STYLE 2.3). {@link #handle}
+ * Handles one client request end to end, on its virtual thread, blocking style (docs/design.md §3; STYLE 2.3). {@link #handle}
  * is the README's "How a request is routed", step by step:
  *
  * <pre>

@@ -1,6 +1,6 @@
 /**
  * The client-facing HTTP side: which paths a role serves, the bounded request body, error answers in each API's
- * own shape, and the handler that runs one request end to end (SPEC §3, §8, §9).
+ * own shape, and the handler that runs one request end to end (docs/design.md §3, §8, §9).
  */
 @NullMarked
 package grid.gateway.app.http;

@@ -42,7 +42,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Feeds the router's load signal (SPEC §6): every {@code load.poll_interval_ms} it GETs each backend cluster's
+ * Feeds the router's load signal (docs/design.md §6): every {@code load.poll_interval_ms} it GETs each backend cluster's
  * {@code metrics_url} (default {@code <url>/metrics}), reads an {@link EngineSample} with {@link EngineSeriesParser}
  * ({@code load.queue_metric} summed as the queue depth, plus the vLLM series that {@code auto} calibration uses) at
  * the clock's reading when the answer was read, and hands it to {@link SiteRouter#scraped}: the one entry point that

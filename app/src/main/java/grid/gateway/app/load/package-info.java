@@ -1,5 +1,5 @@
 /**
- * Load (SPEC §6) on the app side: the scraper that fetches each backend cluster's Prometheus metrics over HTTP and
+ * Load (docs/design.md §6) on the app side: the scraper that fetches each backend cluster's Prometheus metrics over HTTP and
  * feeds the routing core's {@link grid.gateway.routing.load.QueueDepthWindow}, which admission and selection read.
  */
 @NullMarked

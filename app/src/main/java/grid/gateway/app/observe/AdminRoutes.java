@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The admin listener's endpoints (SPEC §10), served only on the socket named {@value #SOCKET}:
+ * The admin listener's endpoints (docs/design.md §10), served only on the socket named {@value #SOCKET}:
  *
  * <pre>
  * GET /metrics        Prometheus text 0.0.4 (OpenMetrics or JSON on Accept) of the registry, via Helidon's
@@ -39,7 +39,7 @@ public final class AdminRoutes {
      *
      * <p>Also turns off the server's discovery of features: with {@code helidon-webserver-observe} on the class
      * path, Helidon would otherwise load a second {@link ObserveFeature} that serves {@code /observe/metrics} on the
-     * client socket (reference/helidon.md, P14). The gateway adds every feature it uses explicitly.
+     * client socket (docs/design.md §H14). The gateway adds every feature it uses explicitly.
      *
      * @param server the builder of the gateway's web server
      * @param registry the registry {@code /metrics} exposes, the one {@link GatewayMetrics} writes to

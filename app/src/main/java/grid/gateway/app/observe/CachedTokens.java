@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Finds the cached prompt tokens an engine reports in an answer's usage (SPEC §10, "what affinity actually saved").
+ * Finds the cached prompt tokens an engine reports in an answer's usage (docs/design.md §10, "what affinity actually saved").
  *
  * <pre>
  * usage.prompt_tokens_details.cached_tokens              Chat Completions, Completions (body, final stream chunk)

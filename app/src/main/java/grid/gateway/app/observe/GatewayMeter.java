@@ -3,8 +3,8 @@ package grid.gateway.app.observe;
 import java.util.List;
 
 /**
- * Every meter the gateway exposes on the admin port's {@code /metrics} (SPEC §10), declared in one list (STYLE.md
- * 2.4.11). Label values come only from enums and configured cluster names, so the number of series is bounded by
+ * Every meter the gateway exposes on the admin port's {@code /metrics} (docs/design.md §10), declared in one list
+ * (docs/design.md §S2.4.11). Label values come only from enums and configured cluster names, so the number of series is bounded by
  * the grid.
  *
  * <p>{@link #exposedName()} is the name in the Prometheus text. Micrometer's Prometheus naming appends
@@ -111,7 +111,7 @@ public enum GatewayMeter {
             Type.GAUGE,
             "grid_requests_in_flight",
             "Client requests the gateway is handling now, from request line to the end of the answer"),
-    /** Whether this replica's prefix-memory sharing is connected to Redis (issue 19). */
+    /** Whether this replica's prefix-memory sharing is connected to Redis (docs/prefix-sharing.md). */
     SHARING_CONNECTED(
             Type.GAUGE,
             "grid_prefix_sharing_connected",

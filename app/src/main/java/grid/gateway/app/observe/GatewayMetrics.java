@@ -26,7 +26,7 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * The gateway's meters (SPEC §10), fed by the routing core's events and by the proxy; the list of meters is
+ * The gateway's meters (docs/design.md §10), fed by the routing core's events and by the proxy; the list of meters is
  * {@link GatewayMeter}.
  *
  * <ul>

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What the proxy reports about each request, for metrics (SPEC §10); {@link GatewayMetrics} is the implementation.
+ * What the proxy reports about each request, for metrics (docs/design.md §10); {@link GatewayMetrics} is the implementation.
  *
  * <p>Implementations must be thread-safe and must not block.
  */

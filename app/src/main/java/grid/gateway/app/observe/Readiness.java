@@ -3,7 +3,7 @@ package grid.gateway.app.observe;
 import java.util.Optional;
 
 /**
- * Whether the gateway is ready for traffic (SPEC §10, {@code /health/ready}): once a serving config is loaded and
+ * Whether the gateway is ready for traffic (docs/design.md §10, {@code /health/ready}): once a serving config is loaded and
  * the client listener is bound, and until the gateway starts shutting down. Each is set once and never cleared; a
  * process that cannot serve exits.
  *

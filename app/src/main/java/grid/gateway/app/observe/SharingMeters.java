@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The meters of prefix-memory sharing (issue 19): registered with every gateway, so that a dashboard shows a
+ * The meters of prefix-memory sharing (docs/prefix-sharing.md): registered with every gateway, so that a dashboard shows a
  * replica that shares nothing as disconnected rather than as missing.
  *
  * <p>Thread-safe: counters are thread-safe, the gauges read volatile fields.

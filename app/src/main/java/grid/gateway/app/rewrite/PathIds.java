@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Replaces the stored id in a raw request path (SPEC §5); where the id is, the endpoint table found when it classified
+ * Replaces the stored id in a raw request path (docs/design.md §5); where the id is, the endpoint table found when it classified
  * the path ({@code grid.gateway.app.endpoint.EndpointTable}). The query string is never read and never changed.
  *
  * <p>Stateless and thread-safe.

@@ -12,13 +12,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the stored ids a request body of {@code POST /v1/responses}, {@code /v1/responses/input_tokens} or
- * {@code /v1/responses/compact} names (SPEC §5), and rewrites them to the engine's ids, leaving every other byte as
+ * {@code /v1/responses/compact} names (docs/design.md §5), and rewrites them to the engine's ids, leaving every other byte as
  * it was.
  *
  * <p>{@link #read} reads every root member {@code previous_response_id} (a string) and {@code conversation} (a
  * string, or an object whose {@code id} is a string), wherever it sits and however often it is repeated, and keeps
  * every such string, whatever its prefix: {@code msg_x}, {@code Resp_x} or {@code x} names a stored object as surely
- * as a tag does, and the router answers 404 for it (SPEC §5: an untagged id, wherever it appears). A body that is
+ * as a tag does, and the router answers 404 for it (docs/design.md §5: an untagged id, wherever it appears). A body that is
  * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) or nests
  * deeper than the keyer's 256 levels (the one {@link grid.gateway.routing.text.JsonTokenizer} both use) is
  * unreadable: an engine's more lenient parser might still find an id in it, so the caller refuses it. One linear

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.function.UnaryOperator;
 
 /**
- * Tags the stored ids in one JSON answer of {@code /v1/responses…} or {@code /v1/conversations…} (SPEC §5): every
+ * Tags the stored ids in one JSON answer of {@code /v1/responses…} or {@code /v1/conversations…} (docs/design.md §5): every
  * string value of a member named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth
  * (so {@code conversation.id} too), that starts with {@code resp_} or {@code conv_}, becomes {@code tag.apply(value)}.
  * Every other byte stays as it was, so model text that mentions {@code resp_…} is left alone: it is not such a

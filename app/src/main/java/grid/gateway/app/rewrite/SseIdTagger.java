@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Tags the stored ids in a {@code text/event-stream} answer of {@code /v1/responses…} (SPEC §5, §9), event by event
+ * Tags the stored ids in a {@code text/event-stream} answer of {@code /v1/responses…} (docs/design.md §5, §9), event by event
  * as the bytes arrive: buffers until an event is complete, tags the JSON of its {@code data} lines with a
  * {@link ResponseIdTagger}, and hands the whole event to the sink in one call, so the caller can flush per event.
  *

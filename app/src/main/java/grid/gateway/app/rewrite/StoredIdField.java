@@ -1,7 +1,7 @@
 package grid.gateway.app.rewrite;
 
 /**
- * The request body fields that name a stored object (SPEC §5): {@code previous_response_id}, and
+ * The request body fields that name a stored object (docs/design.md §5): {@code previous_response_id}, and
  * {@code conversation} as a string or as an object's {@code id}.
  *
  * <p>Thread-safe (immutable).

@@ -41,7 +41,7 @@ class CitationsTest {
      * THE SWITCH: true while old citation forms remain in the code (each must still resolve to a design.md section);
      * false once every citation reads {@code docs/design.md §n}, so that an old form fails the build.
      */
-    static final boolean LEGACY_CITATIONS_ALLOWED = true;
+    static final boolean LEGACY_CITATIONS_ALLOWED = false;
 
     private static final String DESIGN = "docs/design.md";
     private static final String ID = "(?:[A-Z]?[0-9]+(?:\\.[0-9]+)*|[A-Z](?![a-z]))";

@@ -6,11 +6,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The known limits (docs/decisions.md) keep every item of SPEC §11 and of the product text's "Limits" section: each item is
+ * The known limits (docs/decisions.md) keep every item of docs/design.md §11 and of the product text's "Limits" section: each item is
  * found by words it cannot be stated without.
  */
 class KnownLimitsTest {
-    /** Item of SPEC §11 or the seed's Limits → words its bullet must hold. */
+    /** Item of docs/design.md §11 or the seed's Limits → words its bullet must hold. */
     private static final Map<String, String[]> ITEMS = Map.of(
             "per-replica memory that starts empty after a restart",
             new String[] {"per gateway replica", "restart"},

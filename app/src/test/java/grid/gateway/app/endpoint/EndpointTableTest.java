@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Classifying a raw request path into its endpoint, once (SPEC §4, §5, §8). */
+/** Classifying a raw request path into its endpoint, once (docs/design.md §4, §5, §8). */
 class EndpointTableTest {
     private static final EndpointTable TABLE = EndpointTable.standard();
 

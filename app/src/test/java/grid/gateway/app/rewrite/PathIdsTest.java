@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import grid.gateway.app.endpoint.EndpointTable;
 import org.junit.jupiter.api.Test;
 
-/** Replacing the stored id of a request path (SPEC §5); the endpoint table finds it. */
+/** Replacing the stored id of a request path (docs/design.md §5); the endpoint table finds it. */
 class PathIdsTest {
     private static final String TAG = "resp_east.1ef772aa..abc";
 

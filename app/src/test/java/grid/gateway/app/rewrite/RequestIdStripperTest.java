@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Finding and stripping the tagged ids a Responses request body names (SPEC §5). */
+/** Finding and stripping the tagged ids a Responses request body names (docs/design.md §5). */
 class RequestIdStripperTest {
     private static final String PREV = "resp_east.1ef772aa..0a1b2c3d";
     private static final String CONV = "conv_east.1ef772aa..68ac2f";

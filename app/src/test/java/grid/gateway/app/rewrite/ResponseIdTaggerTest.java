@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Tagging the stored ids of JSON answers (SPEC §5). */
+/** Tagging the stored ids of JSON answers (docs/design.md §5). */
 class ResponseIdTaggerTest {
     private final ResponseIdTagger tagger = new ResponseIdTagger(Fixtures.TAG);
 

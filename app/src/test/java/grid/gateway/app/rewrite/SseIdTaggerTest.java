@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Tagging the stored ids of server-sent event streams, event by event, whatever the chunking (SPEC §5, §9). */
+/** Tagging the stored ids of server-sent event streams, event by event, whatever the chunking (docs/design.md §5, §9). */
 class SseIdTaggerTest {
     private static final ResponseIdTagger TAGGER = new ResponseIdTagger(Fixtures.TAG);
     private static final String DATA_A = "data: {\"id\":\"resp_a\"}";

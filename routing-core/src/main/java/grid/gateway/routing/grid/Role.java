@@ -1,7 +1,7 @@
 package grid.gateway.routing.grid;
 
 /**
- * What a replica forwards (SPEC §8).
+ * What a replica forwards (docs/design.md §8).
  *
  * <p>Stateless and thread-safe.
  */

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 /**
  * A site's name: a DNS-1123 label (1 to 63 characters of lowercase letters, digits and '-', starting and ending
- * with a letter or digit), because site names go into stored ids (SPEC §5).
+ * with a letter or digit), because site names go into stored ids (docs/design.md §5).
  *
  * <p>Thread-safe (immutable).
  *

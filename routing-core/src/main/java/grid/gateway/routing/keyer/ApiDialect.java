@@ -3,7 +3,7 @@ package grid.gateway.routing.keyer;
 import java.util.Optional;
 
 /**
- * The four request APIs whose bodies the keyer reads, chosen by the request path (SPEC §4).
+ * The four request APIs whose bodies the keyer reads, chosen by the request path (docs/design.md §4).
  *
  * <p>Stateless and thread-safe.
  */

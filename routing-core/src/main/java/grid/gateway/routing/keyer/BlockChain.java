@@ -3,7 +3,7 @@ package grid.gateway.routing.keyer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Cuts the canonical byte stream into 256-byte blocks and chains their keys (SPEC §4).
+ * Cuts the canonical byte stream into 256-byte blocks and chains their keys (docs/design.md §4).
  *
  * <p>Block {@code i}'s key is {@code XXH64(bytes of block i, seed = key of block i-1)}, and block 0 is seeded by
  * {@link #seed(byte[], byte[])} from the model and the cache_salt, so a key stands for the whole prefix up to it

@@ -5,7 +5,7 @@ import java.util.Comparator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes a JSON value in canonical form (SPEC §4): object members sorted by name (UTF-8 byte order, which is code
+ * Writes a JSON value in canonical form (docs/design.md §4): object members sorted by name (UTF-8 byte order, which is code
  * point order), no insignificant white space, strings re-escaped minimally after decoding, numbers by
  * {@link CanonicalNumber}. A duplicated member name keeps its last value, as a JSON parser reads it.
  *

@@ -1,7 +1,7 @@
 package grid.gateway.routing.keyer;
 
 /**
- * Where the canonical byte stream of a prompt goes (SPEC §4).
+ * Where the canonical byte stream of a prompt goes (docs/design.md §4).
  *
  * <p>Implementations are single-use and not thread-safe. {@link #isFull()} lets a walker stop reading the body once
  * nothing more can change the result.

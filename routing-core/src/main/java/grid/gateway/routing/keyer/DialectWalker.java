@@ -2,7 +2,7 @@ package grid.gateway.routing.keyer;
 
 /**
  * Walks one API's body and writes its prompt in the canonical order: tools, then the system prompt, then the
- * messages or input items (SPEC §4).
+ * messages or input items (docs/design.md §4).
  *
  * <p>Implementations are stateless and thread-safe.
  */

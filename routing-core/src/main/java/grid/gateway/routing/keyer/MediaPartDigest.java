@@ -3,7 +3,7 @@ package grid.gateway.routing.keyer;
 import java.util.List;
 
 /**
- * The one fixed-size digest an image, audio, video or file part contributes (SPEC §4).
+ * The one fixed-size digest an image, audio, video or file part contributes (docs/design.md §4).
  *
  * <p>With a {@code uuid} member (vLLM's per-part identifier, a sibling of {@code type}) the digest is of the uuid, so
  * two parts with the same uuid key the same whatever their data. Otherwise it is of the payload as sent: the first

@@ -3,7 +3,7 @@ package grid.gateway.routing.keyer;
 import java.util.Locale;
 
 /**
- * Why a body got no block keys (SPEC §4); such a request routes on load alone and is still forwarded unchanged.
+ * Why a body got no block keys (docs/design.md §4); such a request routes on load alone and is still forwarded unchanged.
  *
  * <p>Stateless and thread-safe. {@link #label()} is the metric label value.
  */

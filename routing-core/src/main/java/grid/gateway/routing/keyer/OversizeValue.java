@@ -1,7 +1,7 @@
 package grid.gateway.routing.keyer;
 
 /**
- * The 16 KiB rule (SPEC §4): a tool list, tool-call arguments or other JSON value the keyer would canonicalise, that
+ * The 16 KiB rule (docs/design.md §4): a tool list, tool-call arguments or other JSON value the keyer would canonicalise, that
  * takes more than {@link #LIMIT} bytes as sent, is keyed by a digest of exactly those bytes instead.
  *
  * <p>"As sent" is exact: the value's own bytes in the body, from its first byte to its last (a string's quotes

@@ -11,7 +11,7 @@ sealed interface PartRule {
     /** Text from one string member. */
     record Text(FieldName field) implements PartRule {}
 
-    /** One fixed-size digest: of the part's uuid, else of the first present payload member (SPEC §4). */
+    /** One fixed-size digest: of the part's uuid, else of the first present payload member (docs/design.md §4). */
     record Media(List<FieldName> payload) implements PartRule {
         public Media {
             payload = List.copyOf(payload);

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The content part types each API has (SPEC §4, reference api.md §1.4, §3.2, §4.2), and how each one keys.
+ * The content part types each API has (docs/design.md §4, reference docs/design.md §A1.4, §A3.2, §A4.2), and how each one keys.
  *
  * <p>Thread-safe (immutable). A part whose type is not listed makes the whole body unkeyed
  * ({@link NoKeysReason#UNKNOWN_PART_TYPE}): guessing at an unknown part could key two different prompts alike.

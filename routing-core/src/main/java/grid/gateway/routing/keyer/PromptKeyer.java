@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Turns a request body into its {@link PromptKeys} (SPEC §4; the seed's "What it keys on").
+ * Turns a request body into its {@link PromptKeys} (docs/design.md §4; the seed's "What it keys on").
  *
  * <pre>
  *   body bytes ──> BodyIndex (JsonTokenizer's one pass: grammar, UTF-8, depth; root members by offset)

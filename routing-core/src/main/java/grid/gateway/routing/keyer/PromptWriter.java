@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Writes the pieces every dialect shares into the canonical stream: messages, content, parts, tool definitions and
- * tool calls (SPEC §4, framing in {@link Segment}).
+ * tool calls (docs/design.md §4, framing in {@link Segment}).
  *
  * <p>Not thread-safe; one per body. Throws {@link NoKeysSignal} when the body turns out to have no keys.
  */

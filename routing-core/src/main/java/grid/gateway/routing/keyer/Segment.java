@@ -1,7 +1,7 @@
 package grid.gateway.routing.keyer;
 
 /**
- * The marker bytes that frame the canonical byte stream (SPEC §4).
+ * The marker bytes that frame the canonical byte stream (docs/design.md §4).
  *
  * <p>Bytes 0xF5 to 0xFF never occur in UTF-8 text, so a marker can never be confused with prompt text: a role that
  * ends where the text begins, or text that ends where a tool call begins, cannot key like a different split of the

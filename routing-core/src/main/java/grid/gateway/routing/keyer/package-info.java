@@ -1,5 +1,5 @@
 /**
- * The prompt keyer (SPEC §4): turns a request body of one of the four APIs into the model, the cache_salt and up
+ * The prompt keyer (docs/design.md §4): turns a request body of one of the four APIs into the model, the cache_salt and up
  * to 512 chained block keys, or into a {@link grid.gateway.routing.keyer.NoKeysReason}.
  *
  * <p>A body is read in two passes over the held bytes. {@link grid.gateway.routing.keyer.BodyIndex} has the shared

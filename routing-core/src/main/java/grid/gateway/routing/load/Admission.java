@@ -8,7 +8,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
- * Decides whether a backend cluster admits a request (SPEC §6). A cluster admits unless
+ * Decides whether a backend cluster admits a request (docs/design.md §6). A cluster admits unless
  *
  * <ul>
  *   <li>it is marked {@code draining}, or

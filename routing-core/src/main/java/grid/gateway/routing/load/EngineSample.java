@@ -10,7 +10,7 @@ import java.util.OptionalDouble;
  * exposition lacks is empty, and whatever uses it falls back to the configured value.
  *
  * <pre>
- *   waiting             load.queue_metric (default vllm:num_requests_waiting)     the queue depth (SPEC §6)
+ *   waiting             load.queue_metric (default vllm:num_requests_waiting)     the queue depth (docs/design.md §6)
  *   running             vllm:num_requests_running                                  sequences in the batch
  *   promptTokens        vllm:prompt_tokens_total                                   prompt tokens, cached or not
  *   cachedTokens        vllm:prefix_cache_hits_total                               prompt tokens found cached

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Outlier ejection (SPEC §6): a backend cluster that fails {@value #CONSECUTIVE_CONNECT_FAILURES} connection
+ * Outlier ejection (docs/design.md §6): a backend cluster that fails {@value #CONSECUTIVE_CONNECT_FAILURES} connection
  * attempts in a row is ejected for {@link #EJECTION_PERIOD} (10 s), during which it admits no request.
  *
  * <pre>
@@ -35,10 +35,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * readers never block.
  */
 public final class OutlierEjector {
-    /** Consecutive connect failures that eject a cluster (SPEC §6). */
+    /** Consecutive connect failures that eject a cluster (docs/design.md §6). */
     public static final int CONSECUTIVE_CONNECT_FAILURES = 3;
 
-    /** How long an ejected cluster admits no request (SPEC §6). */
+    /** How long an ejected cluster admits no request (docs/design.md §6). */
     public static final Duration EJECTION_PERIOD = Duration.ofSeconds(10);
 
     private static final long EJECTION_PERIOD_NANOS = EJECTION_PERIOD.toNanos();

@@ -6,7 +6,7 @@ import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Sums the samples of one metric, over all its label sets, in a Prometheus text exposition (SPEC §6: the queue depth
+ * Sums the samples of one metric, over all its label sets, in a Prometheus text exposition (docs/design.md §6: the queue depth
  * is the sum of {@code queue_metric}, which for vLLM is one gauge per engine index and model name).
  *
  * <p>Reads the text format 0.0.4 and tolerates OpenMetrics 1.0 text as far as gauges go:

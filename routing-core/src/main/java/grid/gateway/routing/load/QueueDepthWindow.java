@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The windowed worst queue depth of each backend cluster (SPEC §6, {@code load.window_secs}).
+ * The windowed worst queue depth of each backend cluster (docs/design.md §6, {@code load.window_secs}).
  *
  * <pre>
  * Rule:      worst(c, now) = max { s.depth : s a sample of c, now - s.atNanos &lt;= window }

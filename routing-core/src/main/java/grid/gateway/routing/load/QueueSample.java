@@ -1,7 +1,7 @@
 package grid.gateway.routing.load;
 
 /**
- * One queue-depth reading of a backend cluster: the sum of its {@code queue_metric} samples in one scrape (SPEC §6).
+ * One queue-depth reading of a backend cluster: the sum of its {@code queue_metric} samples in one scrape (docs/design.md §6).
  *
  * <p>Thread-safe (immutable). Invariant: the depth is finite, as {@link PrometheusQueueParser#sum} guarantees.
  *

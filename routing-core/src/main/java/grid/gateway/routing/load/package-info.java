@@ -1,5 +1,5 @@
 /**
- * Load and admission (SPEC §6): the queue depth read from each backend cluster's Prometheus metrics, its windowed
+ * Load and admission (docs/design.md §6): the queue depth read from each backend cluster's Prometheus metrics, its windowed
  * worst value, outlier ejection after consecutive connect failures, and the admission decision that combines them
  * with a cluster's {@code draining} flag and {@code max_queue_depth}. Nothing here reads a clock: every time is a
  * reading of the injected {@link grid.gateway.routing.time.MonotonicClock} passed in by the caller and compared only

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One backend cluster's prefix entries: block keys in least-recently-confirmed order, each with its own deadline
- * (SPEC §6).
+ * (docs/design.md §6).
  *
  * <p>Why not Caffeine's size eviction: it is W-TinyLFU, which under a stream of one-off prompts keeps old frequent
  * blocks and refuses a new conversation's, the opposite of what affinity needs (STYLE 2.5). And why not deadline

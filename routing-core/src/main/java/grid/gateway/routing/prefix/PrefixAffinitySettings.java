@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 
 /**
- * The {@code plugins.grid_site_route.prefix_affinity} block (SPEC §7; the seed's "Settings"). Every field has a
+ * The {@code plugins.grid_site_route.prefix_affinity} block (docs/design.md §7; the seed's "Settings"). Every field has a
  * default, so the block is optional.
  *
  * <p>Thread-safe (immutable).
@@ -56,9 +56,9 @@ public record PrefixAffinitySettings(
     public static final int DEFAULT_CAPACITY = 16_384;
     /** The seed's default TTL. */
     public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
-    /** SPEC §6 default. */
+    /** docs/design.md §6 default. */
     public static final double DEFAULT_PREFILL_TOKENS_PER_SECOND = 10_000;
-    /** SPEC §6 default. */
+    /** docs/design.md §6 default. */
     public static final double DEFAULT_QUEUED_REQUEST_SECONDS = 2;
 
     /** Refuses values outside their range, naming the YAML key. */

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which block keys this replica sent to each backend cluster and saw confirmed (SPEC §6; the seed's "What it
+ * Which block keys this replica sent to each backend cluster and saw confirmed (docs/design.md §6; the seed's "What it
  * remembers"): one {@link ClusterLru} per cluster, so traffic to one cluster cannot evict another's entries.
  *
  * <ul>

@@ -1,5 +1,5 @@
 /**
- * Prefix memory (SPEC §6; the seed's "What it remembers"): per backend cluster, which block keys this replica sent
+ * Prefix memory (docs/design.md §6; the seed's "What it remembers"): per backend cluster, which block keys this replica sent
  * there and saw confirmed, in least-recently-confirmed order, each with its own deadline.
  */
 @NullMarked

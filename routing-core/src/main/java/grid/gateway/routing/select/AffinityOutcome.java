@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * How prefix affinity decided a request with two or more candidates: the label of
- * {@code grid_route_prefix_affinity_total{outcome}} (SPEC §10).
+ * {@code grid_route_prefix_affinity_total{outcome}} (docs/design.md §10).
  *
  * <p>Stateless and thread-safe.
  */

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
- * Picks one of a request's candidates (SPEC §6):
+ * Picks one of a request's candidates (docs/design.md §6):
  *
  * <pre>
  *   one candidate                 → it (no outcome: counts nothing)

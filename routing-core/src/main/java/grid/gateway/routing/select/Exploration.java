@@ -4,7 +4,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * The 2% of requests that skip affinity and go first by load, so that a second cluster learns a shared prompt
- * (SPEC §6; the seed's "When load wins").
+ * (docs/design.md §6; the seed's "When load wins").
  *
  * <p>Stateless and thread-safe; the random source is the caller's.
  */

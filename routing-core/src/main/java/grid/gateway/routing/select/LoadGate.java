@@ -5,7 +5,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import java.util.OptionalDouble;
 
 /**
- * Whether load outweighs a match (SPEC §6; the seed's "When load wins").
+ * Whether load outweighs a match (docs/design.md §6; the seed's "When load wins").
  *
  * <pre>
  *   worth(run) = run × 64 tokens / prefill_tokens_per_second / queued_request_seconds   (queued requests)

@@ -6,7 +6,7 @@ import grid.gateway.routing.grid.BackendCluster;
 import java.util.Optional;
 
 /**
- * The cluster chosen for a request among admitted candidates (SPEC §6). The selector is only asked when there is at
+ * The cluster chosen for a request among admitted candidates (docs/design.md §6). The selector is only asked when there is at
  * least one candidate, so it always chooses; an unknown model and no admitted candidate are {@code Route} values.
  *
  * <p>Thread-safe (immutable).

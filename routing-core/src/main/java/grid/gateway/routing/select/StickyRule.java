@@ -1,7 +1,7 @@
 package grid.gateway.routing.select;
 
 /**
- * When a run makes its clusters sticky (SPEC §6; the seed's "How it chooses"):
+ * When a run makes its clusters sticky (docs/design.md §6; the seed's "How it chooses"):
  *
  * <pre>
  *   sticky(run, blocks) = run ≥ 4 and (run ≥ 32 or run ≥ 80% of blocks)

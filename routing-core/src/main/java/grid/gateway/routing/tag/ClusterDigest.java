@@ -8,7 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The cluster part of a stored-id tag (SPEC §5): the first 8 lowercase hex digits of SHA-256 of the backend
+ * The cluster part of a stored-id tag (docs/design.md §5): the first 8 lowercase hex digits of SHA-256 of the backend
  * cluster's name in UTF-8.
  *
  * <p>Stateless and thread-safe.

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * Which stored object an id names (SPEC §5): a response ({@code resp_}) or a conversation ({@code conv_}).
+ * Which stored object an id names (docs/design.md §5): a response ({@code resp_}) or a conversation ({@code conv_}).
  *
  * <p>Stateless and thread-safe. The prefix is the same on the engine's id and on its tag.
  */

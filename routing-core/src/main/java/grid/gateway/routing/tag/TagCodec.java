@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Optional;
 
 /**
- * Formats, parses and strips stored-id tags (SPEC §5): {@code resp_<site>.<cluster>.<mac>.<id>} and
+ * Formats, parses and strips stored-id tags (docs/design.md §5): {@code resp_<site>.<cluster>.<mac>.<id>} and
  * {@code conv_<site>.<cluster>.<mac>.<id>}, where {@code <id>} is the engine's id without its prefix.
  *
  * <pre>

@@ -13,7 +13,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The keys that sign and verify tag macs (SPEC §5): the first key signs, every key verifies, so a key can be rotated
+ * The keys that sign and verify tag macs (docs/design.md §5): the first key signs, every key verifies, so a key can be rotated
  * by putting the incoming one first and dropping the outgoing one once no replica signs with it.
  *
  * <p>A mac is the first 8 bytes, as 16 lowercase hex digits, of HMAC-SHA256 under the key of the UTF-8 text

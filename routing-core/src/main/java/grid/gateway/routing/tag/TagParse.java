@@ -3,7 +3,7 @@ package grid.gateway.routing.tag;
 import static java.util.Objects.requireNonNull;
 
 /**
- * What {@link TagCodec#parse} found in an id (SPEC §5): a tag, a plain engine id, or neither.
+ * What {@link TagCodec#parse} found in an id (docs/design.md §5): a tag, a plain engine id, or neither.
  *
  * <p>Thread-safe (immutable). The handler answers 404 to both {@link Untagged} and {@link Malformed}; they differ
  * only so that logs and metrics can tell a client that skipped the gateway from one that sent garbage.

@@ -1,7 +1,7 @@
 package grid.gateway.routing.tag;
 
 /**
- * The character rules of a tag's parts (SPEC §5), checked by hand over a range of a string so that a hostile id
+ * The character rules of a tag's parts (docs/design.md §5), checked by hand over a range of a string so that a hostile id
  * costs one linear pass, no regular expression and no allocation.
  *
  * <p>Stateless and thread-safe.

@@ -3,7 +3,7 @@ package grid.gateway.routing.tag;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A stored id as the gateway hands it out (SPEC §5), {@code <kind><site>.<cluster>.<mac>.<id>}, taken apart: the
+ * A stored id as the gateway hands it out (docs/design.md §5), {@code <kind><site>.<cluster>.<mac>.<id>}, taken apart: the
  * site and backend cluster that stored the object, the mac over them, and the engine's own id.
  *
  * <p>Thread-safe (immutable). Invariants: every part obeys the tag's character rules and the whole tag fits in 512

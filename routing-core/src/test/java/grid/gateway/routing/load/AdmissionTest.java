@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Admission (SPEC §6): draining, max_queue_depth against the windowed worst queue depth, ejection. */
+/** Admission (docs/design.md §6): draining, max_queue_depth against the windowed worst queue depth, ejection. */
 class AdmissionTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "a");
 

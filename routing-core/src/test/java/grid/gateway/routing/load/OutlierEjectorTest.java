@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Outlier ejection (SPEC §6): 3 consecutive connect failures eject a cluster for 10 s. */
+/** Outlier ejection (docs/design.md §6): 3 consecutive connect failures eject a cluster for 10 s. */
 class OutlierEjectorTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "a");
     private static final ClusterId EAST_B = new ClusterId(new SiteName("east"), "b");

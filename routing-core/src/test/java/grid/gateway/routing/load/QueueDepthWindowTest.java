@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The windowed worst queue depth (SPEC §6) on a {@link ManualClock} that starts near the end of the long range. */
+/** The windowed worst queue depth (docs/design.md §6) on a {@link ManualClock} that starts near the end of the long range. */
 class QueueDepthWindowTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "a");
     private static final ClusterId EAST_B = new ClusterId(new SiteName("east"), "b");

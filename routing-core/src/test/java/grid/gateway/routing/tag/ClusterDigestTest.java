@@ -6,7 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Known answers for the cluster digest (SPEC §5). Each value is the first 8 hex digits of {@code printf '%s' NAME |
+ * Known answers for the cluster digest (docs/design.md §5). Each value is the first 8 hex digits of {@code printf '%s' NAME |
  * sha256sum}; a change to any of them breaks every tag in circulation.
  */
 class ClusterDigestTest {

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seeded property tests for the tag parser (SPEC §5): on near-tags and noise it never throws, agrees with a regular
+ * Seeded property tests for the tag parser (docs/design.md §5): on near-tags and noise it never throws, agrees with a regular
  * expression written straight from the spec (a test-only oracle; the parser itself uses none), and reads back
  * exactly what it would format.
  */

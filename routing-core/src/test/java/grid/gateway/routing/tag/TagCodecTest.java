@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Formatting, parsing and stripping stored-id tags (SPEC §5). */
+/** Formatting, parsing and stripping stored-id tags (docs/design.md §5). */
 class TagCodecTest {
     /** {@code printf '%s' east-a | sha256sum}, first 8 hex digits. */
     private static final String EAST_A = "1ef772aa";

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Signing and verifying tag macs (SPEC §5). Every expected mac was computed outside Java, as the first 16 hex digits
+ * Signing and verifying tag macs (docs/design.md §5). Every expected mac was computed outside Java, as the first 16 hex digits
  * of {@code printf '%s' '<site>.<digest>' | openssl dgst -sha256 -hmac '<key>'}, so these are known answers rather
  * than the code checking itself.
  */
