@@ -109,8 +109,11 @@ public final class GatewayHarness implements AutoCloseable {
      * {@code resp_} prefix, for a tagged id whose 200 can only come from that engine.
      */
     public static String storedResponse(EngineSimulator engine) {
-        HttpClient client =
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        return storedResponse(engine, client(Optional.empty()));
+    }
+
+    /** {@link #storedResponse(EngineSimulator)} through {@code client} (one that trusts an https engine). */
+    public static String storedResponse(EngineSimulator engine, HttpClient client) {
         String body = send(
                         client,
                         HttpRequest.newBuilder(URI.create(engine.url() + "/v1/responses"))

@@ -164,18 +164,7 @@ final class YamlBlock {
 
     /** The finite number above 0 under {@code key}, or {@code otherwise} when absent or invalid (a problem). */
     double positiveNumber(String key, double otherwise) {
-        if (!has(key)) {
-            return otherwise;
-        }
-        Object value = entries.get(key);
-        if (value instanceof Number number) {
-            double d = number.doubleValue();
-            if (d > 0 && Double.isFinite(d)) {
-                return d;
-            }
-        }
-        problems.add(path(key), value, "a finite number > 0");
-        return otherwise;
+        return has(key) ? positive(key, otherwise, "a finite number > 0") : otherwise;
     }
 
     /** Whether the value under {@code key} is the word {@code auto} (measured instead of configured). */
@@ -203,9 +192,11 @@ final class YamlBlock {
      * problem whose expectation names {@code auto} too).
      */
     double positiveNumberOrAuto(String key, double otherwise) {
-        if (!has(key) || isAuto(key)) {
-            return otherwise;
-        }
+        return !has(key) || isAuto(key) ? otherwise : positive(key, otherwise, "a finite number > 0, or " + AUTO);
+    }
+
+    /** The finite number above 0 under {@code key} (present), or {@code otherwise} and a problem expecting so. */
+    private double positive(String key, double otherwise, String expectation) {
         Object value = entries.get(key);
         if (value instanceof Number number) {
             double d = number.doubleValue();
@@ -213,7 +204,7 @@ final class YamlBlock {
                 return d;
             }
         }
-        problems.add(path(key), value, "a finite number > 0, or " + AUTO);
+        problems.add(path(key), value, expectation);
         return otherwise;
     }
 

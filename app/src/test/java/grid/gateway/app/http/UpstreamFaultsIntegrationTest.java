@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -80,13 +79,10 @@ class UpstreamFaultsIntegrationTest {
 
     @Test
     void connectRefused_bothCandidates_502AndTwoConnectErrors() throws IOException {
-        int first;
-        int second;
-        try (ServerSocket a = new ServerSocket(0);
-                ServerSocket b = new ServerSocket(0)) {
-            first = a.getLocalPort();
-            second = b.getLocalPort();
-        }
+        // Privileged ports nothing listens on. Not ports freed by closing a ServerSocket: the gateway's own listeners
+        // (port 0) could be given one of them, and it would then forward to itself.
+        int first = 1;
+        int second = 9;
         gateway = new GatewayHarness(dir, GatewayHarness.config("", """
                   - name: east
                     clusters:
