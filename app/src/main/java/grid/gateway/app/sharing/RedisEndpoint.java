@@ -46,6 +46,9 @@ final class RedisEndpoint {
                 .socketTimeoutMillis(TIMEOUT_MILLIS)
                 .blockingSocketTimeoutMillis(SharingReader.BLOCK_MILLIS + TIMEOUT_MILLIS)
                 .clientName("grid-gateway-prefix-sharing")
+                // Streams need nothing of RESP3; the server's default protocol, without the warning Jedis prints when
+                // it would try to negotiate one.
+                .serverDefaultProtocol()
                 .ssl("rediss".equalsIgnoreCase(url.getScheme()))
                 .database(database(url));
         Optional.ofNullable(url.getUserInfo()).filter(u -> !u.isEmpty()).ifPresent(config::user);
