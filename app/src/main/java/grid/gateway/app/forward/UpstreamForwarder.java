@@ -66,6 +66,8 @@ public final class UpstreamForwarder {
                 // Backend clusters are reached directly. The default (the JVM's system proxy selector) parsed a URI
                 // and consulted the selector on every request.
                 .proxy(Proxy.noProxy())
+                // The URL's host as written reaches the TLS identity check (an IP literal is not reverse-resolved).
+                .dnsResolver(HostKeepingResolver.INSTANCE)
                 .socketOptions(s -> s.tcpNoDelay(true)
                         .connectTimeout(settings.connectTimeout())
                         .readTimeout(settings.firstByteTimeout()))

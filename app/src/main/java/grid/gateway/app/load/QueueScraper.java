@@ -3,6 +3,7 @@ package grid.gateway.app.load;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.LoadSettings;
+import grid.gateway.app.forward.HostKeepingResolver;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
@@ -113,6 +114,7 @@ public final class QueueScraper implements AutoCloseable {
             .readTimeout(READ_TIMEOUT)
             .followRedirects(false)
             .shareConnectionCache(false)
+            .dnsResolver(HostKeepingResolver.INSTANCE)
             .build()
             .client(Http1Client.PROTOCOL);
     private final ConcurrentMap<ClusterId, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();

@@ -122,6 +122,18 @@ class UpstreamTlsIntegrationTest {
     }
 
     @Test
+    void certificateNamingOnlyTheAddress_acceptedForAnAddressUrl() throws Exception {
+        // The URL is https://127.0.0.1:…; the certificate names IP:127.0.0.1 and nothing else (no localhost).
+        engine = startEngine(serving(pki.forName("engine", "127.0.0.1")));
+        engine.setQueueDepth(2);
+        gateway = gatewayWith(caOnly());
+
+        assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(200);
+        gateway.server.scrapeNow();
+        assertThat(queueDepth(gateway.metrics())).isEqualTo("2.0");
+    }
+
+    @Test
     void expiredCertificate_refused() {
         engine = startEngine(serving(pki.expired("engine")));
         gateway = gatewayWith(caOnly());
