@@ -122,8 +122,13 @@ load() {
     awk -v before="$before" -v after="$after" -v hz="$hz" '
         /^finished in/ { for (i = 1; i <= NF; i++) if ($i ~ /req\/s/) rps = $(i - 1) + 0 }
         /^requests:/ { done = $8 + 0 }
-        END { printf "%.0f %.1f\n", rps, (after - before) / hz * 1e6 / (done > 0 ? done : 1) }' \
-        <<<"$out"
+        /^status codes:/ { ok = $3 + 0 }
+        END {
+            # Every answer must be a 2xx: a run of refused handshakes (502s) is fast and cheap, and would pass for
+            # a result.
+            if (done == 0 || ok != done) { printf "only %d of %d answers were 2xx\n", ok, done > "/dev/stderr"; exit 1 }
+            printf "%.0f %.1f\n", rps, (after - before) / hz * 1e6 / done
+        }' <<<"$out"
 }
 
 echo "warming each gateway for 15 s ..." >&2
@@ -132,7 +137,8 @@ load tls 15 >/dev/null
 : >"$run/rounds.txt"
 for r in $(seq 1 "$rounds"); do
     for mode in plain tls; do
-        echo "$mode $(load "$mode" "$seconds")" >>"$run/rounds.txt"
+        result=$(load "$mode" "$seconds")
+        echo "$mode $result" >>"$run/rounds.txt"
     done
 done
 
