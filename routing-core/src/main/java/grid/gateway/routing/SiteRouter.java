@@ -12,12 +12,15 @@ import grid.gateway.routing.load.Calibration;
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.Occupancy;
+import grid.gateway.routing.load.PrefillBacklog;
 import grid.gateway.routing.load.QueueSample;
 import grid.gateway.routing.load.SentSinceScrape;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.RunEvidence;
 import grid.gateway.routing.select.Candidate;
 import grid.gateway.routing.select.CandidateSelector;
+import grid.gateway.routing.select.LoadGate;
+import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.select.Selection;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.tag.IdKind;
@@ -41,6 +44,7 @@ import java.util.stream.Collectors;
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
  *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
  *   scraped(c, sample)   queue depth → window; sent-since-scrape → 0; engine series → calibration (auto)
+ *   (expected_wait)      each forwarded request's uncached prefill → its cluster's PrefillBacklog
  * </pre>
  *
  * <p>Thread-safe: the grid, the settings and the key ring form one snapshot swapped atomically by
@@ -53,11 +57,11 @@ public final class SiteRouter {
     private final TagCodec codec = new TagCodec();
     private final Calibration calibration = new Calibration();
     private final SentSinceScrape sent = new SentSinceScrape();
+    private final PrefillBacklog backlog = new PrefillBacklog();
     private volatile Snapshot snapshot;
 
     /** The grid, settings and key ring in force, replaced together. */
-    private record Snapshot(
-            Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, boolean countSentSinceScrape) {}
+    private record Snapshot(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, LoadRules load) {}
 
     /** A router over {@code grid}; the prefix memory is configured for it at once. */
     public SiteRouter(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts) {
@@ -71,15 +75,21 @@ public final class SiteRouter {
             TagKeyRing keyRing,
             RoutingParts parts,
             boolean countSentSinceScrape) {
+        this(grid, settings, keyRing, parts, new LoadRules(countSentSinceScrape, LoadOrder.DEPTH));
+    }
+
+    /** A router over {@code grid} with the {@code load} block's selection rules. */
+    public SiteRouter(
+            Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts, LoadRules load) {
         this.parts = requireNonNull(parts, "parts");
         this.admission = new Admission(parts.window(), parts.ejector());
         this.selector = new CandidateSelector(parts.random());
-        reconfigure(grid, settings, keyRing, countSentSinceScrape);
+        reconfigure(grid, settings, keyRing, load);
     }
 
     /** Applies a new serving config: clusters that left lose their memory, window and ejection state. */
     public void reconfigure(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing) {
-        reconfigure(grid, settings, keyRing, false);
+        reconfigure(grid, settings, keyRing, LoadRules.SEED);
     }
 
     /**
@@ -88,13 +98,22 @@ public final class SiteRouter {
      */
     public void reconfigure(
             Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, boolean countSentSinceScrape) {
+        reconfigure(grid, settings, keyRing, new LoadRules(countSentSinceScrape, LoadOrder.DEPTH));
+    }
+
+    /**
+     * Applies a new serving config with the {@code load} block's selection rules: clusters that left lose their
+     * memory, window, calibration, backlog and ejection state.
+     */
+    public void reconfigure(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, LoadRules load) {
         Set<ClusterId> ids = grid.clusters().stream().map(BackendCluster::id).collect(Collectors.toSet());
         parts.memory().reconfigure(ids, settings);
         parts.window().retain(ids);
         parts.ejector().retain(ids);
         calibration.retain(ids);
         sent.retain(ids);
-        snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"), countSentSinceScrape);
+        backlog.retain(ids);
+        snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"), requireNonNull(load, "load"));
     }
 
     /**
@@ -162,7 +181,12 @@ public final class SiteRouter {
         if (candidates.isEmpty()) {
             return new Route.NoneAdmitted();
         }
-        Selection chosen = selector.select(candidates, keys.keys(), parts.memory()::run, current.settings());
+        Selection chosen = selector.select(
+                candidates,
+                keys.keys(),
+                parts.memory()::run,
+                current.settings(),
+                current.load().orderBy());
         if (tried.isEmpty()) {
             chosen.outcome()
                     .ifPresent(o ->
@@ -170,6 +194,12 @@ public final class SiteRouter {
         }
         RunEvidence evidence = parts.memory().evidence(chosen.cluster().id(), keys.keys());
         sent.sent(chosen.cluster().id());
+        if (current.load().orderBy() == LoadOrder.EXPECTED_WAIT) {
+            ClusterId id = chosen.cluster().id();
+            double uncached = Math.max(0, keys.keys().size() - chosen.run()) * (double) LoadGate.TOKENS_PER_BLOCK;
+            double prefill = calibration.prices(id, current.settings()).prefillTokensPerSecond();
+            backlog.sent(id, uncached / prefill, parts.clock().nanoTime());
+        }
         return new Route.Forward(
                 new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence));
     }
@@ -266,7 +296,7 @@ public final class SiteRouter {
                 ClusterId id = cluster.id();
                 OptionalDouble depth = admission.worstQueueDepth(id, now);
                 double busyShare = 0;
-                if (current.countSentSinceScrape() && depth.isPresent()) {
+                if (current.load().countSentSinceScrape() && depth.isPresent()) {
                     int sentSince = sent.count(id);
                     Optional<Occupancy> batch = calibration.occupancy(id);
                     // What was sent since the scrape queues only beyond the slots that scrape found free.
@@ -279,7 +309,8 @@ public final class SiteRouter {
                 Optional<ClusterPrices> prices = current.settings().auto().any()
                         ? Optional.of(calibration.prices(id, current.settings()))
                         : Optional.empty();
-                candidates.add(new Candidate(cluster, depth, prices, busyShare));
+                double waiting = current.load().orderBy() == LoadOrder.EXPECTED_WAIT ? backlog.seconds(id, now) : 0;
+                candidates.add(new Candidate(cluster, depth, prices, busyShare, waiting));
             }
         }
         return candidates;

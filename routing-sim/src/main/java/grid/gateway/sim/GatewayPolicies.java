@@ -88,7 +88,7 @@ final class GatewayPolicies {
         RoutingParts parts =
                 new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
-        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.countSentSinceScrape());
+        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
         int me = stream.map(s -> s.join(memory)).orElse(-1);
         return new Policy() {
@@ -144,7 +144,7 @@ final class GatewayPolicies {
                 clock,
                 RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
-        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.countSentSinceScrape());
+        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
         return new Policy() {
             @Override

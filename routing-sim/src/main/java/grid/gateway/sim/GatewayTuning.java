@@ -2,7 +2,9 @@ package grid.gateway.sim;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.LoadRules;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.select.LoadOrder;
 import java.time.Duration;
 
 /**
@@ -16,6 +18,7 @@ import java.time.Duration;
  * @param pollSeconds {@code load.poll_interval_ms}, in seconds
  * @param window {@code load.window_secs}
  * @param countSentSinceScrape {@code load.count_sent_since_scrape}
+ * @param orderBy {@code load.order_by}
  * @param sharedMemory replicas share one prefix memory, every confirmation and drop seen by all at once: the ideal
  *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
  * @param streamLagSeconds replicas each keep their own memory and share confirmations and drops through a stream
@@ -27,12 +30,14 @@ public record GatewayTuning(
         double pollSeconds,
         Duration window,
         boolean countSentSinceScrape,
+        LoadOrder orderBy,
         boolean sharedMemory,
         double streamLagSeconds) {
     public GatewayTuning {
         requireNonNull(name, "name");
         requireNonNull(settings, "settings");
         requireNonNull(window, "window");
+        requireNonNull(orderBy, "orderBy");
         if (!(pollSeconds > 0)) {
             throw new IllegalArgumentException("pollSeconds: " + pollSeconds + " (expected: > 0)");
         }
@@ -40,7 +45,7 @@ public record GatewayTuning(
 
     /** A tuning that counts only scraped depths, as the seed does. */
     public GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
-        this(name, settings, pollSeconds, window, false, false, -1);
+        this(name, settings, pollSeconds, window, false, LoadOrder.DEPTH, false, -1);
     }
 
     /** A tuning whose replicas each remember only what they routed. */
@@ -50,13 +55,13 @@ public record GatewayTuning(
             double pollSeconds,
             Duration window,
             boolean countSentSinceScrape) {
-        this(name, settings, pollSeconds, window, countSentSinceScrape, false, -1);
+        this(name, settings, pollSeconds, window, countSentSinceScrape, LoadOrder.DEPTH, false, -1);
     }
 
     /** This tuning with the replicas sharing one prefix memory. */
     public GatewayTuning withSharedMemory() {
         return new GatewayTuning(
-                name + ", shared memory", settings, pollSeconds, window, countSentSinceScrape, true, -1);
+                name + ", shared memory", settings, pollSeconds, window, countSentSinceScrape, orderBy, true, -1);
     }
 
     /** This tuning with the replicas sharing through a stream that delivers {@code lagSeconds} later. */
@@ -67,8 +72,27 @@ public record GatewayTuning(
                 pollSeconds,
                 window,
                 countSentSinceScrape,
+                orderBy,
                 false,
                 lagSeconds);
+    }
+
+    /** This tuning with candidates ordered by {@code order} ({@code load.order_by}). */
+    public GatewayTuning withOrderBy(LoadOrder order) {
+        return new GatewayTuning(
+                order == orderBy ? name : name + ", order by " + order.label(),
+                settings,
+                pollSeconds,
+                window,
+                countSentSinceScrape,
+                order,
+                sharedMemory,
+                streamLagSeconds);
+    }
+
+    /** The {@code load} block's selection rules. */
+    public LoadRules loadRules() {
+        return new LoadRules(countSentSinceScrape, orderBy);
     }
 
     /** Whether the replicas share through a stream. */

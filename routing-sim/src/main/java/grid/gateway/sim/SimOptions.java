@@ -1,5 +1,6 @@
 package grid.gateway.sim;
 
+import grid.gateway.routing.select.LoadOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ final class SimOptions {
     private long pollMs = 1000;
     private long windowSecs = 2;
     private List<String> configs = List.of("defaults", "recommended");
+    private Optional<LoadOrder> orderBy = Optional.empty();
     private boolean diagnosis;
     private boolean tracePeakLoad = true;
 
@@ -74,6 +76,7 @@ final class SimOptions {
             case "--poll-ms" -> pollMs = Long.parseLong(value);
             case "--window-secs" -> windowSecs = Long.parseLong(value);
             case "--config" -> configs = list(value);
+            case "--order-by" -> orderBy = Optional.of(LoadOrder.of(value));
             default -> throw new IllegalArgumentException("unknown option " + option);
         }
     }
@@ -189,8 +192,9 @@ final class SimOptions {
         List<PolicyKind> policies = replicaCount == 1
                 ? List.of(PolicyKind.GRID_SITE_ROUTE, PolicyKind.LEAST_QUEUED)
                 : List.of(PolicyKind.GRID_SITE_ROUTE);
+        GatewayTuning tuning = GatewayTuning.recommended(1.0, Duration.ofSeconds(2));
         return new Study.Selection(
-                policies, loads, GatewayTuning.recommended(1.0, Duration.ofSeconds(2)), replicaCount);
+                policies, loads, orderBy.map(tuning::withOrderBy).orElse(tuning), replicaCount);
     }
 
     /**

@@ -20,13 +20,25 @@ import java.util.OptionalDouble;
  * @param busyShare with {@code count_sent_since_scrape}, how full its batch is: (running + sent since the scrape) ÷
  *     slots, or the sent count where the engine reports no running gauge; 0 otherwise. It orders candidates whose
  *     queues cost the same, so a burst into free slots spreads in proportion to them.
+ * @param prefillBacklogSeconds with {@code load.order_by: expected_wait}, the prefill this replica sent it that it has
+ *     not yet worked off, seconds ({@code PrefillBacklog}); 0 otherwise
  */
 public record Candidate(
-        BackendCluster cluster, OptionalDouble queueDepth, Optional<ClusterPrices> prices, double busyShare) {
+        BackendCluster cluster,
+        OptionalDouble queueDepth,
+        Optional<ClusterPrices> prices,
+        double busyShare,
+        double prefillBacklogSeconds) {
     public Candidate {
         requireNonNull(cluster, "cluster");
         requireNonNull(queueDepth, "queueDepth");
         requireNonNull(prices, "prices");
+    }
+
+    /** A candidate without a prefill backlog. */
+    public Candidate(
+            BackendCluster cluster, OptionalDouble queueDepth, Optional<ClusterPrices> prices, double busyShare) {
+        this(cluster, queueDepth, prices, busyShare, 0);
     }
 
     /** A candidate priced by the configured numbers. */

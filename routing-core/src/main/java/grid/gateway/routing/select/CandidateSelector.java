@@ -24,6 +24,16 @@ import java.util.random.RandomGenerator;
  *   otherwise                     → least-queued sticky one  (hit)
  * </pre>
  *
+ * <p>With {@code load.order_by: expected_wait} ({@link LoadOrder#EXPECTED_WAIT}) "by load" means by the time to first
+ * token each candidate is expected to give this request ({@link ExpectedWait}), measured first, then by how full the
+ * batch is, ties at random; the outcomes are the same, and the gate is the order itself:
+ *
+ * <pre>
+ *   2% of requests / no keys / longest run not sticky  → first            (explore / unkeyed / miss)
+ *   first holds the longest run                        → first            (hit)
+ *   otherwise                                          → first            (load: another answers sooner)
+ * </pre>
+ *
  * <p>Thread-safe: stateless apart from the injected random source, which must be thread-safe itself.
  */
 public final class CandidateSelector {
@@ -31,6 +41,11 @@ public final class CandidateSelector {
             .reversed()
             .thenComparingDouble(Candidate::queueCost)
             .thenComparingDouble(Candidate::busyShare);
+
+    private static final Comparator<Ranked> BY_EXPECTED_WAIT = Comparator.comparing(Ranked::isMeasured)
+            .reversed()
+            .thenComparingDouble(Ranked::seconds)
+            .thenComparingDouble(Ranked::busyShare);
 
     private final RandomGenerator random;
 
@@ -74,17 +89,64 @@ public final class CandidateSelector {
         return chosen(ordered.get(sticky), AffinityOutcome.HIT, longest);
     }
 
+    /** Chooses among {@code candidates} in {@code order}; {@link LoadOrder#DEPTH} is the seed's selection above. */
+    public Selection select(
+            List<Candidate> candidates,
+            BlockKeys keys,
+            RunLookup runs,
+            PrefixAffinitySettings settings,
+            LoadOrder order) {
+        if (order == LoadOrder.DEPTH || candidates.size() <= 1) {
+            return select(candidates, keys, runs, settings);
+        }
+        List<Ranked> ranked = new ArrayList<>();
+        int longest = 0;
+        for (Candidate candidate : candidates) {
+            int run = runOf(candidate, keys, runs);
+            longest = Math.max(longest, run);
+            ranked.add(new Ranked(candidate, run, ExpectedWait.seconds(candidate, keys.size(), run, settings)));
+        }
+        Ranked first = shuffleTies(ranked, BY_EXPECTED_WAIT).getFirst();
+        if (Exploration.explores(random)) {
+            return chosen(first.candidate(), AffinityOutcome.EXPLORE, first.run());
+        }
+        if (keys.isEmpty()) {
+            return chosen(first.candidate(), AffinityOutcome.UNKEYED, 0);
+        }
+        if (!StickyRule.isSticky(longest, keys.size())) {
+            return chosen(first.candidate(), AffinityOutcome.MISS, first.run());
+        }
+        AffinityOutcome outcome = first.run() == longest ? AffinityOutcome.HIT : AffinityOutcome.LOAD;
+        return chosen(first.candidate(), outcome, first.run());
+    }
+
+    /** A candidate with its run of the request's blocks and the time to first token it is expected to give. */
+    private record Ranked(Candidate candidate, int run, double seconds) {
+        boolean isMeasured() {
+            return candidate.isMeasured();
+        }
+
+        double busyShare() {
+            return candidate.busyShare();
+        }
+    }
+
     /**
      * Candidates by windowed worst queue depth, measured first. Equal ones are shuffled by drawing, for each
      * position of a tie, which of the remaining tied candidates takes it (a draw of 0 keeps config order).
      */
     public List<Candidate> orderByLoad(List<Candidate> candidates) {
-        List<Candidate> ordered = new ArrayList<>(candidates);
-        ordered.sort(BY_LOAD);
+        return shuffleTies(candidates, BY_LOAD);
+    }
+
+    /** {@code items} sorted by {@code order}, each run of equal ones shuffled as {@link #orderByLoad} says. */
+    private <T> List<T> shuffleTies(List<T> items, Comparator<T> order) {
+        List<T> ordered = new ArrayList<>(items);
+        ordered.sort(order);
         int start = 0;
         while (start < ordered.size()) {
             int end = start + 1;
-            while (end < ordered.size() && BY_LOAD.compare(ordered.get(start), ordered.get(end)) == 0) {
+            while (end < ordered.size() && order.compare(ordered.get(start), ordered.get(end)) == 0) {
                 end++;
             }
             for (int i = start; i < end - 1; i++) {

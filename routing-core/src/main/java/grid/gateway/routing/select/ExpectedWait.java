@@ -1,0 +1,43 @@
+package grid.gateway.routing.select;
+
+import grid.gateway.routing.load.ClusterPrices;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+
+/**
+ * The time to first token a candidate is expected to give a request ({@code load.order_by: expected_wait}), from what
+ * the gateway knows of it:
+ *
+ * <pre>
+ *   wait(c)        = max(queue(c) × queued_request_seconds(c), prefill backlog(c))
+ *   expected(c, r) = wait(c) + (blocks − run(c)) × 64 tokens ÷ prefill_tokens_per_second(c)
+ * </pre>
+ *
+ * A waiting request starts when a slot frees, and a started one waits for the prompts sent before it: the longer of the
+ * two holds it up. Each cluster is priced by its own numbers where it has them ({@code auto}), else by the configured
+ * ones. With the same prices everywhere, a sticky cluster {@code s} loses to another {@code o} exactly when the seed's
+ * gate reopens ({@link LoadGate}): {@code queue(s) − queue(o) > run × 64 ÷ prefill ÷ queued}, once {@code o} holds none
+ * of the prompt and neither has a backlog.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ExpectedWait {
+    private ExpectedWait() {}
+
+    /** Seconds {@code candidate} keeps a request waiting before its prefill starts. */
+    public static double waitSeconds(Candidate candidate, PrefixAffinitySettings settings) {
+        double queued =
+                candidate.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds());
+        return Math.max(candidate.queueDepth().orElse(0) * queued, candidate.prefillBacklogSeconds());
+    }
+
+    /**
+     * Seconds to the first token of a request of {@code blocks} blocks, {@code run} of them held by
+     * {@code candidate}.
+     */
+    public static double seconds(Candidate candidate, int blocks, int run, PrefixAffinitySettings settings) {
+        double prefill =
+                candidate.prices().map(ClusterPrices::prefillTokensPerSecond).orElse(settings.prefillTokensPerSecond());
+        double uncached = Math.max(0, blocks - run) * (double) LoadGate.TOKENS_PER_BLOCK;
+        return waitSeconds(candidate, settings) + uncached / prefill;
+    }
+}

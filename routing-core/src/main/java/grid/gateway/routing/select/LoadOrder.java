@@ -1,0 +1,42 @@
+package grid.gateway.routing.select;
+
+/**
+ * How candidates are ordered by load ({@code load.order_by}).
+ *
+ * <p>Thread-safe (immutable).
+ */
+public enum LoadOrder {
+    /**
+     * The seed's order: windowed worst queue depth (in seconds with measured queued-request costs), and the load gate
+     * of {@link LoadGate}. The default.
+     */
+    DEPTH("depth"),
+    /**
+     * By the time to first token each candidate is expected to give this request ({@link ExpectedWait}): its queue in
+     * seconds or the prefill this replica has sent it and it has not yet worked off, whichever is longer, plus the
+     * request's own uncached prefill at that cluster's rate. The sticky set reopens when another candidate is expected
+     * to answer sooner, which is the seed's gate whenever every cluster costs the same.
+     */
+    EXPECTED_WAIT("expected_wait");
+
+    private final String label;
+
+    LoadOrder(String label) {
+        this.label = label;
+    }
+
+    /** Its value in YAML. */
+    public String label() {
+        return label;
+    }
+
+    /** The order named {@code label} in YAML; refuses any other word, naming the allowed ones. */
+    public static LoadOrder of(String label) {
+        for (LoadOrder order : values()) {
+            if (order.label.equals(label)) {
+                return order;
+            }
+        }
+        throw new IllegalArgumentException("order_by: " + label + " (expected: depth or expected_wait)");
+    }
+}
