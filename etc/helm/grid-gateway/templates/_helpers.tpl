@@ -165,7 +165,7 @@ type (a number stays a number, a string stays quoted) and the gateway's own stri
 {{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "upstream" "sites" "siteRoute")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute" $gs.siteRoute (list "load" "prefixAffinity")) -}}
-{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape" "orderBy")) -}}
 {{- $server := .Values.server -}}
 server:
   port: {{ $server.port | toJson }}
@@ -243,6 +243,9 @@ plugins:
       queue_metric: {{ $gs.siteRoute.load.queueMetric | toJson }}
       {{- if hasKey $gs.siteRoute.load "countSentSinceScrape" }}
       count_sent_since_scrape: {{ $gs.siteRoute.load.countSentSinceScrape | toJson }}
+      {{- end }}
+      {{- if hasKey $gs.siteRoute.load "orderBy" }}
+      order_by: {{ $gs.siteRoute.load.orderBy | toJson }}
       {{- end }}
     {{- $sharing := .Values.prefixSharing }}
     {{- if or $gs.siteRoute.prefixAffinity $sharing.redisUrl }}

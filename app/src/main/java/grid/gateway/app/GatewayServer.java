@@ -112,7 +112,7 @@ public final class GatewayServer implements AutoCloseable {
                 initial.config().prefixAffinity(),
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
-                initial.config().load().countSentSinceScrape());
+                initial.config().load().rules());
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
@@ -212,7 +212,7 @@ public final class GatewayServer implements AutoCloseable {
                 next.config().grid(),
                 next.config().prefixAffinity(),
                 next.keyRing(),
-                next.config().load().countSentSinceScrape());
+                next.config().load().rules());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
     }

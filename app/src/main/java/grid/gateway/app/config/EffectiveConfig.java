@@ -125,6 +125,7 @@ public final class EffectiveConfig {
         loadBlock.put("window_secs", load.window().toSeconds());
         loadBlock.put("queue_metric", load.queueMetric());
         loadBlock.put("count_sent_since_scrape", load.countSentSinceScrape());
+        loadBlock.put("order_by", load.orderBy().label());
         PrefixAffinitySettings.Calibrated auto = prefixAffinity.auto();
         Map<String, Object> affinity = new LinkedHashMap<>();
         affinity.put("capacity", auto.capacity() ? YamlBlock.AUTO : prefixAffinity.capacity());

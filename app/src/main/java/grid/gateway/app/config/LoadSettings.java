@@ -2,6 +2,8 @@ package grid.gateway.app.config;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.LoadRules;
+import grid.gateway.routing.select.LoadOrder;
 import java.time.Duration;
 
 /**
@@ -15,8 +17,11 @@ import java.time.Duration;
  *     {@code vllm:num_requests_waiting}
  * @param countSentSinceScrape {@code count_sent_since_scrape}: whether a cluster's depth also counts the requests this
  *     replica sent it since its latest scrape; default false
+ * @param orderBy {@code order_by}: how candidates are ordered by load, {@code depth} (the default, the seed's order) or
+ *     {@code expected_wait} (by the time to first token each would give the request; docs/tuning.md)
  */
-public record LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
+public record LoadSettings(
+        Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape, LoadOrder orderBy) {
     /** The defaults. */
     public static LoadSettings defaults() {
         return new LoadSettings(Duration.ofSeconds(1), Duration.ofSeconds(2), "vllm:num_requests_waiting");
@@ -27,9 +32,20 @@ public record LoadSettings(Duration pollInterval, Duration window, String queueM
         this(pollInterval, window, queueMetric, false);
     }
 
+    /** Settings that order candidates by depth (the default). */
+    public LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
+        this(pollInterval, window, queueMetric, countSentSinceScrape, LoadOrder.DEPTH);
+    }
+
     public LoadSettings {
         requireNonNull(pollInterval, "pollInterval");
         requireNonNull(window, "window");
         requireNonNull(queueMetric, "queueMetric");
+        requireNonNull(orderBy, "orderBy");
+    }
+
+    /** The rules selection reads the load signal by. */
+    public LoadRules rules() {
+        return new LoadRules(countSentSinceScrape, orderBy);
     }
 }

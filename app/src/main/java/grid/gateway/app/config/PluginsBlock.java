@@ -3,6 +3,7 @@ package grid.gateway.app.config;
 import static java.util.Objects.requireNonNullElse;
 
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.select.LoadOrder;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -30,7 +31,7 @@ final class PluginsBlock {
     /** The settings in {@code route.load}, defaults filled in. */
     static LoadSettings load(YamlBlock route) {
         YamlBlock load = route.block("load");
-        load.only("poll_interval_ms", "window_secs", "queue_metric", "count_sent_since_scrape");
+        load.only("poll_interval_ms", "window_secs", "queue_metric", "count_sent_since_scrape", "order_by");
         LoadSettings defaults = LoadSettings.defaults();
         int before = load.problems().size();
         long pollMillis =
@@ -50,7 +51,19 @@ final class PluginsBlock {
             load.problems().add(load.path("queue_metric"), metric, metricExpected);
         }
         boolean countSent = load.bool("count_sent_since_scrape", defaults.countSentSinceScrape());
-        return new LoadSettings(Duration.ofMillis(pollMillis), Duration.ofSeconds(windowSecs), metric, countSent);
+        String orderExpected = "depth or expected_wait";
+        String orderBy =
+                load.string("order_by", orderExpected).orElse(defaults.orderBy().label());
+        Optional<LoadOrder> order = LoadOrder.find(orderBy);
+        if (order.isEmpty()) {
+            load.problems().add(load.path("order_by"), orderBy, orderExpected);
+        }
+        return new LoadSettings(
+                Duration.ofMillis(pollMillis),
+                Duration.ofSeconds(windowSecs),
+                metric,
+                countSent,
+                order.orElse(LoadOrder.DEPTH));
     }
 
     /**

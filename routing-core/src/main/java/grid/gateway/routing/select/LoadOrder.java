@@ -1,5 +1,8 @@
 package grid.gateway.routing.select;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /**
  * How candidates are ordered by load ({@code load.order_by}).
  *
@@ -30,13 +33,15 @@ public enum LoadOrder {
         return label;
     }
 
+    /** The order named {@code label} in YAML, if any. */
+    public static Optional<LoadOrder> find(String label) {
+        return Arrays.stream(values()).filter(o -> o.label.equals(label)).findFirst();
+    }
+
     /** The order named {@code label} in YAML; refuses any other word, naming the allowed ones. */
     public static LoadOrder of(String label) {
-        for (LoadOrder order : values()) {
-            if (order.label.equals(label)) {
-                return order;
-            }
-        }
-        throw new IllegalArgumentException("order_by: " + label + " (expected: depth or expected_wait)");
+        return find(label)
+                .orElseThrow(() ->
+                        new IllegalArgumentException("order_by: " + label + " (expected: depth or expected_wait)"));
     }
 }

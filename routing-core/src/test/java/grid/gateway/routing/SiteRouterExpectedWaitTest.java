@@ -1,0 +1,170 @@
+package grid.gateway.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.PromptKeys;
+import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixAffinitySettings.Calibrated;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.select.LoadOrder;
+import grid.gateway.routing.tag.TagKeyRing;
+import grid.gateway.routing.time.ManualClock;
+import grid.gateway.routing.time.ScriptedRandom;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code load.order_by: expected_wait} in the router: a long first prompt goes to the cluster that prefills it soonest,
+ * and the prefill this replica sent spreads a burst of long prompts that no scrape has seen yet. Each test runs the same
+ * steps under {@code depth} and shows the seed's choice, so it fails without the setting.
+ */
+class SiteRouterExpectedWaitTest {
+    private static final ClusterId EAST_A = id("east", "east-a");
+    private static final ClusterId EAST_B = id("east", "east-b");
+    private static final ClusterId WEST_A = id("west", "west-a");
+
+    private final ManualClock clock = new ManualClock();
+
+    private static ClusterId id(String site, String name) {
+        return new ClusterId(new SiteName(site), name);
+    }
+
+    private SiteRouter router(PrefixAffinitySettings settings, LoadOrder order) {
+        List<BackendCluster> clusters = new ArrayList<>();
+        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
+            clusters.add(new BackendCluster(
+                    id,
+                    URI.create("http://127.0.0.1:1/" + id.name()),
+                    Set.of("m"),
+                    Optional.empty(),
+                    OptionalInt.empty(),
+                    false));
+        }
+        Grid grid = Grid.of(new SiteName("east"), clusters);
+        RoutingParts parts = new RoutingParts(
+                new PrefixMemory(settings, clock, 42),
+                new QueueDepthWindow(Duration.ofSeconds(2)),
+                new OutlierEjector(),
+                ScriptedRandom.neverExploring(),
+                clock,
+                RoutingListener.NONE);
+        return new SiteRouter(grid, settings, TagKeyRing.none(), parts, new LoadRules(false, order));
+    }
+
+    private static PromptKeys prompt(long first, int blocks) {
+        return new PromptKeys(
+                Optional.of("m"),
+                Optional.empty(),
+                BlockKeys.copyOf(LongStream.range(first, first + blocks).toArray(), blocks),
+                Optional.empty());
+    }
+
+    private static RouteDecision route(SiteRouter router, PromptKeys keys) {
+        return ((Route.Forward) router.route(keys)).decision();
+    }
+
+    private void idle(SiteRouter router) {
+        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
+            router.scraped(id, EngineSample.queueOnly(clock.nanoTime(), 0));
+        }
+    }
+
+    /** Twenty scrapes of an engine prefilling {@code rate} uncached tokens a second over 12 slots. */
+    private void calibrate(SiteRouter router, ClusterId cluster, double rate) {
+        for (int i = 0; i <= 20; i++) {
+            router.scraped(
+                    cluster,
+                    new EngineSample(
+                            clock.nanoTime(),
+                            OptionalDouble.of(0),
+                            OptionalDouble.of(12),
+                            OptionalDouble.of(i * 4 * 3_000.0),
+                            OptionalDouble.of(i * 4 * 1_000.0),
+                            OptionalDouble.of(i * 4 * 2_000.0 / rate),
+                            OptionalDouble.of(i * 4 * 6.0),
+                            OptionalDouble.of(i * 4.0),
+                            OptionalDouble.of(16 * 10_000.0)));
+        }
+    }
+
+    private String firstPromptOnSlowAndFastClusters(LoadOrder order) {
+        SiteRouter router = router(PrefixAffinitySettings.defaults().with(Calibrated.ALL, false), order);
+        calibrate(router, EAST_A, 2_000);
+        calibrate(router, EAST_B, 2_000);
+        calibrate(router, WEST_A, 20_000);
+        idle(router);
+        return route(router, prompt(1, 400)).cluster().id().name();
+    }
+
+    @Test
+    void longFirstPrompt_depthOrder_takesTheFirstIdleClusterWhateverItsSpeed() {
+        assertThat(firstPromptOnSlowAndFastClusters(LoadOrder.DEPTH)).isEqualTo("east-a");
+    }
+
+    @Test
+    void longFirstPrompt_expectedWait_takesTheFastCluster() {
+        assertThat(firstPromptOnSlowAndFastClusters(LoadOrder.EXPECTED_WAIT)).isEqualTo("west-a");
+    }
+
+    private List<String> burstOfLongPrompts(LoadOrder order) {
+        SiteRouter router = router(PrefixAffinitySettings.defaults(), order);
+        idle(router);
+        List<String> chosen = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            // 400 blocks: 25,600 tokens, 2.56 s at the configured 10,000 tokens/s.
+            chosen.add(route(router, prompt(1_000L * i, 400)).cluster().id().name());
+        }
+        return chosen;
+    }
+
+    @Test
+    void burstBetweenScrapes_depthOrder_herds() {
+        assertThat(burstOfLongPrompts(LoadOrder.DEPTH)).containsExactly("east-a", "east-a", "east-a");
+    }
+
+    @Test
+    void burstBetweenScrapes_expectedWait_eachPromptWaitsForNoneOfTheOthers() {
+        assertThat(burstOfLongPrompts(LoadOrder.EXPECTED_WAIT)).containsExactly("east-a", "east-b", "west-a");
+    }
+
+    @Test
+    void backlog_drainsInRealTime_andCountsOnlyWhatIsLeftToCompute() {
+        SiteRouter router = router(PrefixAffinitySettings.defaults(), LoadOrder.EXPECTED_WAIT);
+        idle(router);
+        RouteDecision first = route(router, prompt(1, 400));
+        assertThat(first.cluster().id()).isEqualTo(EAST_A);
+        router.answered(first, 200);
+
+        clock.advance(Duration.ofSeconds(2));
+        // The next turn holds 400 of 410 blocks at east-a, 0.56 s of its backlog left: 0.624 s against 2.624 s
+        // elsewhere; only its 10 new blocks join the backlog.
+        RouteDecision turn = route(router, prompt(1, 410));
+        assertThat(turn.cluster().id()).isEqualTo(EAST_A);
+        assertThat(turn.outcome()).contains(AffinityOutcome.HIT);
+        assertThat(route(router, prompt(5_000, 400)).cluster().id())
+                .as("a new prompt waits for none of east-a's 0.624 s elsewhere")
+                .isEqualTo(EAST_B);
+
+        clock.advance(Duration.ofMillis(700));
+        assertThat(route(router, prompt(9_000, 400)).cluster().id())
+                .as("east-a's backlog is worked off: free again, first in config order")
+                .isEqualTo(EAST_A);
+    }
+}

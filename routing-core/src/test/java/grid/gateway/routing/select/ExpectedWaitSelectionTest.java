@@ -1,0 +1,260 @@
+package grid.gateway.routing.select;
+
+import static grid.gateway.routing.select.CandidateSelectorTest.blocks;
+import static grid.gateway.routing.select.CandidateSelectorTest.cluster;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import grid.gateway.routing.load.ClusterPrices;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.time.ScriptedRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code load.order_by: expected_wait}: each rule of {@link CandidateSelector}'s expected-wait order as one row of data
+ * (candidates in, cluster and outcome out), and a reference model showing that with one price for every cluster the
+ * order gives exactly the seed's gate.
+ */
+class ExpectedWaitSelectionTest {
+    private static final PrefixAffinitySettings DEFAULTS = PrefixAffinitySettings.defaults();
+
+    /**
+     * One candidate of a row: {@code queue} < 0 is unmeasured; {@code prefill} and {@code queued} 0 mean the configured
+     * numbers (10,000 tokens/s, 2 s).
+     */
+    record C(String name, double queue, double prefill, double queued, double backlog, int run) {
+        Candidate candidate() {
+            Optional<ClusterPrices> prices = prefill > 0
+                    ? Optional.of(new ClusterPrices(prefill, queued, OptionalInt.empty(), true, true))
+                    : Optional.empty();
+            OptionalDouble depth = queue < 0 ? OptionalDouble.empty() : OptionalDouble.of(queue);
+            return new Candidate(cluster(name), depth, prices, 0, backlog);
+        }
+    }
+
+    private static C c(String name, double queue, double prefill, double queued, double backlog, int run) {
+        return new C(name, queue, prefill, queued, backlog, run);
+    }
+
+    static Stream<Arguments> rules() {
+        return Stream.of(
+                // The first turn of a long conversation (400 blocks, 25,600 tokens) on a grid of one fast and one slow
+                // cluster, both idle: 1.28 s against 12.8 s. Depth order cannot tell them apart.
+                Arguments.of(
+                        "miss: an idle fast cluster before an idle slow one",
+                        400,
+                        List.of(c("east-a", 0, 2_000, 0.5, 0, 0), c("west-a", 0, 20_000, 0.5, 0, 0)),
+                        "west-a",
+                        AffinityOutcome.MISS),
+                // 4 queued × 0.5 s = 2 s + 1.28 s at the fast one, against 12.8 s at the slow one.
+                Arguments.of(
+                        "miss: a short queue at the fast cluster still answers sooner",
+                        400,
+                        List.of(c("east-a", 0, 2_000, 0.5, 0, 0), c("west-a", 4, 20_000, 0.5, 0, 0)),
+                        "west-a",
+                        AffinityOutcome.MISS),
+                // 10 blocks (640 tokens): 0.32 s at the idle slow one, 3 s + 0.032 s behind the fast one's queue.
+                Arguments.of(
+                        "miss: a small prompt takes the idle slow cluster",
+                        10,
+                        List.of(c("east-a", 0, 2_000, 0.5, 0, 0), c("west-a", 6, 20_000, 0.5, 0, 0)),
+                        "east-a",
+                        AffinityOutcome.MISS),
+                // The backlog (4 s of prompts this replica sent) holds a request up though nothing waits for a slot.
+                Arguments.of(
+                        "miss: a prefill backlog counts where it is longer than the queue",
+                        100,
+                        List.of(c("east-a", 0, 10_000, 2, 4, 0), c("west-a", 1, 10_000, 2, 0, 0)),
+                        "west-a",
+                        AffinityOutcome.MISS),
+                Arguments.of(
+                        "miss: the queue counts where it is longer than the backlog",
+                        100,
+                        List.of(c("east-a", 2, 10_000, 2, 1, 0), c("west-a", 0, 10_000, 2, 3, 0)),
+                        "west-a",
+                        AffinityOutcome.MISS),
+                // Run 390 of 400: the sticky slow cluster computes 640 tokens (0.32 s) after 0.5 s of queue; the idle
+                // fast one would compute all 25,600 (1.28 s).
+                Arguments.of(
+                        "hit: the sticky slow cluster, its queue shorter than the prefill saved",
+                        400,
+                        List.of(c("east-a", 1, 2_000, 0.5, 0, 390), c("west-a", 0, 20_000, 0.5, 0, 0)),
+                        "east-a",
+                        AffinityOutcome.HIT),
+                // 6 s of queue at the sticky one, against 1.28 s of prefill at the idle fast one.
+                Arguments.of(
+                        "load: another cluster answers sooner than the sticky one",
+                        400,
+                        List.of(c("east-a", 12, 2_000, 0.5, 0, 390), c("west-a", 0, 20_000, 0.5, 0, 0)),
+                        "west-a",
+                        AffinityOutcome.LOAD),
+                // Two sticky clusters: the one expected sooner; the shorter partial run elsewhere is priced too.
+                Arguments.of(
+                        "hit: the sticky cluster expected sooner",
+                        400,
+                        List.of(
+                                c("east-a", 4, 10_000, 2, 0, 390),
+                                c("east-b", 1, 10_000, 2, 0, 390),
+                                c("west-a", 2, 10_000, 2, 0, 200)),
+                        "east-b",
+                        AffinityOutcome.HIT),
+                Arguments.of(
+                        "load: a partial run elsewhere, expected sooner, wins",
+                        400,
+                        List.of(c("east-a", 4, 10_000, 2, 0, 390), c("west-a", 0, 10_000, 2, 0, 200)),
+                        "west-a",
+                        AffinityOutcome.LOAD),
+                Arguments.of(
+                        "load: an unmeasured sticky cluster gives way to a measured other",
+                        400,
+                        List.of(c("east-a", -1, 0, 0, 0, 390), c("west-a", 9, 0, 0, 0, 0)),
+                        "west-a",
+                        AffinityOutcome.LOAD),
+                Arguments.of(
+                        "hit: a measured sticky cluster is never compared with an unmeasured other",
+                        400,
+                        List.of(c("east-a", 9, 0, 0, 0, 390), c("west-a", -1, 0, 0, 0, 0)),
+                        "east-a",
+                        AffinityOutcome.HIT),
+                Arguments.of(
+                        "unkeyed: by wait alone",
+                        0,
+                        List.of(c("east-a", 1, 20_000, 2, 0, 0), c("west-a", 0, 2_000, 0.5, 1.5, 0)),
+                        "west-a",
+                        AffinityOutcome.UNKEYED));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rules")
+    void select_expectedWait_row(String rule, int blocks, List<C> row, String cluster, AffinityOutcome outcome) {
+        Map<String, Integer> runs = new HashMap<>();
+        row.forEach(c -> runs.put(c.name(), c.run()));
+        CandidateSelector selector = new CandidateSelector(ScriptedRandom.neverExploring());
+
+        Selection chosen = selector.select(
+                row.stream().map(C::candidate).toList(),
+                blocks(blocks),
+                (id, keys) -> runs.get(id.name()),
+                DEFAULTS,
+                LoadOrder.EXPECTED_WAIT);
+
+        assertThat(chosen.cluster().id().name()).isEqualTo(cluster);
+        assertThat(chosen.outcome()).contains(outcome);
+        assertThat(chosen.run()).isEqualTo(blocks == 0 ? 0 : runs.get(cluster));
+    }
+
+    @Test
+    void select_explores_firstByExpectedWait() {
+        ScriptedRandom random = ScriptedRandom.neverExploring().scriptDoubles(0.019);
+        List<Candidate> row = List.of(
+                c("east-a", 0, 2_000, 0.5, 0, 0).candidate(),
+                c("west-a", 0, 20_000, 0.5, 0, 0).candidate());
+
+        Selection chosen = new CandidateSelector(random)
+                .select(row, blocks(400), (id, keys) -> 0, DEFAULTS, LoadOrder.EXPECTED_WAIT);
+
+        assertThat(chosen.cluster().id().name()).isEqualTo("west-a");
+        assertThat(chosen.outcome()).contains(AffinityOutcome.EXPLORE);
+    }
+
+    @Test
+    void select_depthOrder_isTheSeedsSelection() {
+        // The same slow-and-fast row under depth order: a tie on depth, config order (the draw of 0) decides.
+        List<Candidate> row = List.of(
+                c("east-a", 0, 2_000, 0.5, 0, 0).candidate(),
+                c("west-a", 0, 20_000, 0.5, 0, 0).candidate());
+
+        Selection chosen = new CandidateSelector(ScriptedRandom.neverExploring())
+                .select(row, blocks(400), (id, keys) -> 0, DEFAULTS, LoadOrder.DEPTH);
+
+        assertThat(chosen.cluster().id().name()).isEqualTo("east-a");
+    }
+
+    /**
+     * Reference model: with the configured prices, no backlog and the other cluster holding none of the prompt, the
+     * expected-wait order leaves the sticky cluster exactly when the seed's {@link LoadGate} reopens.
+     */
+    @Test
+    void select_samePricesEverywhere_agreesWithTheSeedsGate() {
+        SplittableRandom draw = new SplittableRandom(12);
+        int compared = 0;
+        for (int i = 0; i < 2_000; i++) {
+            double stickyQueue = draw.nextInt(8);
+            double otherQueue = draw.nextInt(8);
+            int blocks = 32 + draw.nextInt(600);
+            int run = 32 + draw.nextInt(blocks - 31);
+            double worth = LoadGate.worth(run, DEFAULTS);
+            if (Math.abs(stickyQueue - otherQueue - worth) < 1e-9) {
+                continue; // an exact tie is broken at random
+            }
+            List<Candidate> row = new ArrayList<>(List.of(
+                    CandidateSelectorTest.measured("east-a", stickyQueue),
+                    CandidateSelectorTest.measured("west-a", otherQueue)));
+            Selection chosen = new CandidateSelector(ScriptedRandom.neverExploring())
+                    .select(
+                            row,
+                            blocks(blocks),
+                            (id, keys) -> id.name().equals("east-a") ? run : 0,
+                            DEFAULTS,
+                            LoadOrder.EXPECTED_WAIT);
+            boolean reopens =
+                    LoadGate.reopens(OptionalDouble.of(stickyQueue), OptionalDouble.of(otherQueue), run, DEFAULTS);
+            assertThat(chosen.outcome())
+                    .as("sticky queue %s, other queue %s, run %d of %d", stickyQueue, otherQueue, run, blocks)
+                    .contains(reopens ? AffinityOutcome.LOAD : AffinityOutcome.HIT);
+            compared++;
+        }
+        assertThat(compared).isGreaterThan(1_900);
+    }
+
+    @Test
+    void expectedWait_arithmetic() {
+        Candidate slow = c("east-a", 3, 2_000, 0.5, 0, 0).candidate();
+        // 3 × 0.5 s + (100 − 40) × 64 ÷ 2,000 = 1.5 + 1.92
+        assertThat(ExpectedWait.seconds(slow, 100, 40, DEFAULTS)).isCloseTo(3.42, within(1e-9));
+        Candidate configured = CandidateSelectorTest.measured("west-a", 3);
+        // 3 × 2 s + 100 × 64 ÷ 10,000
+        assertThat(ExpectedWait.seconds(configured, 100, 0, DEFAULTS)).isCloseTo(6.64, within(1e-9));
+        Candidate backlogged = c("west-b", 1, 10_000, 2, 7.5, 0).candidate();
+        assertThat(ExpectedWait.waitSeconds(backlogged, DEFAULTS)).isEqualTo(7.5);
+        assertThat(ExpectedWait.seconds(c("west-c", -1, 0, 0, 0, 0).candidate(), 10, 10, DEFAULTS))
+                .as("unmeasured: no queue, nothing to compute")
+                .isZero();
+    }
+
+    @Test
+    void loadOrder_yamlWords() {
+        assertThat(LoadOrder.of("depth")).isEqualTo(LoadOrder.DEPTH);
+        assertThat(LoadOrder.of("expected_wait")).isEqualTo(LoadOrder.EXPECTED_WAIT);
+        assertThat(LoadOrder.find("Depth")).isEmpty();
+        assertThatThrownBy(() -> LoadOrder.of("ttft"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("order_by: ttft (expected: depth or expected_wait)");
+    }
+
+    @Test
+    void select_oneCandidate_countsNothing() {
+        Selection chosen = new CandidateSelector(ScriptedRandom.neverExploring())
+                .select(
+                        List.of(c("east-a", 0, 0, 0, 0, 5).candidate()),
+                        blocks(10),
+                        (id, keys) -> 5,
+                        DEFAULTS,
+                        LoadOrder.EXPECTED_WAIT);
+        assertThat(chosen.outcome()).isEmpty();
+        assertThat(chosen.run()).isEqualTo(5);
+    }
+}
