@@ -323,6 +323,10 @@ class ConfigLoaderProblemsTest {
                         load.formatted("queue_metric: \"num waiting\""),
                         ROUTE + ".load.queue_metric: \"num waiting\" (expected: a Prometheus metric name)"),
                 arguments(
+                        "order_by not a known order",
+                        load.formatted("order_by: ttft"),
+                        ROUTE + ".load.order_by: \"ttft\" (expected: depth or expected_wait)"),
+                arguments(
                         "capacity zero",
                         affinity.formatted("capacity: 0"),
                         ROUTE + ".prefix_affinity.capacity: 0 (expected: > 0)"),

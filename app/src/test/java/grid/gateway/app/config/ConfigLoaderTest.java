@@ -4,11 +4,13 @@ import static grid.gateway.app.config.TestConfigs.MINIMAL;
 import static grid.gateway.app.config.TestConfigs.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.LoadRules;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Role;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.select.LoadOrder;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -125,11 +127,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void load_orderByExpectedWait_readIntoTheRouterRules() {
+        String yaml = MINIMAL + """
+                plugins:
+                  grid_site_route:
+                    load: {count_sent_since_scrape: true, order_by: expected_wait}
+                """;
+
+        GatewayConfig config =
+                ConfigLoader.load(write(dir, "config.yaml", yaml)).config();
+
+        assertThat(config.load().rules()).isEqualTo(new LoadRules(true, LoadOrder.EXPECTED_WAIT));
+    }
+
+    @Test
     void load_newKeysAbsent_seedBehaviour() {
         GatewayConfig config =
                 ConfigLoader.load(write(dir, "config.yaml", MINIMAL)).config();
 
         assertThat(config.load().countSentSinceScrape()).isFalse();
+        assertThat(config.load().orderBy()).isEqualTo(LoadOrder.DEPTH);
         assertThat(config.prefixAffinity().auto()).isEqualTo(PrefixAffinitySettings.Calibrated.NONE);
         assertThat(config.prefixAffinity().learnFromUsage()).isFalse();
     }

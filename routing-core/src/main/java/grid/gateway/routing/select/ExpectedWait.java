@@ -8,12 +8,13 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
  * the gateway knows of it:
  *
  * <pre>
- *   wait(c)        = max(queue(c) × queued_request_seconds(c), prefill backlog(c))
+ *   wait(c)        = queue(c) × queued_request_seconds(c) + prefill backlog(c)
  *   expected(c, r) = wait(c) + (blocks − run(c)) × 64 tokens ÷ prefill_tokens_per_second(c)
  * </pre>
  *
- * A waiting request starts when a slot frees, and a started one waits for the prompts sent before it: the longer of the
- * two holds it up. Each cluster is priced by its own numbers where it has them ({@code auto}), else by the configured
+ * A waiting request starts when a slot frees, and then waits for the prompts sent before it, which an engine computes one
+ * after another (the sum was better than the longer of the two in the simulator on 12 of 17 cells compared,
+ * docs/tuning.md). Each cluster is priced by its own numbers where it has them ({@code auto}), else by the configured
  * ones. With the same prices everywhere, a sticky cluster {@code s} loses to another {@code o} exactly when the seed's
  * gate reopens ({@link LoadGate}): {@code queue(s) − queue(o) > run × 64 ÷ prefill ÷ queued}, once {@code o} holds none
  * of the prompt and neither has a backlog.
@@ -27,7 +28,7 @@ public final class ExpectedWait {
     public static double waitSeconds(Candidate candidate, PrefixAffinitySettings settings) {
         double queued =
                 candidate.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds());
-        return Math.max(candidate.queueDepth().orElse(0) * queued, candidate.prefillBacklogSeconds());
+        return candidate.queueDepth().orElse(0) * queued + candidate.prefillBacklogSeconds();
     }
 
     /**

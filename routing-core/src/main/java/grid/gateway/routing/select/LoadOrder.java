@@ -16,8 +16,8 @@ public enum LoadOrder {
     DEPTH("depth"),
     /**
      * By the time to first token each candidate is expected to give this request ({@link ExpectedWait}): its queue in
-     * seconds or the prefill this replica has sent it and it has not yet worked off, whichever is longer, plus the
-     * request's own uncached prefill at that cluster's rate. The sticky set reopens when another candidate is expected
+     * seconds, plus the prefill this replica has sent it and it has not yet worked off, plus the request's own uncached
+     * prefill at that cluster's rate. The sticky set reopens when another candidate is expected
      * to answer sooner, which is the seed's gate whenever every cluster costs the same.
      */
     EXPECTED_WAIT("expected_wait");

@@ -75,15 +75,16 @@ class ExpectedWaitSelectionTest {
                         AffinityOutcome.MISS),
                 // The backlog (4 s of prompts this replica sent) holds a request up though nothing waits for a slot.
                 Arguments.of(
-                        "miss: a prefill backlog counts where it is longer than the queue",
+                        "miss: a prefill backlog counts though nothing waits for a slot",
                         100,
                         List.of(c("east-a", 0, 10_000, 2, 4, 0), c("west-a", 1, 10_000, 2, 0, 0)),
                         "west-a",
                         AffinityOutcome.MISS),
+                // 2 × 2 s + 1 s, against 0 + 3 s (+ 0.64 s each): the queue and the backlog add up.
                 Arguments.of(
-                        "miss: the queue counts where it is longer than the backlog",
+                        "miss: the queue and the backlog add up",
                         100,
-                        List.of(c("east-a", 2, 10_000, 2, 1, 0), c("west-a", 0, 10_000, 2, 3, 0)),
+                        List.of(c("east-a", 2, 10_000, 2, 1, 0), c("west-a", 0, 10_000, 2, 4.5, 0)),
                         "west-a",
                         AffinityOutcome.MISS),
                 // Run 390 of 400: the sticky slow cluster computes 640 tokens (0.32 s) after 0.5 s of queue; the idle
@@ -229,7 +230,7 @@ class ExpectedWaitSelectionTest {
         // 3 × 2 s + 100 × 64 ÷ 10,000
         assertThat(ExpectedWait.seconds(configured, 100, 0, DEFAULTS)).isCloseTo(6.64, within(1e-9));
         Candidate backlogged = c("west-b", 1, 10_000, 2, 7.5, 0).candidate();
-        assertThat(ExpectedWait.waitSeconds(backlogged, DEFAULTS)).isEqualTo(7.5);
+        assertThat(ExpectedWait.waitSeconds(backlogged, DEFAULTS)).isEqualTo(9.5);
         assertThat(ExpectedWait.seconds(c("west-c", -1, 0, 0, 0, 0).candidate(), 10, 10, DEFAULTS))
                 .as("unmeasured: no queue, nothing to compute")
                 .isZero();
