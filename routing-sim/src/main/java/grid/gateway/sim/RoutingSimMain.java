@@ -34,6 +34,7 @@ import java.util.List;
  *   --window-secs N      the gateway's load.window_secs (2)
  *   --config C,D         gateway configurations: defaults (every policy), recommended (grid_site_route and
  *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
+ *   --order-by O         the recommended configuration's load.order_by: depth or expected_wait (depth)
  *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
  * </pre>
  *
