@@ -66,7 +66,7 @@ class ValuesSchemaTest {
                 server: {maxInflightBodyBytes: 268435456, maxConnections: 4096, host: 0.0.0.0, adminHost: 127.0.0.1}
                 gridServing:
                   siteRoute:
-                    load: {countSentSinceScrape: true}
+                    load: {countSentSinceScrape: true, orderBy: expected_wait}
                     prefixAffinity: {capacity: auto, prefillTokensPerSecond: auto, queuedRequestSeconds: 2.5,
                                      learnFromUsage: true}
                 """);
@@ -81,6 +81,7 @@ class ValuesSchemaTest {
                 .containsEntry("admin_host", "127.0.0.1");
         assertThat(at(config, "plugins", "grid_site_route", "load", "count_sent_since_scrape"))
                 .isEqualTo(true);
+        assertThat(at(config, "plugins", "grid_site_route", "load", "order_by")).isEqualTo("expected_wait");
         assertThat(at(config, "plugins", "grid_site_route", "prefix_affinity"))
                 .isEqualTo(Map.of(
                         "capacity",
