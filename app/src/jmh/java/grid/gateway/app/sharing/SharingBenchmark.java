@@ -64,7 +64,11 @@ public class SharingBenchmark {
         long[] raw = random.longs(keys).toArray();
         request = BlockKeys.copyOf(raw, raw.length);
         publisher = new SharingPublisher(
-                "00ff", "bench", null, new SharingPublisher.Context(null, System::currentTimeMillis, () -> 1000), 1024);
+                "00ff",
+                "bench",
+                null,
+                new SharingPublisher.Context(null, System::currentTimeMillis, () -> 1000, () -> 150_000),
+                1024);
         entry = SharedEntry.of("00ff", CLUSTER, true, System.currentTimeMillis(), raw);
         PrefixAffinitySettings settings = PrefixAffinitySettings.defaults();
         memory = new PrefixMemory(settings, SystemMonotonicClock.INSTANCE, random.nextLong());
