@@ -70,13 +70,20 @@ public final class RouteExplainer {
             return invalid("invalid_path", "The path to explain must start with '/'.");
         }
         int query = target.indexOf('?');
-        Classified call = endpoints.classify(query < 0 ? target : target.substring(0, query));
+        Classified call;
+        Method asked;
+        try {
+            call = endpoints.classify(query < 0 ? target : target.substring(0, query));
+            asked = Method.create(method);
+        } catch (IllegalArgumentException notHttp) {
+            return invalid("invalid_request", "The path or method is not one an HTTP request can carry.");
+        }
         GatewaySettings gateway = snapshot.get().config().gateway();
         if (!new PathPolicy(gateway.role(), gateway.allowedPaths()).serves(call)) {
             return invalid("path_not_served", "This gateway does not serve the path " + call.rawPath() + ".");
         }
         Endpoint endpoint = call.endpoint();
-        if (!endpoint.allows(Method.create(method))) {
+        if (!endpoint.allows(asked)) {
             return invalid(
                     "method_not_allowed", "The path defines " + endpoint.allowHeader() + ", not " + method + ".");
         }

@@ -242,6 +242,7 @@ class RouteExplainIntegrationTest {
         assertBad(explainRaw("?path=v1/chat/completions", "{}"), "invalid_path");
         assertBad(explainRaw("", "{}"), "missing_path");
         assertBad(explainRaw("?method=GET&path=" + CHAT, "{}"), "method_not_allowed");
+        assertBad(explainRaw("?method=G%20T&path=" + CHAT, "{}"), "invalid_request");
         assertBad(explainRaw("?path=" + CHAT, "{\"model\":\"" + "x".repeat(70_000) + "\"}"), "body_too_large");
         // The admin listener still answers after the connection a too-large body closed.
         assertThat(explain(CHAT, chat("the grid")).getString("outcome")).isEqualTo("miss");
