@@ -10,9 +10,11 @@ import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.http.BodyBudget;
+import grid.gateway.app.http.ExplainHandler;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
+import grid.gateway.app.http.RouteExplainer;
 import grid.gateway.app.load.QueueScraper;
 import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
@@ -53,7 +55,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics
  *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
- *   admin server  ──> /metrics, /health/live, /health/ready   (a server of its own: it outlives the client drain)
+ *   admin server  ──> /metrics, /health/live, /health/ready, /route/explain   (a server of its own: it outlives the
+ *                     client drain)
  *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, header-deadline sweeps
  * </pre>
  *
@@ -132,7 +135,8 @@ public final class GatewayServer implements AutoCloseable {
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
         metrics.inflightBodyBytes(budget::inUse);
         ServerSettings settings = initial.config().server();
-        this.admin = Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, registry, readiness);
+        this.admin =
+                Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, adminParts(registry, runtime));
         this.server = Listeners.client(
                 settings,
                 runtime.client(settings, tls),
@@ -147,6 +151,14 @@ public final class GatewayServer implements AutoCloseable {
         readiness.clientListenerBound();
         scraper.start();
         scheduleSweeps(headerDeadline, memory);
+    }
+
+    /** The admin listener's parts: /route/explain reads the router, endpoints and config the client listener does. */
+    private Listeners.AdminParts adminParts(MeterRegistry registry, GatewayRuntime runtime) {
+        ExplainHandler explain = new ExplainHandler(
+                new RouteExplainer(router, runtime.endpoints(), snapshot::get),
+                () -> snapshot.get().config().server().maxBodyBytes());
+        return new Listeners.AdminParts(registry, readiness, explain);
     }
 
     private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {

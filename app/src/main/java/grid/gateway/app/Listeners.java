@@ -10,13 +10,14 @@ import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http1.Http1Config;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * The gateway's two listeners, built and started for {@link GatewayServer}: the client listener (the API paths) and
- * the admin listener (/metrics, /health), each guarded by the header deadline.
+ * the admin listener (/metrics, /health, /route/explain), each guarded by the header deadline.
  *
  * <p>Stateless.
  */
@@ -34,13 +35,19 @@ final class Listeners {
      */
     record Bind(String host, Optional<Tls> tls) {}
 
-    /** The admin listener: /metrics and /health, with the same header deadline as the client listener. */
-    static WebServer admin(
-            ServerSettings settings,
-            Bind bind,
-            HeaderDeadline headerDeadline,
-            MeterRegistry registry,
-            Readiness readiness) {
+    /**
+     * What the admin listener serves.
+     *
+     * @param registry the registry {@code /metrics} exposes
+     * @param readiness answers {@code /health/ready}
+     * @param explain answers {@code POST /route/explain}
+     */
+    record AdminParts(MeterRegistry registry, Readiness readiness, Handler explain) {}
+
+    /**
+     * The admin listener: /metrics, /health and /route/explain, with the same header deadline as the client listener.
+     */
+    static WebServer admin(ServerSettings settings, Bind bind, HeaderDeadline headerDeadline, AdminParts parts) {
         WebServerConfig.Builder adminBuilder = WebServer.builder()
                 .host(bind.host())
                 .port(settings.adminPort())
@@ -50,7 +57,7 @@ final class Listeners {
                         Http1Config.builder().addReceiveListener(headerDeadline).build())
                 .shutdownHook(false);
         bind.tls().ifPresent(adminBuilder::tls);
-        AdminRoutes.serve(adminBuilder, registry, readiness);
+        AdminRoutes.serve(adminBuilder, parts.registry(), parts.readiness(), parts.explain());
         return adminBuilder.build().start();
     }
 

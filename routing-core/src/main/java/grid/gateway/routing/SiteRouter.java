@@ -19,6 +19,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.RunEvidence;
 import grid.gateway.routing.select.Candidate;
 import grid.gateway.routing.select.CandidateSelector;
+import grid.gateway.routing.select.Decision;
 import grid.gateway.routing.select.LoadGate;
 import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.select.Selection;
@@ -40,6 +41,7 @@ import java.util.stream.Collectors;
  * <pre>
  *   route(keys)          candidates (admitted, serving the model) → CandidateSelector → Route
  *   pin(ids)             StoredIdPins → the named cluster, if it still admits → PinResult
+ *   explain(keys)        the same route, with its reasons, changing nothing (no draw, no count, memory read only)
  *   newConversation()    least-queued admitted cluster of the local site, else of any site
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
  *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
@@ -205,18 +207,47 @@ public final class SiteRouter {
     }
 
     /**
+     * What {@link #route(PromptKeys)} would do with {@code keys} now, and why, changing nothing: the random source is
+     * not drawn (the request does not explore, ties keep config order), nothing is counted, and the prefix memory is
+     * only read.
+     */
+    public Explanation explain(PromptKeys keys) {
+        Snapshot current = snapshot;
+        List<BackendCluster> serving =
+                keys.model().map(current.grid()::serving).orElse(current.grid().clusters());
+        long now = parts.clock().nanoTime();
+        List<Explanation.ClusterCheck> checks = serving.stream()
+                .map(c -> new Explanation.ClusterCheck(
+                        c,
+                        admission.refusal(c, now),
+                        admission.worstQueueDepth(c.id(), now),
+                        parts.memory().run(c.id(), keys.keys())))
+                .toList();
+        if (serving.isEmpty()) {
+            return new Explanation(
+                    keys, checks, new Route.UnknownModel(keys.model().orElse("")), Optional.empty());
+        }
+        List<Candidate> candidates = admitted(serving, Set.of());
+        if (candidates.isEmpty()) {
+            return new Explanation(keys, checks, new Route.NoneAdmitted(), Optional.empty());
+        }
+        Decision decision = selector.explain(
+                candidates,
+                keys.keys(),
+                parts.memory()::run,
+                current.settings(),
+                current.load().orderBy());
+        Selection chosen = decision.selection();
+        RouteDecision forward = new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys());
+        return new Explanation(keys, checks, new Route.Forward(forward), Optional.of(decision));
+    }
+
+    /**
      * Routes {@code POST /v1/conversations}: a new conversation stays on the local site when it admits requests,
      * else goes by load to any admitted cluster.
      */
     public Route newConversation() {
-        Grid grid = snapshot.grid();
-        List<BackendCluster> local = grid.clusters().stream()
-                .filter(c -> c.id().site().equals(grid.localSite()))
-                .toList();
-        List<Candidate> candidates = admitted(local, Set.of());
-        if (candidates.isEmpty()) {
-            candidates = admitted(grid.clusters(), Set.of());
-        }
+        List<Candidate> candidates = conversationCandidates();
         if (candidates.isEmpty()) {
             return new Route.NoneAdmitted();
         }
@@ -225,14 +256,28 @@ public final class SiteRouter {
         return new Route.Forward(RouteDecision.unkeyed(first.cluster()));
     }
 
+    /** What {@link #newConversation()} would do now, changing nothing (ties keep config order). */
+    public Route explainNewConversation() {
+        List<Candidate> candidates = conversationCandidates();
+        if (candidates.isEmpty()) {
+            return new Route.NoneAdmitted();
+        }
+        return new Route.Forward(RouteDecision.unkeyed(
+                selector.explainOrder(candidates).getFirst().cluster()));
+    }
+
+    private List<Candidate> conversationCandidates() {
+        Grid grid = snapshot.grid();
+        List<BackendCluster> local = grid.clusters().stream()
+                .filter(c -> c.id().site().equals(grid.localSite()))
+                .toList();
+        List<Candidate> candidates = admitted(local, Set.of());
+        return candidates.isEmpty() ? admitted(grid.clusters(), Set.of()) : candidates;
+    }
+
     /** Resolves the stored ids a request names (path and body) to the one cluster that may serve it. */
     public PinResult pin(List<String> taggedIds) {
-        Snapshot current = snapshot;
-        PinResult result = StoredIdPins.resolve(taggedIds, current.grid(), current.keyRing(), codec);
-        if (result instanceof PinResult.Pinned pinned
-                && !admission.admits(pinned.cluster(), parts.clock().nanoTime())) {
-            result = new PinResult.Unavailable(pinned.cluster());
-        }
+        PinResult result = explainPin(taggedIds);
         switch (result) {
             case PinResult.Pinned p -> {
                 sent.sent(p.cluster().id());
@@ -241,6 +286,17 @@ public final class SiteRouter {
             case PinResult.NotFound n -> parts.listener().pinned(PinnedOutcome.NOT_FOUND);
             case PinResult.Unavailable u -> parts.listener().pinned(PinnedOutcome.UNAVAILABLE);
             case PinResult.Conflict c -> {}
+        }
+        return result;
+    }
+
+    /** What {@link #pin} would resolve {@code taggedIds} to now, counting nothing. */
+    public PinResult explainPin(List<String> taggedIds) {
+        Snapshot current = snapshot;
+        PinResult result = StoredIdPins.resolve(taggedIds, current.grid(), current.keyRing(), codec);
+        if (result instanceof PinResult.Pinned pinned
+                && !admission.admits(pinned.cluster(), parts.clock().nanoTime())) {
+            result = new PinResult.Unavailable(pinned.cluster());
         }
         return result;
     }

@@ -123,6 +123,28 @@ class SiteRouterExpectedWaitTest {
         assertThat(firstPromptOnSlowAndFastClusters(LoadOrder.EXPECTED_WAIT)).isEqualTo("west-a");
     }
 
+    @Test
+    void explain_expectedWait_namesTheClusterThatRoutingTakes() {
+        SiteRouter router =
+                router(PrefixAffinitySettings.defaults().with(Calibrated.ALL, false), LoadOrder.EXPECTED_WAIT);
+        calibrate(router, EAST_A, 2_000);
+        calibrate(router, EAST_B, 2_000);
+        calibrate(router, WEST_A, 20_000);
+        idle(router);
+        Explanation explained = router.explain(prompt(1, 400));
+        assertThat(((Route.Forward) explained.route()).decision().cluster().id().name())
+                .isEqualTo("west-a");
+        assertThat(explained
+                        .decision()
+                        .orElseThrow()
+                        .ordered()
+                        .getFirst()
+                        .cluster()
+                        .id()
+                        .name())
+                .isEqualTo("west-a");
+    }
+
     private List<String> burstOfLongPrompts(LoadOrder order) {
         SiteRouter router = router(PrefixAffinitySettings.defaults(), order);
         idle(router);

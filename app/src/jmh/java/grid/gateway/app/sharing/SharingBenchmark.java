@@ -6,6 +6,7 @@ import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.SystemMonotonicClock;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -32,6 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code encode}: on the publishing thread: the entry's stream fields (base64 of the keys).
  *   <li>{@code apply}: on the reader thread: parse a peer's entry and apply it to a full 16,384-entry LRU; the
  *       entries rotate over 8,192 × keys distinct keys, more than the LRU holds, so keys are new and evict.
+ *   <li>{@code applyTurnFull} / {@code applyTurnTail}: the same for a multi-turn workload (8 turns a conversation,
+ *       each adding keys ÷ 8 blocks, so the last turn has {@code keys}): every entry with its whole prompt (before)
+ *       or with only what the publisher found new (after: the publisher's {@code news} over the same turns).
+ *   <li>{@code news}: on the publishing thread: find what of a turn's entry is new ({@code RecentlyShared}).
  * </ul>
  *
  * <p>Run: {@code bin/bench SharingBenchmark}.
@@ -56,6 +61,11 @@ public class SharingBenchmark {
     private Map<String, String>[] peerEntries;
     private PrefixMemory memory;
     private int next;
+    private Map<String, String>[] turnsFull;
+    private Map<String, String>[] turnsTail;
+    private SharedEntry[] turnEntries;
+    private SharingPublisher newsPublisher;
+    private int nextTurn;
 
     @Setup
     @SuppressWarnings("unchecked")
@@ -64,7 +74,11 @@ public class SharingBenchmark {
         long[] raw = random.longs(keys).toArray();
         request = BlockKeys.copyOf(raw, raw.length);
         publisher = new SharingPublisher(
-                "00ff", "bench", null, new SharingPublisher.Context(null, System::currentTimeMillis, () -> 1000), 1024);
+                "00ff",
+                "bench",
+                null,
+                new SharingPublisher.Context(null, System::currentTimeMillis, () -> 1000, () -> 150_000),
+                1024);
         entry = SharedEntry.of("00ff", CLUSTER, true, System.currentTimeMillis(), raw);
         PrefixAffinitySettings settings = PrefixAffinitySettings.defaults();
         memory = new PrefixMemory(settings, SystemMonotonicClock.INSTANCE, random.nextLong());
@@ -77,6 +91,68 @@ public class SharingBenchmark {
             peerEntries[i] = SharedEntry.of("0abc", CLUSTER, true, System.currentTimeMillis(), fresh)
                     .fields();
         }
+        turns(random);
+    }
+
+    /**
+     * {@value #ROTATION} entries: conversations of 8 turns, taken turn by turn, a turn every 10 s of entry time;
+     * the tails are what the publisher's {@code news} keeps of them (TTL/4 = 150 s refresh).
+     */
+    @SuppressWarnings("unchecked")
+    private void turns(SplittableRandom random) {
+        int step = Math.max(1, keys / 8);
+        int conversations = ROTATION / 8;
+        long[][] prompts = new long[conversations][];
+        for (int c = 0; c < conversations; c++) {
+            prompts[c] = random.longs(step * 8L).toArray();
+        }
+        turnsFull = new Map[ROTATION];
+        turnsTail = new Map[ROTATION];
+        turnEntries = new SharedEntry[ROTATION];
+        newsPublisher = new SharingPublisher(
+                "00ff", "bench", null, new SharingPublisher.Context(null, () -> 0, () -> 1000, () -> 150_000), 1024);
+        SharingPublisher counting = new SharingPublisher(
+                "00ff", "bench", null, new SharingPublisher.Context(null, () -> 0, () -> 1000, () -> 150_000), 1024);
+        long full = 0;
+        long sent = 0;
+        int i = 0;
+        for (int turn = 1; turn <= 8; turn++) {
+            for (int c = 0; c < conversations; c++, i++) {
+                long[] prompt = Arrays.copyOf(prompts[c], step * turn);
+                SharedEntry entry = SharedEntry.of("0abc", CLUSTER, true, turn * 10_000L + c, prompt);
+                turnEntries[i] = entry;
+                turnsFull[i] = entry.fields();
+                SharedEntry tail = counting.news(entry);
+                turnsTail[i] = tail == null ? null : tail.fields();
+                full += prompt.length;
+                sent += tail == null ? 0 : tail.keys().length;
+            }
+        }
+        System.out.printf(
+                "%nmulti-turn workload, %d keys at the last turn: %.1f keys an entry in full, %.1f as the new tail%n",
+                keys, (double) full / ROTATION, (double) sent / ROTATION);
+    }
+
+    @Benchmark
+    public boolean applyTurnFull() {
+        return applyFields(turnsFull[nextTurn++ & (ROTATION - 1)]);
+    }
+
+    @Benchmark
+    public boolean applyTurnTail() {
+        Map<String, String> fields = turnsTail[nextTurn++ & (ROTATION - 1)];
+        return fields != null && applyFields(fields);
+    }
+
+    @Benchmark
+    public SharedEntry news() {
+        return newsPublisher.news(turnEntries[nextTurn++ & (ROTATION - 1)]);
+    }
+
+    private boolean applyFields(Map<String, String> fields) {
+        SharedEntry parsed = SharedEntry.parse(fields).orElseThrow();
+        return memory.applyPeer(
+                CLUSTER, BlockKeys.copyOf(parsed.keys(), parsed.keys().length), parsed.confirmed(), 1_000_000);
     }
 
     @Benchmark

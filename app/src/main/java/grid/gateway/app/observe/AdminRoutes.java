@@ -7,6 +7,7 @@ import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -23,6 +24,8 @@ import java.util.Optional;
  *                     ObserveFeature with a MetricsObserver bound to that socket
  * GET /health/live    200 "live" while the process serves requests
  * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
+ * POST /route/explain what the router would do with a request now, and why (the gateway's admin server only;
+ *                     docs/operations.md, "Why did it go there?")
  * </pre>
  *
  * <p>Stateless; the handlers are thread-safe.
@@ -54,7 +57,7 @@ public final class AdminRoutes {
             throw new IllegalArgumentException(
                     "the web server has no \"" + SOCKET + "\" socket; declare it with putSocket before adding routes");
         }
-        install(server, SOCKET, registry, readiness);
+        install(server, SOCKET, registry, readiness, Optional.empty());
     }
 
     /**
@@ -70,11 +73,25 @@ public final class AdminRoutes {
         requireNonNull(server, "server");
         requireNonNull(registry, "registry");
         requireNonNull(readiness, "readiness");
-        install(server, WebServer.DEFAULT_SOCKET_NAME, registry, readiness);
+        install(server, WebServer.DEFAULT_SOCKET_NAME, registry, readiness, Optional.empty());
+    }
+
+    /** {@link #serve(WebServerConfig.Builder, MeterRegistry, Readiness)} with {@code POST /route/explain}. */
+    public static void serve(
+            WebServerConfig.Builder server, MeterRegistry registry, Readiness readiness, Handler explain) {
+        requireNonNull(server, "server");
+        requireNonNull(registry, "registry");
+        requireNonNull(readiness, "readiness");
+        requireNonNull(explain, "explain");
+        install(server, WebServer.DEFAULT_SOCKET_NAME, registry, readiness, Optional.of(explain));
     }
 
     private static void install(
-            WebServerConfig.Builder server, String socket, MeterRegistry registry, Readiness readiness) {
+            WebServerConfig.Builder server,
+            String socket,
+            MeterRegistry registry,
+            Readiness readiness,
+            Optional<Handler> explain) {
         server.featuresDiscoverServices(false)
                 .addFeature(ObserveFeature.builder()
                         .endpoint("/")
@@ -86,7 +103,10 @@ public final class AdminRoutes {
                                 .build())
                         .build());
         if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
-            server.routing(routing -> health(routing, readiness));
+            server.routing(routing -> {
+                health(routing, readiness);
+                explain.ifPresent(handler -> routing.post("/route/explain", handler));
+            });
         } else {
             server.routing(socket, routing -> health(routing, readiness));
         }

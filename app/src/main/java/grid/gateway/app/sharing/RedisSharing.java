@@ -41,7 +41,8 @@ public final class RedisSharing implements AutoCloseable {
         // injected random source: replicas seeded alike (tests) must still tell their entries apart.
         String replica = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         RedisEndpoint endpoint = RedisEndpoint.of(settings);
-        SharingPublisher.Context context = new SharingPublisher.Context(meters, wall, this::streamLength);
+        SharingPublisher.Context context = new SharingPublisher.Context(
+                meters, wall, this::streamLength, () -> memory.settings().ttl().toMillis() / 4);
         this.publisher =
                 new SharingPublisher(replica, settings.stream(), endpoint, context, SharingPublisher.QUEUE_CAPACITY);
         this.reader = new SharingReader(replica, settings.stream(), endpoint, memory, context);

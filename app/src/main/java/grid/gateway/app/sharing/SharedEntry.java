@@ -3,6 +3,7 @@ package grid.gateway.app.sharing;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,11 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
     static SharedEntry of(String replica, ClusterId cluster, boolean confirmed, long atMillis, long[] keys) {
         return new SharedEntry(
                 replica, cluster.site().value(), ClusterDigest.of(cluster.name()), confirmed, atMillis, keys);
+    }
+
+    /** This confirmation without its first {@code from} keys (the peers have them): the new tail. */
+    SharedEntry tail(int from) {
+        return new SharedEntry(replica, site, digest, confirmed, atMillis, Arrays.copyOfRange(keys, from, keys.length));
     }
 
     /** Where a cluster is looked up: site and digest. */

@@ -4,11 +4,13 @@ import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.prefix.MemorySharing;
+import grid.gateway.routing.prefix.RecentlyShared;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.exceptions.JedisException;
@@ -18,6 +20,10 @@ import redis.clients.jedis.params.XAddParams;
  * Publishes this replica's confirmations and drops: {@link #learned} (on the request's thread) only stamps the entry
  * and offers it to a bounded queue, dropping the oldest when full; one thread writes batches with XADD, trimming the
  * stream to about what the replicas' LRUs hold ({@code MAXLEN ~}).
+ *
+ * <p>A confirmation carries only what is news to the peers: the keys after its leading run already sent within the
+ * refresh interval ({@link RecentlyShared}; docs/prefix-sharing.md, "Only the new tail"), so a conversation's turn
+ * sends its new tail, not its whole prefix again.
  *
  * <p>A batch that Redis does not take is counted as {@code unsent} and not retried: while Redis is away the queue
  * keeps only the newest entries, which are the ones worth sharing.
@@ -35,6 +41,8 @@ final class SharingPublisher implements MemorySharing, Runnable {
     private final String stream;
     private final RedisEndpoint endpoint;
     private final Context context;
+    /** Keys sent lately, per cluster; the publishing thread's own. */
+    private final RecentlyShared recent = new RecentlyShared();
 
     /**
      * What the publisher reads besides its endpoint.
@@ -42,8 +50,11 @@ final class SharingPublisher implements MemorySharing, Runnable {
      * @param meters the sharing meters
      * @param wallMillis the wall clock (entries carry wall time: replicas' monotonic clocks are not comparable)
      * @param streamLength the approximate length to trim the stream to
+     * @param refreshMillis how long keys already sent are left out of a later confirmation (the TTL in force ÷ 4;
+     *     0: every confirmation is sent in full)
      */
-    record Context(SharingMeters meters, LongSupplier wallMillis, LongSupplier streamLength) {}
+    record Context(
+            SharingMeters meters, LongSupplier wallMillis, LongSupplier streamLength, LongSupplier refreshMillis) {}
 
     SharingPublisher(String replica, String stream, RedisEndpoint endpoint, Context context, int capacity) {
         this.replica = replica;
@@ -69,6 +80,27 @@ final class SharingPublisher implements MemorySharing, Runnable {
         return queue.poll();
     }
 
+    /**
+     * What of {@code entry} is news to the peers (on the publishing thread): a confirmation without its leading keys
+     * sent within the refresh interval, or null when every key was; a drop in full, after which nothing of its
+     * cluster counts as sent.
+     */
+    @Nullable
+    SharedEntry news(SharedEntry entry) {
+        String cluster = entry.clusterKey();
+        if (!entry.confirmed()) {
+            recent.dropped(cluster);
+            return entry;
+        }
+        RecentlyShared.Run sent = recent.sentRun(
+                cluster, entry.keys(), entry.atMillis(), context.refreshMillis().getAsLong());
+        if (sent.length() == entry.keys().length) {
+            return null;
+        }
+        recent.published(cluster, entry.keys(), sent, entry.atMillis());
+        return sent.length() == 0 ? entry : entry.tail(sent.length());
+    }
+
     /** Entries waiting now. */
     int waiting() {
         return queue.size();
@@ -78,6 +110,7 @@ final class SharingPublisher implements MemorySharing, Runnable {
     @Override
     public void run() {
         Backoff backoff = new Backoff();
+        List<SharedEntry> drained = new ArrayList<>(BATCH);
         List<SharedEntry> batch = new ArrayList<>(BATCH);
         while (!Thread.currentThread().isInterrupted()) {
             try (Jedis jedis = endpoint.open()) {
@@ -86,9 +119,16 @@ final class SharingPublisher implements MemorySharing, Runnable {
                     if (first == null) {
                         continue;
                     }
-                    batch.add(first);
-                    queue.drainTo(batch, BATCH - 1);
-                    int refused = write(jedis, batch);
+                    drained.add(first);
+                    queue.drainTo(drained, BATCH - 1);
+                    for (SharedEntry entry : drained) {
+                        SharedEntry news = news(entry);
+                        if (news != null) {
+                            batch.add(news);
+                        }
+                    }
+                    drained.clear();
+                    int refused = batch.isEmpty() ? 0 : write(jedis, batch);
                     context.meters().published(batch.size() - refused);
                     context.meters().dropped(SharingMeters.Dropped.UNSENT, refused);
                     batch.clear();
@@ -98,6 +138,8 @@ final class SharingPublisher implements MemorySharing, Runnable {
                 Thread.currentThread().interrupt();
             } catch (JedisException e) {
                 context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
+                // What did not go out is not "recently sent": the next confirmation sends it again.
+                batch.forEach(unsent -> recent.dropped(unsent.clusterKey()));
                 batch.clear();
                 if (!backoff.pause()) {
                     return;
@@ -116,9 +158,11 @@ final class SharingPublisher implements MemorySharing, Runnable {
             pipeline.xadd(stream, params, entry.fields());
         }
         int refused = 0;
-        for (Object reply : pipeline.syncAndReturnAll()) {
-            if (reply instanceof Exception) {
+        List<Object> replies = pipeline.syncAndReturnAll();
+        for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i) instanceof Exception) {
                 refused++;
+                recent.dropped(batch.get(i).clusterKey());
             }
         }
         return refused;

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -29,10 +31,36 @@ public final class Admission {
         this.ejector = requireNonNull(ejector, "ejector");
     }
 
+    /** Why a cluster admits no request; the label is what {@code /route/explain} shows. */
+    public enum Refusal {
+        /** Marked {@code draining} in the config. */
+        DRAINING,
+        /** Its windowed worst queue depth is at or above its {@code max_queue_depth}. */
+        QUEUE_FULL,
+        /** Ejected after consecutive connect failures. */
+        EJECTED;
+
+        /** The label: the constant's name in lower case. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** Whether {@code cluster} admits a request at {@code nowNanos}. */
     public boolean admits(BackendCluster cluster, long nowNanos) {
+        return refusal(cluster, nowNanos).isEmpty();
+    }
+
+    /** Why {@code cluster} admits no request at {@code nowNanos}; empty when it admits one. Reads only. */
+    public Optional<Refusal> refusal(BackendCluster cluster, long nowNanos) {
         requireNonNull(cluster, "cluster");
-        return !cluster.draining() && !isQueueFull(cluster, nowNanos) && !ejector.isEjected(cluster.id(), nowNanos);
+        if (cluster.draining()) {
+            return Optional.of(Refusal.DRAINING);
+        }
+        if (isQueueFull(cluster, nowNanos)) {
+            return Optional.of(Refusal.QUEUE_FULL);
+        }
+        return ejector.isEjected(cluster.id(), nowNanos) ? Optional.of(Refusal.EJECTED) : Optional.empty();
     }
 
     /** The windowed worst queue depth of {@code cluster} at {@code nowNanos}; empty when it is unmeasured. */

@@ -5,9 +5,11 @@ import static java.util.Objects.requireNonNull;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -47,6 +49,9 @@ public final class CandidateSelector {
             .thenComparingDouble(Ranked::seconds)
             .thenComparingDouble(Ranked::busyShare);
 
+    /** A source that draws 0 every time: ties keep config order. It holds no state. */
+    private static final RandomGenerator NO_DRAW = () -> 0L;
+
     private final RandomGenerator random;
 
     /** A selector drawing exploration and tie-breaks from {@code random}. */
@@ -57,36 +62,17 @@ public final class CandidateSelector {
     /** Chooses among {@code candidates} (admitted, serving the model; at least one). */
     public Selection select(
             List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings) {
-        if (candidates.isEmpty()) {
-            throw new IllegalArgumentException("no candidates");
-        }
-        if (candidates.size() == 1) {
-            Candidate only = candidates.getFirst();
-            return new Selection(only.cluster(), Optional.empty(), runOf(only, keys, runs));
-        }
-        List<Candidate> ordered = orderByLoad(candidates);
-        Candidate first = ordered.getFirst();
-        if (Exploration.explores(random)) {
-            return chosen(first, AffinityOutcome.EXPLORE, runOf(first, keys, runs));
-        }
-        if (keys.isEmpty()) {
-            return chosen(first, AffinityOutcome.UNKEYED, 0);
-        }
-        int[] run = new int[ordered.size()];
-        int longest = 0;
-        for (int i = 0; i < run.length; i++) {
-            run[i] = runs.run(ordered.get(i).cluster().id(), keys);
-            longest = Math.max(longest, run[i]);
-        }
-        if (!StickyRule.isSticky(longest, keys.size())) {
-            return chosen(first, AffinityOutcome.MISS, run[0]);
-        }
-        int sticky = indexOf(run, longest, true);
-        int other = indexOf(run, longest, false);
-        if (other >= 0 && LoadGate.reopens(ordered.get(sticky), ordered.get(other), longest, settings)) {
-            return chosen(first, AffinityOutcome.LOAD, run[0]);
-        }
-        return chosen(ordered.get(sticky), AffinityOutcome.HIT, longest);
+        return decide(candidates, keys, runs, settings, new Draws(random, () -> Exploration.explores(random)))
+                .selection();
+    }
+
+    /**
+     * What {@link #select} would decide, with its reasons, drawing nothing from the random source: ties keep config
+     * order and the request does not explore (the 2% that do go first by load).
+     */
+    public Decision explain(
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings) {
+        return decide(candidates, keys, runs, settings, new Draws(NO_DRAW, () -> false));
     }
 
     /** Chooses among {@code candidates} in {@code order}; {@link LoadOrder#DEPTH} is the seed's selection above. */
@@ -99,6 +85,29 @@ public final class CandidateSelector {
         if (order == LoadOrder.DEPTH || candidates.size() <= 1) {
             return select(candidates, keys, runs, settings);
         }
+        return byExpectedWait(candidates, keys, runs, settings, new Draws(random, () -> Exploration.explores(random)))
+                .selection();
+    }
+
+    /** What {@link #select(List, BlockKeys, RunLookup, PrefixAffinitySettings, LoadOrder)} would decide, drawing nothing. */
+    public Decision explain(
+            List<Candidate> candidates,
+            BlockKeys keys,
+            RunLookup runs,
+            PrefixAffinitySettings settings,
+            LoadOrder order) {
+        if (order == LoadOrder.DEPTH || candidates.size() <= 1) {
+            return explain(candidates, keys, runs, settings);
+        }
+        return byExpectedWait(candidates, keys, runs, settings, new Draws(NO_DRAW, () -> false));
+    }
+
+    /**
+     * The {@code expected_wait} order: candidates by the time to first token each is expected to give; the first one
+     * serves. There is no gate to weigh: the queue is already priced into each candidate's wait.
+     */
+    private Decision byExpectedWait(
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Draws draws) {
         List<Ranked> ranked = new ArrayList<>();
         int longest = 0;
         for (Candidate candidate : candidates) {
@@ -106,18 +115,23 @@ public final class CandidateSelector {
             longest = Math.max(longest, run);
             ranked.add(new Ranked(candidate, run, ExpectedWait.seconds(candidate, keys.size(), run, settings)));
         }
-        Ranked first = shuffleTies(ranked, BY_EXPECTED_WAIT).getFirst();
-        if (Exploration.explores(random)) {
-            return chosen(first.candidate(), AffinityOutcome.EXPLORE, first.run());
+        List<Ranked> ordered = shuffleTies(ranked, BY_EXPECTED_WAIT, draws.ties());
+        Ranked first = ordered.getFirst();
+        List<Candidate> order = ordered.stream().map(Ranked::candidate).toList();
+        List<Integer> runList = ordered.stream().map(Ranked::run).toList();
+        boolean sticky = StickyRule.isSticky(longest, keys.size());
+        Selection selection;
+        if (draws.explores().getAsBoolean()) {
+            selection = chosen(first.candidate(), AffinityOutcome.EXPLORE, first.run());
+        } else if (keys.isEmpty()) {
+            selection = chosen(first.candidate(), AffinityOutcome.UNKEYED, 0);
+        } else if (!sticky) {
+            selection = chosen(first.candidate(), AffinityOutcome.MISS, first.run());
+        } else {
+            AffinityOutcome outcome = first.run() == longest ? AffinityOutcome.HIT : AffinityOutcome.LOAD;
+            selection = chosen(first.candidate(), outcome, first.run());
         }
-        if (keys.isEmpty()) {
-            return chosen(first.candidate(), AffinityOutcome.UNKEYED, 0);
-        }
-        if (!StickyRule.isSticky(longest, keys.size())) {
-            return chosen(first.candidate(), AffinityOutcome.MISS, first.run());
-        }
-        AffinityOutcome outcome = first.run() == longest ? AffinityOutcome.HIT : AffinityOutcome.LOAD;
-        return chosen(first.candidate(), outcome, first.run());
+        return new Decision(selection, order, runList, longest, sticky && !keys.isEmpty(), Optional.empty());
     }
 
     /** A candidate with its run of the request's blocks and the time to first token it is expected to give. */
@@ -136,11 +150,72 @@ public final class CandidateSelector {
      * position of a tie, which of the remaining tied candidates takes it (a draw of 0 keeps config order).
      */
     public List<Candidate> orderByLoad(List<Candidate> candidates) {
-        return shuffleTies(candidates, BY_LOAD);
+        return orderByLoad(candidates, random);
+    }
+
+    /** {@link #orderByLoad} without a draw: ties keep config order. */
+    public List<Candidate> explainOrder(List<Candidate> candidates) {
+        return orderByLoad(candidates, NO_DRAW);
+    }
+
+    /** Where a decision draws its tie-breaks and whether it explores (drawn after the order, as routing does). */
+    private record Draws(RandomGenerator ties, BooleanSupplier explores) {}
+
+    private Decision decide(
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Draws draws) {
+        if (candidates.isEmpty()) {
+            throw new IllegalArgumentException("no candidates");
+        }
+        if (candidates.size() == 1) {
+            Candidate only = candidates.getFirst();
+            int run = runOf(only, keys, runs);
+            Selection selection = new Selection(only.cluster(), Optional.empty(), run);
+            return new Decision(selection, candidates, List.of(run), run, false, Optional.empty());
+        }
+        List<Candidate> ordered = orderByLoad(candidates, draws.ties());
+        Candidate first = ordered.getFirst();
+        if (draws.explores().getAsBoolean()) {
+            return unweighed(ordered, chosen(first, AffinityOutcome.EXPLORE, runOf(first, keys, runs)));
+        }
+        if (keys.isEmpty()) {
+            return unweighed(ordered, chosen(first, AffinityOutcome.UNKEYED, 0));
+        }
+        int[] run = new int[ordered.size()];
+        int longest = 0;
+        for (int i = 0; i < run.length; i++) {
+            run[i] = runs.run(ordered.get(i).cluster().id(), keys);
+            longest = Math.max(longest, run[i]);
+        }
+        List<Integer> runList = Arrays.stream(run).boxed().toList();
+        if (!StickyRule.isSticky(longest, keys.size())) {
+            Selection miss = chosen(first, AffinityOutcome.MISS, run[0]);
+            return new Decision(miss, ordered, runList, longest, false, Optional.empty());
+        }
+        int sticky = indexOf(run, longest, true);
+        int other = indexOf(run, longest, false);
+        if (other < 0) {
+            Selection hit = chosen(ordered.get(sticky), AffinityOutcome.HIT, longest);
+            return new Decision(hit, ordered, runList, longest, true, Optional.empty());
+        }
+        LoadGate.Weighing weighing = LoadGate.weigh(ordered.get(sticky), ordered.get(other), longest, settings);
+        Decision.Gate gate = new Decision.Gate(
+                ordered.get(sticky).cluster(), ordered.get(other).cluster(), longest, weighing);
+        Selection selection = weighing.reopens()
+                ? chosen(first, AffinityOutcome.LOAD, run[0])
+                : chosen(ordered.get(sticky), AffinityOutcome.HIT, longest);
+        return new Decision(selection, ordered, runList, longest, true, Optional.of(gate));
+    }
+
+    private static Decision unweighed(List<Candidate> ordered, Selection selection) {
+        return new Decision(selection, ordered, List.of(), 0, false, Optional.empty());
+    }
+
+    private static List<Candidate> orderByLoad(List<Candidate> candidates, RandomGenerator ties) {
+        return shuffleTies(candidates, BY_LOAD, ties);
     }
 
     /** {@code items} sorted by {@code order}, each run of equal ones shuffled as {@link #orderByLoad} says. */
-    private <T> List<T> shuffleTies(List<T> items, Comparator<T> order) {
+    private static <T> List<T> shuffleTies(List<T> items, Comparator<T> order, RandomGenerator ties) {
         List<T> ordered = new ArrayList<>(items);
         ordered.sort(order);
         int start = 0;
@@ -150,7 +225,7 @@ public final class CandidateSelector {
                 end++;
             }
             for (int i = start; i < end - 1; i++) {
-                int j = i + random.nextInt(end - i);
+                int j = i + ties.nextInt(end - i);
                 ordered.set(j, ordered.set(i, ordered.get(j)));
             }
             start = end;

@@ -1,5 +1,7 @@
 package grid.gateway.routing.select;
 
+import static java.util.Objects.requireNonNull;
+
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import java.util.OptionalDouble;
@@ -43,32 +45,57 @@ public final class LoadGate {
 
     /** Whether the sticky set reopens, each candidate priced by its own numbers where it has them. */
     public static boolean reopens(Candidate sticky, Candidate other, int run, PrefixAffinitySettings settings) {
+        return weigh(sticky, other, run, settings).reopens();
+    }
+
+    /** The gate's arithmetic for {@code sticky} against {@code other}: what {@link #reopens} decides, and why. */
+    public static Weighing weigh(Candidate sticky, Candidate other, int run, PrefixAffinitySettings settings) {
         Prices prices = new Prices(
                 sticky.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds()),
                 other.prices().map(ClusterPrices::queuedRequestSeconds).orElse(settings.queuedRequestSeconds()),
                 other.prices().map(ClusterPrices::prefillTokensPerSecond).orElse(settings.prefillTokensPerSecond()));
-        return reopens(sticky.queueDepth(), other.queueDepth(), run, prices);
+        return weigh(sticky.queueDepth(), other.queueDepth(), run, prices);
     }
 
     /** Whether the sticky set reopens, both clusters priced by {@code settings}. */
     public static boolean reopens(
             OptionalDouble stickyQueue, OptionalDouble otherQueue, int run, PrefixAffinitySettings settings) {
         double cost = settings.queuedRequestSeconds();
-        return reopens(stickyQueue, otherQueue, run, new Prices(cost, cost, settings.prefillTokensPerSecond()));
+        return weigh(stickyQueue, otherQueue, run, new Prices(cost, cost, settings.prefillTokensPerSecond()))
+                .reopens();
+    }
+
+    /**
+     * The gate's arithmetic, as {@code /route/explain} shows it.
+     *
+     * @param worth what the match saves: in queued requests, or in seconds when the two clusters' queued requests cost
+     *     differently
+     * @param gap the queue at the sticky cluster beyond the other's, in the same unit; empty when either is unmeasured
+     *     (then only measurement decides: an unmeasured sticky cluster gives way to a measured other)
+     * @param inSeconds whether {@code worth} and {@code gap} are seconds rather than queued requests
+     * @param reopens whether load outweighs the match: {@code gap > worth}
+     */
+    public record Weighing(double worth, OptionalDouble gap, boolean inSeconds, boolean reopens) {
+        public Weighing {
+            requireNonNull(gap, "gap");
+        }
     }
 
     /** A queued request's cost at the sticky and the other cluster, and the other's prefill rate. */
     private record Prices(double stickyCost, double otherCost, double otherPrefill) {}
 
-    private static boolean reopens(OptionalDouble stickyQueue, OptionalDouble otherQueue, int run, Prices prices) {
-        if (stickyQueue.isEmpty() || otherQueue.isEmpty()) {
-            return stickyQueue.isEmpty() && otherQueue.isPresent();
-        }
+    private static Weighing weigh(OptionalDouble stickyQueue, OptionalDouble otherQueue, int run, Prices prices) {
         double saved = run * (double) TOKENS_PER_BLOCK / prices.otherPrefill();
-        if (prices.stickyCost() == prices.otherCost()) {
-            // The seed's rule in the seed's own arithmetic: queue(s) − queue(o) > worth(run).
-            return stickyQueue.getAsDouble() - otherQueue.getAsDouble() > saved / prices.stickyCost();
+        boolean sameCost = prices.stickyCost() == prices.otherCost();
+        // The seed's rule in the seed's own arithmetic when both cost the same: queue(s) − queue(o) > worth(run).
+        double worth = sameCost ? saved / prices.stickyCost() : saved;
+        if (stickyQueue.isEmpty() || otherQueue.isEmpty()) {
+            return new Weighing(
+                    worth, OptionalDouble.empty(), !sameCost, stickyQueue.isEmpty() && otherQueue.isPresent());
         }
-        return stickyQueue.getAsDouble() * prices.stickyCost() - otherQueue.getAsDouble() * prices.otherCost() > saved;
+        double gap = sameCost
+                ? stickyQueue.getAsDouble() - otherQueue.getAsDouble()
+                : stickyQueue.getAsDouble() * prices.stickyCost() - otherQueue.getAsDouble() * prices.otherCost();
+        return new Weighing(worth, OptionalDouble.of(gap), !sameCost, gap > worth);
     }
 }
