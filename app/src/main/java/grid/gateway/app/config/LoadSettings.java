@@ -15,8 +15,13 @@ import java.time.Duration;
  *     {@code vllm:num_requests_waiting}
  * @param countSentSinceScrape {@code count_sent_since_scrape}: whether a cluster's depth also counts the requests this
  *     replica sent it since its latest scrape; default false
+ * @param dnsRefresh {@code dns_refresh_secs}: how often a {@code metrics_dns} name is resolved again; default 30 s
  */
-public record LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
+public record LoadSettings(
+        Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape, Duration dnsRefresh) {
+    /** The default {@code dns_refresh_secs}. */
+    public static final Duration DEFAULT_DNS_REFRESH = Duration.ofSeconds(30);
+
     /** The defaults. */
     public static LoadSettings defaults() {
         return new LoadSettings(Duration.ofSeconds(1), Duration.ofSeconds(2), "vllm:num_requests_waiting");
@@ -27,9 +32,15 @@ public record LoadSettings(Duration pollInterval, Duration window, String queueM
         this(pollInterval, window, queueMetric, false);
     }
 
+    /** Settings with the default {@code dns_refresh_secs}. */
+    public LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
+        this(pollInterval, window, queueMetric, countSentSinceScrape, DEFAULT_DNS_REFRESH);
+    }
+
     public LoadSettings {
         requireNonNull(pollInterval, "pollInterval");
         requireNonNull(window, "window");
         requireNonNull(queueMetric, "queueMetric");
+        requireNonNull(dnsRefresh, "dnsRefresh");
     }
 }

@@ -30,7 +30,7 @@ final class PluginsBlock {
     /** The settings in {@code route.load}, defaults filled in. */
     static LoadSettings load(YamlBlock route) {
         YamlBlock load = route.block("load");
-        load.only("poll_interval_ms", "window_secs", "queue_metric", "count_sent_since_scrape");
+        load.only("poll_interval_ms", "window_secs", "queue_metric", "count_sent_since_scrape", "dns_refresh_secs");
         LoadSettings defaults = LoadSettings.defaults();
         int before = load.problems().size();
         long pollMillis =
@@ -50,7 +50,14 @@ final class PluginsBlock {
             load.problems().add(load.path("queue_metric"), metric, metricExpected);
         }
         boolean countSent = load.bool("count_sent_since_scrape", defaults.countSentSinceScrape());
-        return new LoadSettings(Duration.ofMillis(pollMillis), Duration.ofSeconds(windowSecs), metric, countSent);
+        long dnsRefreshSecs =
+                load.integer("dns_refresh_secs", defaults.dnsRefresh().toSeconds(), LongRange.seconds());
+        return new LoadSettings(
+                Duration.ofMillis(pollMillis),
+                Duration.ofSeconds(windowSecs),
+                metric,
+                countSent,
+                Duration.ofSeconds(dnsRefreshSecs));
     }
 
     /**

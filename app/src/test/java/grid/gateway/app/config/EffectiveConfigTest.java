@@ -84,6 +84,7 @@ class EffectiveConfigTest {
                               window_secs: 2
                               queue_metric: vllm:num_requests_waiting
                               count_sent_since_scrape: false
+                              dns_refresh_secs: 30
                             prefix_affinity:
                               capacity: 16384
                               ttl_secs: 600

@@ -31,6 +31,8 @@ public record BackendCluster(
     }
 
     /** A cluster of one pod scraped at {@code metricsUrl}; absent means {@code <url>/metrics}. */
+    // The canonical constructor's parameters, with the single metrics URL most clusters and tests write.
+    @SuppressWarnings("checkstyle:parameternumber")
     public BackendCluster(
             ClusterId id,
             URI url,
