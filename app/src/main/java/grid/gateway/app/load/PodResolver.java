@@ -10,7 +10,7 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface PodResolver {
-    /** The JDK's resolver: the system's, or the hosts file {@code -Djdk.net.hostsFileResolver.hostsFile} names. */
+    /** The JDK's resolver: the system's, or the hosts file {@code -Djdk.net.hosts.file} names. */
     PodResolver SYSTEM = host -> List.of(InetAddress.getAllByName(host));
 
     /**
