@@ -27,12 +27,15 @@ class PartlyMeasuredIntegrationTest {
     private GatewayHarness gateway;
 
     @BeforeEach
-    void start() {
+    void startPods() {
         first = GatewayHarness.engine("east-a-0");
         second = GatewayHarness.engine("east-a-1");
         first.setQueueDepth(3);
         second.setQueueDepth(5);
-        first.failScrapes(true);
+    }
+
+    /** Starts the gateway once the pods fail as the test wants: its first round runs at once, on its own thread. */
+    private void startGateway() {
         gateway = new GatewayHarness(
                 dir, GatewayHarness.config("", """
                           - name: east
@@ -46,7 +49,12 @@ class PartlyMeasuredIntegrationTest {
 
     @AfterEach
     void stop() {
-        gateway.close();
+        if (gateway != null) {
+            gateway.close();
+        } else {
+            first.close();
+            second.close();
+        }
     }
 
     private Scrape scrape() {
@@ -56,6 +64,9 @@ class PartlyMeasuredIntegrationTest {
 
     @Test
     void onePodFailing_partlyMeasuredAndTheDepthIsTheOtherPods() {
+        first.failScrapes(true);
+        startGateway();
+
         Scrape scrape = scrape();
 
         assertThat(scrape.value("grid_cluster_partly_measured", "cluster", CLUSTER))
@@ -70,7 +81,7 @@ class PartlyMeasuredIntegrationTest {
 
     @Test
     void bothPodsAnswering_theDepthIsTheSumAndNotPartly() {
-        first.failScrapes(false);
+        startGateway();
 
         Scrape scrape = scrape();
 
@@ -83,7 +94,9 @@ class PartlyMeasuredIntegrationTest {
 
     @Test
     void bothPodsFailing_unmeasuredAndNotPartly() {
+        first.failScrapes(true);
         second.failScrapes(true);
+        startGateway();
 
         Scrape scrape = scrape();
 
