@@ -165,7 +165,7 @@ type (a number stays a number, a string stays quoted) and the gateway's own stri
 {{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "upstream" "sites" "siteRoute")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute" $gs.siteRoute (list "load" "prefixAffinity")) -}}
-{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape" "orderBy")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape" "orderBy" "dnsRefreshSecs")) -}}
 {{- $server := .Values.server -}}
 server:
   port: {{ $server.port | toJson }}
@@ -217,12 +217,18 @@ sites:
   - name: {{ $site.name | toJson }}
     clusters:
       {{- range $j, $c := $site.clusters }}
-      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "maxQueueDepth" "draining" "tls")) }}
+      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "metricsUrls" "metricsDns" "maxQueueDepth" "draining" "tls")) }}
       - name: {{ $c.name | toJson }}
         url: {{ $c.url | toJson }}
         models: {{ $c.models | toJson }}
         {{- if hasKey $c "metricsUrl" }}
         metrics_url: {{ $c.metricsUrl | toJson }}
+        {{- end }}
+        {{- if hasKey $c "metricsUrls" }}
+        metrics_urls: {{ $c.metricsUrls | toJson }}
+        {{- end }}
+        {{- if hasKey $c "metricsDns" }}
+        metrics_dns: {{ $c.metricsDns | toJson }}
         {{- end }}
         {{- if hasKey $c "maxQueueDepth" }}
         max_queue_depth: {{ $c.maxQueueDepth | toJson }}
@@ -246,6 +252,9 @@ plugins:
       {{- end }}
       {{- if hasKey $gs.siteRoute.load "orderBy" }}
       order_by: {{ $gs.siteRoute.load.orderBy | toJson }}
+      {{- end }}
+      {{- if hasKey $gs.siteRoute.load "dnsRefreshSecs" }}
+      dns_refresh_secs: {{ $gs.siteRoute.load.dnsRefreshSecs | toJson }}
       {{- end }}
     {{- $sharing := .Values.prefixSharing }}
     {{- if or $gs.siteRoute.prefixAffinity $sharing.redisUrl }}
@@ -292,13 +301,15 @@ are applied live, so they are left out.
 {{- dict "server" $ports "upstream" .Values.gridServing.upstream "prefixSharing" .Values.prefixSharing | toJson | sha256sum }}
 {{- end }}
 
-{{/* The TCP ports of every cluster url and metricsUrl, sorted and unique, as a JSON array of numbers. */}}
+{{/* The TCP ports of every cluster url, metricsUrl, metricsUrls and metricsDns, sorted and unique, as a JSON array of numbers. */}}
 {{- define "grid-gateway.enginePorts" -}}
 {{- $ports := list }}
 {{- range .Values.gridServing.sites }}
 {{- range .clusters }}
 {{- $urls := list .url }}
 {{- with .metricsUrl }}{{ $urls = append $urls . }}{{ end }}
+{{- with .metricsUrls }}{{ $urls = concat $urls . }}{{ end }}
+{{- with .metricsDns }}{{ $urls = append $urls . }}{{ end }}
 {{- range $urls }}
 {{- $u := urlParse . }}
 {{- $hostPort := splitList ":" $u.host }}

@@ -229,10 +229,11 @@ public final class GatewayServer implements AutoCloseable {
         metrics.syncClusters();
     }
 
-    /** The queue scraper: https metrics URLs are scraped with their cluster's TLS. */
+    /** The queue scraper: https metrics URLs are scraped with their cluster's TLS; pod censuses go to the metrics. */
     private QueueScraper scraper(MonotonicClock clock) {
         return new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
-                .tls(tls::forCluster);
+                .tls(tls::forCluster)
+                .events(metrics);
     }
 
     private LoadSettings loadSettings() {

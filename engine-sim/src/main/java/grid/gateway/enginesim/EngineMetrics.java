@@ -3,6 +3,7 @@ package grid.gateway.enginesim;
 import static java.util.Objects.requireNonNull;
 
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -35,6 +36,7 @@ final class EngineMetrics {
     private final EngineQueue queue;
     private final PrefixCache cache;
     private final AtomicReference<OptionalInt> forcedWaiting = new AtomicReference<>(OptionalInt.empty());
+    private final AtomicBoolean down = new AtomicBoolean();
     private final LongAdder promptTokens = new LongAdder();
     private final LongAdder generationTokens = new LongAdder();
     private final LongAdder cacheQueries = new LongAdder();
@@ -46,6 +48,16 @@ final class EngineMetrics {
             "vllm:request_inference_time_seconds", "Histogram of time spent in RUNNING phase for request.");
     private final SecondsHistogram queueTime = new SecondsHistogram(
             "vllm:request_queue_time_seconds", "Histogram of time spent in WAITING phase for request.");
+
+    /** While {@code failing}, {@code /metrics} answers 503 (a pod whose exporter is down, or one restarting). */
+    void failScrapes(boolean failing) {
+        down.set(failing);
+    }
+
+    /** Whether {@code /metrics} answers 503 now. */
+    boolean scrapesFail() {
+        return down.get();
+    }
 
     EngineMetrics(String model, EngineQueue queue, PrefixCache cache) {
         this.labels = "{engine=\"0\",model_name=\"" + escape(requireNonNull(model, "model")) + "\"}";

@@ -58,6 +58,10 @@ final class EngineRoutes {
     void handle(ServerRequest request, ServerResponse response) {
         if (request.path().rawPath().equals("/metrics")) {
             parts.log().scraped();
+            if (parts.metrics().scrapesFail()) {
+                response.status(Status.SERVICE_UNAVAILABLE_503).send();
+                return;
+            }
             response.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
             response.send(parts.metrics().exposition());
             return;

@@ -68,6 +68,24 @@ public record EngineSettings(
         return new Builder();
     }
 
+    /** These settings for one pod of a cluster: bound at {@code podHost}:{@code podPort}, named {@code podName}. */
+    public EngineSettings pod(String podHost, int podPort, String podName) {
+        return new EngineSettings(
+                podHost,
+                podPort,
+                podName,
+                models,
+                slots,
+                prefillTokensPerSecond,
+                decodeTokensPerSecond,
+                cacheBlocks,
+                answerTokens,
+                pacer,
+                wallClock,
+                random,
+                tls);
+    }
+
     /** The model labelling {@code /metrics} and answering requests that name none. */
     public String defaultModel() {
         return models.getFirst();

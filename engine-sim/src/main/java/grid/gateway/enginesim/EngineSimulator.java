@@ -128,6 +128,14 @@ public final class EngineSimulator implements AutoCloseable {
         metrics.forceWaiting(OptionalInt.of(depth));
     }
 
+    /**
+     * While {@code failing}, {@code /metrics} answers 503 and every other request is served as before: a pod whose
+     * scrape fails, for the gateway's partly measured clusters.
+     */
+    public void failScrapes(boolean failing) {
+        metrics.failScrapes(failing);
+    }
+
     /** Makes {@code vllm:num_requests_waiting} follow the simulated queue again. */
     public void clearQueueDepth() {
         metrics.forceWaiting(OptionalInt.empty());

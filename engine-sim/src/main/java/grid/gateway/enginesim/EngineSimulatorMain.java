@@ -4,6 +4,8 @@ import io.helidon.common.configurable.Resource;
 import io.helidon.common.tls.Tls;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -12,8 +14,11 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -cp … grid.gateway.enginesim.EngineSimulatorMain --port 8001 --name site-a --model demo-model \
  *     [--model other] [--host 127.0.0.1] [--slots 4] [--prefill-tps 8000] [--decode-tps 60] [--cache-blocks 4096]
- *     [--answer-tokens 8] [--instant] [--tls-cert FILE --tls-key FILE]
+ *     [--answer-tokens 8] [--instant] [--tls-cert FILE --tls-key FILE] [--pod-hosts 127.0.0.1,127.0.0.2]
  * </pre>
+ *
+ * <p>With {@code --pod-hosts} it runs one pod of the cluster on each address, all on one port ({@link EnginePods}),
+ * in place of one engine on {@code --host}.
  *
  * <p>With {@code --tls-cert} and {@code --tls-key} (PEM: a certificate chain, an unencrypted PKCS#8 key) it serves
  * HTTPS.
@@ -24,19 +29,30 @@ import java.util.concurrent.CountDownLatch;
 public final class EngineSimulatorMain {
     private EngineSimulatorMain() {}
 
-    /** Starts the simulator and blocks until the JVM shuts down. */
+    /** Starts the simulator (or its pods) and blocks until the JVM shuts down. */
     public static void main(String[] args) throws InterruptedException {
         EngineSettings settings;
+        List<String> podHosts;
         try {
-            settings = parse(args);
+            podHosts = podHosts(args);
+            settings = parse(withoutPodHosts(args));
         } catch (IllegalArgumentException e) {
             usage(System.err, String.valueOf(e.getMessage()));
             System.exit(2);
             return;
         }
-        EngineSimulator simulator;
+        AutoCloseable running;
+        int port;
         try {
-            simulator = EngineSimulator.start(settings);
+            if (podHosts.isEmpty()) {
+                EngineSimulator simulator = EngineSimulator.start(settings);
+                running = simulator;
+                port = simulator.port();
+            } else {
+                EnginePods pods = EnginePods.start(settings, podHosts);
+                running = pods;
+                port = pods.port();
+            }
         } catch (IllegalStateException e) {
             System.err.println("engine-simulator " + settings.name() + ": " + e.getMessage());
             System.exit(1);
@@ -44,12 +60,42 @@ public final class EngineSimulatorMain {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            simulator.close();
+            try {
+                running.close();
+            } catch (Exception ignored) {
+                // Stopping anyway.
+            }
             stopped.countDown();
         }));
-        System.out.println("engine-simulator " + settings.name() + " listening port=" + simulator.port());
+        System.out.println("engine-simulator " + settings.name() + " listening port=" + port
+                + (podHosts.isEmpty() ? "" : " pods=" + String.join(",", podHosts)));
         System.out.flush();
         stopped.await();
+    }
+
+    /** The addresses after {@code --pod-hosts}, comma-separated; empty when absent. */
+    static List<String> podHosts(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--pod-hosts")) {
+                if (i + 1 >= args.length || args[i + 1].isBlank()) {
+                    throw new IllegalArgumentException("--pod-hosts needs a value");
+                }
+                return List.of(args[i + 1].split(","));
+            }
+        }
+        return List.of();
+    }
+
+    private static String[] withoutPodHosts(String[] args) {
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--pod-hosts")) {
+                i++;
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        return rest.toArray(String[]::new);
     }
 
     /** The settings {@code args} ask for. */
@@ -119,6 +165,6 @@ public final class EngineSimulatorMain {
         err.println("engine-simulator: " + problem);
         err.println("usage: EngineSimulatorMain --port N --name NAME --model M [--model M2] [--host H] [--slots N]"
                 + " [--prefill-tps N] [--decode-tps N] [--cache-blocks N] [--answer-tokens N] [--instant]"
-                + " [--tls-cert FILE --tls-key FILE]");
+                + " [--tls-cert FILE --tls-key FILE] [--pod-hosts H1,H2,...]");
     }
 }

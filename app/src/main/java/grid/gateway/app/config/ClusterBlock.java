@@ -2,6 +2,7 @@ package grid.gateway.app.config;
 
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.MetricsSource;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Reads one {@code sites[i].clusters[j]} block into a {@link BackendCluster}, with {@code metrics_url} filled in.
+ * Reads one {@code sites[i].clusters[j]} block into a {@link BackendCluster}, with its metrics source filled in.
  *
  * <p>Stateless and thread-safe.
  */
@@ -40,8 +41,7 @@ final class ClusterBlock {
         Optional<URI> url = cluster.requiredString("url", HttpUrl.EXPECTED)
                 .flatMap(text -> HttpUrl.parse(cluster.path("url"), text, cluster.problems()));
         List<String> models = models(cluster);
-        Optional<URI> metricsUrl = cluster.string("metrics_url", HttpUrl.EXPECTED)
-                .flatMap(text -> HttpUrl.parse(cluster.path("metrics_url"), text, cluster.problems()));
+        Optional<MetricsSource> metricsSource = MetricsBlock.read(cluster);
         OptionalLong maxQueueDepth =
                 cluster.optionalInteger("max_queue_depth", LongRange.atMost(Integer.MAX_VALUE, ""));
         boolean draining = cluster.bool("draining", false);
@@ -49,8 +49,8 @@ final class ClusterBlock {
         if (cluster.problems().size() > before || url.isEmpty()) {
             return Optional.empty();
         }
-        URI metrics = metricsUrl.orElseGet(() -> HttpUrl.metrics(url.get()));
-        if (tls.isPresent() && !isHttps(url.get()) && !isHttps(metrics)) {
+        MetricsSource metrics = metricsSource.orElseGet(() -> MetricsSource.of(HttpUrl.metrics(url.get())));
+        if (tls.isPresent() && !isHttps(url.get()) && !MetricsBlock.anyHttps(metrics)) {
             cluster.problems().add(cluster.path("tls"), "(a block)", "tls only on a cluster with an https url");
             return Optional.empty();
         }
@@ -63,7 +63,7 @@ final class ClusterBlock {
                 tls));
     }
 
-    private static boolean isHttps(URI uri) {
+    static boolean isHttps(URI uri) {
         return "https".equalsIgnoreCase(uri.getScheme());
     }
 
@@ -72,7 +72,8 @@ final class ClusterBlock {
      *
      * @param url {@code url}, trailing slashes dropped
      * @param models {@code models}
-     * @param metricsUrl {@code metrics_url}, or its default {@code <url>/metrics}
+     * @param metrics {@code metrics_url}, {@code metrics_urls} or {@code metrics_dns}, or the default
+     *     {@code <url>/metrics}
      * @param maxQueueDepth {@code max_queue_depth}, absent for no limit
      * @param draining {@code draining}
      * @param tls {@code tls}, absent for the default ({@code gateway.upstream.tls})
@@ -80,7 +81,7 @@ final class ClusterBlock {
     record Parts(
             URI url,
             List<String> models,
-            URI metricsUrl,
+            MetricsSource metrics,
             OptionalInt maxQueueDepth,
             boolean draining,
             Optional<UpstreamTls> tls) {
@@ -90,7 +91,7 @@ final class ClusterBlock {
 
         /** The backend cluster with this content and {@code id}. */
         BackendCluster cluster(ClusterId id) {
-            return new BackendCluster(id, url, Set.copyOf(models), Optional.of(metricsUrl), maxQueueDepth, draining);
+            return new BackendCluster(id, url, Set.copyOf(models), metrics, maxQueueDepth, draining);
         }
     }
 

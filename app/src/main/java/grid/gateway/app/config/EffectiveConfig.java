@@ -3,8 +3,10 @@ package grid.gateway.app.config;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.MetricsSource;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,11 +106,15 @@ public final class EffectiveConfig {
         block.put("url", cluster.url().toString());
         // Sorted: the cluster holds its models as a set, and the output must not change from one run to the next.
         block.put("models", cluster.models().stream().sorted().toList());
-        block.put(
-                "metrics_url",
-                cluster.metricsUrl()
-                        .orElseGet(() -> HttpUrl.metrics(cluster.url()))
-                        .toString());
+        switch (cluster.metrics()) {
+            case MetricsSource.Urls one
+            when one.urls().size() == 1 ->
+                block.put("metrics_url", one.urls().getFirst().toString());
+            case MetricsSource.Urls pods ->
+                block.put(
+                        "metrics_urls", pods.urls().stream().map(URI::toString).toList());
+            case MetricsSource.Dns dns -> block.put("metrics_dns", dns.url().toString());
+        }
         cluster.maxQueueDepth().ifPresent(depth -> block.put("max_queue_depth", depth));
         block.put("draining", cluster.draining());
         UpstreamTls own = tls.clusters().get(cluster.id());
@@ -126,6 +132,7 @@ public final class EffectiveConfig {
         loadBlock.put("queue_metric", load.queueMetric());
         loadBlock.put("count_sent_since_scrape", load.countSentSinceScrape());
         loadBlock.put("order_by", load.orderBy().label());
+        loadBlock.put("dns_refresh_secs", load.dnsRefresh().toSeconds());
         PrefixAffinitySettings.Calibrated auto = prefixAffinity.auto();
         Map<String, Object> affinity = new LinkedHashMap<>();
         affinity.put("capacity", auto.capacity() ? YamlBlock.AUTO : prefixAffinity.capacity());

@@ -19,9 +19,18 @@ import java.time.Duration;
  *     replica sent it since its latest scrape; default false
  * @param orderBy {@code order_by}: how candidates are ordered by load, {@code depth} (the default, the seed's order) or
  *     {@code expected_wait} (by the time to first token each would give the request; docs/tuning.md)
+ * @param dnsRefresh {@code dns_refresh_secs}: how often a {@code metrics_dns} name is resolved again; default 30 s
  */
 public record LoadSettings(
-        Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape, LoadOrder orderBy) {
+        Duration pollInterval,
+        Duration window,
+        String queueMetric,
+        boolean countSentSinceScrape,
+        LoadOrder orderBy,
+        Duration dnsRefresh) {
+    /** The default {@code dns_refresh_secs}. */
+    public static final Duration DEFAULT_DNS_REFRESH = Duration.ofSeconds(30);
+
     /** The defaults. */
     public static LoadSettings defaults() {
         return new LoadSettings(Duration.ofSeconds(1), Duration.ofSeconds(2), "vllm:num_requests_waiting");
@@ -32,9 +41,9 @@ public record LoadSettings(
         this(pollInterval, window, queueMetric, false);
     }
 
-    /** Settings that order candidates by depth (the default). */
+    /** Settings that order candidates by depth (the default), with the default {@code dns_refresh_secs}. */
     public LoadSettings(Duration pollInterval, Duration window, String queueMetric, boolean countSentSinceScrape) {
-        this(pollInterval, window, queueMetric, countSentSinceScrape, LoadOrder.DEPTH);
+        this(pollInterval, window, queueMetric, countSentSinceScrape, LoadOrder.DEPTH, DEFAULT_DNS_REFRESH);
     }
 
     public LoadSettings {
@@ -42,6 +51,7 @@ public record LoadSettings(
         requireNonNull(window, "window");
         requireNonNull(queueMetric, "queueMetric");
         requireNonNull(orderBy, "orderBy");
+        requireNonNull(dnsRefresh, "dnsRefresh");
     }
 
     /** The rules selection reads the load signal by. */

@@ -31,7 +31,13 @@ final class PluginsBlock {
     /** The settings in {@code route.load}, defaults filled in. */
     static LoadSettings load(YamlBlock route) {
         YamlBlock load = route.block("load");
-        load.only("poll_interval_ms", "window_secs", "queue_metric", "count_sent_since_scrape", "order_by");
+        load.only(
+                "poll_interval_ms",
+                "window_secs",
+                "queue_metric",
+                "count_sent_since_scrape",
+                "order_by",
+                "dns_refresh_secs");
         LoadSettings defaults = LoadSettings.defaults();
         int before = load.problems().size();
         long pollMillis =
@@ -58,12 +64,15 @@ final class PluginsBlock {
         if (order.isEmpty()) {
             load.problems().add(load.path("order_by"), orderBy, orderExpected);
         }
+        long dnsRefreshSecs =
+                load.integer("dns_refresh_secs", defaults.dnsRefresh().toSeconds(), LongRange.seconds());
         return new LoadSettings(
                 Duration.ofMillis(pollMillis),
                 Duration.ofSeconds(windowSecs),
                 metric,
                 countSent,
-                order.orElse(LoadOrder.DEPTH));
+                order.orElse(LoadOrder.DEPTH),
+                Duration.ofSeconds(dnsRefreshSecs));
     }
 
     /**

@@ -90,7 +90,16 @@ final class SitesBlock {
         Map<String, String> digests = new HashMap<>();
         Map<String, ClusterBlock.Parts> valid = new LinkedHashMap<>();
         for (YamlBlock cluster : site.items("clusters", list.orElse(List.of()))) {
-            cluster.only("name", "url", "models", "metrics_url", "max_queue_depth", "draining", "tls");
+            cluster.only(
+                    "name",
+                    "url",
+                    "models",
+                    "metrics_url",
+                    "metrics_urls",
+                    "metrics_dns",
+                    "max_queue_depth",
+                    "draining",
+                    "tls");
             Optional<String> clusterName = ClusterBlock.name(cluster).filter(n -> unique(cluster, n, names, digests));
             Optional<ClusterBlock.Parts> content = ClusterBlock.read(cluster, tls);
             if (clusterName.isPresent() && content.isPresent()) {

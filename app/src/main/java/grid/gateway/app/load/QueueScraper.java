@@ -3,28 +3,21 @@ package grid.gateway.app.load;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.LoadSettings;
-import grid.gateway.app.forward.HostKeepingResolver;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.EngineSeriesParser;
+import grid.gateway.routing.load.PodSum;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.common.tls.Tls;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Status;
-import io.helidon.webclient.api.WebClient;
-import io.helidon.webclient.http1.Http1Client;
-import io.helidon.webclient.http1.Http1ClientRequest;
-import io.helidon.webclient.http1.Http1ClientResponse;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,24 +36,29 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Feeds the router's load signal (docs/design.md §6): every {@code load.poll_interval_ms} it GETs each backend cluster's
- * {@code metrics_url} (default {@code <url>/metrics}), reads an {@link EngineSample} with {@link EngineSeriesParser}
- * ({@code load.queue_metric} summed as the queue depth, plus the vLLM series that {@code auto} calibration uses) at
- * the clock's reading when the answer was read, and hands it to {@link SiteRouter#scraped}: the one entry point that
- * records the depth into the windowed worst queue depth, resets the cluster's sent-since-scrape count and feeds its
- * calibration.
+ * Feeds the router's load signal (docs/design.md §6): every {@code load.poll_interval_ms} it GETs each backend
+ * cluster's pods ({@code metrics_url}, default {@code <url>/metrics}; each of {@code metrics_urls}; or every address
+ * of {@code metrics_dns}, {@link PodTargets}), reads an {@link EngineSample} from each pod with
+ * {@link EngineSeriesParser} ({@code load.queue_metric} summed as the queue depth, plus the vLLM series that
+ * {@code auto} calibration uses), sums the round's pods with {@link PodSum} and hands the cluster's sample to
+ * {@link SiteRouter#scraped}: the one entry point that records the depth into the windowed worst queue depth, resets
+ * the cluster's sent-since-scrape count and feeds its calibration. One round of a cluster is one sample, taken when
+ * its last pod's scrape ended, so sent-since-scrape counts from the cluster's latest complete round.
  *
  * <pre>
- * scheduler (injected)           virtual threads, one scrape per cluster at a time
- *   every poll interval:           GET metrics_url (connect 1 s, read 2 s, no redirects, at most 8 MiB)
- *     pollNow() -----------------&gt;   2xx + a finite queue_metric -&gt; router.scraped(cluster, sample)  SAMPLED
- *       never waits for a scrape     2xx without it              -&gt; router.scraped(cluster, sample)  NO_QUEUE_METRIC
- *                                    anything else               -&gt; nothing                          FAILED
+ * scheduler (injected)           virtual threads, one round per cluster at a time, its pods in parallel
+ *   every poll interval:           GET each pod (connect 1 s, read 2 s, no redirects, at most 8 MiB)
+ *     pollNow() -----------------&gt;   every pod: 2xx + a finite queue_metric  -&gt; router.scraped(Σ)   SAMPLED
+ *       never waits for a scrape     some pods, the others failed or without -&gt; router.scraped(Σ)   PARTLY_SAMPLED
+ *                                    2xx, none with the queue metric         -&gt; router.scraped(Σ)   NO_QUEUE_METRIC
+ *                                    no pod answered 2xx (or no pod)         -&gt; nothing             FAILED
  * </pre>
  *
  * <ul>
- *   <li>A failed scrape (connect error, timeout, non-2xx status, redirect, oversized body) records nothing: the
- *       cluster keeps its older samples and becomes unmeasured once its window empties.
+ *   <li>A pod that fails is left out of the sum: a partly measured cluster's depth is what the pods that answered
+ *       hold, and {@link LoadEvents#podsScraped} tells the metrics so. When every pod fails nothing is recorded: the
+ *       cluster keeps its older samples and becomes unmeasured once its window empties, as a one-pod cluster always
+ *       did.
  *   <li>A 2xx answer without a finite sample of the queue metric records no depth either (the router leaves the
  *       window and the sent-since-scrape count alone when the sample has no depth), but its other engine series
  *       still feed calibration: they are as true as ever, and only the queue metric's name may be wrong. An answer
@@ -72,31 +70,34 @@ import org.jspecify.annotations.Nullable;
  *       that ends after its cluster left records nothing. What the router holds of clusters that left (window,
  *       calibration, counts) goes when the composition root calls {@link SiteRouter#reconfigure} on reload, and so
  *       does the window's length ({@code window_secs}).
- *   <li>A cluster whose scrapes start failing is logged once at WARNING, and once at INFO when they work again.
+ *   <li>A cluster whose scrapes start failing (or partly failing) is logged once at WARNING, and once at INFO when
+ *       they work again.
  * </ul>
  *
- * <p>Thread-safe: rounds may run concurrently with {@link #pollNow()} from a test; the per-cluster map of running
- * scrapes is concurrent, and start and close are serialised by a lock never held across I/O.
+ * <p>Thread-safe: rounds may run concurrently with {@link #pollNow()} from a test; the per-cluster maps are
+ * concurrent, and start and close are serialised by a lock never held across I/O.
  */
 public final class QueueScraper implements AutoCloseable {
     /** How long a connection to a metrics endpoint may take. */
-    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(PodFetch.CONNECT_SECONDS);
     /** The longest silence while reading a metrics answer. */
-    public static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(PodFetch.READ_SECONDS);
     /** The shortest wait between rounds, whatever {@code poll_interval_ms} says. */
     public static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(1);
     /** The largest exposition read; a larger one is a failed scrape. */
-    public static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
+    public static final int MAX_EXPOSITION_BYTES = PodFetch.MAX_EXPOSITION_BYTES;
 
     private static final System.Logger LOG = System.getLogger(QueueScraper.class.getName());
 
-    /** How one scrape ended. */
+    /** How one cluster's scrape round ended. */
     public enum Outcome {
-        /** A sample was recorded. */
+        /** Every pod gave a depth: their sum was recorded. */
         SAMPLED,
-        /** No answer, a non-2xx answer, or one over {@link #MAX_EXPOSITION_BYTES}: nothing recorded. */
+        /** Some pods gave a depth and others did not: the sum over those that did was recorded. */
+        PARTLY_SAMPLED,
+        /** No pod answered 2xx (or the cluster has no pod), or one went over {@link #MAX_EXPOSITION_BYTES}. */
         FAILED,
-        /** A 2xx answer without a finite sample of the queue metric: no depth recorded (other series still count). */
+        /** 2xx answers without a finite sample of the queue metric: no depth recorded (other series still count). */
         NO_QUEUE_METRIC,
         /** The cluster left the grid while it was scraped: nothing recorded. */
         DISCARDED
@@ -109,15 +110,9 @@ public final class QueueScraper implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final EngineSeriesParser parser = new EngineSeriesParser();
     private final ExecutorService scrapes = Executors.newVirtualThreadPerTaskExecutor();
-    private final Http1Client client = WebClient.builder()
-            .connectTimeout(CONNECT_TIMEOUT)
-            .readTimeout(READ_TIMEOUT)
-            .followRedirects(false)
-            .shareConnectionCache(false)
-            .dnsResolver(HostKeepingResolver.INSTANCE)
-            .build()
-            .client(Http1Client.PROTOCOL);
+    private final PodFetch fetch = new PodFetch();
     private final ConcurrentMap<ClusterId, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ClusterId, PodSum> sums = new ConcurrentHashMap<>();
     /** Done once the round {@link #start()} schedules has finished every scrape it began, or the scraper closed. */
     private final CompletableFuture<Void> firstRound = new CompletableFuture<>();
 
@@ -125,13 +120,16 @@ public final class QueueScraper implements AutoCloseable {
     private final ReentrantLock lifecycle = new ReentrantLock();
     private @Nullable ScheduledFuture<?> nextRound;
     private volatile boolean closed;
-    private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
+    private volatile LoadEvents events = LoadEvents.NONE;
+    private volatile PodResolver resolver = PodResolver.SYSTEM;
+    private final PodTargets targets;
 
     /**
      * A scraper that is not yet scheduled; {@link #start()} schedules it.
      *
      * @param grid the grid in force, read at each round
-     * @param load the load settings in force ({@code poll_interval_ms}, {@code queue_metric}), read at each round
+     * @param load the load settings in force ({@code poll_interval_ms}, {@code queue_metric},
+     *     {@code dns_refresh_secs}), read at each round
      * @param router where samples go ({@link SiteRouter#scraped})
      * @param clock the monotonic clock the router runs on
      * @param scheduler runs the rounds; owned by the caller, never shut down here
@@ -147,6 +145,13 @@ public final class QueueScraper implements AutoCloseable {
         this.router = requireNonNull(router, "router");
         this.clock = requireNonNull(clock, "clock");
         this.scheduler = requireNonNull(scheduler, "scheduler");
+        this.targets = new PodTargets(
+                host -> resolver.resolve(host), clock, () -> load.get().dnsRefresh(), new LoadEvents() {
+                    @Override
+                    public void dnsFailed(ClusterId cluster) {
+                        events.dnsFailed(cluster);
+                    }
+                });
     }
 
     /**
@@ -154,7 +159,19 @@ public final class QueueScraper implements AutoCloseable {
      * JDK's defaults; call before {@link #start()}.
      */
     public QueueScraper tls(Function<BackendCluster, Optional<Tls>> clusterTls) {
-        this.tls = requireNonNull(clusterTls, "clusterTls");
+        fetch.tls(clusterTls);
+        return this;
+    }
+
+    /** Tells {@code listener} each round's pod census and each failed resolution; call before {@link #start()}. */
+    public QueueScraper events(LoadEvents listener) {
+        this.events = requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /** Resolves {@code metrics_dns} names with {@code resolver} (tests); call before {@link #start()}. */
+    public QueueScraper resolver(PodResolver podResolver) {
+        this.resolver = requireNonNull(podResolver, "podResolver");
         return this;
     }
 
@@ -181,6 +198,8 @@ public final class QueueScraper implements AutoCloseable {
         current.clusters().forEach(cluster -> live.add(cluster.id()));
         running.keySet().retainAll(live);
         lastOutcome.keySet().retainAll(live);
+        sums.keySet().retainAll(live);
+        targets.retain(live);
         Map<ClusterId, CompletableFuture<Outcome>> round = new LinkedHashMap<>();
         for (BackendCluster cluster : current.clusters()) {
             if (closed) {
@@ -211,7 +230,7 @@ public final class QueueScraper implements AutoCloseable {
             lifecycle.unlock();
         }
         scrapes.shutdownNow();
-        client.closeResource();
+        fetch.close();
         firstRound.complete(null);
     }
 
@@ -222,14 +241,6 @@ public final class QueueScraper implements AutoCloseable {
      */
     public CompletableFuture<Void> firstRound() {
         return firstRound;
-    }
-
-    /** The metrics URL of {@code cluster}: its {@code metrics_url}, else {@code <url>/metrics}. */
-    static URI metricsUri(BackendCluster cluster) {
-        return cluster.metricsUrl().orElseGet(() -> {
-            String base = cluster.url().toString();
-            return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/metrics");
-        });
     }
 
     private void round() {
@@ -268,43 +279,77 @@ public final class QueueScraper implements AutoCloseable {
         }
     }
 
+    /** One round of {@code cluster}: every pod in parallel, then one sample of their sum. */
     private Outcome scrape(BackendCluster cluster, String metric) {
         ClusterId id = cluster.id();
-        String text;
-        URI uri = metricsUri(cluster);
-        Http1ClientRequest request = client.get()
-                .uri(uri)
-                .followRedirects(false)
-                .readTimeout(READ_TIMEOUT)
-                .header(HeaderValues.ACCEPT_TEXT);
-        if ("https".equalsIgnoreCase(uri.getScheme())) {
-            tls.apply(cluster).ifPresent(request::tls);
+        List<URI> pods = targets.pods(cluster);
+        PodAnswers answers = fetchAll(cluster, pods, metric);
+        if (grid.get().cluster(id).isEmpty()) {
+            return Outcome.DISCARDED;
         }
-        try (Http1ClientResponse answer = request.request()) {
-            if (answer.status().family() != Status.Family.SUCCESSFUL) {
-                return failed(id, "answered " + answer.status().code());
-            }
-            byte[] body = readBounded(answer.inputStream());
-            if (body.length > MAX_EXPOSITION_BYTES) {
-                return failed(id, "exposition over " + MAX_EXPOSITION_BYTES + " bytes");
-            }
-            text = new String(body, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException unreachable) {
-            return failed(id, "failed: " + rootCause(unreachable));
+        events.podsScraped(id, new PodCensus(pods.size(), answers.measured()));
+        String why = String.join("; ", answers.failures());
+        if (answers.samples().isEmpty()) {
+            return noted(id, Outcome.FAILED, pods.isEmpty() ? "has no pod (its metrics_dns name never resolved)" : why);
         }
-        EngineSample sample = parser.parse(text, metric, clock.nanoTime());
-        boolean left = grid.get().cluster(id).isEmpty();
-        if (!left) {
-            router.scraped(id, sample);
+        Set<String> podKeys = new HashSet<>();
+        pods.forEach(pod -> podKeys.add(pod.toString()));
+        EngineSample sum =
+                sums.computeIfAbsent(id, absent -> new PodSum()).round(answers.samples(), podKeys, clock.nanoTime());
+        router.scraped(id, sum);
+        if (answers.measured() == 0) {
+            return noted(id, Outcome.NO_QUEUE_METRIC, why);
         }
-        if (sample.waiting().isEmpty()) {
-            return noted(id, Outcome.NO_QUEUE_METRIC, "has no finite sample of " + metric);
-        }
-        return left ? Outcome.DISCARDED : noted(id, Outcome.SAMPLED, "");
+        return answers.measured() < pods.size()
+                ? noted(id, Outcome.PARTLY_SAMPLED, why)
+                : noted(id, Outcome.SAMPLED, "");
     }
 
-    private Outcome failed(ClusterId id, String why) {
-        return noted(id, Outcome.FAILED, why);
+    /**
+     * What one round's pods answered.
+     *
+     * @param samples the sample of each pod that answered 2xx, by its URL
+     * @param measured how many of them carried a finite queue metric
+     * @param failures a line for each pod that gave no depth
+     */
+    private record PodAnswers(Map<String, EngineSample> samples, int measured, List<String> failures) {}
+
+    /** GETs every pod, in parallel when there are several (a one-pod cluster's GET runs on the round's thread). */
+    private PodAnswers fetchAll(BackendCluster cluster, List<URI> pods, String metric) {
+        List<CompletableFuture<PodFetch.Fetched>> fetches = new ArrayList<>(pods.size());
+        for (URI pod : pods) {
+            fetches.add(
+                    pods.size() == 1
+                            ? CompletableFuture.completedFuture(fetch.get(cluster, pod))
+                            : fetchAsync(cluster, pod));
+        }
+        Map<String, EngineSample> samples = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        int measured = 0;
+        for (int i = 0; i < pods.size(); i++) {
+            URI pod = pods.get(i);
+            switch (fetches.get(i).join()) {
+                case PodFetch.Fetched.Answered(String text) -> {
+                    EngineSample sample = parser.parse(text, metric, clock.nanoTime());
+                    samples.put(pod.toString(), sample);
+                    if (sample.waiting().isPresent()) {
+                        measured++;
+                    } else {
+                        failures.add(pod + " has no finite sample of " + metric);
+                    }
+                }
+                case PodFetch.Fetched.Failed(String why) -> failures.add(pod + " " + why);
+            }
+        }
+        return new PodAnswers(samples, measured, failures);
+    }
+
+    private CompletableFuture<PodFetch.Fetched> fetchAsync(BackendCluster cluster, URI pod) {
+        try {
+            return CompletableFuture.supplyAsync(() -> fetch.get(cluster, pod), scrapes);
+        } catch (RejectedExecutionException closing) {
+            return CompletableFuture.completedFuture(new PodFetch.Fetched.Failed("not scraped: the scraper closed"));
+        }
     }
 
     /** Logs when a cluster's scrapes start failing or work again, never for a repeat. */
@@ -318,26 +363,17 @@ public final class QueueScraper implements AutoCloseable {
             if (previous != null) {
                 LOG.log(System.Logger.Level.INFO, "queue scrape of cluster " + id + " works again");
             }
+        } else if (outcome == Outcome.PARTLY_SAMPLED) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "queue scrape of cluster " + id + " partly failed: " + why
+                            + "; its depth is the sum over the pods that answered");
         } else {
             LOG.log(
                     System.Logger.Level.WARNING,
-                    "queue scrape of cluster " + id + " " + why
-                            + "; no sample recorded, the cluster becomes unmeasured when its window empties");
+                    "queue scrape of cluster " + id + ": " + why
+                            + "; no depth recorded, the cluster becomes unmeasured when its window empties");
         }
         return outcome;
-    }
-
-    /** The innermost cause's class and message: Helidon wraps socket errors in {@code UncheckedIOException}. */
-    private static String rootCause(Throwable failure) {
-        Throwable root = failure;
-        for (int depth = 0; root.getCause() != null && depth < 16; depth++) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
-    }
-
-    /** At most {@link #MAX_EXPOSITION_BYTES} + 1 bytes, so that an oversized body is recognised without holding it. */
-    private static byte[] readBounded(InputStream in) throws IOException {
-        return in.readNBytes(MAX_EXPOSITION_BYTES + 1);
     }
 }

@@ -1,6 +1,7 @@
 package grid.gateway.app.observe;
 
 import grid.gateway.app.forward.UpstreamFailure;
+import grid.gateway.app.load.PodCensus;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.select.AffinityOutcome;
@@ -19,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The meters of one backend cluster, all labelled {@code cluster="<site>/<name>"}: its six gauges, its latency
+ * The meters of one backend cluster, all labelled {@code cluster="<site>/<name>"}: its gauges (the pod census of its
+ * latest scrape round among them), its DNS failure counter, its latency
  * timer, its error and cached-token counters (registered at zero so that a first increment shows in
  * {@code increase()}), and its status counters, created at the first answer with each status.
  *
@@ -29,6 +31,10 @@ import java.util.concurrent.ConcurrentMap;
 final class ClusterMeters {
     /** The outcome label of cached tokens for a request that affinity did not decide (one candidate, or pinned). */
     static final String NO_OUTCOME = "none";
+    /** The state label of pods that gave a queue depth in the cluster's latest round. */
+    static final String MEASURED = "measured";
+    /** The state label of pods that failed the round or gave no queue depth. */
+    static final String UNMEASURED = "unmeasured";
 
     private final MeterSet meterSet;
     private final String cluster;
@@ -38,6 +44,8 @@ final class ClusterMeters {
     private final Map<String, Counter> predicted = new HashMap<>();
     private final Map<String, Counter> reported = new HashMap<>();
     private final ConcurrentMap<Integer, Counter> statuses = new ConcurrentHashMap<>();
+    private final Counter dnsFailures;
+    private volatile PodCensus census = PodCensus.NONE;
     private volatile boolean removed;
 
     ClusterMeters(MeterSet meterSet, ClusterId id, ClusterState state) {
@@ -61,6 +69,11 @@ final class ClusterMeters {
                 GatewayMeter.PREFIX_INDEX_CAPACITY,
                 () -> (double) state.prefixMemory().capacity(id),
                 cluster));
+        fixed.add(meterSet.gauge(GatewayMeter.CLUSTER_PODS, () -> (double) census.measured(), cluster, MEASURED));
+        fixed.add(meterSet.gauge(GatewayMeter.CLUSTER_PODS, () -> (double) census.unmeasured(), cluster, UNMEASURED));
+        fixed.add(meterSet.gauge(GatewayMeter.PARTLY_MEASURED, () -> census.partlyMeasured() ? 1.0 : 0.0, cluster));
+        this.dnsFailures = meterSet.counter(GatewayMeter.DNS_FAILURES, cluster);
+        fixed.add(dnsFailures);
         this.latency = meterSet.timer(GatewayMeter.UPSTREAM_LATENCY, cluster);
         fixed.add(latency);
         for (UpstreamFailure kind : UpstreamFailure.values()) {
@@ -92,6 +105,15 @@ final class ClusterMeters {
         if (!toHeaders.isNegative()) {
             latency.record(toHeaders);
         }
+    }
+
+    /** The cluster's latest scrape round ended with {@code latest}. */
+    void census(PodCensus latest) {
+        census = latest;
+    }
+
+    void dnsFailed() {
+        dnsFailures.increment();
     }
 
     void failed(UpstreamFailure kind) {

@@ -49,6 +49,26 @@ public enum GatewayMeter {
             "grid_cluster_queue_depth",
             "Windowed worst queue depth of a backend cluster (load.window_secs); NaN while unmeasured",
             "cluster"),
+    /** A cluster's pods in its latest scrape round, by whether each gave a queue depth. */
+    CLUSTER_PODS(
+            Type.GAUGE,
+            "grid_cluster_pods",
+            "Pods of a backend cluster in its latest scrape round: measured (gave a queue depth) or unmeasured",
+            "cluster",
+            "state"),
+    /** 1 while some of a cluster's pods give a depth and some do not. */
+    PARTLY_MEASURED(
+            Type.GAUGE,
+            "grid_cluster_partly_measured",
+            "1 when some pods of a backend cluster failed its latest scrape round and its queue depth is the sum over"
+                    + " the others; 0 otherwise",
+            "cluster"),
+    /** Failed resolutions of a cluster's {@code metrics_dns} name. */
+    DNS_FAILURES(
+            Type.COUNTER,
+            "grid_cluster_dns_failures",
+            "Resolutions of a backend cluster's metrics_dns name that failed (its last known pods stay scraped)",
+            "cluster"),
     /** Whether a cluster admits requests. */
     ADMITTED(
             Type.GAUGE,

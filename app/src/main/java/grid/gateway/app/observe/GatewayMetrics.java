@@ -3,6 +3,8 @@ package grid.gateway.app.observe;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.forward.UpstreamFailure;
+import grid.gateway.app.load.LoadEvents;
+import grid.gateway.app.load.PodCensus;
 import grid.gateway.routing.PinnedOutcome;
 import grid.gateway.routing.RoutingListener;
 import grid.gateway.routing.grid.BackendCluster;
@@ -47,7 +49,7 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe: counters and the per-cluster map are concurrent; syncs are serialised by a lock that is never
  * held across I/O. Event methods never block and never throw for a valid argument.
  */
-public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoCloseable {
+public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadEvents, AutoCloseable {
     private final MeterSet meters;
     private final ClusterState state;
     private final Map<AffinityOutcome, Counter> affinity = new EnumMap<>(AffinityOutcome.class);
@@ -142,6 +144,19 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, AutoC
         }
         String label = outcome.map(AffinityOutcome::label).orElse(ClusterMeters.NO_OUTCOME);
         meters(cluster).ifPresent(m -> m.cachedTokens(label, Math.max(0, predictedTokens), reportedTokens.getAsLong()));
+    }
+
+    /** Sets {@code grid_cluster_pods} and {@code grid_cluster_partly_measured} of {@code cluster}. */
+    @Override
+    public void podsScraped(ClusterId cluster, PodCensus census) {
+        requireNonNull(census, "census");
+        meters(cluster).ifPresent(m -> m.census(census));
+    }
+
+    /** Counts {@code grid_cluster_dns_failures_total} of {@code cluster}. */
+    @Override
+    public void dnsFailed(ClusterId cluster) {
+        meters(cluster).ifPresent(ClusterMeters::dnsFailed);
     }
 
     /** A client request was refused or cut before it was forwarded. */

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigLoaderProblemsTest {
     private static final String CLUSTER_PATH = "sites[0].clusters[0]";
     private static final String ROUTE = "plugins.grid_site_route";
-    private static final String NAMES = "name, url, models, metrics_url, max_queue_depth, draining, tls";
+    private static final String NAMES =
+            "name, url, models, metrics_url, metrics_urls, metrics_dns, max_queue_depth, draining, tls";
 
     @TempDir
     Path dir;

@@ -85,6 +85,7 @@ class EffectiveConfigTest {
                               queue_metric: vllm:num_requests_waiting
                               count_sent_since_scrape: false
                               order_by: depth
+                              dns_refresh_secs: 30
                             prefix_affinity:
                               capacity: 16384
                               ttl_secs: 600

@@ -11,6 +11,7 @@ import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.grid.MetricsSource;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
@@ -351,8 +352,9 @@ class QueueScraperTest {
                 .containsExactly(
                         tuple(
                                 Level.WARNING,
-                                "queue scrape of cluster east/a answered 503; no sample recorded, the cluster becomes"
-                                        + " unmeasured when its window empties"),
+                                "queue scrape of cluster east/a: " + engines.base("a")
+                                        + "/metrics answered 503; no depth recorded, the cluster becomes unmeasured"
+                                        + " when its window empties"),
                         tuple(Level.INFO, "queue scrape of cluster east/a works again"));
     }
 
@@ -369,12 +371,15 @@ class QueueScraperTest {
 
     @Test
     void metricsUri_noMetricsUrl_urlPlusMetricsWithoutDoubleSlash() {
-        assertThat(QueueScraper.metricsUri(cluster(A, URI.create("http://10.0.0.1:8000"), Optional.empty())))
-                .isEqualTo(URI.create("http://10.0.0.1:8000/metrics"));
-        assertThat(QueueScraper.metricsUri(cluster(A, URI.create("http://10.0.0.1:8000/"), Optional.empty())))
-                .isEqualTo(URI.create("http://10.0.0.1:8000/metrics"));
-        assertThat(QueueScraper.metricsUri(cluster(A, URI.create("http://gw/engine/a"), Optional.empty())))
-                .isEqualTo(URI.create("http://gw/engine/a/metrics"));
+        assertThat(cluster(A, URI.create("http://10.0.0.1:8000"), Optional.empty())
+                        .metrics())
+                .isEqualTo(MetricsSource.of(URI.create("http://10.0.0.1:8000/metrics")));
+        assertThat(cluster(A, URI.create("http://10.0.0.1:8000/"), Optional.empty())
+                        .metrics())
+                .isEqualTo(MetricsSource.of(URI.create("http://10.0.0.1:8000/metrics")));
+        assertThat(cluster(A, URI.create("http://gw/engine/a"), Optional.empty())
+                        .metrics())
+                .isEqualTo(MetricsSource.of(URI.create("http://gw/engine/a/metrics")));
     }
 
     /** Puts {@code next} in force, as {@code GatewayServer.apply} does: the scraper reads it, the router drops the rest. */

@@ -15,24 +15,38 @@ import java.util.Set;
  * @param id the cluster's site and name
  * @param url the base URL requests are forwarded to
  * @param models the models it serves
- * @param metricsUrl where its Prometheus metrics are scraped; absent means {@code <url>/metrics}
+ * @param metrics where its Prometheus metrics are scraped: its pods' URLs or a name that resolves to them
  * @param maxQueueDepth the windowed worst queue depth at which it stops admitting; absent means no limit
  * @param draining whether it admits no new request
  */
 public record BackendCluster(
-        ClusterId id,
-        URI url,
-        Set<String> models,
-        Optional<URI> metricsUrl,
-        OptionalInt maxQueueDepth,
-        boolean draining) {
+        ClusterId id, URI url, Set<String> models, MetricsSource metrics, OptionalInt maxQueueDepth, boolean draining) {
 
     public BackendCluster {
         requireNonNull(id, "id");
         requireNonNull(url, "url");
         models = Set.copyOf(models);
-        requireNonNull(metricsUrl, "metricsUrl");
+        requireNonNull(metrics, "metrics");
         requireNonNull(maxQueueDepth, "maxQueueDepth");
+    }
+
+    /** A cluster of one pod scraped at {@code metricsUrl}; absent means {@code <url>/metrics}. */
+    // The canonical constructor's parameters, with the single metrics URL most clusters and tests write.
+    @SuppressWarnings("checkstyle:parameternumber")
+    public BackendCluster(
+            ClusterId id,
+            URI url,
+            Set<String> models,
+            Optional<URI> metricsUrl,
+            OptionalInt maxQueueDepth,
+            boolean draining) {
+        this(
+                id,
+                url,
+                models,
+                metricsUrl.map(MetricsSource::of).orElseGet(() -> MetricsSource.defaultFor(url)),
+                maxQueueDepth,
+                draining);
     }
 
     /** Whether it serves {@code model}. */

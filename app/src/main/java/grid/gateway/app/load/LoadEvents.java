@@ -1,0 +1,15 @@
+package grid.gateway.app.load;
+
+import grid.gateway.routing.grid.ClusterId;
+
+/** What the scraper tells the metrics; each method returns at once and never throws. */
+public interface LoadEvents {
+    /** Tells nothing. */
+    LoadEvents NONE = new LoadEvents() {};
+
+    /** A scrape round of {@code cluster} ended with {@code census}. */
+    default void podsScraped(ClusterId cluster, PodCensus census) {}
+
+    /** {@code cluster}'s {@code metrics_dns} name failed to resolve; its last known pods stay in use. */
+    default void dnsFailed(ClusterId cluster) {}
+}

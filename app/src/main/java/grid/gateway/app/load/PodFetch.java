@@ -1,0 +1,95 @@
+package grid.gateway.app.load;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.app.forward.HostKeepingResolver;
+import grid.gateway.routing.grid.BackendCluster;
+import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webclient.http1.Http1ClientResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * GETs one pod's Prometheus exposition: connect {@value #CONNECT_SECONDS} s, read {@value #READ_SECONDS} s, no
+ * redirects, at most {@link #MAX_EXPOSITION_BYTES}; an https URL with its cluster's TLS.
+ *
+ * <p>Thread-safe: the client is shared by every scrape.
+ */
+final class PodFetch implements AutoCloseable {
+    static final int CONNECT_SECONDS = 1;
+    static final int READ_SECONDS = 2;
+    /** The largest exposition read; a larger one is a failed scrape. */
+    static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
+
+    /** What one GET gave: the exposition of a 2xx answer, or why there is none. */
+    sealed interface Fetched {
+        /** A 2xx answer's text. */
+        record Answered(String text) implements Fetched {}
+
+        /** No usable answer; {@code why} ends a log line. */
+        record Failed(String why) implements Fetched {}
+    }
+
+    private final Http1Client client = WebClient.builder()
+            .connectTimeout(Duration.ofSeconds(CONNECT_SECONDS))
+            .readTimeout(Duration.ofSeconds(READ_SECONDS))
+            .followRedirects(false)
+            .shareConnectionCache(false)
+            .dnsResolver(HostKeepingResolver.INSTANCE)
+            .build()
+            .client(Http1Client.PROTOCOL);
+    private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
+
+    /** Uses {@code clusterTls} for https URLs. */
+    void tls(Function<BackendCluster, Optional<Tls>> clusterTls) {
+        this.tls = requireNonNull(clusterTls, "clusterTls");
+    }
+
+    /** One GET of {@code uri}, a pod of {@code cluster}. */
+    Fetched get(BackendCluster cluster, URI uri) {
+        Http1ClientRequest request = client.get()
+                .uri(uri)
+                .followRedirects(false)
+                .readTimeout(Duration.ofSeconds(READ_SECONDS))
+                .header(HeaderValues.ACCEPT_TEXT);
+        if ("https".equalsIgnoreCase(uri.getScheme())) {
+            tls.apply(cluster).ifPresent(request::tls);
+        }
+        try (Http1ClientResponse answer = request.request()) {
+            if (answer.status().family() != Status.Family.SUCCESSFUL) {
+                return new Fetched.Failed("answered " + answer.status().code());
+            }
+            // At most one byte over the limit, so that an oversized body is recognised without holding it.
+            byte[] body = answer.inputStream().readNBytes(MAX_EXPOSITION_BYTES + 1);
+            if (body.length > MAX_EXPOSITION_BYTES) {
+                return new Fetched.Failed("exposition over " + MAX_EXPOSITION_BYTES + " bytes");
+            }
+            return new Fetched.Answered(new String(body, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException unreachable) {
+            return new Fetched.Failed("failed: " + rootCause(unreachable));
+        }
+    }
+
+    @Override
+    public void close() {
+        client.closeResource();
+    }
+
+    /** The innermost cause's class and message: Helidon wraps socket errors in {@code UncheckedIOException}. */
+    private static String rootCause(Throwable failure) {
+        Throwable root = failure;
+        for (int depth = 0; root.getCause() != null && depth < 16; depth++) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    }
+}
