@@ -16,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -55,11 +54,7 @@ class GracefulShutdownTest {
     }
 
     private GatewayServer gateway(long graceMillis) {
-        grid.writeConfig(
-                "  shutdown_grace_ms: " + graceMillis
-                        + "\ngateway:\n  site: east\nplugins:\n  grid_site_route:\n    load: {poll_interval_ms: 3600000, window_secs: 3600}\n",
-                Map.of("east", List.of("east-a")));
-        return grid.startGateway(1);
+        return grid.startOverEastA("  shutdown_grace_ms: " + graceMillis + "\n");
     }
 
     @Test

@@ -88,6 +88,18 @@ final class LifecycleGrid implements AutoCloseable {
         return gateway.server;
     }
 
+    /**
+     * Writes a config of site east over engine east-a alone, {@code serverKeys} (lines indented two spaces) in its
+     * server block and scheduled scrapes an hour apart, and starts a gateway from it with seed 1.
+     */
+    GatewayServer startOverEastA(String serverKeys) {
+        writeConfig(
+                serverKeys + "gateway:\n  site: east\nplugins:\n  grid_site_route:\n"
+                        + "    load: {poll_interval_ms: 3600000, window_secs: 3600}\n",
+                Map.of("east", List.of("east-a")));
+        return startGateway(1);
+    }
+
     /** Starts a gateway from the config file on the system clock (for tests that need the load window to move). */
     GatewayServer startGatewayOnSystemClock(long seed) {
         closeGateway();

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -64,11 +63,7 @@ class ShutdownDelayTest {
     }
 
     private GatewayServer gateway(long delayMillis) {
-        grid.writeConfig(
-                "  shutdown_grace_ms: 20000\n  shutdown_delay_ms: " + delayMillis
-                        + "\ngateway:\n  site: east\nplugins:\n  grid_site_route:\n    load: {poll_interval_ms: 3600000, window_secs: 3600}\n",
-                Map.of("east", List.of("east-a")));
-        return grid.startGateway(1);
+        return grid.startOverEastA("  shutdown_grace_ms: 20000\n  shutdown_delay_ms: " + delayMillis + "\n");
     }
 
     @Test
