@@ -6,8 +6,13 @@ import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.RecordedRequest;
 import grid.gateway.routing.time.ManualClock;
+import grid.gateway.routing.time.MonotonicClock;
+import grid.gateway.routing.time.SystemMonotonicClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,27 +23,38 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 /**
- * The test harness every app test that needs a running gateway shares: the real gateway on 127.0.0.1 (ports 0),
- * configured from YAML text through the real loader, with a manual clock and a seeded random source, usually in
- * front of simulated engines ({@link #engine}). Closes the gateway, then whatever it was given to close.
+ * The test harness every test that needs a running gateway shares (app's tests, and conformance's through app's test
+ * jar): the real gateway on 127.0.0.1 (ports 0), configured from YAML text through the real loader or from a config
+ * file it reads itself, with a manual clock and a seeded random source, usually in front of simulated engines
+ * ({@link #engine}). Every request it sends has a deadline, so a gateway that never answers fails the test instead of
+ * hanging it. Closes the gateway, then whatever it was given to close.
  */
 public final class GatewayHarness implements AutoCloseable {
     /** The model every simulated engine of {@link #engine} serves. */
     public static final String MODEL = "demo-model";
+    /** How long a request, or a condition of {@link #await}, may take before the test fails. */
+    public static final Duration DEADLINE = Duration.ofSeconds(20);
 
     private static final Pattern STORED_ID = Pattern.compile("\"id\"\\s*:\\s*\"resp_([0-9a-f]+)\"");
+    private static final long SEED = 7;
 
+    /** The gateway's clock (unless started by {@link #onSystemClock}, when nothing reads it). */
     public final ManualClock clock = new ManualClock();
+
     public final GatewayServer server;
     public final HttpClient client;
     private final Path dir;
     private final List<AutoCloseable> alsoClose;
     private final String scheme;
+    /** The admin port as it was bound, for {@link #ready()} while the gateway stops (when the server forgets it). */
+    private final int adminPort;
 
     /** Starts a gateway from {@code yaml}; {@link #close()} also closes {@code alsoClose} (engines), in order. */
     public GatewayHarness(Path dir, String yaml, AutoCloseable... alsoClose) {
@@ -50,25 +66,34 @@ public final class GatewayHarness implements AutoCloseable {
      * empty: plain HTTP.
      */
     public GatewayHarness(Path dir, String yaml, Optional<SSLContext> tls, AutoCloseable... alsoClose) {
+        this(dir, new Start(SEED, false, tls), runtime -> GatewayServer.start(load(dir, yaml), runtime), alsoClose);
+    }
+
+    private GatewayHarness(
+            Path dir, Start start, Function<GatewayRuntime, GatewayServer> starter, AutoCloseable... alsoClose) {
         this.dir = dir;
         this.alsoClose = List.of(alsoClose);
-        this.client = client(tls);
-        this.scheme = tls.isPresent() ? "https" : "http";
-        this.server = GatewayServer.start(snapshot(yaml), runtime());
+        this.client = client(start.tls());
+        this.scheme = start.tls().isPresent() ? "https" : "http";
+        MonotonicClock runtimeClock = start.systemClock() ? SystemMonotonicClock.INSTANCE : clock;
+        this.server = starter.apply(new GatewayRuntime(runtimeClock, new SplittableRandom(start.seed()), "127.0.0.1"));
+        this.adminPort = server.adminPort();
     }
 
-    private GatewayHarness(Path configFile, AutoCloseable... alsoClose) {
-        this.dir = configFile.toAbsolutePath().getParent();
-        this.alsoClose = List.of(alsoClose);
-        this.client = client(Optional.empty());
-        this.scheme = "http";
-        this.server = GatewayServer.start(configFile, runtime());
-    }
+    /** How a harness starts its gateway: the seed of its random source, its clock, its client's TLS. */
+    private record Start(long seed, boolean systemClock, Optional<SSLContext> tls) {}
 
     private static HttpClient client(Optional<SSLContext> tls) {
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        HttpClient.Builder builder =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5));
         tls.ifPresent(builder::sslContext);
         return builder.build();
+    }
+
+    /** A gateway from {@code yaml} whose random source is seeded with {@code seed}. */
+    public static GatewayHarness seeded(Path dir, String yaml, long seed, AutoCloseable... alsoClose) {
+        return new GatewayHarness(
+                dir, new Start(seed, false, Optional.empty()), r -> GatewayServer.start(load(dir, yaml), r), alsoClose);
     }
 
     /**
@@ -76,11 +101,25 @@ public final class GatewayHarness implements AutoCloseable {
      * re-reads it.
      */
     public static GatewayHarness fromFile(Path configFile, AutoCloseable... alsoClose) {
-        return new GatewayHarness(configFile, alsoClose);
+        return fromFile(configFile, SEED, alsoClose);
     }
 
-    private GatewayRuntime runtime() {
-        return new GatewayRuntime(clock, new SplittableRandom(7), "127.0.0.1");
+    /** {@link #fromFile(Path, AutoCloseable...)} with the random source seeded with {@code seed}. */
+    public static GatewayHarness fromFile(Path configFile, long seed, AutoCloseable... alsoClose) {
+        return fromFile(configFile, new Start(seed, false, Optional.empty()), alsoClose);
+    }
+
+    /** A gateway reading {@code configFile} on the system clock, for a test that needs its load window to move. */
+    public static GatewayHarness onSystemClock(Path configFile, long seed, AutoCloseable... alsoClose) {
+        return fromFile(configFile, new Start(seed, true, Optional.empty()), alsoClose);
+    }
+
+    private static GatewayHarness fromFile(Path configFile, Start start, AutoCloseable... alsoClose) {
+        return new GatewayHarness(
+                configFile.toAbsolutePath().getParent(),
+                start,
+                runtime -> GatewayServer.start(configFile, runtime),
+                alsoClose);
     }
 
     /** A simulated engine named {@code name} serving {@value #MODEL}, instant, its ids seeded by its name. */
@@ -90,7 +129,12 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** The settings of {@link #engine}, for a test that adds to them. */
     public static EngineSettings.Builder engineSettings(String name) {
-        return EngineSettings.builder().name(name).model(MODEL).instant().random(new SplittableRandom(name.hashCode()));
+        return engineSettings(name, EngineSettings.builder().instant());
+    }
+
+    /** {@code settings} named {@code name}, serving {@value #MODEL}, its ids seeded by its name. */
+    public static EngineSettings.Builder engineSettings(String name, EngineSettings.Builder settings) {
+        return settings.name(name).model(MODEL).random(new SplittableRandom(name.hashCode()));
     }
 
     /** The next request {@code engine} recorded, waiting up to 10 s. */
@@ -131,6 +175,10 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** Reads {@code yaml} through the real config loader (for {@code server.apply}). */
     public GatewaySnapshot snapshot(String yaml) {
+        return load(dir, yaml);
+    }
+
+    private static GatewaySnapshot load(Path dir, String yaml) {
         try {
             Path file = Files.createTempFile(dir, "gateway", ".yaml");
             Files.writeString(file, yaml);
@@ -180,24 +228,35 @@ public final class GatewayHarness implements AutoCloseable {
         return URI.create(scheme + "://127.0.0.1:" + server.port() + pathAndQuery);
     }
 
-    public HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(uri(path))
+    /** POSTs {@code body} as JSON to {@code path}, with {@code headers} (name, value, name, value, ...) added. */
+    public HttpResponse<String> post(String path, String body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json")
-                .build());
+                .header("Content-Type", "application/json");
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
     }
 
     public HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).GET().build());
     }
 
+    /** Sends {@code request} with this harness's client, within {@link #DEADLINE} unless it sets its own timeout. */
     public HttpResponse<String> send(HttpRequest request) {
         return send(client, request);
     }
 
-    private static HttpResponse<String> send(HttpClient client, HttpRequest request) {
+    /** Sends {@code request} with {@code client}, within {@link #DEADLINE} unless it sets its own timeout. */
+    public static HttpResponse<String> send(HttpClient client, HttpRequest request) {
+        HttpRequest timed = request.timeout().isPresent()
+                ? request
+                : HttpRequest.newBuilder(request, (name, value) -> true)
+                        .timeout(DEADLINE)
+                        .build();
         try {
-            return client.send(request, HttpResponse.BodyHandlers.ofString());
+            return client.send(timed, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -208,9 +267,79 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** The admin port's {@code /metrics} text. */
     public String metrics() {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
-                        .build())
-                .body();
+        return send(HttpRequest.newBuilder(adminUri("/metrics")).build()).body();
+    }
+
+    /** The value of the first sample {@code name{...}} whose labels contain {@code labelText}; 0 when there is none. */
+    public double metric(String name, String labelText) {
+        return metric(metrics(), name, labelText);
+    }
+
+    /** {@link #metric(String, String)} read from the Prometheus text {@code metrics}. */
+    public static double metric(String metrics, String name, String labelText) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + "{") && line.contains(labelText)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
+    /** The admin port's readiness as {@code "<status> <body>"}, or {@code "unreachable: ..."} once it is closed. */
+    public String ready() {
+        try {
+            HttpResponse<String> answer = client.send(
+                    HttpRequest.newBuilder(adminUri("/health/ready"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return answer.statusCode() + " " + answer.body();
+        } catch (IOException e) {
+            return "unreachable: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private URI adminUri(String path) {
+        return URI.create("http://127.0.0.1:" + adminPort + path);
+    }
+
+    /** Whether a connection to {@code port} on 127.0.0.1 is refused (nothing listens there). */
+    public static boolean refuses(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+            return false;
+        } catch (ConnectException refused) {
+            return true;
+        } catch (IOException other) {
+            return false;
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds, failing after {@link #DEADLINE}: for what the gateway does on threads of its
+     * own (a drain, a sharing stream), which no clock of the test's drives.
+     */
+    public static void await(String what, BooleanSupplier condition) {
+        await(what, DEADLINE, condition);
+    }
+
+    /** {@link #await(String, BooleanSupplier)} with a deadline of its own. */
+    public static void await(String what, Duration deadline, BooleanSupplier condition) {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError("not within " + deadline + ": " + what);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     @Override

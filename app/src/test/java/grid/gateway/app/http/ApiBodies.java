@@ -1,7 +1,7 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.rewrite.Hostile;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -79,28 +79,7 @@ final class ApiBodies {
     }
 
     /** One to four bytes overwritten, deleted or inserted, half of them from JSON's own punctuation. */
-    static byte[] mutate(byte[] original, SplittableRandom random) {
-        byte[] jsonish = utf8("{}[]\",:\\ \n0123456789-+.eEtfnu");
-        byte[] bytes = original.clone();
-        for (int e = 1 + random.nextInt(4); e > 0 && bytes.length > 0; e--) {
-            int at = random.nextInt(bytes.length);
-            byte value = random.nextBoolean() ? jsonish[random.nextInt(jsonish.length)] : (byte) random.nextInt(256);
-            switch (random.nextInt(3)) {
-                case 0 -> bytes[at] = value;
-                case 1 -> {
-                    byte[] shorter = new byte[bytes.length - 1];
-                    System.arraycopy(bytes, 0, shorter, 0, at);
-                    System.arraycopy(bytes, at + 1, shorter, at, bytes.length - at - 1);
-                    bytes = shorter;
-                }
-                default -> {
-                    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
-                    System.arraycopy(bytes, at, longer, at + 1, bytes.length - at);
-                    longer[at] = value;
-                    bytes = longer;
-                }
-            }
-        }
-        return bytes;
+    private static byte[] mutate(byte[] original, SplittableRandom random) {
+        return Hostile.mutate(original, random, utf8("{}[]\",:\\ \n0123456789-+.eEtfnu"));
     }
 }

@@ -2,10 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayRuntime;
-import grid.gateway.app.GatewayServer;
-import grid.gateway.app.config.ConfigLoader;
-import grid.gateway.routing.time.SystemMonotonicClock;
+import grid.gateway.app.GatewayHarness;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -37,7 +33,7 @@ class InboundLimitsIntegrationTest {
     static Path dir;
 
     private static RawUpstream engine;
-    private static GatewayServer gateway;
+    private static GatewayHarness gateway;
     private int connectionsBefore;
 
     @BeforeAll
@@ -61,9 +57,8 @@ class InboundLimitsIntegrationTest {
                         metrics_url: http://127.0.0.1:1/metrics
                         models: [demo-model]
                 """.formatted(HEADER_TIMEOUT_MS, BODY_TIMEOUT_MS, engine.url()));
-        gateway = GatewayServer.start(
-                ConfigLoader.load(file),
-                new GatewayRuntime(SystemMonotonicClock.INSTANCE, new SplittableRandom(1), "127.0.0.1"));
+        // On the system clock: the header and body timeouts are the listener's own, which no manual clock drives.
+        gateway = GatewayHarness.onSystemClock(file, 1);
     }
 
     @AfterAll
@@ -82,8 +77,8 @@ class InboundLimitsIntegrationTest {
     }
 
     private static double refused(String reason) {
-        String metrics = new GatewayHarnessMetrics(gateway.adminPort()).scrape();
-        return metrics.lines()
+        return gateway.metrics()
+                .lines()
                 .filter(l -> l.startsWith("grid_requests_refused_total{reason=\"" + reason + "\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                 .sum();
@@ -93,7 +88,7 @@ class InboundLimitsIntegrationTest {
     void a7_declaredBodyOverTheCap_413InTheApisShapeBeforeTheBodyIsSent_thenClosed() {
         double before = refused("body_too_large");
         for (String path : List.of("/v1/chat/completions", "/v1/messages")) {
-            try (RawHttp client = new RawHttp(gateway.port())) {
+            try (RawHttp client = new RawHttp(gateway.server.port())) {
                 // Only the head and a first slice of the announced 10,000 bytes: the answer must not wait for more.
                 client.send(head(path, "Content-Length: 10000\r\n") + "{\"model\":\"demo-model\",\"x\":\""
                         + "a".repeat(500));
@@ -112,7 +107,7 @@ class InboundLimitsIntegrationTest {
     @Test
     void a7_unreadRestOfARefusedBody_isNeverReadAsANextRequest() {
         String body = HIDDEN.repeat(150); // 5,700 bytes of pipelined-looking requests: over the cap
-        try (RawHttp client = new RawHttp(gateway.port())) {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
             client.trySend((head("/v1/chat/completions", "Content-Length: " + body.length() + "\r\n") + body)
                     .getBytes(StandardCharsets.ISO_8859_1));
             RawHttp.Reply reply = client.read(1_000);
@@ -128,7 +123,7 @@ class InboundLimitsIntegrationTest {
         // writing when the gateway has answered: without the lingering drain the gateway would close with unread
         // bytes, the kernel would reset, and the client's write would fail.
         String body = "{\"model\":\"demo-model\",\"x\":\"" + "a".repeat(16 * 1024 * 1024) + "\"}";
-        try (RawHttp client = new RawHttp(gateway.port())) {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
             boolean written =
                     client.trySend((head("/v1/chat/completions", "Content-Length: " + body.length() + "\r\n") + body)
                             .getBytes(StandardCharsets.ISO_8859_1));
@@ -143,7 +138,7 @@ class InboundLimitsIntegrationTest {
 
     @Test
     void a8_chunkedBodyCrossingTheCap_413_closed_engineUntouched() {
-        try (RawHttp client = new RawHttp(gateway.port())) {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
             client.send(head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n"));
             String chunk = "a".repeat(1_000);
             for (int i = 0; i < 5; i++) { // 5,000 bytes: one chunk past the 4,096-byte cap
@@ -165,7 +160,7 @@ class InboundLimitsIntegrationTest {
         }
         byte[] bomb = packed.toByteArray();
         assertThat(bomb.length).isLessThan(4096);
-        try (RawHttp client = new RawHttp(gateway.port())) {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
             client.send(
                     head("/v1/chat/completions", "Content-Encoding: gzip\r\nContent-Length: " + bomb.length + "\r\n"));
             client.send(bomb);
@@ -182,14 +177,14 @@ class InboundLimitsIntegrationTest {
         long started = System.nanoTime();
         try {
             for (int i = 0; i < 50; i++) {
-                slow.add(new RawHttp(gateway.port()).send("GET /v1/models HTTP/1.1\r\nHost: gw\r\nX-Slow: a"));
+                slow.add(new RawHttp(gateway.server.port()).send("GET /v1/models HTTP/1.1\r\nHost: gw\r\nX-Slow: a"));
             }
             // A client that drips bytes is no better off than a silent one: the deadline counts the whole head.
             for (int i = 0; i < 3; i++) {
                 slow.getFirst().trySend("b".getBytes(StandardCharsets.US_ASCII));
                 TimeUnit.MILLISECONDS.sleep(100);
             }
-            try (RawHttp normal = new RawHttp(gateway.port())) {
+            try (RawHttp normal = new RawHttp(gateway.server.port())) {
                 assertThat(normal.send("GET /v1/models HTTP/1.1\r\nHost: gw\r\n\r\n")
                                 .readResponses(1)
                                 .status())
@@ -210,7 +205,8 @@ class InboundLimitsIntegrationTest {
     void a11_slowHeadersOnTheAdminListener_closedToo() {
         // Issue 13 finding 8: the admin port is guarded by the same header deadline.
         double before = refused("header_timeout");
-        try (RawHttp slow = new RawHttp(gateway.adminPort()).send("GET /metrics HTTP/1.1\r\nHost: gw\r\nX-Slow: a")) {
+        try (RawHttp slow =
+                new RawHttp(gateway.server.adminPort()).send("GET /metrics HTTP/1.1\r\nHost: gw\r\nX-Slow: a")) {
             assertThat(slow.closedWithin(10_000)).isTrue();
         }
         assertThat(refused("header_timeout")).isEqualTo(before + 1);
@@ -220,7 +216,7 @@ class InboundLimitsIntegrationTest {
     void a12_slowBody_408ThenClosed_nothingForwarded() {
         double before = refused("body_timeout");
         long started = System.nanoTime();
-        try (RawHttp client = new RawHttp(gateway.port())) {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
             client.send(head("/v1/chat/completions", "Content-Length: 100\r\n") + "{\"model\":");
             RawHttp.Reply reply = client.readResponses(1);
             assertThat(reply.status()).isEqualTo(408);
@@ -235,30 +231,10 @@ class InboundLimitsIntegrationTest {
     @Test
     void bodyInTime_forwardedByteExact() {
         String body = "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"on time\"}]}";
-        try (RawHttp client = new RawHttp(gateway.port())) {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
             client.send(head("/v1/chat/completions", "Content-Length: " + body.length() + "\r\n") + body);
             assertThat(client.readResponses(1).status()).isEqualTo(200);
         }
         assertThat(engine.requests().getLast().body()).isEqualTo(body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Reads the admin port's metrics with the JDK client. */
-    private record GatewayHarnessMetrics(int adminPort) {
-        String scrape() {
-            try {
-                return java.net.http.HttpClient.newHttpClient()
-                        .send(
-                                java.net.http.HttpRequest.newBuilder(
-                                                java.net.URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
-                                        .build(),
-                                java.net.http.HttpResponse.BodyHandlers.ofString())
-                        .body();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
     }
 }

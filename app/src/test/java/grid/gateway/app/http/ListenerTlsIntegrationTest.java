@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import grid.gateway.app.GatewayHarness;
-import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.tls.TestPki;
 import grid.gateway.enginesim.EngineSimulator;
-import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
-import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -154,15 +151,10 @@ class ListenerTlsIntegrationTest {
 
     private GatewayServer start(String serverTls) throws IOException {
         Path config = dir.resolve("gateway.yaml");
-        Files.writeString(config, GatewayHarness.config(serverTls, "", """
-                          - name: east
-                            clusters:
-                              - name: east-a
-                                url: %s
-                                metrics_url: http://127.0.0.1:1/metrics
-                                models: [demo-model]
-                        """.formatted(engine.url())));
-        return GatewayServer.start(config, new GatewayRuntime(new ManualClock(), new SplittableRandom(7), "127.0.0.1"));
+        Files.writeString(config, GatewayHarness.config(serverTls, "", GatewayHarness.oneEngine(engine.url())));
+        // From the file, as in production, so that reloadNow re-reads the certificate it names; its clients are the
+        // test's own (each trusting what the case needs), so only the server is kept.
+        return GatewayHarness.fromFile(config).server;
     }
 
     /** A GET on a new connection (a new client each time, so nothing is reused). */

@@ -61,13 +61,6 @@ class ProxyIntegrationTest {
         return GatewayHarness.config("", sites);
     }
 
-    /** A client that reaches the engines directly: plain HTTP here. */
-    java.net.http.HttpClient engineClient() {
-        return java.net.http.HttpClient.newBuilder()
-                .version(java.net.http.HttpClient.Version.HTTP_1_1)
-                .build();
-    }
-
     /** A raw connection to the gateway's client listener. */
     Socket connect(int port) throws java.io.IOException {
         return new Socket("127.0.0.1", port);
@@ -200,7 +193,7 @@ class ProxyIntegrationTest {
     void reloadRemovingCluster_itsTagsAnswer404() {
         // Stored on west-a, so that 200 is the engine's and the 404 after the reload can only be the gateway's.
         String tagged = "resp_west." + grid.gateway.routing.tag.ClusterDigest.of("west-a") + ".."
-                + GatewayHarness.storedResponse(west, engineClient());
+                + GatewayHarness.storedResponse(west, gateway.client);
         assertThat(gateway.get("/v1/responses/" + tagged).statusCode()).isEqualTo(200);
         gateway.server.apply(gateway.snapshot(config("""
                   - name: east

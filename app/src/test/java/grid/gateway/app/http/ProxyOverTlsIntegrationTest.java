@@ -57,14 +57,6 @@ class ProxyOverTlsIntegrationTest extends ProxyIntegrationTest {
     }
 
     @Override
-    java.net.http.HttpClient engineClient() {
-        return java.net.http.HttpClient.newBuilder()
-                .version(java.net.http.HttpClient.Version.HTTP_1_1)
-                .sslContext(pki.trustOnly())
-                .build();
-    }
-
-    @Override
     Socket connect(int port) throws IOException {
         return pki.trustOnly().getSocketFactory().createSocket("127.0.0.1", port);
     }

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /** Generators of hostile input: random bytes, JSON-ish byte soup, and mutations of valid texts. */
-final class Hostile {
+public final class Hostile {
     private static final byte[] JSONISH = Fixtures.utf8("{}[]\",:\\ \n\rtfnu0123456789-+.eE_aidresp_conv");
 
     private Hostile() {}
@@ -21,11 +21,19 @@ final class Hostile {
 
     /** {@code original} with one to four bytes overwritten, deleted or inserted at random places. */
     static byte[] mutate(byte[] original, SplittableRandom random) {
+        return mutate(original, random, JSONISH);
+    }
+
+    /**
+     * {@code original} with one to four bytes overwritten, deleted or inserted at random places; half the bytes
+     * written are drawn from {@code alphabet}, half are uniformly random.
+     */
+    public static byte[] mutate(byte[] original, SplittableRandom random, byte[] alphabet) {
         byte[] bytes = original.clone();
         int edits = 1 + random.nextInt(4);
         for (int e = 0; e < edits && bytes.length > 0; e++) {
             int at = random.nextInt(bytes.length);
-            byte value = random.nextBoolean() ? JSONISH[random.nextInt(JSONISH.length)] : (byte) random.nextInt(256);
+            byte value = random.nextBoolean() ? alphabet[random.nextInt(alphabet.length)] : (byte) random.nextInt(256);
             switch (random.nextInt(3)) {
                 case 0 -> bytes[at] = value;
                 case 1 -> {

@@ -1,26 +1,18 @@
 package grid.gateway.conformance.clients;
 
-import grid.gateway.app.GatewayRuntime;
-import grid.gateway.app.GatewayServer;
-import grid.gateway.app.config.ConfigLoader;
-import grid.gateway.enginesim.EngineSettings;
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
-import grid.gateway.routing.time.ManualClock;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 
 /**
  * The grid the real-client tests drive: site {@code east} with cluster {@code east-a} serving {@value #MODEL}, and
  * cluster {@code east-b}, draining, the only one serving {@value #DRAINED_MODEL} (so a request for it answers the
- * gateway's own 503). Engines answer instantly; the gateway runs in process on 127.0.0.1, ports 0, no tag key.
+ * gateway's own 503). Engines answer instantly; the gateway runs in process ({@link GatewayHarness}), no tag key.
  */
 final class LoopbackGrid implements AutoCloseable {
-    static final String MODEL = "demo-model";
+    static final String MODEL = GatewayHarness.MODEL;
     static final String DRAINED_MODEL = "drained-model";
 
     /** A response id tagged for east-a with an empty mac (no tag key): {@code resp_east.<digest>..<engine id>}. */
@@ -32,42 +24,24 @@ final class LoopbackGrid implements AutoCloseable {
             Pattern.compile("conv_east\\." + ClusterDigest.of("east-a") + "\\.\\.[0-9a-f]{48}");
 
     final EngineSimulator eastA;
-    final EngineSimulator eastB;
-    final GatewayServer gateway;
+    final GatewayHarness gateway;
 
     LoopbackGrid(Path dir) {
-        eastA = EngineSettings.builder()
-                .name("east-a")
-                .model(MODEL)
-                .instant()
-                .random(new SplittableRandom(1))
-                .start();
-        EngineSimulator b = null;
-        GatewayServer started = null;
+        eastA = GatewayHarness.engine("east-a");
+        EngineSimulator eastB = null;
+        GatewayHarness started = null;
         try {
-            b = EngineSettings.builder()
-                    .name("east-b")
-                    .model(DRAINED_MODEL)
-                    .instant()
-                    .random(new SplittableRandom(2))
-                    .start();
-            Path config = dir.resolve("gateway.yaml");
-            Files.writeString(config, config(eastA.url(), b.url()));
-            started = GatewayServer.start(
-                    ConfigLoader.load(config),
-                    new GatewayRuntime(new ManualClock(), new SplittableRandom(1), "127.0.0.1"));
-            started.scrapeNow();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            eastB = GatewayHarness.engineSettings("east-b").model(DRAINED_MODEL).start();
+            started = GatewayHarness.seeded(dir, config(eastA.url(), eastB.url()), 1, eastA, eastB);
+            started.server.scrapeNow();
         } finally {
             if (started == null) {
                 eastA.close();
-                if (b != null) {
-                    b.close();
+                if (eastB != null) {
+                    eastB.close();
                 }
             }
         }
-        eastB = b;
         gateway = started;
     }
 
@@ -93,13 +67,11 @@ final class LoopbackGrid implements AutoCloseable {
 
     /** The gateway's base URL, without {@code /v1}. */
     String baseUrl() {
-        return "http://127.0.0.1:" + gateway.port();
+        return gateway.uri("").toString();
     }
 
     @Override
     public void close() {
         gateway.close();
-        eastA.close();
-        eastB.close();
     }
 }

@@ -3,26 +3,23 @@ package grid.gateway.conformance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.conformance.soak.TcpConnections;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.Fault;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,11 +54,7 @@ class GracefulShutdownTest {
     }
 
     private GatewayServer gateway(long graceMillis) {
-        grid.writeConfig(
-                "  shutdown_grace_ms: " + graceMillis
-                        + "\ngateway:\n  site: east\nplugins:\n  grid_site_route:\n    load: {poll_interval_ms: 3600000, window_secs: 3600}\n",
-                Map.of("east", List.of("east-a")));
-        return grid.startGateway(1);
+        return grid.startOverEastA("  shutdown_grace_ms: " + graceMillis + "\n");
     }
 
     @Test
@@ -70,15 +63,16 @@ class GracefulShutdownTest {
         engine.failNext(2, Fault.holdBeforeEvent(2, release));
         CompletableFuture<HttpResponse<String>> first = streamAsync();
         CompletableFuture<HttpResponse<String>> second = streamAsync();
-        await("two streams in flight", () -> gateway.requestsInFlight() == 2);
+        GatewayHarness.await("two streams in flight", () -> gateway.requestsInFlight() == 2);
         int adminPort = gateway.adminPort();
         int port = gateway.port();
 
         CompletableFuture<GatewayServer.ShutdownReport> shutdown = CompletableFuture.supplyAsync(
                 gateway::shutdown, runnable -> Thread.ofPlatform().start(runnable));
 
-        await("readiness to turn false", () -> ready(adminPort).equals("503 not ready: shutting down\n"));
-        await("the client port to refuse connections", () -> refuses(port));
+        GatewayHarness.await(
+                "readiness to turn false", () -> grid.gateway.ready().equals("503 not ready: shutting down\n"));
+        GatewayHarness.await("the client port to refuse connections", () -> GatewayHarness.refuses(port));
         assertThat(shutdown).isNotDone();
         long released = System.nanoTime();
         release.countDown();
@@ -90,7 +84,9 @@ class GracefulShutdownTest {
         assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(10));
         assertThat(report).isEqualTo(new GatewayServer.ShutdownReport(2, 2, 0));
         assertUpstreamClosed();
-        assertThat(refuses(adminPort)).as("admin listener stopped last").isTrue();
+        assertThat(GatewayHarness.refuses(adminPort))
+                .as("admin listener stopped last")
+                .isTrue();
     }
 
     @Test
@@ -98,7 +94,7 @@ class GracefulShutdownTest {
         GatewayServer gateway = gateway(1_000);
         engine.failNext(1, Fault.holdBeforeEvent(2, release));
         CompletableFuture<HttpResponse<String>> held = streamAsync();
-        await("the stream in flight", () -> gateway.requestsInFlight() == 1);
+        GatewayHarness.await("the stream in flight", () -> gateway.requestsInFlight() == 1);
 
         long start = System.nanoTime();
         GatewayServer.ShutdownReport report = gateway.shutdown();
@@ -116,7 +112,8 @@ class GracefulShutdownTest {
     void idleKeptAliveConnections_doNotHoldTheStop() throws Exception {
         GatewayServer gateway = gateway(30_000);
         // The JDK client keeps this connection open after the answer.
-        assertThat(grid.post("/v1/chat/completions", LifecycleGrid.chat("Hello. ", 1, ""))
+        assertThat(grid.gateway
+                        .post("/v1/chat/completions", LifecycleGrid.chat("Hello. ", 1, ""))
                         .statusCode())
                 .isEqualTo(200);
 
@@ -137,7 +134,7 @@ class GracefulShutdownTest {
             idle.connect(new InetSocketAddress("127.0.0.1", gateway.port()), 5_000);
             idle.setSoTimeout((int) DEADLINE.toMillis());
             CompletableFuture<HttpResponse<String>> held = streamAsync();
-            await("the held stream in flight", () -> gateway.requestsInFlight() == 1);
+            GatewayHarness.await("the held stream in flight", () -> gateway.requestsInFlight() == 1);
 
             CompletableFuture<GatewayServer.ShutdownReport> shutdown = CompletableFuture.supplyAsync(
                     gateway::shutdown, runnable -> Thread.ofPlatform().start(runnable));
@@ -155,7 +152,7 @@ class GracefulShutdownTest {
 
     private void assertUpstreamClosed() {
         if (TcpConnections.available()) {
-            await(
+            GatewayHarness.await(
                     "no connection to the engine (client sides of /proc/net/tcp*:\n" + upstreamLines() + ")",
                     () -> TcpConnections.establishedTo(Set.of(engine.port())) == 0);
         }
@@ -179,53 +176,11 @@ class GracefulShutdownTest {
     }
 
     private CompletableFuture<HttpResponse<String>> streamAsync() {
-        return grid.client.sendAsync(
-                HttpRequest.newBuilder(grid.uri("/v1/chat/completions"))
+        return grid.gateway.client.sendAsync(
+                HttpRequest.newBuilder(grid.gateway.uri("/v1/chat/completions"))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(STREAM))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    private String ready(int adminPort) {
-        try {
-            HttpResponse<String> answer = grid.client.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
-                            .timeout(Duration.ofSeconds(5))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return answer.statusCode() + " " + answer.body();
-        } catch (IOException e) {
-            return "unreachable: " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static boolean refuses(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
-            return false;
-        } catch (ConnectException refused) {
-            return true;
-        } catch (IOException other) {
-            return false;
-        }
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long end = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) {
-                throw new AssertionError("no " + what + " within " + DEADLINE);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
     }
 }

@@ -1,65 +1,54 @@
 package grid.gateway.conformance.lifecycle;
 
-import grid.gateway.app.GatewayRuntime;
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
-import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Test fixture for the lifecycle tests: instant simulated engines on loopback, a config file naming them (rewritten
- * by {@link #writeConfig}), and gateways started in process from that file with a manual clock and a seeded random
- * source. Closes what it started.
+ * by {@link #writeConfig}), and gateways started in process from that file through {@link GatewayHarness} (a manual
+ * clock, a seeded random source; requests go through {@link #gateway}). Closes what it started.
  */
 final class LifecycleGrid implements AutoCloseable {
-    static final String MODEL = "demo-model";
+    static final String MODEL = GatewayHarness.MODEL;
     private static final Pattern RESPONSE_ID = Pattern.compile("\"id\"\\s*:\\s*\"(resp_[^\"]+)\"");
 
     final Path dir;
     final Path configFile;
     final Map<String, EngineSimulator> engines = new LinkedHashMap<>();
-    final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
-    GatewayServer gateway;
-    ManualClock clock = new ManualClock();
+    /** The gateway started last, if any. */
+    GatewayHarness gateway;
 
     LifecycleGrid(Path dir) {
         this.dir = dir;
         this.configFile = dir.resolve("gateway.yaml");
     }
 
-    /** Starts a simulated engine named {@code name} (its own seeded ids). */
+    /** Starts an instant simulated engine named {@code name} (its own seeded ids). */
     EngineSimulator engine(String name) {
         return engine(name, EngineSettings.builder().instant());
     }
 
     EngineSimulator engine(String name, EngineSettings.Builder settings) {
-        EngineSimulator engine = settings.name(name)
-                .model(MODEL)
-                .random(new SplittableRandom(name.hashCode()))
-                .start();
+        EngineSimulator engine = GatewayHarness.engineSettings(name, settings).start();
         engines.put(name, engine);
         return engine;
     }
 
     /** Writes the config file: {@code extra} YAML, then {@code sites} (site → cluster names, in order). */
-    void writeConfig(String extra, Map<String, java.util.List<String>> sites) {
+    void writeConfig(String extra, Map<String, List<String>> sites) {
         StringBuilder yaml = new StringBuilder("""
                 server:
                   port: 0
@@ -86,38 +75,36 @@ final class LifecycleGrid implements AutoCloseable {
         try {
             Path next = dir.resolve("gateway.yaml.next");
             Files.writeString(next, text);
-            Files.move(
-                    next,
-                    configFile,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(next, configFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Starts a gateway from the config file (closing the one before, if any). */
+    /** Starts a gateway from the config file (closing the one before, if any), on a new manual clock. */
     GatewayServer startGateway(long seed) {
-        if (gateway != null) {
-            gateway.close();
-        }
-        clock = new ManualClock();
-        gateway = GatewayServer.start(configFile, new GatewayRuntime(clock, new SplittableRandom(seed), "127.0.0.1"));
-        return gateway;
+        closeGateway();
+        gateway = GatewayHarness.fromFile(configFile, seed);
+        return gateway.server;
+    }
+
+    /**
+     * Writes a config of site east over engine east-a alone, {@code serverKeys} (lines indented two spaces) in its
+     * server block and scheduled scrapes an hour apart, and starts a gateway from it with seed 1.
+     */
+    GatewayServer startOverEastA(String serverKeys) {
+        writeConfig(
+                serverKeys + "gateway:\n  site: east\nplugins:\n  grid_site_route:\n"
+                        + "    load: {poll_interval_ms: 3600000, window_secs: 3600}\n",
+                Map.of("east", List.of("east-a")));
+        return startGateway(1);
     }
 
     /** Starts a gateway from the config file on the system clock (for tests that need the load window to move). */
     GatewayServer startGatewayOnSystemClock(long seed) {
-        if (gateway != null) {
-            gateway.close();
-        }
-        gateway = GatewayServer.start(
-                configFile,
-                new GatewayRuntime(
-                        grid.gateway.routing.time.SystemMonotonicClock.INSTANCE,
-                        new SplittableRandom(seed),
-                        "127.0.0.1"));
-        return gateway;
+        closeGateway();
+        gateway = GatewayHarness.onSystemClock(configFile, seed);
+        return gateway.server;
     }
 
     /** Sets each engine's reported queue depth and scrapes once, past the load window, so only these count. */
@@ -125,59 +112,9 @@ final class LifecycleGrid implements AutoCloseable {
         depths.forEach((name, depth) -> engines.get(name).setQueueDepth(depth));
         // A scheduled scrape may have read the engines before the change: finish it at the old time, so that the
         // window, moved past it, holds only the new depths.
-        gateway.scrapeNow();
-        clock.advance(Duration.ofSeconds(11));
-        gateway.scrapeNow();
-    }
-
-    URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + gateway.port() + path);
-    }
-
-    HttpResponse<String> post(String path, String json, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
-                .timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
-        }
-        return send(request.build());
-    }
-
-    HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(uri(path))
-                .timeout(Duration.ofSeconds(20))
-                .GET()
-                .build());
-    }
-
-    HttpResponse<String> send(HttpRequest request) {
-        try {
-            return client.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    String metrics() {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/metrics"))
-                        .timeout(Duration.ofSeconds(10))
-                        .build())
-                .body();
-    }
-
-    /** The value of the sample {@code name{...labelText...}}, 0 when absent. */
-    double metric(String name, String labelText) {
-        for (String line : metrics().split("\n")) {
-            if (line.startsWith(name + "{") && line.contains(labelText)) {
-                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return 0;
+        gateway.server.scrapeNow();
+        gateway.clock.advance(Duration.ofSeconds(11));
+        gateway.server.scrapeNow();
     }
 
     static String responseId(String body) {
@@ -194,11 +131,15 @@ final class LifecycleGrid implements AutoCloseable {
                 + text.repeat(times) + "\"}]}";
     }
 
-    @Override
-    public void close() {
+    private void closeGateway() {
         if (gateway != null) {
             gateway.close();
         }
+    }
+
+    @Override
+    public void close() {
+        closeGateway();
         engines.values().forEach(EngineSimulator::close);
     }
 }

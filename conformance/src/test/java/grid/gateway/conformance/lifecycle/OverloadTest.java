@@ -67,7 +67,7 @@ class OverloadTest {
                     // Callable, so that the pause may throw InterruptedException
                     while (running.get()) {
                         HttpResponse<String> answer =
-                                grid.post("/v1/chat/completions", LifecycleGrid.chat("Overload me. ", 2, ""));
+                                grid.gateway.post("/v1/chat/completions", LifecycleGrid.chat("Overload me. ", 2, ""));
                         String key = answer.statusCode() + " "
                                 + answer.headers().firstValue("Retry-After").orElse("");
                         answers.computeIfAbsent(key, k -> new LongAdder()).increment();
@@ -93,14 +93,15 @@ class OverloadTest {
                 .as("shed with 503 + Retry-After: 5: " + answers)
                 .isNotNull();
         long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (grid.metric("grid_cluster_admitted", "east/east-a") < 1
-                || grid.metric("grid_cluster_admitted", "east/east-b") < 1) {
+        while (grid.gateway.metric("grid_cluster_admitted", "east/east-a") < 1
+                || grid.gateway.metric("grid_cluster_admitted", "east/east-b") < 1) {
             assertThat(System.nanoTime() - end)
                     .as("both clusters admit again within 10 s")
                     .isNegative();
             Thread.sleep(50);
         }
-        assertThat(grid.post("/v1/chat/completions", LifecycleGrid.chat("Calm again. ", 1, ""))
+        assertThat(grid.gateway
+                        .post("/v1/chat/completions", LifecycleGrid.chat("Calm again. ", 1, ""))
                         .statusCode())
                 .isEqualTo(200);
     }

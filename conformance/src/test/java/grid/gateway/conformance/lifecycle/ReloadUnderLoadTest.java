@@ -70,8 +70,8 @@ class ReloadUnderLoadTest {
         String onEastA = stored("east-a", "east-b");
         String onEastB = stored("east-b", "east-a");
         grid.queues(Map.of("east-a", 0, "east-b", 0, "west-a", 0));
-        double applied = grid.metric("grid_config_reloads_total", "applied");
-        double refused = grid.metric("grid_config_reloads_total", "refused");
+        double applied = grid.gateway.metric("grid_config_reloads_total", "applied");
+        double refused = grid.gateway.metric("grid_config_reloads_total", "refused");
 
         ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
         List<Future<?>> loops = new ArrayList<>();
@@ -99,7 +99,7 @@ class ReloadUnderLoadTest {
         String shrunk = GATEWAY + "plugins:\n  grid_site_route:\n    prefix_affinity: {capacity: 4}\n";
         reload(() -> grid.writeConfig(shrunk, withC));
         for (String cluster : List.of("east/east-a", "east/east-b", "east/east-c", "west/west-a")) {
-            assertThat(grid.metric("grid_prefix_index_entries", cluster))
+            assertThat(grid.gateway.metric("grid_prefix_index_entries", cluster))
                     .as(cluster)
                     .isLessThanOrEqualTo(4);
         }
@@ -125,11 +125,12 @@ class ReloadUnderLoadTest {
                 .isPositive();
         // What east-b received after its removal was at most what was already in flight then.
         assertThat(eastB.requestCount() - atRemoval).isLessThanOrEqualTo(CLIENTS);
-        assertThat(grid.metric("grid_config_reloads_total", "applied") - applied)
+        assertThat(grid.gateway.metric("grid_config_reloads_total", "applied") - applied)
                 .isEqualTo(3);
-        assertThat(grid.metric("grid_config_reloads_total", "refused") - refused)
+        assertThat(grid.gateway.metric("grid_config_reloads_total", "refused") - refused)
                 .isEqualTo(6);
-        assertThat(grid.metric("grid_prefix_index_entries", "east/east-a")).isLessThanOrEqualTo(4);
+        assertThat(grid.gateway.metric("grid_prefix_index_entries", "east/east-a"))
+                .isLessThanOrEqualTo(4);
         assertThat(gateway.requestsInFlight()).isZero();
     }
 
@@ -137,10 +138,10 @@ class ReloadUnderLoadTest {
     private void traffic(int client, String onEastA, String onEastB) {
         for (int n = 0; running.get(); n++) {
             String prompt = "Client " + client + " topic " + (n % 5) + " keeps talking about reloads. ";
-            check(grid.post("/v1/chat/completions", LifecycleGrid.chat(prompt, 12, "")), "chat", 200);
-            check(grid.get("/v1/responses/" + onEastA), "east-a id", 200);
+            check(grid.gateway.post("/v1/chat/completions", LifecycleGrid.chat(prompt, 12, "")), "chat", 200);
+            check(grid.gateway.get("/v1/responses/" + onEastA), "east-a id", 200);
             boolean appliedAtSend = removalApplied.get();
-            HttpResponse<String> b = grid.get("/v1/responses/" + onEastB);
+            HttpResponse<String> b = grid.gateway.get("/v1/responses/" + onEastB);
             if (b.statusCode() == 200 && !appliedAtSend) {
                 removedIdFound.incrementAndGet();
             } else if (b.statusCode() == 404 && removalStarted.get()) {
@@ -162,7 +163,7 @@ class ReloadUnderLoadTest {
     private void reload(Runnable change) {
         awaitProgress(12);
         change.run();
-        grid.gateway.reloadNow();
+        grid.gateway.server.reloadNow();
         awaitProgress(12);
     }
 
@@ -186,7 +187,7 @@ class ReloadUnderLoadTest {
     private String stored(String on, String other) {
         grid.queues(Map.of(on, 0, other, 5, "west-a", 5));
         HttpResponse<String> created =
-                grid.post("/v1/responses", "{\"model\":\"" + LifecycleGrid.MODEL + "\",\"input\":\"stored\"}");
+                grid.gateway.post("/v1/responses", "{\"model\":\"" + LifecycleGrid.MODEL + "\",\"input\":\"stored\"}");
         assertThat(created.statusCode()).isEqualTo(200);
         String id = LifecycleGrid.responseId(created.body());
         assertThat(id).contains("." + ClusterDigest.of(on) + ".");

@@ -54,9 +54,11 @@ class RestartTest {
         String eastId = createResponseOn(before, eastA, westA);
         String westId = createResponseOn(before, westA, eastA);
         grid.queues(Map.of("east-a", 0, "west-a", 3));
-        assertThat(grid.post("/v1/chat/completions", LONG_PROMPT).statusCode()).isEqualTo(200);
-        assertThat(grid.post("/v1/chat/completions", LONG_PROMPT).statusCode()).isEqualTo(200);
-        assertThat(grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\""))
+        assertThat(grid.gateway.post("/v1/chat/completions", LONG_PROMPT).statusCode())
+                .isEqualTo(200);
+        assertThat(grid.gateway.post("/v1/chat/completions", LONG_PROMPT).statusCode())
+                .isEqualTo(200);
+        assertThat(grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"hit\""))
                 .isEqualTo(1);
 
         GatewayServer after = grid.startGateway(2); // closes the first: the process is gone, memory with it
@@ -65,9 +67,9 @@ class RestartTest {
         drain(eastA);
         drain(westA);
 
-        assertPinnedTo(eastA, grid.get("/v1/responses/" + eastId), "/v1/responses/" + engineId(eastId));
-        assertPinnedTo(westA, grid.get("/v1/responses/" + westId), "/v1/responses/" + engineId(westId));
-        HttpResponse<String> continued = grid.post(
+        assertPinnedTo(eastA, grid.gateway.get("/v1/responses/" + eastId), "/v1/responses/" + engineId(eastId));
+        assertPinnedTo(westA, grid.gateway.get("/v1/responses/" + westId), "/v1/responses/" + engineId(westId));
+        HttpResponse<String> continued = grid.gateway.post(
                 "/v1/responses",
                 "{\"model\":\"" + LifecycleGrid.MODEL + "\",\"input\":\"and then?\",\"previous_response_id\":\""
                         + westId + "\"}");
@@ -75,17 +77,20 @@ class RestartTest {
         assertThat(atWest.body()).contains("\"previous_response_id\":\"" + engineId(westId) + "\"");
         assertThat(LifecycleGrid.responseId(continued.body())).startsWith(tagPrefix(westId));
 
-        assertThat(grid.metric("grid_prefix_index_entries", "west/west-a")).isZero();
-        assertThat(grid.metric("grid_prefix_index_entries", "east/east-a")).isZero();
-        HttpResponse<String> again = grid.post("/v1/chat/completions", LONG_PROMPT);
+        assertThat(grid.gateway.metric("grid_prefix_index_entries", "west/west-a"))
+                .isZero();
+        assertThat(grid.gateway.metric("grid_prefix_index_entries", "east/east-a"))
+                .isZero();
+        HttpResponse<String> again = grid.gateway.post("/v1/chat/completions", LONG_PROMPT);
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(westA.takeRequest(Duration.ofSeconds(5)).orElseThrow().path())
                 .isEqualTo("/v1/chat/completions");
-        assertThat(grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\""))
+        assertThat(grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"hit\""))
                 .isZero();
-        assertThat(grid.metric("grid_route_prefix_affinity_total", "outcome=\"miss\""))
+        assertThat(grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"miss\""))
                 .isEqualTo(1);
-        assertThat(grid.metric("grid_route_pinned_total", "outcome=\"routed\"")).isEqualTo(3);
+        assertThat(grid.gateway.metric("grid_route_pinned_total", "outcome=\"routed\""))
+                .isEqualTo(3);
     }
 
     /** Creates a stored response on {@code on} (the other cluster made busier), returning its tagged id. */
@@ -94,7 +99,7 @@ class RestartTest {
         grid.queues(Map.of(on.name(), 0, other.name(), 5));
         drain(on);
         HttpResponse<String> created =
-                grid.post("/v1/responses", "{\"model\":\"" + LifecycleGrid.MODEL + "\",\"input\":\"keep me\"}");
+                grid.gateway.post("/v1/responses", "{\"model\":\"" + LifecycleGrid.MODEL + "\",\"input\":\"keep me\"}");
         assertThat(created.statusCode()).isEqualTo(200);
         assertThat(on.takeRequest(Duration.ofSeconds(5))).isPresent();
         return LifecycleGrid.responseId(created.body());

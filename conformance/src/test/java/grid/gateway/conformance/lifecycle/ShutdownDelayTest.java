@@ -2,13 +2,13 @@ package grid.gateway.conformance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,14 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,17 +57,13 @@ class ShutdownDelayTest {
     @AfterEach
     void stop() {
         if (grid.gateway != null) {
-            grid.gateway.endShutdownDelay();
+            grid.gateway.server.endShutdownDelay();
         }
         grid.close();
     }
 
     private GatewayServer gateway(long delayMillis) {
-        grid.writeConfig(
-                "  shutdown_grace_ms: 20000\n  shutdown_delay_ms: " + delayMillis
-                        + "\ngateway:\n  site: east\nplugins:\n  grid_site_route:\n    load: {poll_interval_ms: 3600000, window_secs: 3600}\n",
-                Map.of("east", List.of("east-a")));
-        return grid.startGateway(1);
+        return grid.startOverEastA("  shutdown_grace_ms: 20000\n  shutdown_delay_ms: " + delayMillis + "\n");
     }
 
     @Test
@@ -87,18 +81,24 @@ class ShutdownDelayTest {
                 }
             }));
         }
-        await("steady traffic", () -> answered.get() >= 30);
+        GatewayHarness.await("steady traffic", DEADLINE, () -> answered.get() >= 30);
 
         CompletableFuture<GatewayServer.ShutdownReport> sigterm = CompletableFuture.supplyAsync(
                 gateway::shutdown, runnable -> Thread.ofPlatform().start(runnable));
-        await("readiness to turn false", () -> ready(gateway.adminPort()).equals("503 not ready: shutting down\n"));
+        GatewayHarness.await(
+                "readiness to turn false",
+                DEADLINE,
+                () -> grid.gateway.ready().equals("503 not ready: shutting down\n"));
         int atNotReady = answered.get();
 
         // The listener still takes new connections and answers on them, telling the client not to reuse them.
         String fresh = onNewConnection(port);
         assertThat(fresh).startsWith("HTTP/1.1 200").containsIgnoringCase("\nconnection: close");
-        await(DURING_DELAY + " requests answered while not ready", () -> answered.get() >= atNotReady + DURING_DELAY);
-        assertThat(ready(gateway.adminPort())).isEqualTo("503 not ready: shutting down\n");
+        GatewayHarness.await(
+                DURING_DELAY + " requests answered while not ready",
+                DEADLINE,
+                () -> answered.get() >= atNotReady + DURING_DELAY);
+        assertThat(grid.gateway.ready()).isEqualTo("503 not ready: shutting down\n");
         assertThat(sigterm).as("still in the delay").isNotDone();
 
         sending.set(false);
@@ -111,7 +111,9 @@ class ShutdownDelayTest {
         assertThat(failures).isEmpty();
         assertThat(answered.get()).isGreaterThanOrEqualTo(atNotReady + DURING_DELAY);
         assertThat(report.cut()).isZero();
-        assertThat(refuses(port)).as("listener closed after the delay").isTrue();
+        assertThat(GatewayHarness.refuses(port))
+                .as("listener closed after the delay")
+                .isTrue();
     }
 
     @Test
@@ -124,7 +126,7 @@ class ShutdownDelayTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
         assertThat(report.cut()).isZero();
-        assertThat(refuses(port)).isTrue();
+        assertThat(GatewayHarness.refuses(port)).isTrue();
     }
 
     @Test
@@ -136,13 +138,13 @@ class ShutdownDelayTest {
         gateway.close();
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
-        assertThat(refuses(port)).isTrue();
+        assertThat(GatewayHarness.refuses(port)).isTrue();
     }
 
     private void send(AtomicInteger answered, Queue<String> failures) {
         try {
-            HttpResponse<String> answer = grid.client.send(
-                    HttpRequest.newBuilder(grid.uri("/v1/chat/completions"))
+            HttpResponse<String> answer = grid.gateway.client.send(
+                    HttpRequest.newBuilder(grid.gateway.uri("/v1/chat/completions"))
                             .timeout(DEADLINE)
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(CHAT))
@@ -180,48 +182,6 @@ class ShutdownDelayTest {
                 head.append((char) b);
             }
             return head.toString().strip().replace("\r\n", "\n");
-        }
-    }
-
-    private String ready(int adminPort) {
-        try {
-            HttpResponse<String> answer = grid.client.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
-                            .timeout(Duration.ofSeconds(5))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return answer.statusCode() + " " + answer.body();
-        } catch (IOException e) {
-            return "unreachable: " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static boolean refuses(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
-            return false;
-        } catch (java.net.ConnectException refused) {
-            return true;
-        } catch (IOException other) {
-            return false;
-        }
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long end = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) {
-                throw new AssertionError("no " + what + " within " + DEADLINE);
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
         }
     }
 }

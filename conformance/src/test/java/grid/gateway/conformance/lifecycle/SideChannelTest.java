@@ -89,7 +89,7 @@ class SideChannelTest {
 
         send(eastA, body, "Bearer tenant-a");
 
-        assertThat(grid.metrics()).doesNotContain("9f3a");
+        assertThat(grid.gateway.metrics()).doesNotContain("9f3a");
     }
 
     private String salted(String salt) {
@@ -98,7 +98,7 @@ class SideChannelTest {
 
     /** Sends {@code body}; asserts that {@code expected} served it with the body unchanged; the cached tokens. */
     private long send(EngineSimulator expected, String body, String authorization) throws InterruptedException {
-        HttpResponse<String> answer = grid.post("/v1/chat/completions", body, "Authorization", authorization);
+        HttpResponse<String> answer = grid.gateway.post("/v1/chat/completions", body, "Authorization", authorization);
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         RecordedRequest received = expected.takeRequest(Duration.ofSeconds(5)).orElseThrow();
         assertThat(received.bodyBytes()).isEqualTo(body.getBytes(StandardCharsets.UTF_8));
@@ -108,10 +108,10 @@ class SideChannelTest {
     }
 
     private double hits() {
-        return grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"");
+        return grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"");
     }
 
     private double misses() {
-        return grid.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"");
+        return grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"");
     }
 }

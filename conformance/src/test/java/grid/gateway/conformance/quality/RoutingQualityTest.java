@@ -40,24 +40,27 @@ class RoutingQualityTest {
         double truth = engine.settings().prefillTokensPerSecond();
 
         // Unmeasured: the seed's default stands in.
-        assertThat(grid.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
+        assertThat(grid.gateway.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
         for (int round = 1; round <= 5; round++) {
             for (int i = 0; i < 4; i++) {
                 assertThat(grid.chat(QualityGrid.prompt("round " + round + " request " + i, 2_000), false))
                         .isEqualTo(200);
             }
-            grid.clock.advanceSeconds(1);
-            grid.scrape();
+            grid.gateway.clock.advanceSeconds(1);
+            grid.gateway.server.scrapeNow();
             if (round < 3) {
                 // Fewer observations than calibration trusts: still the fallback.
-                assertThat(grid.metric(PREFILL_GAUGE, A)).as("round " + round).isEqualTo(10_000);
+                assertThat(grid.gateway.metric(PREFILL_GAUGE, A))
+                        .as("round " + round)
+                        .isEqualTo(10_000);
             }
         }
 
-        assertThat(grid.metric(PREFILL_GAUGE, A)).isCloseTo(truth, within(0.2 * truth));
+        assertThat(grid.gateway.metric(PREFILL_GAUGE, A)).isCloseTo(truth, within(0.2 * truth));
         // No scrape of an instant engine sees a request running (vllm:num_requests_running), so its slots, and with
         // them the queued-request cost, stay unmeasured: the fallback stands.
-        assertThat(grid.metric("grid_cluster_queued_request_seconds", A)).isEqualTo(2);
+        assertThat(grid.gateway.metric("grid_cluster_queued_request_seconds", A))
+                .isEqualTo(2);
     }
 
     @Test
@@ -67,11 +70,11 @@ class RoutingQualityTest {
         grid.startGateway("", "");
         for (int i = 0; i < 20; i++) {
             grid.chat(QualityGrid.prompt("request " + i, 2_000), false);
-            grid.clock.advanceSeconds(1);
-            grid.scrape();
+            grid.gateway.clock.advanceSeconds(1);
+            grid.gateway.server.scrapeNow();
         }
 
-        assertThat(grid.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
+        assertThat(grid.gateway.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
     }
 
     @Test
@@ -98,7 +101,7 @@ class RoutingQualityTest {
         grid.startGateway(load, "");
         a.setQueueDepth(0);
         b.setQueueDepth(1);
-        grid.scrape();
+        grid.gateway.server.scrapeNow();
         int beforeA = a.requestCount();
         int beforeB = b.requestCount();
 
@@ -146,28 +149,28 @@ class RoutingQualityTest {
         grid.startGateway("", prefixAffinity);
         a.setQueueDepth(0);
         b.setQueueDepth(3);
-        grid.scrape();
+        grid.gateway.server.scrapeNow();
         String q = QualityGrid.prompt("conversation Q", 10_240);
         String p = QualityGrid.prompt("conversation P", 10_240);
 
         assertThat(grid.chat(q, false)).isEqualTo(200);
-        grid.clock.advanceSeconds(100);
+        grid.gateway.clock.advanceSeconds(100);
         assertThat(grid.chat(p, true)).isEqualTo(200);
         assertThat(a.requestCount()).isEqualTo(2);
         a.resetPrefixCache();
-        grid.clock.advanceSeconds(30);
+        grid.gateway.clock.advanceSeconds(30);
         assertThat(grid.chat(p, true)).isEqualTo(200);
-        grid.clock.advanceSeconds(1);
+        grid.gateway.clock.advanceSeconds(1);
 
-        double hits = grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"");
-        double misses = grid.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"");
+        double hits = grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"");
+        double misses = grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"");
         double predicted = cachedTokens("predicted");
         double reported = cachedTokens("reported");
         assertThat(grid.chat(q, false)).isEqualTo(200);
         assertThat(a.requestCount()).isEqualTo(4);
         return new StaleProbe(
-                grid.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"") - hits,
-                grid.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"") - misses,
+                grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"hit\"") - hits,
+                grid.gateway.metric("grid_route_prefix_affinity_total", "outcome=\"miss\"") - misses,
                 cachedTokens("predicted") - predicted,
                 cachedTokens("reported") - reported);
     }
@@ -176,9 +179,8 @@ class RoutingQualityTest {
     private double cachedTokens(String which) {
         double sum = 0;
         for (String outcome : new String[] {"hit", "load", "miss", "explore", "unkeyed", "none"}) {
-            double value =
-                    grid.metric("grid_prefix_cached_tokens_" + which + "_total", A + ",outcome=\"" + outcome + "\"");
-            sum += Double.isNaN(value) ? 0 : value;
+            sum += grid.gateway.metric(
+                    "grid_prefix_cached_tokens_" + which + "_total", A + ",outcome=\"" + outcome + "\"");
         }
         return sum;
     }

@@ -2,6 +2,7 @@ package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.config.ConfigException;
 import grid.gateway.app.config.ConfigLoader;
 import java.io.BufferedReader;
@@ -11,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -268,19 +268,12 @@ final class JarGateway extends GatewayUnderTest {
     }
 
     private String metrics() {
-        try {
-            return client.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort() + "/metrics"))
-                                    .timeout(Duration.ofSeconds(5))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString())
-                    .body();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return GatewayHarness.send(
+                        client,
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort() + "/metrics"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build())
+                .body();
     }
 
     /** Polls {@code condition} until it holds, failing after {@link #DEADLINE}. */

@@ -2,6 +2,7 @@ package grid.gateway.conformance.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.Fault;
 import grid.gateway.enginesim.RecordedRequest;
@@ -12,9 +13,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.io.IOException;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -229,14 +228,7 @@ final class ScenarioRunner {
     }
 
     private HttpResponse<String> http(HttpRequest request) {
-        try {
-            return client.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return GatewayHarness.send(client, request);
     }
 
     /**

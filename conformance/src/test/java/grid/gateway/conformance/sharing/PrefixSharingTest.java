@@ -2,7 +2,7 @@ package grid.gateway.conformance.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.conformance.sharing.SharingGrid.Replica;
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.enginesim.Fault;
 import java.nio.file.Path;
 import java.util.Map;
@@ -40,100 +40,100 @@ class PrefixSharingTest {
 
     @Test
     void confirmationOnA_nextTurnOnB_isAHitOnTheSameCluster() throws Exception {
-        Replica a = grid.start(1);
-        Replica b = grid.start(2);
+        GatewayHarness a = grid.start(1);
+        GatewayHarness b = grid.start(2);
         grid.queues(0, 0);
         String prompt = SharingGrid.prompt("sharing");
 
-        assertThat(grid.chat(a, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(a, prompt).statusCode()).isEqualTo(200);
         String first = grid.servedBy();
-        SharingGrid.await("B applied A's confirmation", () -> grid.metric(b, APPLIED, "") >= 1);
+        GatewayHarness.await("B applied A's confirmation", () -> b.metric(APPLIED, "") >= 1);
         double hits = hits(b);
 
-        assertThat(grid.chat(b, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(b, prompt).statusCode()).isEqualTo(200);
         assertThat(grid.servedBy()).isEqualTo(first);
         assertThat(hits(b)).isEqualTo(hits + 1);
-        assertThat(grid.metric(a, "grid_prefix_sharing_published_total", "")).isGreaterThanOrEqualTo(1);
-        assertThat(grid.metric(a, "grid_prefix_sharing_connected", "")).isEqualTo(1);
+        assertThat(a.metric("grid_prefix_sharing_published_total", "")).isGreaterThanOrEqualTo(1);
+        assertThat(a.metric("grid_prefix_sharing_connected", "")).isEqualTo(1);
     }
 
     @Test
     void dropOnA_reachesB_whichNoLongerCountsTheMatch() throws Exception {
-        Replica a = grid.start(1);
-        Replica b = grid.start(2);
+        GatewayHarness a = grid.start(1);
+        GatewayHarness b = grid.start(2);
         grid.queues(0, 0);
         String prompt = SharingGrid.prompt("a dropped prefix");
-        assertThat(grid.chat(a, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(a, prompt).statusCode()).isEqualTo(200);
         String first = grid.servedBy();
-        SharingGrid.await("B applied the confirmation", () -> grid.metric(b, APPLIED, "") >= 1);
+        GatewayHarness.await("B applied the confirmation", () -> b.metric(APPLIED, "") >= 1);
 
         // The same conversation's next turn on A: the cluster answers 503, so A drops the prefix there.
         grid.engines.get(first).failNext(1, Fault.status(503));
-        assertThat(grid.chat(a, prompt).statusCode()).isEqualTo(503);
+        assertThat(SharingGrid.chat(a, prompt).statusCode()).isEqualTo(503);
         grid.servedBy();
-        SharingGrid.await("B applied the drop", () -> grid.metric(b, APPLIED, "") >= 2);
+        GatewayHarness.await("B applied the drop", () -> b.metric(APPLIED, "") >= 2);
         double hits = hits(b);
-        double misses = grid.metric(b, AFFINITY, "outcome=\"miss\"");
+        double misses = b.metric(AFFINITY, "outcome=\"miss\"");
 
-        assertThat(grid.chat(b, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(b, prompt).statusCode()).isEqualTo(200);
         assertThat(hits(b)).isEqualTo(hits);
-        assertThat(grid.metric(b, AFFINITY, "outcome=\"miss\"")).isEqualTo(misses + 1);
+        assertThat(b.metric(AFFINITY, "outcome=\"miss\"")).isEqualTo(misses + 1);
     }
 
     @Test
     void replicaRestartedMidRun_routesAKnownConversationAsAHit_afterWarmStart() throws Exception {
-        Replica a = grid.start(1);
+        GatewayHarness a = grid.start(1);
         grid.queues(0, 0);
         String prompt = SharingGrid.prompt("a rolling update");
-        assertThat(grid.chat(a, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(a, prompt).statusCode()).isEqualTo(200);
         String first = grid.servedBy();
-        SharingGrid.await("A published", () -> grid.metric(a, "grid_prefix_sharing_published_total", "") >= 1);
+        GatewayHarness.await("A published", () -> a.metric("grid_prefix_sharing_published_total", "") >= 1);
 
         grid.stop(a);
-        Replica restarted = grid.start(3); // returns once it replayed the stream
+        GatewayHarness restarted = grid.start(3); // returns once it replayed the stream
         grid.queues(0, 0);
 
-        assertThat(grid.metric(restarted, APPLIED, "")).isGreaterThanOrEqualTo(1);
-        assertThat(grid.chat(restarted, prompt).statusCode()).isEqualTo(200);
+        assertThat(restarted.metric(APPLIED, "")).isGreaterThanOrEqualTo(1);
+        assertThat(SharingGrid.chat(restarted, prompt).statusCode()).isEqualTo(200);
         assertThat(grid.servedBy()).isEqualTo(first);
         assertThat(hits(restarted)).isEqualTo(1);
     }
 
     @Test
     void redisKilledMidRun_routingContinues_metricsSayDisconnected_sharingResumesAfterItReturns() throws Exception {
-        Replica a = grid.start(1);
-        Replica b = grid.start(2);
+        GatewayHarness a = grid.start(1);
+        GatewayHarness b = grid.start(2);
         grid.queues(0, 0);
-        SharingGrid.await("connected", () -> grid.metric(a, "grid_prefix_sharing_connected", "") == 1);
+        GatewayHarness.await("connected", () -> a.metric("grid_prefix_sharing_connected", "") == 1);
 
         grid.redis.kill();
-        SharingGrid.await("disconnected", () -> grid.metric(a, "grid_prefix_sharing_connected", "") == 0);
+        GatewayHarness.await("disconnected", () -> a.metric("grid_prefix_sharing_connected", "") == 0);
         String alone = SharingGrid.prompt("while Redis is away");
         for (int turn = 0; turn < 3; turn++) {
-            assertThat(grid.chat(a, alone).statusCode()).isEqualTo(200);
-            assertThat(grid.chat(b, alone).statusCode()).isEqualTo(200);
+            assertThat(SharingGrid.chat(a, alone).statusCode()).isEqualTo(200);
+            assertThat(SharingGrid.chat(b, alone).statusCode()).isEqualTo(200);
         }
-        SharingGrid.await(
+        GatewayHarness.await(
                 "what A could not send is counted",
-                () -> grid.metric(a, "grid_prefix_sharing_dropped_total", "reason=\"unsent\"") >= 1);
+                () -> a.metric("grid_prefix_sharing_dropped_total", "reason=\"unsent\"") >= 1);
         grid.servedBy();
 
         grid.redis.restart(); // empty: a restarted Redis without persistence, or a flushed one
-        SharingGrid.await("reconnected", () -> grid.metric(a, "grid_prefix_sharing_connected", "") == 1);
-        double applied = grid.metric(b, APPLIED, "");
+        GatewayHarness.await("reconnected", () -> a.metric("grid_prefix_sharing_connected", "") == 1);
+        double applied = b.metric(APPLIED, "");
         String prompt = SharingGrid.prompt("after Redis returned");
-        assertThat(grid.chat(a, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(a, prompt).statusCode()).isEqualTo(200);
         String first = grid.servedBy();
-        SharingGrid.await("B applied A's confirmation again", () -> grid.metric(b, APPLIED, "") > applied);
+        GatewayHarness.await("B applied A's confirmation again", () -> b.metric(APPLIED, "") > applied);
         double hits = hits(b);
-        assertThat(grid.chat(b, prompt).statusCode()).isEqualTo(200);
+        assertThat(SharingGrid.chat(b, prompt).statusCode()).isEqualTo(200);
         assertThat(grid.servedBy()).isEqualTo(first);
         assertThat(hits(b)).isEqualTo(hits + 1);
     }
 
     @Test
     void badDataAndUnknownClusters_ignoredAndCounted_neverApplied() throws Exception {
-        Replica a = grid.start(1);
+        GatewayHarness a = grid.start(1);
         try (Jedis jedis = new Jedis("127.0.0.1", grid.redis.port())) {
             jedis.xadd(SharingGrid.STREAM, StreamEntryID.NEW_ENTRY, Map.of("hello", "world"));
             jedis.xadd(
@@ -157,17 +157,17 @@ class PrefixSharingTest {
                             "k",
                             "AAAAAAAAAAE="));
         }
-        SharingGrid.await(
+        GatewayHarness.await(
                 "bad data counted",
-                () -> grid.metric(a, "grid_prefix_sharing_dropped_total", "reason=\"malformed\"") == 2
-                        && grid.metric(a, "grid_prefix_sharing_dropped_total", "reason=\"unknown_cluster\"") == 1);
-        assertThat(grid.metric(a, APPLIED, "")).isZero();
+                () -> a.metric("grid_prefix_sharing_dropped_total", "reason=\"malformed\"") == 2
+                        && a.metric("grid_prefix_sharing_dropped_total", "reason=\"unknown_cluster\"") == 1);
+        assertThat(a.metric(APPLIED, "")).isZero();
         grid.queues(0, 0);
-        assertThat(grid.chat(a, SharingGrid.prompt("still serving")).statusCode())
+        assertThat(SharingGrid.chat(a, SharingGrid.prompt("still serving")).statusCode())
                 .isEqualTo(200);
     }
 
-    private double hits(Replica replica) {
-        return grid.metric(replica, AFFINITY, "outcome=\"hit\"");
+    private double hits(GatewayHarness replica) {
+        return replica.metric(AFFINITY, "outcome=\"hit\"");
     }
 }

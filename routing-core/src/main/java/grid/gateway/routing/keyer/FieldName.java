@@ -1,6 +1,7 @@
 package grid.gateway.routing.keyer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -94,6 +95,9 @@ final class FieldName {
     /** An escaped spelling takes at most six bytes a char (a backslash, {@code u} and four hex digits). */
     private static final int LONGEST_ESCAPED = 6 * LONGEST;
 
+    /** Built after {@link #ALL}, which it reads. */
+    private static final FieldName[][] BY_LENGTH = byLength();
+
     private final int index;
     private final String name;
     private final byte[] bytes;
@@ -121,6 +125,18 @@ final class FieldName {
         if (length > LONGEST_ESCAPED) {
             return -1;
         }
+        if (!hasBackslash(text, from, to)) {
+            // The common case, a name as it is spelled: only the names of its length can match, byte for byte.
+            if (length > LONGEST) {
+                return -1;
+            }
+            for (FieldName name : BY_LENGTH[length]) {
+                if (Arrays.equals(text, from, to, name.bytes, 0, length)) {
+                    return name.index;
+                }
+            }
+            return -1;
+        }
         // An indexed loop: an iterator per member would be garbage only the JIT may remove.
         for (int i = 0; i < ALL.size(); i++) {
             if (ALL.get(i).spelledBy(text, from, to)) {
@@ -128,6 +144,28 @@ final class FieldName {
             }
         }
         return -1;
+    }
+
+    private static boolean hasBackslash(byte[] text, int from, int to) {
+        for (int q = from; q < to; q++) {
+            if (text[q] == '\\') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link #ALL} by length in bytes: {@code BY_LENGTH[n]} holds the names of {@code n} bytes. */
+    private static FieldName[][] byLength() {
+        if (ALL.stream().anyMatch(f -> f.bytes.length > LONGEST)) {
+            throw new IllegalStateException("a field name is longer than LONGEST");
+        }
+        FieldName[][] table = new FieldName[LONGEST + 1][];
+        for (int n = 0; n <= LONGEST; n++) {
+            int length = n;
+            table[n] = ALL.stream().filter(f -> f.bytes.length == length).toArray(FieldName[]::new);
+        }
+        return table;
     }
 
     /** Whether the string content {@code text[from, to)} decodes to this name (names are ASCII). */

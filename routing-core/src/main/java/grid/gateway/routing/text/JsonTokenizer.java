@@ -33,6 +33,10 @@ public final class JsonTokenizer {
         TOO_DEEP
     }
 
+    /** The lead bytes of the two-byte UTF-8 sequences, C2..DF, as Java's signed bytes. */
+    private static final int TWO_BYTE_LEAD_MIN = (byte) 0xC2;
+
+    private static final int TWO_BYTE_LEAD_MAX = (byte) 0xDF;
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
@@ -83,7 +87,8 @@ public final class JsonTokenizer {
         int q = from;
         while (q < to) {
             byte c = text[q];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            // Every white-space byte is at most ' ', and the byte after a token seldom is: one comparison decides most.
+            if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t')) {
                 break;
             }
             q++;
@@ -200,6 +205,10 @@ public final class JsonTokenizer {
                 q = escape(q);
             } else if (c >= 0) {
                 throw Refusal.INVALID; // a raw control character
+            } else if (c >= TWO_BYTE_LEAD_MIN && c <= TWO_BYTE_LEAD_MAX && q + 1 < to && (b[q + 1] & 0xC0) == 0x80) {
+                // A two-byte sequence (U+0080..U+07FF: accents, most non-ASCII prose) is checked here in place, as
+                // Utf8.next would check it (lead C2..DF, one continuation byte); longer ones go through Utf8.next.
+                q += 2;
             } else {
                 q = Utf8.next(b, q, to);
                 if (q < 0) {

@@ -103,6 +103,28 @@ class JsonTokenizerTest {
         assertThat(JsonTokenizer.isValid(text)).isFalse();
     }
 
+    @Test
+    void isValid_everyTwoByteString_agreesWithTheStrictDecoder() {
+        // Two-byte sequences take a shortcut in the tokenizer's string loop; every pair of a non-ASCII first byte and
+        // any second byte must still be judged as a strict UTF-8 decoder judges it.
+        for (int lead = 0x80; lead <= 0xFF; lead++) {
+            for (int next = 0; next <= 0xFF; next++) {
+                byte[] pair = {(byte) lead, (byte) next};
+                boolean decodes;
+                try {
+                    StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(pair));
+                    decodes = true;
+                } catch (java.nio.charset.CharacterCodingException e) {
+                    decodes = false;
+                }
+                byte[] text = {'"', pair[0], pair[1], '"'};
+                assertThat(JsonTokenizer.isValid(text))
+                        .as("%02X %02X", lead, next)
+                        .isEqualTo(decodes);
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {255, 256})
     void isValid_depthAtLimit_acceptedBeyondRefused(int depth) {
