@@ -138,8 +138,8 @@ public final class GatewayServer implements AutoCloseable {
                 runtime.client(settings, tls),
                 headerDeadline,
                 inFlight,
-                new GatewayRouting.Parts(
-                        router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints()));
+                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints()),
+                new GatewayRouting.Observing(runtime.access(), clock));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");

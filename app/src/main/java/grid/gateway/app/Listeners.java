@@ -60,7 +60,8 @@ final class Listeners {
             Bind bind,
             HeaderDeadline headerDeadline,
             InFlightRequests inFlight,
-            GatewayRouting.Parts parts) {
+            GatewayRouting.Parts parts,
+            GatewayRouting.Observing observing) {
         int maxConnections = settings.binding().maxConnections();
         WebServerConfig.Builder builder = WebServer.builder();
         bind.tls().ifPresent(builder::tls);
@@ -80,7 +81,7 @@ final class Listeners {
                 .shutdownGracePeriod(settings.shutdownGrace().plus(HELIDON_GRACE_MARGIN))
                 .routing(r -> {
                     r.addFilter(inFlight);
-                    GatewayRouting.register(r, parts);
+                    GatewayRouting.register(r, parts, observing);
                 })
                 .build()
                 .start();

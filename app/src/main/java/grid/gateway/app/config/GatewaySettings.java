@@ -47,7 +47,11 @@ public record GatewaySettings(
 
     /** Settings with the default access log ({@code json}). */
     public GatewaySettings(
-            SiteName site, Role role, List<String> allowedPaths, Optional<Path> tagKeyPath, Duration configPollInterval) {
+            SiteName site,
+            Role role,
+            List<String> allowedPaths,
+            Optional<Path> tagKeyPath,
+            Duration configPollInterval) {
         this(site, role, allowedPaths, tagKeyPath, configPollInterval, AccessLogFormat.JSON);
     }
 

@@ -2,6 +2,7 @@ package grid.gateway.app.forward;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.access.AccessRecord;
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.ErrorShape;
 import io.helidon.http.Headers;
@@ -22,6 +23,7 @@ public final class ForwardRequest {
     private final Headers headers;
     private final String peer;
     private final byte[] body;
+    private final AccessRecord access;
 
     /**
      * A request to forward.
@@ -31,14 +33,17 @@ public final class ForwardRequest {
      * @param target the raw path and query to send upstream
      * @param client the client's headers and address
      * @param body the body bytes to send upstream
+     * @param access the request's access record: its id, and what forwarding decides
      */
-    public ForwardRequest(Method method, Endpoint endpoint, String target, Client client, byte[] body) {
+    public ForwardRequest(
+            Method method, Endpoint endpoint, String target, Client client, byte[] body, AccessRecord access) {
         this.method = requireNonNull(method, "method");
         this.endpoint = requireNonNull(endpoint, "endpoint");
         this.target = requireNonNull(target, "target");
         this.headers = client.headers();
         this.peer = client.peer();
         this.body = requireNonNull(body, "body");
+        this.access = requireNonNull(access, "access");
     }
 
     /**
@@ -56,7 +61,12 @@ public final class ForwardRequest {
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer), newBody);
+        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer), newBody, access);
+    }
+
+    /** The request's access record: its request id, and what forwarding decides about it. */
+    public AccessRecord access() {
+        return access;
     }
 
     /** The HTTP method. */
