@@ -1,5 +1,7 @@
 package grid.gateway.app;
 
+import grid.gateway.app.access.AccessLines;
+import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.enginesim.EngineSettings;
@@ -15,9 +17,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -33,7 +38,14 @@ public final class GatewayHarness implements AutoCloseable {
 
     private static final Pattern STORED_ID = Pattern.compile("\"id\"\\s*:\\s*\"resp_([0-9a-f]+)\"");
 
+    /** The wall-clock time every access log line gives as its request's arrival. */
+    public static final Instant WALL_TIME = Instant.parse("2026-01-02T03:04:05.678Z");
+
     public final ManualClock clock = new ManualClock();
+    /** The access log lines (a test's, never the process's stdout); request ids made here are req-1, req-2, … */
+    public final AccessLines accessLog = new AccessLines();
+
+    private final AtomicLong requestIds = new AtomicLong();
     public final GatewayServer server;
     public final HttpClient client;
     private final Path dir;
@@ -80,7 +92,9 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     private GatewayRuntime runtime() {
-        return new GatewayRuntime(clock, new SplittableRandom(7), "127.0.0.1");
+        return new GatewayRuntime(clock, new SplittableRandom(7), "127.0.0.1")
+                .withAccess(new AccessLogParts(
+                        accessLog, () -> "req-" + requestIds.incrementAndGet(), InstantSource.fixed(WALL_TIME)));
     }
 
     /** A simulated engine named {@code name} serving {@value #MODEL}, instant, its ids seeded by its name. */

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   arrival   id = the client's X-Request-Id when well-formed, else a new one; X-Request-Id: id on the answer
  *             (set before the handler runs, so every answer has it, the gateway's own errors included);
- *             an AccessRecord in the request's context; the answer stream counted
+ *             an AccessRecord in the request's context
  *   handler   ProxyHandler and Forwarding fill the record in
  *   end       one line to the sink, also when the handler threw (the exception goes on to Helidon)
  * </pre>
@@ -65,14 +65,13 @@ public final class AccessLog implements Filter {
                 logged ? parts.wallClock().instant() : java.time.Instant.EPOCH,
                 clock.nanoTime(),
                 req.prologue().method().text(),
-                logged ? clientAddress.apply(req) : "");
+                logged ? clientAddress.apply(req) : "",
+                logged);
         req.context().register(record);
         if (!logged) {
             chain.proceed();
             return;
         }
-        CountingStream[] counted = new CountingStream[1];
-        res.streamFilter(out -> counted[0] = new CountingStream(out));
         RuntimeException thrown = null;
         try {
             chain.proceed();
@@ -80,17 +79,18 @@ public final class AccessLog implements Filter {
             thrown = e;
             throw e;
         } finally {
-            write(record, res, counted[0], thrown);
+            write(record, res, thrown);
         }
     }
 
-    private void write(
-            AccessRecord record, RoutingResponse res, @Nullable CountingStream out, @Nullable RuntimeException thrown) {
+    private void write(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown) {
         try {
-            long bytesOut = out == null ? 0 : out.written();
+            CountingStream out = record.counted;
+            // A relayed answer is counted as it streams; the gateway's own answers are sent whole, with their length.
+            long bytesOut = out == null ? res.headers().contentLength().orElse(0) : out.written();
             boolean writeFailed = out != null && out.failed();
             int status = res.status().code();
-            Ending ending = Ending.of(record, thrown, writeFailed, res.isSent(), status);
+            Ending ending = Ending.of(record, thrown, writeFailed, res.isSent() || bytesOut > 0, status);
             boolean nothingSent = ending == Ending.CLIENT_GONE && bytesOut == 0 && !res.isSent();
             AccessLine.Finish finish = new AccessLine.Finish(
                     nothingSent ? -1 : status, bytesOut, clock.nanoTime() - record.startNanos, ending);

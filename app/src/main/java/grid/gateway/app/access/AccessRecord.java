@@ -10,6 +10,7 @@ import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.tag.TagCodec;
 import grid.gateway.routing.tag.TagParse;
 import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -61,8 +62,15 @@ public final class AccessRecord {
 
     long upstreamHeadersNanos = -1;
     long bytesIn;
+    boolean clientGone;
 
-    AccessRecord(String requestId, Instant time, long startNanos, String method, String client) {
+    @Nullable
+    CountingStream counted;
+
+    private final boolean logged;
+
+    AccessRecord(String requestId, Instant time, long startNanos, String method, String client, boolean logged) {
+        this.logged = logged;
         this.requestId = requestId;
         this.time = time;
         this.startNanos = startNanos;
@@ -82,7 +90,7 @@ public final class AccessRecord {
         String id =
                 RequestIds.choose(request.headers().first(RequestIds.HEADER).orElse(null), RequestIds.randomUuids());
         return new AccessRecord(
-                id, Instant.EPOCH, 0, request.prologue().method().text(), "");
+                id, Instant.EPOCH, 0, request.prologue().method().text(), "", false);
     }
 
     /** The request's id: the client's {@code X-Request-Id} when well-formed, else one made for it. */
@@ -147,10 +155,29 @@ public final class AccessRecord {
         upstreamFailure = failure;
     }
 
+    /**
+     * A cluster's answer is about to be relayed to {@code response}: its body bytes are counted, and a failed write
+     * to the client noticed. Only for a logged request: the gateway's own answers, sent whole, are not wrapped.
+     */
+    public void relaying(ServerResponse response) {
+        if (logged && counted == null) {
+            response.streamFilter(out -> {
+                CountingStream stream = new CountingStream(out);
+                counted = stream;
+                return stream;
+            });
+        }
+    }
+
     /** Cached prompt tokens: {@code predicted} by the router, {@code reported} by the engine's usage. */
     public void cachedTokens(long predicted, OptionalLong reported) {
         predictedCachedTokens = predicted;
         reportedCachedTokens = reported.orElse(-1);
+    }
+
+    /** The disconnect probe found the client gone while the request was forwarded. */
+    public void clientGone() {
+        clientGone = true;
     }
 
     /** Whether the gateway, not a cluster, gave the answer: nothing was forwarded, or forwarding failed. */

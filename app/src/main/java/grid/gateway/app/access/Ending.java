@@ -38,18 +38,19 @@ public enum Ending {
      */
     static Ending of(
             AccessRecord record, @Nullable RuntimeException thrown, boolean writeFailed, boolean sent, int status) {
-        if (writeFailed || thrown instanceof ServerConnectionException) {
+        if (writeFailed || record.clientGone || thrown instanceof ServerConnectionException) {
             return CLIENT_GONE;
         }
-        if (thrown instanceof CloseConnectionException) {
-            // Thrown after a refusal that was answered (the unread body closes the connection), or by the disconnect
-            // probe when the client left before anything was sent.
-            return sent ? byStatus(record, status) : CLIENT_GONE;
+        if (thrown == null) {
+            return byStatus(record, status);
         }
-        if (thrown != null) {
-            return record.upstreamStatus >= 0 ? UPSTREAM_CUT : ERROR;
+        if (record.upstreamStatus >= 0 && record.upstreamFailure == null) {
+            // A cluster's answer was being relayed, and the client was still there: the cluster broke it (Helidon
+            // hands the relay's exception on as "status and headers already written").
+            return UPSTREAM_CUT;
         }
-        return byStatus(record, status);
+        // Thrown after an answer that went out, to close the connection: a refusal whose body was left unread.
+        return thrown instanceof CloseConnectionException && sent ? byStatus(record, status) : ERROR;
     }
 
     private static Ending byStatus(AccessRecord record, int status) {

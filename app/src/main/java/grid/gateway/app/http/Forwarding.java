@@ -180,6 +180,7 @@ final class Forwarding {
         request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
+        request.access().relaying(response);
         RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();

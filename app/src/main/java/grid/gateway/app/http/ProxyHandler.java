@@ -113,7 +113,8 @@ public final class ProxyHandler implements Handler {
             ForwardRequest forward = forwardRequest(request, endpoint, body(request, response, endpoint, hold), access);
             // The client has sent everything and may wait long for the engine's first byte: a client that leaves
             // meanwhile is noticed by the probe, not only at the next write.
-            try (ClientDisconnectProbe.Watch watch = probe.watch(request)) {
+            ClientDisconnectProbe.Watch watch = probe.watch(request);
+            try (watch) {
                 // 3. Stored ids in the path and the body pin the request to the cluster that holds them.
                 Optional<Named> named = named(call, forward.body());
                 if (named.isEmpty()) {
@@ -128,6 +129,10 @@ public final class ProxyHandler implements Handler {
                     // 5. The prompt's keys; 6. the route; 7–9. send, learn, relay (Forwarding).
                     PromptKeys keys = keys(endpoint, forward.body());
                     forwarding.routed(router.route(keys), keys, forward, response);
+                }
+            } finally {
+                if (watch.clientGone()) {
+                    access.clientGone();
                 }
             }
         }
