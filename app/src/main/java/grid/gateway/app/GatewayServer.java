@@ -134,12 +134,7 @@ public final class GatewayServer implements AutoCloseable {
         ServerSettings settings = initial.config().server();
         this.admin = Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, registry, readiness);
         this.server = Listeners.client(
-                settings,
-                runtime.client(settings, tls),
-                headerDeadline,
-                inFlight,
-                new GatewayRouting.Parts(router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints()),
-                new GatewayRouting.Observing(runtime.access(), clock));
+                settings, runtime.client(settings, tls), headerDeadline, inFlight, routingParts(runtime));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
@@ -147,6 +142,19 @@ public final class GatewayServer implements AutoCloseable {
         readiness.clientListenerBound();
         scraper.start();
         scheduleSweeps(headerDeadline, memory);
+    }
+
+    /** What the client listener's routing is built from: the parts built above, and the runtime's access log. */
+    private GatewayRouting.Parts routingParts(GatewayRuntime runtime) {
+        return new GatewayRouting.Parts(
+                router,
+                forwarder,
+                relay,
+                snapshot::get,
+                metrics,
+                budget,
+                runtime.endpoints(),
+                new GatewayRouting.Observing(runtime.access(), runtime.clock()));
     }
 
     private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {

@@ -60,8 +60,7 @@ final class Listeners {
             Bind bind,
             HeaderDeadline headerDeadline,
             InFlightRequests inFlight,
-            GatewayRouting.Parts parts,
-            GatewayRouting.Observing observing) {
+            GatewayRouting.Parts parts) {
         int maxConnections = settings.binding().maxConnections();
         WebServerConfig.Builder builder = WebServer.builder();
         bind.tls().ifPresent(builder::tls);
@@ -81,7 +80,7 @@ final class Listeners {
                 .shutdownGracePeriod(settings.shutdownGrace().plus(HELIDON_GRACE_MARGIN))
                 .routing(r -> {
                     r.addFilter(inFlight);
-                    GatewayRouting.register(r, parts, observing);
+                    GatewayRouting.register(r, parts);
                 })
                 .build()
                 .start();

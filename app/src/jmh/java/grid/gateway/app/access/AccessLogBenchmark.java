@@ -46,13 +46,8 @@ public class AccessLogBenchmark {
 
     @Setup
     public void setUp() {
-        record = new AccessRecord(
-                "3f2b9c1e-8d4a-4f6b-9a0e-1c2d3e4f5a6b",
-                Instant.parse("2026-01-02T03:04:05.678Z"),
-                0,
-                "POST",
-                "10.1.2.3",
-                true);
+        record = new AccessRecord("3f2b9c1e-8d4a-4f6b-9a0e-1c2d3e4f5a6b", "POST", 0)
+                .logged(Instant.parse("2026-01-02T03:04:05.678Z"), "10.1.2.3");
         record.path = "/v1/chat/completions";
         record.cluster = new ClusterId(new SiteName("east"), "east-a");
         record.affinity = AffinityOutcome.HIT;

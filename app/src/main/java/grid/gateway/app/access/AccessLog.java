@@ -60,13 +60,10 @@ public final class AccessLog implements Filter {
         String id = RequestIds.choose(req.headers().first(RequestIds.HEADER).orElse(null), parts.requestIds());
         res.header(RequestIds.HEADER, id);
         boolean logged = format.get() == AccessLogFormat.JSON;
-        AccessRecord record = new AccessRecord(
-                id,
-                logged ? parts.wallClock().instant() : java.time.Instant.EPOCH,
-                clock.nanoTime(),
-                req.prologue().method().text(),
-                logged ? clientAddress.apply(req) : "",
-                logged);
+        AccessRecord record = new AccessRecord(id, req.prologue().method().text(), clock.nanoTime());
+        if (logged) {
+            record.logged(parts.wallClock().instant(), clientAddress.apply(req));
+        }
         req.context().register(record);
         if (!logged) {
             chain.proceed();

@@ -33,10 +33,10 @@ public final class AccessRecord {
     private static final TagCodec CODEC = new TagCodec();
 
     final String requestId;
-    final Instant time;
     final long startNanos;
     final String method;
-    final String client;
+    Instant time = Instant.EPOCH;
+    String client = "";
 
     @Nullable
     String path;
@@ -67,15 +67,20 @@ public final class AccessRecord {
     @Nullable
     CountingStream counted;
 
-    private final boolean logged;
+    private boolean logged;
 
-    AccessRecord(String requestId, Instant time, long startNanos, String method, String client, boolean logged) {
-        this.logged = logged;
+    AccessRecord(String requestId, String method, long startNanos) {
         this.requestId = requestId;
-        this.time = time;
-        this.startNanos = startNanos;
         this.method = method;
-        this.client = client;
+        this.startNanos = startNanos;
+    }
+
+    /** Marks the record as one to write: the request arrived at {@code arrival} from {@code clientAddress}. */
+    AccessRecord logged(Instant arrival, String clientAddress) {
+        logged = true;
+        time = arrival;
+        client = clientAddress;
+        return this;
     }
 
     /**
@@ -89,8 +94,7 @@ public final class AccessRecord {
     private static AccessRecord detached(ServerRequest request) {
         String id =
                 RequestIds.choose(request.headers().first(RequestIds.HEADER).orElse(null), RequestIds.randomUuids());
-        return new AccessRecord(
-                id, Instant.EPOCH, 0, request.prologue().method().text(), "", false);
+        return new AccessRecord(id, request.prologue().method().text(), 0);
     }
 
     /** The request's id: the client's {@code X-Request-Id} when well-formed, else one made for it. */

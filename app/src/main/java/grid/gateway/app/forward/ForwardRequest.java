@@ -33,17 +33,15 @@ public final class ForwardRequest {
      * @param target the raw path and query to send upstream
      * @param client the client's headers and address
      * @param body the body bytes to send upstream
-     * @param access the request's access record: its id, and what forwarding decides
      */
-    public ForwardRequest(
-            Method method, Endpoint endpoint, String target, Client client, byte[] body, AccessRecord access) {
+    public ForwardRequest(Method method, Endpoint endpoint, String target, Client client, byte[] body) {
         this.method = requireNonNull(method, "method");
         this.endpoint = requireNonNull(endpoint, "endpoint");
         this.target = requireNonNull(target, "target");
         this.headers = client.headers();
         this.peer = client.peer();
         this.body = requireNonNull(body, "body");
-        this.access = requireNonNull(access, "access");
+        this.access = client.access();
     }
 
     /**
@@ -51,17 +49,19 @@ public final class ForwardRequest {
      *
      * @param headers the client's headers
      * @param peer the client's address
+     * @param access the request's access record: its request id, and what forwarding decides about it
      */
-    public record Client(Headers headers, String peer) {
+    public record Client(Headers headers, String peer, AccessRecord access) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
+            requireNonNull(access, "access");
         }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer), newBody, access);
+        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer, access), newBody);
     }
 
     /** The request's access record: its request id, and what forwarding decides about it. */

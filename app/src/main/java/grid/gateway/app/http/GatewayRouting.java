@@ -36,6 +36,7 @@ public final class GatewayRouting {
      * @param metrics counts what happens
      * @param budget the process-wide budget of request body bytes in memory
      * @param endpoints the API paths served and what each one is
+     * @param observing what the access log is built from
      */
     public record Parts(
             SiteRouter router,
@@ -44,7 +45,8 @@ public final class GatewayRouting {
             Supplier<GatewaySnapshot> snapshot,
             GatewayMetrics metrics,
             BodyBudget budget,
-            EndpointTable endpoints) {}
+            EndpointTable endpoints,
+            Observing observing) {}
 
     /**
      * What the access log is built from.
@@ -55,7 +57,8 @@ public final class GatewayRouting {
     public record Observing(AccessLogParts access, MonotonicClock clock) {}
 
     /** Adds the access log and the proxy to {@code routing}. */
-    public static void register(HttpRouting.Builder routing, Parts parts, Observing observing) {
+    public static void register(HttpRouting.Builder routing, Parts parts) {
+        Observing observing = parts.observing();
         SiteRouter router = parts.router();
         Supplier<GatewaySnapshot> snapshot = parts.snapshot();
         GatewayMetrics metrics = parts.metrics();

@@ -178,9 +178,8 @@ public final class ProxyHandler implements Handler {
                 request.prologue().method(),
                 endpoint,
                 query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(request.headers(), ClientAddress.of(request)),
-                body,
-                access);
+                new ForwardRequest.Client(request.headers(), ClientAddress.of(request), access),
+                body);
     }
 
     /** The whole body, held in {@code hold}; any other outcome is answered and ends the connection (thrown). */
