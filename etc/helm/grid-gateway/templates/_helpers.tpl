@@ -162,7 +162,7 @@ type (a number stays a number, a string stays quoted) and the gateway's own stri
 */}}
 {{- define "grid-gateway.config" -}}
 {{- $gs := .Values.gridServing -}}
-{{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "upstream" "sites" "siteRoute")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "accessLog" "upstream" "sites" "siteRoute")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute" $gs.siteRoute (list "load" "prefixAffinity")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape" "orderBy" "dnsRefreshSecs")) -}}
@@ -203,6 +203,7 @@ gateway:
   tag_key_path: {{ include "grid-gateway.tagKeyPath" . | toJson }}
   {{- end }}
   config_poll_ms: {{ $gs.configPollMs | toJson }}
+  access_log: {{ $gs.accessLog | toJson }}
   upstream:
     connect_timeout_ms: {{ $gs.upstream.connectTimeoutMs | toJson }}
     first_byte_timeout_ms: {{ $gs.upstream.firstByteTimeoutMs | toJson }}

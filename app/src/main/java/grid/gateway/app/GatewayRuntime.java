@@ -2,6 +2,7 @@ package grid.gateway.app;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.tls.GatewayTls;
@@ -19,14 +20,32 @@ import java.util.random.RandomGenerator;
  * @param host the address both listeners bind, overriding {@code server.host} and {@code server.admin_host}
  *     (tests bind loopback); empty: the config's
  * @param endpoints the API paths served; {@link EndpointTable#standard()} but in tests that add a row
+ * @param access the access log's sink, request id source and wall clock; stdout, random ids and the system clock
+ *     but in tests
  */
 public record GatewayRuntime(
-        MonotonicClock clock, RandomGenerator random, Optional<String> host, EndpointTable endpoints) {
+        MonotonicClock clock,
+        RandomGenerator random,
+        Optional<String> host,
+        EndpointTable endpoints,
+        AccessLogParts access) {
     public GatewayRuntime {
         requireNonNull(clock, "clock");
         requireNonNull(random, "random");
         requireNonNull(host, "host");
         requireNonNull(endpoints, "endpoints");
+        requireNonNull(access, "access");
+    }
+
+    /** The production access log. */
+    public GatewayRuntime(
+            MonotonicClock clock, RandomGenerator random, Optional<String> host, EndpointTable endpoints) {
+        this(clock, random, host, endpoints, AccessLogParts.production());
+    }
+
+    /** The same runtime with {@code parts} for the access log. */
+    public GatewayRuntime withAccess(AccessLogParts parts) {
+        return new GatewayRuntime(clock, random, host, endpoints, parts);
     }
 
     /** The standard endpoint table. */

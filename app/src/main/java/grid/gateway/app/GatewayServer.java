@@ -138,12 +138,7 @@ public final class GatewayServer implements AutoCloseable {
         this.admin =
                 Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, adminParts(registry, runtime));
         this.server = Listeners.client(
-                settings,
-                runtime.client(settings, tls),
-                headerDeadline,
-                inFlight,
-                new GatewayRouting.Parts(
-                        router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints()));
+                settings, runtime.client(settings, tls), headerDeadline, inFlight, routingParts(runtime));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
@@ -159,6 +154,19 @@ public final class GatewayServer implements AutoCloseable {
                 new RouteExplainer(router, runtime.endpoints(), snapshot::get),
                 () -> snapshot.get().config().server().maxBodyBytes());
         return new Listeners.AdminParts(registry, readiness, explain);
+    }
+
+    /** What the client listener's routing is built from: the parts built above, and the runtime's access log. */
+    private GatewayRouting.Parts routingParts(GatewayRuntime runtime) {
+        return new GatewayRouting.Parts(
+                router,
+                forwarder,
+                relay,
+                snapshot::get,
+                metrics,
+                budget,
+                runtime.endpoints(),
+                new GatewayRouting.Observing(runtime.access(), runtime.clock()));
     }
 
     private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {

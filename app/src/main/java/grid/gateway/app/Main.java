@@ -2,10 +2,13 @@ package grid.gateway.app;
 
 import grid.gateway.app.config.ConfigCheck;
 import grid.gateway.app.config.ConfigException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -14,8 +17,12 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  *   grid-gateway --config FILE          serve (or GRID_GATEWAY_CONFIG=FILE); prints the bound ports
  *   grid-gateway --check-config FILE    print the effective config and exit 0, or each problem and exit 2
- *   grid-gateway --help
+ *   grid-gateway --version              print the version and exit 0
+ *   grid-gateway --help                 print the usage and exit 0
  * </pre>
+ *
+ * <p>{@code GRID_GATEWAY_LOG_FORMAT=json} makes the gateway's own log lines JSON objects, one a line, on stderr
+ * ({@link JsonLogFormatter}); the access log is on stdout either way.
  *
  * <p>An invalid config, at start or under {@code --check-config}, exits 2 with each problem and its key path. SIGTERM
  * (or Ctrl-C) stops the gateway gracefully: readiness turns false, the listener keeps serving for
@@ -26,7 +33,11 @@ public final class Main {
     static final String USAGE = """
             usage: grid-gateway --config FILE        serve the grid described in FILE (or set GRID_GATEWAY_CONFIG)
                    grid-gateway --check-config FILE  validate FILE and print the effective config
-                   grid-gateway --help""";
+                   grid-gateway --version            print the version
+                   grid-gateway --help               print this help
+
+            environment: GRID_GATEWAY_CONFIG=FILE       the config to serve when no argument is given
+                         GRID_GATEWAY_LOG_FORMAT=json   the gateway's own log lines as JSON (default: text)""";
 
     private Main() {}
 
@@ -36,6 +47,7 @@ public final class Main {
      * @param args command-line arguments
      */
     public static void main(String[] args) throws InterruptedException {
+        JsonLogFormatter.installIf(String.valueOf(System.getenv("GRID_GATEWAY_LOG_FORMAT")));
         Optional<Path> serve = configToServe(args, System.getenv());
         if (serve.isEmpty()) {
             System.exit(run(args, System.out, System.err));
@@ -79,6 +91,20 @@ public final class Main {
         return Optional.empty();
     }
 
+    /** The version the build wrote into version.properties; {@code unknown} when run from unfiltered classes. */
+    static String version() {
+        Properties properties = new Properties();
+        try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            return "unknown";
+        }
+        String version = properties.getProperty("version", "unknown");
+        return version.startsWith("${") ? "unknown" : version;
+    }
+
     /** Every command but serving; returns the process exit code. */
     static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 2 && args[0].equals("--check-config")) {
@@ -86,6 +112,10 @@ public final class Main {
         }
         if (args.length == 1 && args[0].equals("--help")) {
             out.println(USAGE);
+            return 0;
+        }
+        if (args.length == 1 && args[0].equals("--version")) {
+            out.println("grid-gateway " + version());
             return 0;
         }
         err.println(USAGE);

@@ -1,5 +1,7 @@
 package grid.gateway.app;
 
+import grid.gateway.app.access.AccessLines;
+import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.enginesim.EngineSettings;
@@ -20,9 +22,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -41,13 +46,18 @@ public final class GatewayHarness implements AutoCloseable {
     public static final String MODEL = "demo-model";
     /** How long a request, or a condition of {@link #await}, may take before the test fails. */
     public static final Duration DEADLINE = Duration.ofSeconds(20);
+    /** The wall-clock time every access log line gives as its request's arrival. */
+    public static final Instant WALL_TIME = Instant.parse("2026-01-02T03:04:05.678Z");
 
     private static final Pattern STORED_ID = Pattern.compile("\"id\"\\s*:\\s*\"resp_([0-9a-f]+)\"");
     private static final long SEED = 7;
 
     /** The gateway's clock (unless started by {@link #onSystemClock}, when nothing reads it). */
     public final ManualClock clock = new ManualClock();
+    /** The access log lines (a test's, never the process's stdout); request ids made here are req-1, req-2, … */
+    public final AccessLines accessLog = new AccessLines();
 
+    private final AtomicLong requestIds = new AtomicLong();
     public final GatewayServer server;
     public final HttpClient client;
     private final Path dir;
@@ -76,7 +86,9 @@ public final class GatewayHarness implements AutoCloseable {
         this.client = client(start.tls());
         this.scheme = start.tls().isPresent() ? "https" : "http";
         MonotonicClock runtimeClock = start.systemClock() ? SystemMonotonicClock.INSTANCE : clock;
-        this.server = starter.apply(new GatewayRuntime(runtimeClock, new SplittableRandom(start.seed()), "127.0.0.1"));
+        this.server = starter.apply(new GatewayRuntime(runtimeClock, new SplittableRandom(start.seed()), "127.0.0.1")
+                .withAccess(new AccessLogParts(
+                        accessLog, () -> "req-" + requestIds.incrementAndGet(), InstantSource.fixed(WALL_TIME))));
         this.adminPort = server.adminPort();
     }
 

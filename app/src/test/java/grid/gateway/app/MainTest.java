@@ -27,6 +27,21 @@ class MainTest {
     }
 
     @Test
+    void run_help_namesVersionAndTheEnvironment() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("--version", "GRID_GATEWAY_CONFIG", "GRID_GATEWAY_LOG_FORMAT=json");
+    }
+
+    @Test
+    void run_version_printsTheBuildsVersionAndExitsZero() {
+        assertThat(run("--version")).isZero();
+        // version.properties is filtered by Maven with the project version (the root pom's).
+        assertThat(out.toString(StandardCharsets.UTF_8)).matches("grid-gateway \\d+\\.\\d+\\.\\d+\\S*\\R");
+        assertThat(Main.version()).isNotEqualTo("unknown");
+    }
+
+    @Test
     void run_unknownArguments_usageOnStderrExitsTwo() {
         assertThat(run()).isEqualTo(2);
         assertThat(run("--serve")).isEqualTo(2);

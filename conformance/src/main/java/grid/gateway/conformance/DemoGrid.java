@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The demo grid ({@code bin/demo}): one simulated engine per backend cluster of a serving config (by default
@@ -26,6 +28,12 @@ import java.util.concurrent.CountDownLatch;
  * {@link ReplicaDemo} instead.
  */
 public final class DemoGrid {
+    /**
+     * Helidon's loggers: at WARNING for the demo, so its start-up lines (one per listener and engine) do not bury the
+     * demo's own. Held here: java.util.logging keeps loggers weakly, and a collected one forgets its level.
+     */
+    private static final Logger HELIDON = Logger.getLogger("io.helidon");
+
     private DemoGrid() {}
 
     /**
@@ -35,6 +43,7 @@ public final class DemoGrid {
      *     memory through a Redis, behind a random spread ({@link ReplicaDemo})
      */
     public static void main(String[] args) throws InterruptedException {
+        HELIDON.setLevel(Level.WARNING);
         if (args.length == 2 && args[0].equals("--replicas")) {
             ReplicaDemo.run(Integer.parseInt(args[1]));
             return;

@@ -74,6 +74,7 @@ public final class EffectiveConfig {
         block.put("allowed_paths", gateway.allowedPaths());
         gateway.tagKeyPath().ifPresent(path -> block.put("tag_key_path", path.toString()));
         block.put("config_poll_ms", gateway.configPollInterval().toMillis());
+        block.put("access_log", gateway.accessLog().word());
         Map<String, Object> up = new LinkedHashMap<>();
         up.put("connect_timeout_ms", upstream.connectTimeout().toMillis());
         up.put("first_byte_timeout_ms", upstream.firstByteTimeout().toMillis());

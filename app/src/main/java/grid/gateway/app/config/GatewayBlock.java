@@ -29,14 +29,15 @@ final class GatewayBlock {
 
     /** The settings in {@code gateway}, or empty when {@code site} is missing or invalid (a problem). */
     static Optional<GatewaySettings> read(YamlBlock gateway, Path configDirectory) {
-        gateway.only("site", "role", "allowed_paths", "tag_key_path", "config_poll_ms", "upstream");
+        gateway.only("site", "role", "allowed_paths", "tag_key_path", "config_poll_ms", "upstream", "access_log");
         Optional<SiteName> site = site(gateway);
         Role role = role(gateway);
         List<String> allowedPaths = allowedPaths(gateway);
         Optional<Path> tagKeyPath = tagKeyPath(gateway, configDirectory);
         Duration poll = Duration.ofMillis(gateway.integer(
                 "config_poll_ms", GatewaySettings.DEFAULT_CONFIG_POLL_INTERVAL.toMillis(), LongRange.millis()));
-        return site.map(name -> new GatewaySettings(name, role, allowedPaths, tagKeyPath, poll));
+        GatewaySettings.AccessLogFormat accessLog = accessLog(gateway);
+        return site.map(name -> new GatewaySettings(name, role, allowedPaths, tagKeyPath, poll, accessLog));
     }
 
     /** The settings in {@code gateway.upstream}, defaults filled in. */
@@ -83,6 +84,21 @@ final class GatewayBlock {
         }
         gateway.problems().add(gateway.path("role"), role.get(), ROLES);
         return Role.CONSUMER;
+    }
+
+    private static GatewaySettings.AccessLogFormat accessLog(YamlBlock gateway) {
+        String expected = "json or off";
+        Optional<String> word = gateway.string("access_log", expected);
+        if (word.isEmpty()) {
+            return GatewaySettings.AccessLogFormat.JSON;
+        }
+        for (GatewaySettings.AccessLogFormat format : GatewaySettings.AccessLogFormat.values()) {
+            if (format.word().equals(word.get())) {
+                return format;
+            }
+        }
+        gateway.problems().add(gateway.path("access_log"), word.get(), expected);
+        return GatewaySettings.AccessLogFormat.JSON;
     }
 
     private static List<String> allowedPaths(YamlBlock gateway) {

@@ -2,6 +2,7 @@ package grid.gateway.app.forward;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.access.AccessRecord;
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.ErrorShape;
 import io.helidon.http.Headers;
@@ -22,6 +23,7 @@ public final class ForwardRequest {
     private final Headers headers;
     private final String peer;
     private final byte[] body;
+    private final AccessRecord access;
 
     /**
      * A request to forward.
@@ -39,6 +41,7 @@ public final class ForwardRequest {
         this.headers = client.headers();
         this.peer = client.peer();
         this.body = requireNonNull(body, "body");
+        this.access = client.access();
     }
 
     /**
@@ -46,17 +49,24 @@ public final class ForwardRequest {
      *
      * @param headers the client's headers
      * @param peer the client's address
+     * @param access the request's access record: its request id, and what forwarding decides about it
      */
-    public record Client(Headers headers, String peer) {
+    public record Client(Headers headers, String peer, AccessRecord access) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
+            requireNonNull(access, "access");
         }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer), newBody);
+        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer, access), newBody);
+    }
+
+    /** The request's access record: its request id, and what forwarding decides about it. */
+    public AccessRecord access() {
+        return access;
     }
 
     /** The HTTP method. */

@@ -1,5 +1,6 @@
 package grid.gateway.app.forward;
 
+import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.config.UpstreamSettings;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
@@ -27,6 +28,7 @@ import java.util.function.Function;
  * <ul>
  *   <li>The raw path and query go out byte-exact: the client is given a pre-built {@link UriPath} (reference
  *       docs/design.md §H1: other forms decode {@code %2F} and reorder the query).
+ *   <li>{@code X-Request-Id} is the request's id (the client's when well-formed, else the gateway's).
  *   <li>Hop-by-hop headers and {@code Host}/{@code Content-Length}/{@code Expect} are not copied; the body is sent
  *       as bytes with its own length.
  *   <li>Connection pooling with TCP_NODELAY (docs/design.md §H5, §H9), no proxy, no redirects, a connect timeout, and the first-byte
@@ -109,6 +111,8 @@ public final class UpstreamForwarder {
                     .map(v -> v + ", ")
                     .orElse("");
             out.set(HeaderNames.X_FORWARDED_FOR, forwarded + peer);
+            // The request id the client is given back: the engine (vLLM) takes it as its own request id.
+            out.set(RequestIds.HEADER, request.access().requestId());
         });
         long start = clock.nanoTime();
         Http1ClientResponse answer;

@@ -1,6 +1,8 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.endpoint.ErrorShape;
+import java.util.Optional;
 
 /**
  * The gateway's own error answers (docs/design.md §9), each with its status and the type names of both error shapes.
@@ -109,12 +111,25 @@ public enum ApiError {
 
     /** The body in {@code shape}: the error shape of the API the request was made to. */
     public String body(ErrorShape shape) {
+        return body(shape, Optional.empty());
+    }
+
+    /**
+     * The body in {@code shape}, with the request id where that API's errors carry one: Anthropic's top-level
+     * {@code request_id}, and an extra {@code request_id} in OpenAI's {@code error} object (clients read the fields
+     * they know and ignore the rest). An id that is not well-formed is left out: only ids that need no escaping are
+     * ever given here.
+     */
+    public String body(ErrorShape shape, Optional<String> requestId) {
+        Optional<String> id = requestId.filter(RequestIds::wellFormed);
         return switch (shape) {
             case ANTHROPIC ->
-                "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message + "\"}}";
+                "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType + "\",\"message\":\"" + message + "\"}"
+                        + id.map(i -> ",\"request_id\":\"" + i + "\"").orElse("") + "}";
             case OPENAI ->
                 "{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + openAiType + "\",\"param\":null,\"code\":\""
-                        + code + "\"}}";
+                        + code + "\""
+                        + id.map(i -> ",\"request_id\":\"" + i + "\"").orElse("") + "}}";
         };
     }
 }

@@ -9,11 +9,11 @@ import java.net.InetSocketAddress;
  *
  * <p>Stateless and thread-safe.
  */
-final class ClientAddress {
+public final class ClientAddress {
     private ClientAddress() {}
 
     /** The literal address of {@code request}'s peer, e.g. {@code 127.0.0.1} or {@code ::1}. */
-    static String of(ServerRequest request) {
+    public static String of(ServerRequest request) {
         if (request.remotePeer().address() instanceof InetSocketAddress socket && socket.getAddress() != null) {
             return socket.getAddress().getHostAddress();
         }

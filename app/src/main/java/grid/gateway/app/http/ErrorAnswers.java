@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.endpoint.ErrorShape;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -9,7 +10,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes the gateway's own error answers: status, JSON body in the API's shape, {@code Retry-After: 5} on 503.
+ * Writes the gateway's own error answers: status, JSON body in the API's shape, {@code Retry-After: 5} on 503. The
+ * body carries the request id the access log filter already put on the answer's {@code X-Request-Id}.
  *
  * <p>Stateless and thread-safe.
  */
@@ -23,7 +25,8 @@ public final class ErrorAnswers {
         if (error.retries()) {
             response.header(HeaderNames.RETRY_AFTER, Integer.toString(ApiError.RETRY_AFTER_SECONDS));
         }
-        response.send(error.body(shape).getBytes(StandardCharsets.UTF_8));
+        response.send(
+                error.body(shape, response.headers().first(RequestIds.HEADER)).getBytes(StandardCharsets.UTF_8));
     }
 
     /**

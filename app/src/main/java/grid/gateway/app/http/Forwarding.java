@@ -65,6 +65,9 @@ final class Forwarding {
 
     /** Forwards an unpinned request along {@code route}, retrying another candidate after a connect failure. */
     void routed(Route route, PromptKeys keys, ForwardRequest request, ServerResponse response) {
+        keys.model()
+                .ifPresent(model ->
+                        request.access().candidates(router.grid().serving(model).size()));
         Set<ClusterId> tried = new HashSet<>();
         Route next = route;
         while (true) {
@@ -95,6 +98,7 @@ final class Forwarding {
 
     /** Forwards a pinned request to its cluster only. */
     void pinned(BackendCluster cluster, ForwardRequest request, ServerResponse response) {
+        request.access().pinned();
         if (!attempt(RouteDecision.unkeyed(cluster), request, response)) {
             ErrorAnswers.send(response, request.errors(), ApiError.PINNED_UNAVAILABLE);
         }
@@ -104,7 +108,8 @@ final class Forwarding {
      * What a 2xx answer's usage reported: counted against the prediction, and, for a request routed on its keys, taught
      * to the router ({@code learn_from_usage}; the router ignores it when that is off).
      */
-    private void usage(RouteDecision decision, OptionalLong reported) {
+    private void usage(RouteDecision decision, OptionalLong reported, ForwardRequest request) {
+        request.access().cachedTokens(decision.predictedCachedTokens(), reported);
         extras.events()
                 .cachedTokens(
                         decision.cluster().id(),
@@ -119,6 +124,7 @@ final class Forwarding {
     /** One try; false only when no connection could be made (nothing was sent, so another cluster may be tried). */
     private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
         RouteDecision decision = learnable(routed, request);
+        request.access().sending(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
@@ -145,6 +151,7 @@ final class Forwarding {
     private boolean failed(
             RouteDecision decision, UpstreamFailure failure, ForwardRequest request, ServerResponse response) {
         extras.events().upstreamFailed(decision.cluster().id(), failure);
+        request.access().upstreamFailed(failure);
         if (failure == UpstreamFailure.CONNECT) {
             router.connectFailed(decision.cluster().id());
             return false;
@@ -170,15 +177,18 @@ final class Forwarding {
         BackendCluster cluster = decision.cluster();
         int status = answered.response().status().code();
         extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
+        request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
+        request.access().relaying(response);
         RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);
+            request.access().upstreamFailed(failure);
             answerFailure(decision, failure, request, response);
         } else if (status >= 200 && status < 300 && request.prefills()) {
-            usage(decision, extras.reportedCachedTokens().apply(result.tail().bytes()));
+            usage(decision, extras.reportedCachedTokens().apply(result.tail().bytes()), request);
         }
     }
 }

@@ -1,5 +1,7 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.access.AccessLog;
+import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.GatewaySettings;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.endpoint.EndpointTable;
@@ -9,6 +11,7 @@ import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,6 +36,7 @@ public final class GatewayRouting {
      * @param metrics counts what happens
      * @param budget the process-wide budget of request body bytes in memory
      * @param endpoints the API paths served and what each one is
+     * @param observing what the access log is built from
      */
     public record Parts(
             SiteRouter router,
@@ -41,10 +45,20 @@ public final class GatewayRouting {
             Supplier<GatewaySnapshot> snapshot,
             GatewayMetrics metrics,
             BodyBudget budget,
-            EndpointTable endpoints) {}
+            EndpointTable endpoints,
+            Observing observing) {}
 
-    /** Adds the proxy to {@code routing}. */
+    /**
+     * What the access log is built from.
+     *
+     * @param access its sink, request id source and wall clock
+     * @param clock times each request
+     */
+    public record Observing(AccessLogParts access, MonotonicClock clock) {}
+
+    /** Adds the access log and the proxy to {@code routing}. */
     public static void register(HttpRouting.Builder routing, Parts parts) {
+        Observing observing = parts.observing();
         SiteRouter router = parts.router();
         Supplier<GatewaySnapshot> snapshot = parts.snapshot();
         GatewayMetrics metrics = parts.metrics();
@@ -62,6 +76,11 @@ public final class GatewayRouting {
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
                 parts.budget());
+        routing.addFilter(new AccessLog(
+                () -> snapshot.get().config().gateway().accessLog(),
+                observing.access(),
+                observing.clock(),
+                ClientAddress::of));
         routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
     }
 

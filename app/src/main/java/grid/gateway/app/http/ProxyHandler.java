@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.access.AccessRecord;
 import grid.gateway.app.endpoint.Classified;
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.Endpoint.Handling;
@@ -97,6 +98,8 @@ public final class ProxyHandler implements Handler {
         // 1. The endpoint table classifies the path, once; a path not served → 404, a method not defined → 405,
         //    the model list is answered here.
         Classified call = inbound.endpoints().classify(request.path().rawPath());
+        AccessRecord access = AccessRecord.of(request);
+        access.path(call, router.grid());
         Endpoint endpoint = call.endpoint();
         if (!served(call, request, response)) {
             return;
@@ -107,10 +110,11 @@ public final class ProxyHandler implements Handler {
         }
         try (BodyBudget.Hold hold = inbound.budget().hold()) {
             // 2. The body, held once (or refused, and the connection closed).
-            ForwardRequest forward = forwardRequest(request, endpoint, body(request, response, endpoint, hold));
+            ForwardRequest forward = forwardRequest(request, endpoint, body(request, response, endpoint, hold), access);
             // The client has sent everything and may wait long for the engine's first byte: a client that leaves
             // meanwhile is noticed by the probe, not only at the next write.
-            try (ClientDisconnectProbe.Watch watch = probe.watch(request)) {
+            ClientDisconnectProbe.Watch watch = probe.watch(request);
+            try (watch) {
                 // 3. Stored ids in the path and the body pin the request to the cluster that holds them.
                 Optional<Named> named = named(call, forward.body());
                 if (named.isEmpty()) {
@@ -125,6 +129,10 @@ public final class ProxyHandler implements Handler {
                     // 5. The prompt's keys; 6. the route; 7–9. send, learn, relay (Forwarding).
                     PromptKeys keys = keys(endpoint, forward.body());
                     forwarding.routed(router.route(keys), keys, forward, response);
+                }
+            } finally {
+                if (watch.clientGone()) {
+                    access.clientGone();
                 }
             }
         }
@@ -161,14 +169,16 @@ public final class ProxyHandler implements Handler {
     }
 
     /** The request as it is forwarded: the raw path and query, the client's headers and address, the body. */
-    private static ForwardRequest forwardRequest(ServerRequest request, Endpoint endpoint, byte[] body) {
+    private static ForwardRequest forwardRequest(
+            ServerRequest request, Endpoint endpoint, byte[] body, AccessRecord access) {
+        access.bodyRead(body.length);
         String path = request.path().rawPath();
         String query = request.query().rawValue();
         return new ForwardRequest(
                 request.prologue().method(),
                 endpoint,
                 query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(request.headers(), ClientAddress.of(request)),
+                new ForwardRequest.Client(request.headers(), ClientAddress.of(request), access),
                 body);
     }
 

@@ -108,6 +108,14 @@ class ConfigLoaderProblemsTest {
                         withGateway("role: Provider"),
                         "gateway.role: \"Provider\" (expected: consumer or provider)"),
                 arguments(
+                        "access log format unknown",
+                        withGateway("access_log: text"),
+                        "gateway.access_log: \"text\" (expected: json or off)"),
+                arguments(
+                        "access log as a boolean",
+                        withGateway("access_log: false"),
+                        "gateway.access_log: false (expected: json or off)"),
+                arguments(
                         "allowed path without slash",
                         withGateway("allowed_paths: [v1/messages]"),
                         "gateway.allowed_paths[0]: \"v1/messages\" (expected: an exact path starting with '/')"),

@@ -42,6 +42,7 @@ class ConfigLoaderTest {
               role: provider
               allowed_paths: [/v1/messages]
               config_poll_ms: 250
+              access_log: "off"
               upstream:
                 connect_timeout_ms: 100
                 first_byte_timeout_ms: 200
@@ -173,7 +174,8 @@ class ConfigLoaderTest {
                         Role.PROVIDER,
                         List.of("/v1/messages"),
                         Optional.empty(),
-                        Duration.ofMillis(250)));
+                        Duration.ofMillis(250),
+                        GatewaySettings.AccessLogFormat.OFF));
         assertThat(config.upstream())
                 .isEqualTo(new UpstreamSettings(
                         Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300), 8));

@@ -19,6 +19,7 @@ class EffectiveConfigTest {
               allowed_paths: [/v1/messages, "/v1/x:y"]
               tag_key_path: %s
               config_poll_ms: 5
+              access_log: "off"
               upstream: {connect_timeout_ms: 1, first_byte_timeout_ms: 2, idle_timeout_ms: 3, max_connections_per_cluster: 4}
             sites:
               - name: east
@@ -63,6 +64,7 @@ class EffectiveConfigTest {
                             - /v1/messages
                             - /v1/responses
                           config_poll_ms: 1000
+                          access_log: json
                           upstream:
                             connect_timeout_ms: 2000
                             first_byte_timeout_ms: 600000

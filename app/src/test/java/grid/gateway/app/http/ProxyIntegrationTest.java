@@ -170,7 +170,8 @@ class ProxyIntegrationTest {
                 .map(id -> gateway.get("/v1/responses/" + id))
                 .map(r -> {
                     assertThat(r.statusCode()).isEqualTo(404);
-                    return r.body();
+                    // Each answer carries its own request id; nothing else may tell the ids apart.
+                    return r.body().replaceFirst(",\"request_id\":\"req-\\d+\"", "");
                 })
                 .distinct()
                 .toList();

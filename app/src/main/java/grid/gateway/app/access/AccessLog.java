@@ -1,0 +1,100 @@
+package grid.gateway.app.access;
+
+import grid.gateway.app.config.GatewaySettings.AccessLogFormat;
+import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Gives every client request its id and, with {@code gateway.access_log: json}, writes its access log line when it
+ * ends (docs/operations.md, "Access log and request ids").
+ *
+ * <pre>
+ *   arrival   id = the client's X-Request-Id when well-formed, else a new one; X-Request-Id: id on the answer
+ *             (set before the handler runs, so every answer has it, the gateway's own errors included);
+ *             an AccessRecord in the request's context
+ *   handler   ProxyHandler and Forwarding fill the record in
+ *   end       one line to the sink, also when the handler threw (the exception goes on to Helidon)
+ * </pre>
+ *
+ * <p>{@code access_log} is read per request, so a reload turns it on or off at once. Off, nothing is counted or built:
+ * the id is still taken or made, sent and returned.
+ *
+ * <p>Thread-safe: per-request state lives in the record, on the request's thread.
+ */
+public final class AccessLog implements Filter {
+    private static final System.Logger LOG = System.getLogger(AccessLog.class.getName());
+
+    private final Supplier<AccessLogFormat> format;
+    private final AccessLogParts parts;
+    private final MonotonicClock clock;
+    private final Function<RoutingRequest, String> clientAddress;
+    private final AccessLine line = new AccessLine();
+
+    /**
+     * A filter writing to {@code parts}' sink while {@code format} says {@code json}.
+     *
+     * @param format {@code gateway.access_log} of the config in force
+     * @param parts sink, id source and wall clock
+     * @param clock times the request
+     * @param clientAddress the client's address as the proxy forwards it
+     */
+    public AccessLog(
+            Supplier<AccessLogFormat> format,
+            AccessLogParts parts,
+            MonotonicClock clock,
+            Function<RoutingRequest, String> clientAddress) {
+        this.format = format;
+        this.parts = parts;
+        this.clock = clock;
+        this.clientAddress = clientAddress;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        String id = RequestIds.choose(req.headers().first(RequestIds.HEADER).orElse(null), parts.requestIds());
+        res.header(RequestIds.HEADER, id);
+        boolean logged = format.get() == AccessLogFormat.JSON;
+        AccessRecord record = new AccessRecord(id, req.prologue().method().text(), clock.nanoTime());
+        if (logged) {
+            record.logged(parts.wallClock().instant(), clientAddress.apply(req));
+        }
+        req.context().register(record);
+        if (!logged) {
+            chain.proceed();
+            return;
+        }
+        RuntimeException thrown = null;
+        try {
+            chain.proceed();
+        } catch (RuntimeException e) {
+            thrown = e;
+            throw e;
+        } finally {
+            write(record, res, thrown);
+        }
+    }
+
+    private void write(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown) {
+        try {
+            CountingStream out = record.counted;
+            // A relayed answer is counted as it streams; the gateway's own answers are sent whole, with their length.
+            long bytesOut = out == null ? res.headers().contentLength().orElse(0) : out.written();
+            boolean writeFailed = out != null && out.failed();
+            int status = res.status().code();
+            Ending ending = Ending.of(record, thrown, writeFailed, res.isSent() || bytesOut > 0, status);
+            boolean nothingSent = ending == Ending.CLIENT_GONE && bytesOut == 0 && !res.isSent();
+            AccessLine.Finish finish = new AccessLine.Finish(
+                    nothingSent ? -1 : status, bytesOut, clock.nanoTime() - record.startNanos, ending);
+            parts.sink().write(line.format(record, finish));
+        } catch (RuntimeException e) {
+            // The request is over; a line that cannot be built must not turn its end into an error.
+            LOG.log(System.Logger.Level.WARNING, "access log line not written: " + e);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package grid.gateway.app.access;
+
+import grid.gateway.app.endpoint.Classified;
+import grid.gateway.app.forward.UpstreamFailure;
+import grid.gateway.app.rewrite.PathId;
+import grid.gateway.routing.RouteDecision;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.tag.TagCodec;
+import grid.gateway.routing.tag.TagParse;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one client request did, for its access log line: created by {@link AccessLog} when the request arrives, filled
+ * in by the proxy where each decision happens, written once when the request ends.
+ *
+ * <p>Never holds a body, a header value or a stored id: the path is kept with its stored id replaced by
+ * {@value #ID_PLACEHOLDER}, and the id's tag is kept only as the site and cluster it names.
+ *
+ * <p>Not thread-safe: owned by the request's thread.
+ */
+public final class AccessRecord {
+    /** What replaces a stored id in a logged path. */
+    static final String ID_PLACEHOLDER = "{id}";
+
+    private static final TagCodec CODEC = new TagCodec();
+
+    final String requestId;
+    final long startNanos;
+    final String method;
+    Instant time = Instant.EPOCH;
+    String client = "";
+
+    @Nullable
+    String path;
+
+    @Nullable
+    ClusterId storedIdOwner;
+
+    @Nullable
+    ClusterId cluster;
+
+    @Nullable
+    AffinityOutcome affinity;
+
+    int runBlocks;
+    int candidates = -1;
+    boolean pinned;
+    long predictedCachedTokens = -1;
+    long reportedCachedTokens = -1;
+    int upstreamStatus = -1;
+
+    @Nullable
+    UpstreamFailure upstreamFailure;
+
+    long upstreamHeadersNanos = -1;
+    long bytesIn;
+    boolean clientGone;
+
+    @Nullable
+    CountingStream counted;
+
+    private boolean logged;
+
+    AccessRecord(String requestId, String method, long startNanos) {
+        this.requestId = requestId;
+        this.method = method;
+        this.startNanos = startNanos;
+    }
+
+    /** Marks the record as one to write: the request arrived at {@code arrival} from {@code clientAddress}. */
+    AccessRecord logged(Instant arrival, String clientAddress) {
+        logged = true;
+        time = arrival;
+        client = clientAddress;
+        return this;
+    }
+
+    /**
+     * The record of {@code request}; one nobody writes when the request did not pass {@link AccessLog} (a handler
+     * used without it, in tests).
+     */
+    public static AccessRecord of(ServerRequest request) {
+        return request.context().get(AccessRecord.class).orElseGet(() -> detached(request));
+    }
+
+    private static AccessRecord detached(ServerRequest request) {
+        String id =
+                RequestIds.choose(request.headers().first(RequestIds.HEADER).orElse(null), RequestIds.randomUuids());
+        return new AccessRecord(id, request.prologue().method().text(), 0);
+    }
+
+    /** The request's id: the client's {@code X-Request-Id} when well-formed, else one made for it. */
+    public String requestId() {
+        return requestId;
+    }
+
+    /**
+     * The path as classified: a stored id in it is replaced by {@value #ID_PLACEHOLDER}, and its tag's cluster, when
+     * the tag names one in {@code grid}, is kept (the tag's mac is not checked here: a forged tag logs the cluster it
+     * claims).
+     */
+    public void path(Classified call, Grid grid) {
+        String raw = call.rawPath();
+        Optional<PathId> id = call.pathId();
+        if (id.isEmpty()) {
+            path = raw;
+            return;
+        }
+        PathId at = id.get();
+        path = raw.substring(0, at.start()) + ID_PLACEHOLDER + raw.substring(at.end());
+        if (CODEC.parse(at.value()) instanceof TagParse.Tagged tagged) {
+            storedIdOwner = grid.clusterByTag(tagged.id().site(), tagged.id().clusterDigest())
+                    .map(c -> c.id())
+                    .orElse(null);
+        }
+    }
+
+    /** The request body was read whole: {@code bytes} long. */
+    public void bodyRead(int bytes) {
+        bytesIn = bytes;
+    }
+
+    /** The request was routed by model among {@code count} clusters serving it. */
+    public void candidates(int count) {
+        candidates = count;
+    }
+
+    /** A stored id the request names pinned it to the cluster it is then sent to. */
+    public void pinned() {
+        pinned = true;
+    }
+
+    /** The request is sent to {@code decision}'s cluster (again after a connect failure: the last try counts). */
+    public void sending(RouteDecision decision) {
+        cluster = decision.cluster().id();
+        affinity = decision.outcome().orElse(null);
+        runBlocks = decision.run();
+        upstreamStatus = -1;
+        upstreamFailure = null;
+        upstreamHeadersNanos = -1;
+    }
+
+    /** The cluster answered {@code status} after {@code toHeaders}. */
+    public void upstreamAnswered(int status, Duration toHeaders) {
+        upstreamStatus = status;
+        upstreamHeadersNanos = toHeaders.toNanos();
+    }
+
+    /** Forwarding failed before the client got any of the cluster's answer. */
+    public void upstreamFailed(UpstreamFailure failure) {
+        upstreamFailure = failure;
+    }
+
+    /**
+     * A cluster's answer is about to be relayed to {@code response}: its body bytes are counted, and a failed write
+     * to the client noticed. Only for a logged request: the gateway's own answers, sent whole, are not wrapped.
+     */
+    public void relaying(ServerResponse response) {
+        if (logged && counted == null) {
+            response.streamFilter(out -> {
+                CountingStream stream = new CountingStream(out);
+                counted = stream;
+                return stream;
+            });
+        }
+    }
+
+    /** Cached prompt tokens: {@code predicted} by the router, {@code reported} by the engine's usage. */
+    public void cachedTokens(long predicted, OptionalLong reported) {
+        predictedCachedTokens = predicted;
+        reportedCachedTokens = reported.orElse(-1);
+    }
+
+    /** The disconnect probe found the client gone while the request was forwarded. */
+    public void clientGone() {
+        clientGone = true;
+    }
+
+    /** Whether the gateway, not a cluster, gave the answer: nothing was forwarded, or forwarding failed. */
+    boolean answeredByGateway() {
+        return upstreamStatus < 0 || upstreamFailure != null;
+    }
+}

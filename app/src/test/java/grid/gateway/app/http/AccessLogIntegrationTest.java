@@ -1,0 +1,272 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.enginesim.EngineSimulator;
+import grid.gateway.enginesim.RecordedRequest;
+import grid.gateway.routing.tag.ClusterDigest;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The access log on real sockets: one line per request with its fields, for an answered, a pinned, a refused request,
+ * a client that leaves mid-stream and an upstream that cuts its answer; nothing secret in it; none when off.
+ */
+class AccessLogIntegrationTest {
+    private static final String SALT = "salt-never-logged-7f3a";
+    private static final String PROMPT = "prompt-text-never-logged";
+    private static final String CHAT = "{\"model\":\"demo-model\",\"cache_salt\":\"" + SALT
+            + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT + "\"}]}";
+
+    @TempDir
+    Path dir;
+
+    private GatewayHarness gateway;
+    private ScriptedUpstream scripted;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (scripted != null) {
+            scripted.close();
+        }
+    }
+
+    private EngineSimulator engine(String gatewayExtra) {
+        EngineSimulator engine = GatewayHarness.engine("east-a");
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config(gatewayExtra, GatewayHarness.oneEngine(engine.url())), engine);
+        return engine;
+    }
+
+    private void scriptedEngine() throws Exception {
+        scripted = new ScriptedUpstream();
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(scripted.url())));
+    }
+
+    @Test
+    void answered_everyFieldSet_secretsNeverWritten() {
+        EngineSimulator engine = engine("");
+        HttpResponse<String> answer =
+                gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/chat/completions?key=q-secret"))
+                        .POST(HttpRequest.BodyPublishers.ofString(CHAT))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer sk-auth-secret")
+                        .header("x-api-key", "api-key-secret")
+                        .header("X-Request-Id", "client-id_1.2:3")
+                        .build());
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        JsonObject line = gateway.accessLog.next();
+        assertThat(line.getString("time")).isEqualTo("2026-01-02T03:04:05.678Z");
+        assertThat(line.getString("request_id")).isEqualTo("client-id_1.2:3");
+        assertThat(line.getString("method")).isEqualTo("POST");
+        assertThat(line.getString("path")).isEqualTo("/v1/chat/completions");
+        assertThat(line.getInt("status")).isEqualTo(200);
+        assertThat(line.getString("site")).isEqualTo("east");
+        assertThat(line.getString("cluster")).isEqualTo("east-a");
+        assertThat(line.getBoolean("pinned")).isFalse();
+        assertThat(line.getInt("candidates")).isEqualTo(1);
+        assertThat(line.getInt("run_blocks")).isZero();
+        assertThat(line.getInt("predicted_cached_tokens")).isZero();
+        assertThat(line.get("reported_cached_tokens").getValueType()).isEqualTo(JsonValue.ValueType.NUMBER);
+        assertThat(line.getInt("upstream_status")).isEqualTo(200);
+        assertThat(line.get("upstream_failure")).isEqualTo(JsonValue.NULL);
+        assertThat(line.getJsonNumber("upstream_headers_ms").doubleValue()).isGreaterThanOrEqualTo(0);
+        assertThat(line.getJsonNumber("total_ms").doubleValue()).isGreaterThanOrEqualTo(0);
+        assertThat(line.getInt("bytes_in")).isEqualTo(CHAT.length());
+        assertThat(line.getInt("bytes_out")).isEqualTo(answer.body().length());
+        assertThat(line.getString("client")).isEqualTo("127.0.0.1");
+        assertThat(line.getString("end")).isEqualTo("answered");
+        assertThat(String.join("", gateway.accessLog.raw()) + line)
+                .doesNotContain("sk-auth-secret", "api-key-secret", "q-secret", SALT, PROMPT);
+        // The client's id reaches the engine and comes back.
+        assertThat(answer.headers().firstValue("X-Request-Id")).contains("client-id_1.2:3");
+        assertThat(GatewayHarness.take(engine).header("x-request-id")).contains("client-id_1.2:3");
+    }
+
+    @Test
+    void pinned_pathStoredIdReplaced_itsTagsClusterLogged() {
+        engine("");
+        HttpResponse<String> created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");
+        assertThat(gateway.accessLog.next().getString("path")).isEqualTo("/v1/responses");
+        String prefix = "resp_east." + ClusterDigest.of("east-a") + "..";
+        int at = created.body().indexOf("\"id\":\"" + prefix) + 6;
+        String tagged = created.body().substring(at, created.body().indexOf('"', at));
+        String bare = tagged.substring(prefix.length());
+
+        assertThat(gateway.get("/v1/responses/" + tagged).statusCode()).isEqualTo(200);
+
+        JsonObject line = gateway.accessLog.next();
+        assertThat(line.getString("path")).isEqualTo("/v1/responses/{id}");
+        assertThat(line.getString("stored_id_site")).isEqualTo("east");
+        assertThat(line.getString("stored_id_cluster")).isEqualTo("east-a");
+        assertThat(line.getBoolean("pinned")).isTrue();
+        assertThat(line.getString("cluster")).isEqualTo("east-a");
+        assertThat(line.get("affinity")).isEqualTo(JsonValue.NULL);
+        assertThat(line.get("candidates")).isEqualTo(JsonValue.NULL);
+        assertThat(line.getString("end")).isEqualTo("answered");
+        assertThat(line.toString()).doesNotContain(bare);
+    }
+
+    @Test
+    void refused413_generatedIdOnTheAnswerInTheLineAndInTheErrorBody() throws Exception {
+        engine("");
+        RawClient.Answer answer;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", "x".repeat(5_000));
+            answer = client.read();
+        }
+
+        assertThat(answer.status()).isEqualTo(413);
+        JsonObject line = gateway.accessLog.next();
+        String id = line.getString("request_id");
+        assertThat(id).startsWith("req-");
+        assertThat(answer.head()).containsIgnoringCase("x-request-id: " + id + "\r\n");
+        assertThat(answer.body()).contains("\"code\":\"request_too_large\",\"request_id\":\"" + id + "\"}}");
+        assertThat(line.getInt("status")).isEqualTo(413);
+        assertThat(line.getString("end")).isEqualTo("refused");
+        assertThat(line.get("cluster")).isEqualTo(JsonValue.NULL);
+        assertThat(line.get("upstream_status")).isEqualTo(JsonValue.NULL);
+        assertThat(line.getInt("bytes_in")).isZero();
+        assertThat(line.getInt("bytes_out")).isEqualTo(answer.body().length());
+    }
+
+    @Test
+    void refused404_storedIdOfNoClusterRedacted_anthropicBodyCarriesTopLevelRequestId() {
+        engine("");
+        String forged = "resp_north." + ClusterDigest.of("east-a") + "..0123456789abcdef";
+        HttpResponse<String> notFound = gateway.get("/v1/responses/" + forged);
+        assertThat(notFound.statusCode()).isEqualTo(404);
+        JsonObject line = gateway.accessLog.next();
+        assertThat(line.getString("path")).isEqualTo("/v1/responses/{id}");
+        assertThat(line.get("stored_id_site")).isEqualTo(JsonValue.NULL);
+        assertThat(line.getString("end")).isEqualTo("refused");
+        assertThat(line.toString()).doesNotContain("0123456789abcdef");
+
+        HttpResponse<String> messages = gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/messages"))
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"model\":\"no-such-model\",\"max_tokens\":1,\"messages\":[]}"))
+                .header("X-Request-Id", "x".repeat(129))
+                .build());
+        assertThat(messages.statusCode()).isEqualTo(404);
+        String id = messages.headers().firstValue("X-Request-Id").orElseThrow();
+        assertThat(id).as("an id over 128 chars is replaced").startsWith("req-");
+        assertThat(messages.body()).startsWith("{\"type\":\"error\",").endsWith(",\"request_id\":\"" + id + "\"}");
+        assertThat(gateway.accessLog.next().getString("request_id")).isEqualTo(id);
+
+        HttpResponse<String> wrongMethod = gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
+                .DELETE()
+                .header("X-Request-Id", "two words")
+                .build());
+        assertThat(wrongMethod.statusCode()).isEqualTo(405);
+        String replaced = wrongMethod.headers().firstValue("X-Request-Id").orElseThrow();
+        assertThat(replaced).startsWith("req-");
+        assertThat(wrongMethod.body()).contains("\"request_id\":\"" + replaced + "\"");
+        assertThat(gateway.accessLog.next().getInt("status")).isEqualTo(405);
+    }
+
+    @Test
+    void malformedId_replacedBeforeItReachesTheEngine() {
+        EngineSimulator engine = engine("");
+        HttpResponse<String> answer = gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
+                .POST(HttpRequest.BodyPublishers.ofString(CHAT))
+                .header("X-Request-Id", "id\"with{quote}")
+                .build());
+        String id = answer.headers().firstValue("X-Request-Id").orElseThrow();
+        assertThat(id).startsWith("req-");
+        RecordedRequest received = GatewayHarness.take(engine);
+        assertThat(received.header("x-request-id")).contains(id);
+        assertThat(gateway.accessLog.next().getString("request_id")).isEqualTo(id);
+    }
+
+    @Test
+    void clientLeavesMidStream_clientGone() throws Exception {
+        scriptedEngine();
+        CountDownLatch clientGone = new CountDownLatch(1);
+        scripted.script = e -> {
+            e.write(SseHead.HEAD);
+            e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+            clientGone.await(10, TimeUnit.SECONDS);
+            // Tokens until a write of the gateway's to the gone client fails and it closes this connection.
+            for (int i = 1; i < 400; i++) {
+                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(client.readUntil("{\"n\":0}")).endsWith("{\"n\":0}");
+        }
+        clientGone.countDown();
+
+        JsonObject line = gateway.accessLog.next();
+        assertThat(line.getString("end")).isEqualTo("client_gone");
+        assertThat(line.getInt("status")).isEqualTo(200);
+        assertThat(line.getInt("upstream_status")).isEqualTo(200);
+        assertThat(line.getInt("bytes_out")).isGreaterThanOrEqualTo("data: {\"n\":0}\n\n".length());
+    }
+
+    @Test
+    void upstreamResetsMidStream_upstreamCut() throws Exception {
+        scriptedEngine();
+        scripted.script = e -> {
+            e.write(SseHead.HEAD);
+            e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+            e.reset();
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(client.read().complete()).isFalse();
+        }
+
+        JsonObject line = gateway.accessLog.next();
+        assertThat(line.getString("end")).isEqualTo("upstream_cut");
+        assertThat(line.getInt("status")).isEqualTo(200);
+        assertThat(line.getString("cluster")).isEqualTo("east-a");
+        assertThat(line.getInt("bytes_out")).isEqualTo("data: {\"n\":0}\n\n".length());
+    }
+
+    @Test
+    void upstreamRefusesConnections_refusedWithTheFailure() {
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster("http://127.0.0.1:1")));
+        assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(502);
+        JsonObject line = gateway.accessLog.next();
+        assertThat(line.getString("end")).isEqualTo("refused");
+        assertThat(line.getString("upstream_failure")).isEqualTo("connect");
+        assertThat(line.getString("cluster")).isEqualTo("east-a");
+    }
+
+    @Test
+    void accessLogOff_writesNothing_requestIdStillReturned() {
+        EngineSimulator engine = engine("  access_log: \"off\"");
+        HttpResponse<String> off = gateway.post("/v1/chat/completions", CHAT);
+        assertThat(off.statusCode()).isEqualTo(200);
+        assertThat(off.headers().firstValue("X-Request-Id")).contains("req-1");
+
+        // Back on by a reload: the next request's line is the only one.
+        gateway.server.apply(gateway.snapshot(GatewayHarness.config("", GatewayHarness.oneEngine(engine.url()))));
+        gateway.post("/v1/chat/completions", CHAT);
+        assertThat(gateway.accessLog.next().getString("request_id")).isEqualTo("req-2");
+        assertThat(gateway.accessLog.raw()).isEmpty();
+    }
+
+    /** The head of a streamed answer. */
+    private static final class SseHead {
+        static final String HEAD =
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+    }
+}
