@@ -20,6 +20,7 @@ import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
 import grid.gateway.app.sharing.RedisSharing;
 import grid.gateway.app.tls.GatewayTls;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.ClusterId;
@@ -76,6 +77,7 @@ public final class GatewayServer implements AutoCloseable {
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
     private final Optional<RedisSharing> sharing;
+    private final Tracing tracing;
 
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
@@ -117,6 +119,7 @@ public final class GatewayServer implements AutoCloseable {
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
+        this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
         // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
@@ -139,7 +142,7 @@ public final class GatewayServer implements AutoCloseable {
                 headerDeadline,
                 inFlight,
                 new GatewayRouting.Parts(
-                        router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints()));
+                        router, forwarder, relay, snapshot::get, metrics, budget, runtime.endpoints(), tracing));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
@@ -202,7 +205,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace and the upstream settings read at
+     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace, the upstream and tracing settings read at
      * start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
      */
     public void apply(GatewaySnapshot next) {
@@ -345,6 +348,8 @@ public final class GatewayServer implements AutoCloseable {
             }
         }
         forwarder.close();
+        // The spans of the requests just finished are exported (bounded wait) before the process goes.
+        tracing.close();
         sharing.ifPresent(RedisSharing::close);
         if (admin != null) {
             admin.stop();

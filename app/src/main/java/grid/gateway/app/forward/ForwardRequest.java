@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.ErrorShape;
+import grid.gateway.app.trace.RequestTrace;
 import io.helidon.http.Headers;
 import io.helidon.http.Method;
 
@@ -22,6 +23,7 @@ public final class ForwardRequest {
     private final Headers headers;
     private final String peer;
     private final byte[] body;
+    private final RequestTrace trace;
 
     /**
      * A request to forward.
@@ -38,6 +40,7 @@ public final class ForwardRequest {
         this.target = requireNonNull(target, "target");
         this.headers = client.headers();
         this.peer = client.peer();
+        this.trace = client.trace();
         this.body = requireNonNull(body, "body");
     }
 
@@ -46,17 +49,24 @@ public final class ForwardRequest {
      *
      * @param headers the client's headers
      * @param peer the client's address
+     * @param trace the trace the client's request belongs to (and what the engine is told of it)
      */
-    public record Client(Headers headers, String peer) {
+    public record Client(Headers headers, String peer, RequestTrace trace) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
+            requireNonNull(trace, "trace");
+        }
+
+        /** A client whose request is not traced. */
+        public Client(Headers headers, String peer) {
+            this(headers, peer, RequestTrace.NONE);
         }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer), newBody);
+        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer, trace), newBody);
     }
 
     /** The HTTP method. */
@@ -77,6 +87,11 @@ public final class ForwardRequest {
     /** The client's address. */
     public String peer() {
         return peer;
+    }
+
+    /** The trace of this request. */
+    public RequestTrace trace() {
+        return trace;
     }
 
     /** The body bytes to send upstream; not to be modified. */

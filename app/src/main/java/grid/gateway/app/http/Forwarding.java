@@ -8,6 +8,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.ProxyEvents;
+import grid.gateway.app.trace.UpstreamSpan;
 import grid.gateway.routing.Route;
 import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.SiteRouter;
@@ -65,6 +66,7 @@ final class Forwarding {
 
     /** Forwards an unpinned request along {@code route}, retrying another candidate after a connect failure. */
     void routed(Route route, PromptKeys keys, ForwardRequest request, ServerResponse response) {
+        request.trace().routing(keys.model(), router.grid());
         Set<ClusterId> tried = new HashSet<>();
         Route next = route;
         while (true) {
@@ -95,6 +97,7 @@ final class Forwarding {
 
     /** Forwards a pinned request to its cluster only. */
     void pinned(BackendCluster cluster, ForwardRequest request, ServerResponse response) {
+        request.trace().pinned();
         if (!attempt(RouteDecision.unkeyed(cluster), request, response)) {
             ErrorAnswers.send(response, request.errors(), ApiError.PINNED_UNAVAILABLE);
         }
@@ -119,7 +122,14 @@ final class Forwarding {
     /** One try; false only when no connection could be made (nothing was sent, so another cluster may be tried). */
     private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
         RouteDecision decision = learnable(routed, request);
+        // The try's client span ends with the next try or when the request is answered (the relay included).
+        UpstreamSpan span = request.trace().upstream(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
+        switch (attempt) {
+            case Attempt.Failed failed -> span.failed(failed.failure().label());
+            case Attempt.Answered answered ->
+                span.answered(answered.response().status().code());
+        }
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
             // retry, and the cluster is not to blame.

@@ -7,6 +7,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import io.helidon.webserver.http.HttpRouting;
@@ -33,6 +34,7 @@ public final class GatewayRouting {
      * @param metrics counts what happens
      * @param budget the process-wide budget of request body bytes in memory
      * @param endpoints the API paths served and what each one is
+     * @param tracing continues the client's trace, and exports spans when configured
      */
     public record Parts(
             SiteRouter router,
@@ -41,7 +43,8 @@ public final class GatewayRouting {
             Supplier<GatewaySnapshot> snapshot,
             GatewayMetrics metrics,
             BodyBudget budget,
-            EndpointTable endpoints) {}
+            EndpointTable endpoints,
+            Tracing tracing) {}
 
     /** Adds the proxy to {@code routing}. */
     public static void register(HttpRouting.Builder routing, Parts parts) {
@@ -61,7 +64,8 @@ public final class GatewayRouting {
                 policies(snapshot),
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
-                parts.budget());
+                parts.budget(),
+                parts.tracing());
         routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
     }
 
