@@ -33,7 +33,8 @@ class ChartTracingTest {
         Map<String, Object> policy = CiRenders.of("tracing").only("NetworkPolicy");
         List<?> egress = (List<?>) at(policy, "spec", "egress");
 
-        assertThat(egress).anySatisfy(rule -> assertThat(at(rule, "ports", 0, "port")).isEqualTo(4318));
+        assertThat(egress)
+                .anySatisfy(rule -> assertThat(at(rule, "ports", 0, "port")).isEqualTo(4318));
     }
 
     @Test

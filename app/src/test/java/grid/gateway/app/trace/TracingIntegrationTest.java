@@ -243,6 +243,28 @@ class TracingIntegrationTest {
     }
 
     @Test
+    void endpoint_clientSaysNotSampled_contextPassedOn_nothingExported() throws InterruptedException {
+        String unsampled = "00-" + TRACE_ID + "-" + CLIENT_SPAN + "-00";
+        String sampledTrace = "0af7651916cd43dd8448eb211c80319c";
+        try (GatewayHarness gateway = gateway(exporting())) {
+            assertThat(chat(gateway, "traceparent", unsampled).statusCode()).isEqualTo(200);
+            Matcher context = context(GatewayHarness.take(engine));
+            assertThat(context.group(1)).isEqualTo(TRACE_ID);
+            assertThat(context.group(2)).isNotEqualTo(CLIENT_SPAN);
+            assertThat(context.group(3)).isEqualTo("00");
+
+            assertThat(chat(gateway, "traceparent", "00-" + sampledTrace + "-" + CLIENT_SPAN + "-01")
+                            .statusCode())
+                    .isEqualTo(200);
+            GatewayHarness.take(engine);
+        }
+        // Closing the gateway exported everything queued: only the sampled request's two spans are there.
+        assertThat(receiver.await(2, BOUND))
+                .extracting(r -> hex(r.span().getTraceId()))
+                .containsExactly(sampledTrace, sampledTrace);
+    }
+
+    @Test
     void endpoint_collectorNeverAnswers_requestsAnsweredMeanwhile_shutdownBounded() throws Exception {
         try (ServerSocket stuck = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             // A collector that takes the connection and never reads or answers: each export waits its timeout.
