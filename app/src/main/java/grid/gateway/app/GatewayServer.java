@@ -205,8 +205,8 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace, the upstream and tracing settings read at
-     * start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
+     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace, and the upstream and tracing
+     * settings read at start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
      */
     public void apply(GatewaySnapshot next) {
         tls.apply(next.config().tls(), server, admin);

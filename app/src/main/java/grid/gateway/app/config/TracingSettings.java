@@ -14,8 +14,8 @@ import java.util.Optional;
  * @param otlpEndpoint {@code otlp_endpoint}: the OTLP/HTTP URL spans are posted to, {@code /v1/traces} already
  *     appended when the configured URL had no path; empty: no spans are exported (trace context is still passed on)
  * @param serviceName {@code service_name}: the {@code service.name} resource attribute of every span
- * @param sampleRatio {@code sample_ratio}: the share of new traces (no sampled parent) that are recorded, above 0 and at most 1; a
- *     request with a {@code traceparent} follows its parent's sampled flag
+ * @param sampleRatio {@code sample_ratio}: the share of new traces (no valid {@code traceparent}) that are
+ *     recorded, above 0 and at most 1; a request with a {@code traceparent} follows its parent's sampled flag
  */
 public record TracingSettings(Optional<URI> otlpEndpoint, String serviceName, double sampleRatio) {
     /** The default service name. */
