@@ -22,6 +22,7 @@ import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
 import grid.gateway.app.sharing.RedisSharing;
 import grid.gateway.app.tls.GatewayTls;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.ClusterId;
@@ -79,6 +80,7 @@ public final class GatewayServer implements AutoCloseable {
     private final UpstreamForwarder forwarder;
     private final ResponseRelay relay;
     private final Optional<RedisSharing> sharing;
+    private final Tracing tracing;
 
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
@@ -120,6 +122,7 @@ public final class GatewayServer implements AutoCloseable {
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
+        this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
         // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
@@ -166,7 +169,7 @@ public final class GatewayServer implements AutoCloseable {
                 metrics,
                 budget,
                 runtime.endpoints(),
-                new GatewayRouting.Observing(runtime.access(), runtime.clock()));
+                new GatewayRouting.Observing(runtime.access(), runtime.clock(), tracing));
     }
 
     private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {
@@ -222,8 +225,8 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace and the upstream settings read at
-     * start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
+     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace, and the upstream and tracing
+     * settings read at start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
      */
     public void apply(GatewaySnapshot next) {
         tls.apply(next.config().tls(), server, admin);
@@ -366,6 +369,8 @@ public final class GatewayServer implements AutoCloseable {
             }
         }
         forwarder.close();
+        // The spans of the requests just finished are exported (bounded wait) before the process goes.
+        tracing.close();
         sharing.ifPresent(RedisSharing::close);
         if (admin != null) {
             admin.stop();

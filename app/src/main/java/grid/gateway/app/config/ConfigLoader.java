@@ -56,7 +56,7 @@ public final class ConfigLoader {
             problems.throwIfAny();
         }
         YamlBlock root = YamlBlock.root(document.orElseThrow(), problems);
-        root.only("server", "gateway", "sites", "plugins", "development");
+        root.only("server", "gateway", "sites", "plugins", "development", "tracing");
         Path absolute = file.toAbsolutePath();
         Path directory = absolute.getParent() == null ? absolute : absolute.getParent();
         TlsBlock.Context tls = new TlsBlock.Context(directory, keys, TlsBlock.allowInsecure(root));
@@ -76,6 +76,7 @@ public final class ConfigLoader {
         LoadSettings load = PluginsBlock.load(route);
         PrefixAffinitySettings prefixAffinity = PluginsBlock.prefixAffinity(route);
         SharingSettings sharing = PluginsBlock.sharing(route, directory);
+        TracingSettings tracing = TracingBlock.read(root);
         gateway.ifPresent(g -> checkLocalSite(g.site(), sites, problems));
         Optional<TagKeyRing> keyRing = gateway.flatMap(GatewaySettings::tagKeyPath)
                 .map(path -> TagKeyFile.read(path, keys, problems))
@@ -97,7 +98,8 @@ public final class ConfigLoader {
                                 security.admin(),
                                 security.upstreamDefault(),
                                 sites.tls(),
-                                security.allowInsecure())),
+                                security.allowInsecure()),
+                        tracing),
                 keyRing.orElseThrow());
     }
 

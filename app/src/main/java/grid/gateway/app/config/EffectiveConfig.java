@@ -41,6 +41,7 @@ public final class EffectiveConfig {
         root.put("plugins", Map.of("grid_site_route", route(config.load(), config.prefixAffinity(), config.sharing())));
         // Always printed, so that an operator sees whether the development-only TLS shortcut is on.
         root.put("development", Map.of("allow_insecure_tls", tls.allowInsecure()));
+        root.put("tracing", tracing(config.tracing()));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
@@ -48,6 +49,15 @@ public final class EffectiveConfig {
         options.setIndentWithIndicator(true);
         options.setSplitLines(false);
         return new Yaml(options).dump(root);
+    }
+
+    /** The tracing block; {@code otlp_endpoint} only when set, with the traces path it was given. */
+    private static Map<String, Object> tracing(TracingSettings tracing) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        tracing.otlpEndpoint().ifPresent(url -> block.put("otlp_endpoint", url.toString()));
+        block.put("service_name", tracing.serviceName());
+        block.put("sample_ratio", tracing.sampleRatio());
+        return block;
     }
 
     private static Map<String, Object> server(ServerSettings server) {

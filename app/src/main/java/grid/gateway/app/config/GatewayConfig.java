@@ -19,6 +19,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
  * @param sharing {@code plugins.grid_site_route.prefix_affinity.sharing.*}
  * @param tls every TLS block: {@code server.tls}, {@code server.admin_tls}, {@code gateway.upstream.tls},
  *     {@code sites[*].clusters[*].tls}, and {@code development.allow_insecure_tls}
+ * @param tracing {@code tracing.*}
  */
 public record GatewayConfig(
         ServerSettings server,
@@ -28,7 +29,8 @@ public record GatewayConfig(
         LoadSettings load,
         PrefixAffinitySettings prefixAffinity,
         SharingSettings sharing,
-        TransportSecurity tls) {
+        TransportSecurity tls,
+        TracingSettings tracing) {
 
     public GatewayConfig {
         requireNonNull(server, "server");
@@ -39,5 +41,6 @@ public record GatewayConfig(
         requireNonNull(prefixAffinity, "prefixAffinity");
         requireNonNull(sharing, "sharing");
         requireNonNull(tls, "tls");
+        requireNonNull(tracing, "tracing");
     }
 }

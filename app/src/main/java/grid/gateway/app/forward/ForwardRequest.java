@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import grid.gateway.app.access.AccessRecord;
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.ErrorShape;
+import grid.gateway.app.trace.RequestTrace;
 import io.helidon.http.Headers;
 import io.helidon.http.Method;
 
@@ -24,6 +25,7 @@ public final class ForwardRequest {
     private final String peer;
     private final byte[] body;
     private final AccessRecord access;
+    private final RequestTrace trace;
 
     /**
      * A request to forward.
@@ -40,6 +42,7 @@ public final class ForwardRequest {
         this.target = requireNonNull(target, "target");
         this.headers = client.headers();
         this.peer = client.peer();
+        this.trace = client.trace();
         this.body = requireNonNull(body, "body");
         this.access = client.access();
     }
@@ -50,18 +53,20 @@ public final class ForwardRequest {
      * @param headers the client's headers
      * @param peer the client's address
      * @param access the request's access record: its request id, and what forwarding decides about it
+     * @param trace the trace the client's request belongs to (and what the engine is told of it)
      */
-    public record Client(Headers headers, String peer, AccessRecord access) {
+    public record Client(Headers headers, String peer, AccessRecord access, RequestTrace trace) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
             requireNonNull(access, "access");
+            requireNonNull(trace, "trace");
         }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer, access), newBody);
+        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer, access, trace), newBody);
     }
 
     /** The request's access record: its request id, and what forwarding decides about it. */
@@ -87,6 +92,11 @@ public final class ForwardRequest {
     /** The client's address. */
     public String peer() {
         return peer;
+    }
+
+    /** The trace of this request. */
+    public RequestTrace trace() {
+        return trace;
     }
 
     /** The body bytes to send upstream; not to be modified. */

@@ -2,6 +2,7 @@ package grid.gateway.app.forward;
 
 import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.config.UpstreamSettings;
+import grid.gateway.app.trace.RequestTrace;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.common.tls.Tls;
@@ -101,12 +102,14 @@ public final class UpstreamForwarder {
             tls.apply(cluster).ifPresent(outgoing::tls);
         }
         HopByHopHeaders hopByHop = HopByHopHeaders.of(headers);
+        RequestTrace trace = request.trace();
         outgoing.headers(out -> {
             for (Header header : headers) {
-                if (!hopByHop.drops(header) && !isEndToEndExcluded(header)) {
+                if (!hopByHop.drops(header) && !isEndToEndExcluded(header) && !trace.replaces(header.name())) {
                     out.add(header);
                 }
             }
+            trace.outgoing().forEach((name, value) -> out.set(HeaderNames.create(name), value));
             String forwarded = headers.first(HeaderNames.X_FORWARDED_FOR)
                     .map(v -> v + ", ")
                     .orElse("");

@@ -8,6 +8,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.ProxyEvents;
+import grid.gateway.app.trace.UpstreamSpan;
 import grid.gateway.routing.Route;
 import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.SiteRouter;
@@ -68,6 +69,7 @@ final class Forwarding {
         keys.model()
                 .ifPresent(model ->
                         request.access().candidates(router.grid().serving(model).size()));
+        request.trace().routing(keys.model(), router.grid());
         Set<ClusterId> tried = new HashSet<>();
         Route next = route;
         while (true) {
@@ -99,6 +101,7 @@ final class Forwarding {
     /** Forwards a pinned request to its cluster only. */
     void pinned(BackendCluster cluster, ForwardRequest request, ServerResponse response) {
         request.access().pinned();
+        request.trace().pinned();
         if (!attempt(RouteDecision.unkeyed(cluster), request, response)) {
             ErrorAnswers.send(response, request.errors(), ApiError.PINNED_UNAVAILABLE);
         }
@@ -125,7 +128,14 @@ final class Forwarding {
     private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
         RouteDecision decision = learnable(routed, request);
         request.access().sending(decision);
+        // The try's client span ends with the next try or when the request is answered (the relay included).
+        UpstreamSpan span = request.trace().upstream(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
+        switch (attempt) {
+            case Attempt.Failed failed -> span.failed(failed.failure().label());
+            case Attempt.Answered answered ->
+                span.answered(answered.response().status().code());
+        }
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
             // retry, and the cluster is not to blame.

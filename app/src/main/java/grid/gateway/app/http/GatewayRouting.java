@@ -9,6 +9,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
@@ -36,7 +37,7 @@ public final class GatewayRouting {
      * @param metrics counts what happens
      * @param budget the process-wide budget of request body bytes in memory
      * @param endpoints the API paths served and what each one is
-     * @param observing what the access log is built from
+     * @param observing what the access log and the traces are built from
      */
     public record Parts(
             SiteRouter router,
@@ -49,12 +50,13 @@ public final class GatewayRouting {
             Observing observing) {}
 
     /**
-     * What the access log is built from.
+     * What the access log and the traces are built from.
      *
-     * @param access its sink, request id source and wall clock
+     * @param access the access log's sink, request id source and wall clock
      * @param clock times each request
+     * @param tracing continues the client's trace, and exports spans when configured
      */
-    public record Observing(AccessLogParts access, MonotonicClock clock) {}
+    public record Observing(AccessLogParts access, MonotonicClock clock, Tracing tracing) {}
 
     /** Adds the access log and the proxy to {@code routing}. */
     public static void register(HttpRouting.Builder routing, Parts parts) {
@@ -75,7 +77,8 @@ public final class GatewayRouting {
                 policies(snapshot),
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
-                parts.budget());
+                parts.budget(),
+                observing.tracing());
         routing.addFilter(new AccessLog(
                 () -> snapshot.get().config().gateway().accessLog(),
                 observing.access(),

@@ -13,6 +13,8 @@ import grid.gateway.app.rewrite.PathId;
 import grid.gateway.app.rewrite.PathIds;
 import grid.gateway.app.rewrite.RequestIdStripper;
 import grid.gateway.app.rewrite.StoredIds;
+import grid.gateway.app.trace.RequestTrace;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.PinResult;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.keyer.BlockKeys;
@@ -84,14 +86,16 @@ public final class ProxyHandler implements Handler {
 
     /**
      * What a request is checked against: the endpoint table, and the parts of the config the handler reads per request
-     * (the path policy, the body limits), and the process-wide budget of body bytes.
+     * (the path policy, the body limits), the process-wide budget of body bytes, and the tracing that continues the
+     * client's trace.
      */
     record Inbound(
             EndpointTable endpoints,
             Supplier<PathPolicy> policy,
             LongSupplier maxBodyBytes,
             Supplier<Duration> bodyTimeout,
-            BodyBudget budget) {}
+            BodyBudget budget,
+            Tracing tracing) {}
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
@@ -108,9 +112,11 @@ public final class ProxyHandler implements Handler {
             listModels(request, response);
             return;
         }
-        try (BodyBudget.Hold hold = inbound.budget().hold()) {
+        try (BodyBudget.Hold hold = inbound.budget().hold();
+                RequestTrace trace = inbound.tracing().begin(request, response, endpoint.path())) {
             // 2. The body, held once (or refused, and the connection closed).
-            ForwardRequest forward = forwardRequest(request, endpoint, body(request, response, endpoint, hold), access);
+            ForwardRequest forward =
+                    forwardRequest(request, endpoint, body(request, response, endpoint, hold), access, trace);
             // The client has sent everything and may wait long for the engine's first byte: a client that leaves
             // meanwhile is noticed by the probe, not only at the next write.
             ClientDisconnectProbe.Watch watch = probe.watch(request);
@@ -170,7 +176,7 @@ public final class ProxyHandler implements Handler {
 
     /** The request as it is forwarded: the raw path and query, the client's headers and address, the body. */
     private static ForwardRequest forwardRequest(
-            ServerRequest request, Endpoint endpoint, byte[] body, AccessRecord access) {
+            ServerRequest request, Endpoint endpoint, byte[] body, AccessRecord access, RequestTrace trace) {
         access.bodyRead(body.length);
         String path = request.path().rawPath();
         String query = request.query().rawValue();
@@ -178,7 +184,7 @@ public final class ProxyHandler implements Handler {
                 request.prologue().method(),
                 endpoint,
                 query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(request.headers(), ClientAddress.of(request), access),
+                new ForwardRequest.Client(request.headers(), ClientAddress.of(request), access, trace),
                 body);
     }
 

@@ -77,7 +77,7 @@ class ConfigLoaderProblemsTest {
                 arguments(
                         "unknown top-level key",
                         "servers: {}\n" + MINIMAL,
-                        "servers: unknown key (expected: one of server, gateway, sites, plugins, development)"),
+                        "servers: unknown key (expected: one of server, gateway, sites, plugins, development, tracing)"),
                 arguments("server not a mapping", "server: 8080\n" + MINIMAL, "server: 8080 (expected: a mapping)"));
     }
 

@@ -99,6 +99,9 @@ class EffectiveConfigTest {
                                 warm_start_ms: 5000
                         development:
                           allow_insecure_tls: false
+                        tracing:
+                          service_name: grid-gateway
+                          sample_ratio: 1.0
                         """);
     }
 

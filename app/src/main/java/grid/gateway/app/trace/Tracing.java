@@ -1,0 +1,108 @@
+package grid.gateway.app.trace;
+
+import grid.gateway.app.config.TracingSettings;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The gateway's tracing, built once at start from {@code tracing.*} (docs/operations.md, "Tracing").
+ *
+ * <ul>
+ *   <li>No {@code otlp_endpoint}: trace context is passed on ({@link PropagatedTrace}), no OpenTelemetry object is
+ *       built, per request or at all, and no exporter thread runs.
+ *   <li>An {@code otlp_endpoint}: the OpenTelemetry SDK with a batch span processor and the OTLP/HTTP protobuf
+ *       exporter. The processor's queue is bounded ({@value #QUEUE} spans; more are dropped) and exports on its own
+ *       thread, so a collector that is down or slow never holds a request. {@link #close} exports what is queued,
+ *       waiting at most {@link #CLOSE_BOUND}.
+ * </ul>
+ *
+ * <p>Thread-safe: the SDK's tracer is; a {@link RequestTrace} belongs to one request's thread.
+ */
+public final class Tracing implements AutoCloseable {
+    /** Spans queued for export at most; a full queue drops new spans rather than wait. */
+    static final int QUEUE = 2048;
+    /** The longest one export may take. */
+    static final Duration EXPORT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long {@link #close} waits for the queued spans to be exported. */
+    static final Duration CLOSE_BOUND = Duration.ofSeconds(5);
+
+    private static final System.Logger LOG = System.getLogger(Tracing.class.getName());
+    private static final Duration SCHEDULE = Duration.ofSeconds(1);
+
+    private final RandomGenerator random;
+    private final @Nullable SdkTracerProvider provider;
+    private final @Nullable Tracer tracer;
+
+    private Tracing(RandomGenerator random, @Nullable SdkTracerProvider provider) {
+        this.random = random;
+        this.provider = provider;
+        this.tracer = provider == null ? null : provider.get("grid.gateway");
+    }
+
+    /** Tracing as {@code settings} say; {@code random} draws the parent ids passed on when nothing is exported. */
+    public static Tracing start(TracingSettings settings, RandomGenerator random) {
+        Optional<URI> endpoint = settings.otlpEndpoint();
+        if (endpoint.isEmpty()) {
+            return new Tracing(random, null);
+        }
+        OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder()
+                .setEndpoint(endpoint.get().toString())
+                .setTimeout(EXPORT_TIMEOUT)
+                .build();
+        BatchSpanProcessor processor = BatchSpanProcessor.builder(exporter)
+                .setMaxQueueSize(QUEUE)
+                .setScheduleDelay(SCHEDULE)
+                .setExporterTimeout(EXPORT_TIMEOUT)
+                .build();
+        Resource service =
+                Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), settings.serviceName()));
+        SdkTracerProvider provider = SdkTracerProvider.builder()
+                .setResource(Resource.getDefault().merge(service))
+                .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(settings.sampleRatio())))
+                .addSpanProcessor(processor)
+                .build();
+        LOG.log(System.Logger.Level.INFO, () -> "tracing: exporting spans to " + endpoint.get());
+        return new Tracing(random, provider);
+    }
+
+    /**
+     * The trace of {@code request} to the endpoint {@code route} (its path template), answered through {@code
+     * response}; {@link RequestTrace#NONE} when nothing is exported and the client sent no {@code traceparent}.
+     */
+    public RequestTrace begin(ServerRequest request, ServerResponse response, String route) {
+        Tracer exporting = tracer;
+        if (exporting != null) {
+            return SpanTrace.begin(exporting, request, response, route);
+        }
+        Optional<String> value = HeaderCarrier.traceparent(request.headers());
+        if (value.isEmpty()) {
+            return RequestTrace.NONE;
+        }
+        return TraceParent.parse(value.get())
+                .<RequestTrace>map(parent -> PropagatedTrace.child(parent.child(random)))
+                .orElse(PropagatedTrace.MALFORMED);
+    }
+
+    /** Exports the spans still queued (waiting at most {@link #CLOSE_BOUND}) and stops the exporter. */
+    @Override
+    public void close() {
+        SdkTracerProvider p = provider;
+        if (p != null) {
+            p.shutdown().join(CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+}
