@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import jakarta.json.Json;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -71,8 +71,10 @@ public final class CachedTokens {
                 && indexOf(bytes, offset, offset + length, CACHE_READ) < 0) {
             return OptionalLong.empty();
         }
+        // Decoded here rather than through an InputStreamReader, whose decoder allocates 8 KiB for any answer;
+        // malformed UTF-8 becomes U+FFFD either way.
         try (JsonParser parser =
-                PARSERS.createParser(new ByteArrayInputStream(bytes, offset, length), StandardCharsets.UTF_8)) {
+                PARSERS.createParser(new StringReader(new String(bytes, offset, length, StandardCharsets.UTF_8)))) {
             return scan(parser);
         } catch (RuntimeException notJson) {
             return OptionalLong.empty();
