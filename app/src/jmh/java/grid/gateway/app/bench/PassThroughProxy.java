@@ -31,15 +31,19 @@ import java.time.Duration;
  * <ul>
  *   <li>{@code naive}: the body read with {@code as(byte[].class)}, a fresh 16 KiB copy buffer per answer: what a
  *       first Helidon proxy looks like.
- *   <li>{@code tuned}: the body read into an array of its declared length, the answer copied through a buffer kept per
- *       (virtual) thread: what Helidon can do without copies.
+ *   <li>{@code tuned}: the body read into an array of its declared length and sent through the client's output stream
+ *       with its length (no growing copy, no client write buffer), the answer read in pieces no longer than what is
+ *       left of its announced length and copied through a buffer kept per (virtual) thread: what Helidon can do
+ *       without copies.
  * </ul>
  *
  * <p>Not part of the product; compiled by run.sh against the app's libs (and by {@code -Pbench}).
  */
 public final class PassThroughProxy {
     private static final int COPY_BUFFER = 16 * 1024;
-    private static final boolean STREAMED_SEND = Boolean.getBoolean("streamed.send");
+    /** tuned: the body goes out through the client's stream with its length, as the gateway sends it. */
+    private final boolean streamedSend;
+
     private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[COPY_BUFFER]);
 
     private final Http1Client client;
@@ -54,6 +58,7 @@ public final class PassThroughProxy {
         this.host = base.getHost();
         this.port = base.getPort();
         this.tuned = tuned;
+        this.streamedSend = tuned;
         // The gateway's UpstreamForwarder settings.
         this.client = WebClient.builder()
                 // tuned: no write buffer, as the gateway's own client (a request is not copied into it first)
@@ -90,7 +95,9 @@ public final class PassThroughProxy {
     }
 
     private void handle(ServerRequest request, ServerResponse response) {
-        byte[] body = tuned ? readDeclared(request) : request.content().as(byte[].class);
+        byte[] body = !request.content().hasEntity()
+                ? new byte[0]
+                : tuned ? readDeclared(request) : request.content().as(byte[].class);
         String query = request.query().rawValue();
         String target = request.path().rawPath() + (query.isEmpty() ? "" : "?" + query);
         ClientUri uri = ClientUri.create(UriInfo.builder()
@@ -109,10 +116,10 @@ public final class PassThroughProxy {
                 }
             }
         });
-        if (STREAMED_SEND) {
+        if (streamedSend) {
             outgoing.header(HeaderNames.CONTENT_LENGTH, Integer.toString(body.length));
         }
-        try (Http1ClientResponse answer = STREAMED_SEND
+        try (Http1ClientResponse answer = streamedSend
                 ? outgoing.outputStream(os -> {
                     os.write(body);
                     os.close();
@@ -128,11 +135,17 @@ public final class PassThroughProxy {
             }
             answer.headers().contentLength().ifPresent(response::contentLength);
             byte[] buffer = tuned ? BUFFERS.get() : new byte[COPY_BUFFER];
+            // tuned: each read asks for at most what is left of the announced length (the WebClient allocates an
+            // array of the length asked for on every read).
+            long left = tuned ? answer.headers().contentLength().orElse(-1) : -1;
             try (InputStream in = answer.inputStream();
                     OutputStream out = response.outputStream()) {
                 int n;
-                while ((n = in.read(buffer)) >= 0) {
+                while ((n = in.read(
+                                buffer, 0, left < 0 ? buffer.length : (int) Math.max(1, Math.min(buffer.length, left))))
+                        >= 0) {
                     out.write(buffer, 0, n);
+                    left -= left < 0 ? 0 : n;
                 }
             }
         } catch (IOException e) {
@@ -142,9 +155,6 @@ public final class PassThroughProxy {
 
     /** The body in one array of its declared length (no growing, no trimming); else Helidon's own read. */
     private static byte[] readDeclared(ServerRequest request) {
-        if (!request.content().hasEntity()) {
-            return new byte[0];
-        }
         long declared = request.headers().contentLength().orElse(-1);
         if (declared < 0 || declared > Integer.MAX_VALUE - 16) {
             return request.content().as(byte[].class);
