@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Reading the usage of every 2xx answer on the hot path (issue 14): {@link CachedTokens#inJson} on the side-by-side
+ * Reading the usage of every 2xx answer on the hot path: {@link CachedTokens#inJson} on the side-by-side
  * benchmark's fixed Chat Completions answer (360 bytes, usage at its end) and on a 16 KiB answer. Run with
  * {@code -prof gc} for the bytes allocated per call: parsing through an {@code InputStreamReader} cost an 8 KiB
  * decoder buffer per answer; a {@code String} of the answer costs about its length.
