@@ -54,10 +54,15 @@ final class IdleAlarm implements AutoCloseable {
 
     /** One read of {@code in}, watched by this alarm. */
     int read(InputStream in, byte[] buffer) throws IOException {
+        return read(in, buffer, buffer.length);
+    }
+
+    /** As {@link #read(InputStream, byte[])}, asking for at most {@code length} bytes. */
+    int read(InputStream in, byte[] buffer, int length) throws IOException {
         readStart = clock.nanoTime();
         reading = true; // after the stamp: a check that sees this flag sees this read's start
         try {
-            return in.read(buffer);
+            return in.read(buffer, 0, length);
         } finally {
             reading = false;
         }

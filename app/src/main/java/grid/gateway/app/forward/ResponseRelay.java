@@ -120,6 +120,8 @@ public final class ResponseRelay {
                 held.writeTo(out);
                 out.flush();
                 result = copy(status, reader, out, AnswerRewrite.NONE.events(out), 0);
+            } else if (!sse && reader.holdsWhole(first)) {
+                result = whole(status, reader, response);
             } else {
                 OutputStream out = response.outputStream();
                 EventWriter events = (sse && tagged ? rewrite : AnswerRewrite.NONE).events(out);
@@ -190,6 +192,21 @@ public final class ResponseRelay {
         return new RelayResult(status, tail);
     }
 
+    /**
+     * Sends an answer the first read brought whole (its announced length, in a buffer of exactly that size) in one
+     * write, without the response's output stream and its buffers: the common short JSON answer.
+     */
+    private static RelayResult whole(int status, UpstreamReader reader, ServerResponse response) throws IOException {
+        if (reader.read() >= 0) {
+            throw new IOException("upstream answer longer than announced");
+        }
+        reader.checkComplete();
+        response.send(reader.buffer);
+        BodyTail tail = new BodyTail();
+        tail.append(reader.buffer, 0, reader.buffer.length);
+        return new RelayResult(status, tail);
+    }
+
     /** Relays the {@code first} bytes already in the reader's buffer, then the rest of the answer. */
     private static RelayResult copy(int status, UpstreamReader reader, OutputStream out, EventWriter events, int first)
             throws IOException {
@@ -212,23 +229,39 @@ public final class ResponseRelay {
      * broke the read.
      */
     private final class UpstreamReader {
-        final byte[] buffer = new byte[COPY_BUFFER];
+        final byte[] buffer;
         private final Http1ClientResponse answer;
         private final InputStream in;
         private final IdleAlarm alarm;
+        /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
+        private final long announced;
+
         private long received;
         private volatile boolean timedOut;
 
         UpstreamReader(Http1ClientResponse answer, InputStream in) {
             this.answer = answer;
             this.in = in;
+            this.announced = answer.headers().contentLength().orElse(-1);
+            // The WebClient allocates a fresh array of the length asked for on every read, and a short answer
+            // needs no 16 KiB buffer of its own either: both are sized by what the answer announced.
+            this.buffer = new byte[announced < 0 ? COPY_BUFFER : (int) Math.max(1, Math.min(COPY_BUFFER, announced))];
             this.alarm = IdleAlarm.arm(watchdog, clock, idleTimeout, this::onIdle);
         }
 
         int read() throws IOException {
-            int n = alarm.read(in, buffer);
+            int wanted = announced < 0
+                    ? buffer.length
+                    // At the announced end, one byte is asked for: the read that finds the end of the stream.
+                    : (int) Math.max(1, Math.min(buffer.length, announced - received));
+            int n = alarm.read(in, buffer, wanted);
             received += Math.max(n, 0);
             return n;
+        }
+
+        /** Whether a first read of {@code n} bytes brought the whole announced answer and filled the buffer. */
+        boolean holdsWhole(int n) {
+            return announced > 0 && n == announced && n == buffer.length;
         }
 
         /** The answer is done with (read to its end or abandoned): no alarm may close it any more. */

@@ -7,6 +7,7 @@ import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -50,10 +51,24 @@ public final class CachedTokens {
     private static final byte[] CACHE_READ = "cache_read_input_tokens".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
 
+    /** Documents up to this length are decoded at once rather than through a stream decoder's 8 KiB buffer. */
+    private static final int DECODE_AT_ONCE = 8 * 1024;
+
     /** Stateless once built; parsson's factory is thread-safe. */
     private static final JsonParserFactory PARSERS = Json.createParserFactory(Map.of());
 
     private CachedTokens() {}
+
+    /**
+     * A parser over the bytes. A short document (the usual answer or event) is decoded to a String first: an
+     * InputStreamReader's decoder allocates 8 KiB whatever the length. Malformed UTF-8 becomes U+FFFD either way.
+     */
+    private static JsonParser parser(byte[] bytes, int offset, int length) {
+        if (length <= DECODE_AT_ONCE) {
+            return PARSERS.createParser(new StringReader(new String(bytes, offset, length, StandardCharsets.UTF_8)));
+        }
+        return PARSERS.createParser(new ByteArrayInputStream(bytes, offset, length), StandardCharsets.UTF_8);
+    }
 
     /** The cached tokens reported in a JSON answer body, or in the data of one server-sent event. */
     public static OptionalLong inJson(byte[] json) {
@@ -71,8 +86,7 @@ public final class CachedTokens {
                 && indexOf(bytes, offset, offset + length, CACHE_READ) < 0) {
             return OptionalLong.empty();
         }
-        try (JsonParser parser =
-                PARSERS.createParser(new ByteArrayInputStream(bytes, offset, length), StandardCharsets.UTF_8)) {
+        try (JsonParser parser = parser(bytes, offset, length)) {
             return scan(parser);
         } catch (RuntimeException notJson) {
             return OptionalLong.empty();

@@ -46,7 +46,7 @@ class IdleAlarmTest {
             }
 
             @Override
-            public int read(byte[] buffer) {
+            public int read(byte[] buffer, int offset, int length) {
                 clock.advance(waited);
                 seen.set(check.getAsLong());
                 return 1;

@@ -1,5 +1,6 @@
 package grid.gateway.routing.keyer;
 
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +22,10 @@ final class BlockChain implements CanonicalSink {
     private static final long SEED_DOMAIN = 0x5EEDL;
 
     private final byte[] block = new byte[BLOCK_BYTES];
-    private final long[] keys = new long[MAX_KEYS];
+    /** Keys a short prompt needs (4 KiB of canonical text); the array grows by doubling up to {@link #MAX_KEYS}. */
+    static final int INITIAL_KEYS = 16;
+
+    private long[] keys = new long[INITIAL_KEYS];
     private int fill;
     private int count;
     private long previous;
@@ -90,7 +94,7 @@ final class BlockChain implements CanonicalSink {
     BlockKeys finish() {
         if (fill > 0 && count < MAX_KEYS) {
             previous = Xxh64.hash(block, 0, fill, previous);
-            keys[count++] = previous;
+            add(previous);
             fill = 0;
         }
         return BlockKeys.copyOf(keys, count);
@@ -98,7 +102,15 @@ final class BlockChain implements CanonicalSink {
 
     private void seal(byte[] src, int offset) {
         previous = Xxh64.hash(src, offset, BLOCK_BYTES, previous);
-        keys[count++] = previous;
+        add(previous);
         fill = 0;
+    }
+
+    /** Appends a key; callers never pass {@link #MAX_KEYS}. A 1 KiB prompt no longer allocates room for 512. */
+    private void add(long key) {
+        if (count == keys.length) {
+            keys = Arrays.copyOf(keys, Math.min(MAX_KEYS, keys.length * 2));
+        }
+        keys[count++] = key;
     }
 }
