@@ -203,7 +203,8 @@ public final class SiteRouter {
             backlog.sent(id, uncached / prefill, parts.clock().nanoTime());
         }
         return new Route.Forward(
-                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence));
+                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence),
+                candidates.size());
     }
 
     /**
@@ -239,7 +240,7 @@ public final class SiteRouter {
                 current.load().orderBy());
         Selection chosen = decision.selection();
         RouteDecision forward = new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys());
-        return new Explanation(keys, checks, new Route.Forward(forward), Optional.of(decision));
+        return new Explanation(keys, checks, new Route.Forward(forward, candidates.size()), Optional.of(decision));
     }
 
     /**
@@ -253,7 +254,7 @@ public final class SiteRouter {
         }
         Candidate first = selector.orderByLoad(candidates).getFirst();
         sent.sent(first.cluster().id());
-        return new Route.Forward(RouteDecision.unkeyed(first.cluster()));
+        return new Route.Forward(RouteDecision.unkeyed(first.cluster()), candidates.size());
     }
 
     /** What {@link #newConversation()} would do now, changing nothing (ties keep config order). */
@@ -262,8 +263,10 @@ public final class SiteRouter {
         if (candidates.isEmpty()) {
             return new Route.NoneAdmitted();
         }
-        return new Route.Forward(RouteDecision.unkeyed(
-                selector.explainOrder(candidates).getFirst().cluster()));
+        return new Route.Forward(
+                RouteDecision.unkeyed(
+                        selector.explainOrder(candidates).getFirst().cluster()),
+                candidates.size());
     }
 
     private List<Candidate> conversationCandidates() {

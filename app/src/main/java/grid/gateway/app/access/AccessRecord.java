@@ -128,7 +128,7 @@ public final class AccessRecord {
         bytesIn = bytes;
     }
 
-    /** The request was routed by model among {@code count} clusters serving it. */
+    /** The request was routed among {@code count} candidates: the admitted clusters serving its model. */
     public void candidates(int count) {
         candidates = count;
     }

@@ -66,10 +66,9 @@ final class Forwarding {
 
     /** Forwards an unpinned request along {@code route}, retrying another candidate after a connect failure. */
     void routed(Route route, PromptKeys keys, ForwardRequest request, ServerResponse response) {
-        keys.model()
-                .ifPresent(model ->
-                        request.access().candidates(router.grid().serving(model).size()));
-        request.trace().routing(keys.model(), router.grid());
+        // The first decision's candidates: a retry after a connect failure chooses among fewer, by design.
+        request.access().candidates(route.candidates());
+        request.trace().routing(keys.model(), route.candidates());
         Set<ClusterId> tried = new HashSet<>();
         Route next = route;
         while (true) {

@@ -1,7 +1,6 @@
 package grid.gateway.app.trace;
 
 import grid.gateway.routing.RouteDecision;
-import grid.gateway.routing.grid.Grid;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +33,7 @@ final class PropagatedTrace implements RequestTrace {
     }
 
     @Override
-    public void routing(Optional<String> model, Grid grid) {}
+    public void routing(Optional<String> model, int candidates) {}
 
     @Override
     public void pinned() {}

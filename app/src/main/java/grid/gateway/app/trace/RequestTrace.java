@@ -1,7 +1,6 @@
 package grid.gateway.app.trace;
 
 import grid.gateway.routing.RouteDecision;
-import grid.gateway.routing.grid.Grid;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,8 +15,8 @@ public interface RequestTrace extends AutoCloseable {
     /** No trace: tracing is off and the client sent no {@code traceparent}. Adds nothing and costs nothing. */
     RequestTrace NONE = PropagatedTrace.NONE;
 
-    /** The request was routed on its model ({@code model} as read from the body; empty: none) among {@code grid}. */
-    void routing(Optional<String> model, Grid grid);
+    /** The request was routed ({@code model} as read from the body; empty: none) among {@code candidates} clusters. */
+    void routing(Optional<String> model, int candidates);
 
     /** The request names stored ids: it goes to their cluster only. */
     void pinned();

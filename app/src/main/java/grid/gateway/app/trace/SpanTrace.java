@@ -2,7 +2,6 @@ package grid.gateway.app.trace;
 
 import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.grid.BackendCluster;
-import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.select.AffinityOutcome;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -73,14 +72,12 @@ final class SpanTrace implements RequestTrace {
     }
 
     @Override
-    public void routing(Optional<String> model, Grid grid) {
+    public void routing(Optional<String> model, int candidates) {
         if (!server.isRecording()) {
             return;
         }
-        model.ifPresent(m -> {
-            server.setAttribute(MODEL, m);
-            server.setAttribute(CANDIDATES, grid.serving(m).size());
-        });
+        model.ifPresent(m -> server.setAttribute(MODEL, m));
+        server.setAttribute(CANDIDATES, candidates);
     }
 
     @Override

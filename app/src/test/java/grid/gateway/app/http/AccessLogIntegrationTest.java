@@ -98,6 +98,33 @@ class AccessLogIntegrationTest {
     }
 
     @Test
+    void candidates_countsTheAdmittedClustersServingTheModel_notADrainingOne() {
+        EngineSimulator engine = GatewayHarness.engine("east-a");
+        String sites = GatewayHarness.oneEngine(engine.url()) + """
+                      - name: east-b
+                        url: %s
+                        metrics_url: http://127.0.0.1:1/metrics
+                        models: [demo-model]
+                      - name: east-c
+                        url: %s
+                        metrics_url: http://127.0.0.1:1/metrics
+                        models: [demo-model]
+                        draining: true
+                      - name: east-other
+                        url: %s
+                        metrics_url: http://127.0.0.1:1/metrics
+                        models: [other-model]
+                """.formatted(engine.url(), engine.url(), engine.url());
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", sites), engine);
+
+        assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(200);
+
+        // Three clusters serve demo-model; east-c drains, so two are candidates (the spec's word: admitted and
+        // serving).
+        assertThat(gateway.accessLog.next().getInt("candidates")).isEqualTo(2);
+    }
+
+    @Test
     void pinned_pathStoredIdReplaced_itsTagsClusterLogged() {
         engine("");
         HttpResponse<String> created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");
