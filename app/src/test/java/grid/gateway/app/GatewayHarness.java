@@ -205,14 +205,23 @@ public final class GatewayHarness implements AutoCloseable {
      * endpoint is unreachable, so the cluster stays unmeasured and admitted.
      */
     public static String oneEngine(String url) {
-        return """
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                """.formatted(url);
+        return oneSite(url);
+    }
+
+    /**
+     * The sites block of one site, east, with a cluster a url: east-a, east-b, ... serving demo-model, each with an
+     * unreachable metrics endpoint, so that every cluster stays unmeasured and admitted.
+     */
+    public static String oneSite(String... urls) {
+        StringBuilder sites = new StringBuilder("  - name: east\n    clusters:\n");
+        for (int i = 0; i < urls.length; i++) {
+            sites.append("      - name: east-")
+                    .append((char) ('a' + i))
+                    .append("\n        url: ")
+                    .append(urls[i])
+                    .append("\n        metrics_url: http://127.0.0.1:1/metrics\n        models: [demo-model]\n");
+        }
+        return sites.toString();
     }
 
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
