@@ -32,6 +32,10 @@ import org.jspecify.annotations.Nullable;
  * nothing arrived, or that the body bytes are identical; {@link #connections()} counts the connections accepted.
  */
 final class ScriptedUpstream implements AutoCloseable {
+    /** The head of a streamed (server-sent events, chunked) 200 answer. */
+    static final String SSE_HEAD =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+
     /** One request as received: the head (request line and headers) and the body bytes. */
     record Request(String head, byte[] body) {
         String target() {
