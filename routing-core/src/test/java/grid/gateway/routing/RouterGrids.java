@@ -6,11 +6,14 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
+import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.time.ManualClock;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.LongStream;
@@ -57,6 +60,27 @@ final class RouterGrids {
                 Optional.empty(),
                 BlockKeys.copyOf(LongStream.range(first, first + blocks).toArray(), blocks),
                 Optional.empty());
+    }
+
+    /**
+     * Twenty scrapes of an engine with {@code slots} slots prefilling {@code prefillRate} uncached tokens a second
+     * (4 requests a scrape of 3,000 prompt tokens, 1,000 of them cached, each running 6 s).
+     */
+    static void calibrate(SiteRouter router, ManualClock clock, ClusterId cluster, int slots, double prefillRate) {
+        for (int i = 0; i <= 20; i++) {
+            router.scraped(
+                    cluster,
+                    new EngineSample(
+                            clock.nanoTime(),
+                            OptionalDouble.of(0),
+                            OptionalDouble.of(slots),
+                            OptionalDouble.of(i * 4 * 3_000.0),
+                            OptionalDouble.of(i * 4 * 1_000.0),
+                            OptionalDouble.of(i * 4 * 2_000.0 / prefillRate),
+                            OptionalDouble.of(i * 4 * 6.0),
+                            OptionalDouble.of(i * 4.0),
+                            OptionalDouble.of(16 * 10_000.0)));
+        }
     }
 
     /** Records each affinity decision as {@code "<outcome> <cluster>"} and each pin as {@code "pinned <outcome>"}. */

@@ -19,7 +19,6 @@ import grid.gateway.routing.time.ScriptedRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,20 +61,7 @@ class SiteRouterExpectedWaitTest {
 
     /** Twenty scrapes of an engine prefilling {@code rate} uncached tokens a second over 12 slots. */
     private void calibrate(SiteRouter router, ClusterId cluster, double rate) {
-        for (int i = 0; i <= 20; i++) {
-            router.scraped(
-                    cluster,
-                    new EngineSample(
-                            clock.nanoTime(),
-                            OptionalDouble.of(0),
-                            OptionalDouble.of(12),
-                            OptionalDouble.of(i * 4 * 3_000.0),
-                            OptionalDouble.of(i * 4 * 1_000.0),
-                            OptionalDouble.of(i * 4 * 2_000.0 / rate),
-                            OptionalDouble.of(i * 4 * 6.0),
-                            OptionalDouble.of(i * 4.0),
-                            OptionalDouble.of(16 * 10_000.0)));
-        }
+        RouterGrids.calibrate(router, clock, cluster, 12, rate);
     }
 
     private String firstPromptOnSlowAndFastClusters(LoadOrder order) {

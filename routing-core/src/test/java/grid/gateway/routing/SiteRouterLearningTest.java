@@ -151,20 +151,7 @@ class SiteRouterLearningTest {
     }
 
     private void calibrate(SiteRouter router, ClusterId cluster, int slots) {
-        for (int i = 0; i <= 20; i++) {
-            router.scraped(
-                    cluster,
-                    new EngineSample(
-                            clock.nanoTime(),
-                            OptionalDouble.of(0),
-                            OptionalDouble.of(slots),
-                            OptionalDouble.of(i * 4 * 3_000.0),
-                            OptionalDouble.of(i * 4 * 1_000.0),
-                            OptionalDouble.of(i * 4 * 1.0),
-                            OptionalDouble.of(i * 4 * 6.0),
-                            OptionalDouble.of(i * 4.0),
-                            OptionalDouble.of(16 * 10_000.0)));
-        }
+        RouterGrids.calibrate(router, clock, cluster, slots, 2_000);
     }
 
     private AffinityOutcome stickyAgainstOneQueuedRequest(PrefixAffinitySettings settings) {
