@@ -159,11 +159,11 @@ wait_for() {
 
 nginx_bin() { command -v nginx 2>/dev/null || echo /usr/sbin/nginx; }
 
-write_upstream_conf() {
-    local dir=$work/nginx-upstream
-    mkdir -p "$dir/logs" "$dir/tmp"
-    # The chat answer and the stored response are fixed; nginx reads and discards the request body.
-    cat >"$dir/nginx.conf" <<EOF
+# The first lines of an nginx.conf in $1 (made beforehand with logs/ and tmp/): one worker, logs and temporary files
+# under $1, up to the open http block.
+nginx_conf_head() {
+    local dir=$1
+    cat <<EOF
 worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
@@ -171,6 +171,14 @@ events { worker_connections 4096; }
 http {
   access_log off;
   client_body_temp_path $dir/tmp;
+EOF
+}
+
+write_upstream_conf() {
+    local dir=$work/nginx-upstream
+    mkdir -p "$dir/logs" "$dir/tmp"
+    # The chat answer and the stored response are fixed; nginx reads and discards the request body.
+    { nginx_conf_head "$dir"; cat <<EOF
   client_max_body_size 64m;
   keepalive_requests 1000000;
   default_type application/json;
@@ -192,19 +200,13 @@ http {
   }
 }
 EOF
+    } >"$dir/nginx.conf"
 }
 
 write_proxy_conf() {
     local dir=$work/nginx-proxy
     mkdir -p "$dir/logs" "$dir/tmp"
-    cat >"$dir/nginx.conf" <<EOF
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $dir/tmp;
+    { nginx_conf_head "$dir"; cat <<EOF
   proxy_temp_path $dir/tmp;
   client_max_body_size 64m;
   client_body_buffer_size 1m;
@@ -222,6 +224,7 @@ http {
   }
 }
 EOF
+    } >"$dir/nginx.conf"
 }
 
 write_gateway_conf() {

@@ -24,7 +24,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,7 +97,8 @@ public final class GatewayHarness implements AutoCloseable {
     /** How a harness starts its gateway: the seed of its random source, its clock, its client's TLS. */
     private record Start(long seed, boolean systemClock, Optional<SSLContext> tls) {}
 
-    private static HttpClient client(Optional<SSLContext> tls) {
+    /** The client a harness sends with: HTTP/1.1, a 5 s connect timeout, trusting {@code tls} when given. */
+    public static HttpClient client(Optional<SSLContext> tls) {
         HttpClient.Builder builder =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5));
         tls.ifPresent(builder::sslContext);
@@ -205,14 +208,60 @@ public final class GatewayHarness implements AutoCloseable {
      * endpoint is unreachable, so the cluster stays unmeasured and admitted.
      */
     public static String oneEngine(String url) {
+        return oneSite(url);
+    }
+
+    /**
+     * The sites block of one site, east, with one cluster, east-a, at {@code url} serving demo-model, its queue
+     * scraped from {@code url}'s own {@code /metrics} (no {@code metrics_url}).
+     */
+    public static String oneScrapedEngine(String url) {
         return """
                   - name: east
                     clusters:
                       - name: east-a
                         url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
                         models: [demo-model]
                 """.formatted(url);
+    }
+
+    /**
+     * The sites block of one site named {@code site}: a cluster per engine, named by its key, serving demo-model, its
+     * queue scraped from the engine's own {@code /metrics}.
+     */
+    public static String site(String site, Map<String, EngineSimulator> engines) {
+        Map<String, String> urls = new LinkedHashMap<>();
+        engines.forEach((name, engine) -> urls.put(name, engine.url()));
+        return siteAt(site, urls);
+    }
+
+    /** {@link #site(String, Map)} with each cluster's url given: name → url, in the map's order. */
+    public static String siteAt(String site, Map<String, String> urls) {
+        StringBuilder sites = new StringBuilder("  - name: ").append(site).append("\n    clusters:\n");
+        urls.forEach((name, url) -> sites.append("      - name: ")
+                .append(name)
+                .append("\n        url: ")
+                .append(url)
+                .append("\n        models: [")
+                .append(MODEL)
+                .append("]\n"));
+        return sites.toString();
+    }
+
+    /**
+     * The sites block of one site, east, with a cluster a url: east-a, east-b, ... serving demo-model, each with an
+     * unreachable metrics endpoint, so that every cluster stays unmeasured and admitted.
+     */
+    public static String oneSite(String... urls) {
+        StringBuilder sites = new StringBuilder("  - name: east\n    clusters:\n");
+        for (int i = 0; i < urls.length; i++) {
+            sites.append("      - name: east-")
+                    .append((char) ('a' + i))
+                    .append("\n        url: ")
+                    .append(urls[i])
+                    .append("\n        metrics_url: http://127.0.0.1:1/metrics\n        models: [demo-model]\n");
+        }
+        return sites.toString();
     }
 
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */

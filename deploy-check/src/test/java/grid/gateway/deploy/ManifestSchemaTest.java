@@ -40,52 +40,38 @@ class ManifestSchemaTest {
     @Test
     void brokenPrometheusRule_failsValidation(@TempDir Path scratch) throws IOException {
         // Proves the CRD schema is applied: a duration Prometheus would not parse.
-        String text = CiRenders.of("extensions").text().replace("for: 10m", "for: ten minutes");
-        Path file = scratch.resolve("broken-rule.yaml");
-        Files.writeString(file, text);
-
-        NodeScript run = NodeScript.validateManifests(List.of(file));
-
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.lines())
-                .filteredOn(l -> l.startsWith("FAIL"))
-                .singleElement()
-                .asString()
+        assertThat(failure(scratch, "extensions", "for: 10m", "for: ten minutes"))
                 .contains("PrometheusRule")
                 .contains("/for");
     }
 
     @Test
     void brokenNetworkPolicy_failsValidation(@TempDir Path scratch) throws IOException {
-        String text = CiRenders.of("extensions").text().replace("- Egress", "- Outbound");
-        Path file = scratch.resolve("broken-policy.yaml");
-        Files.writeString(file, text);
-
-        NodeScript run = NodeScript.validateManifests(List.of(file));
-
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.lines())
-                .filteredOn(l -> l.startsWith("FAIL"))
-                .singleElement()
-                .asString()
-                .contains("NetworkPolicy");
+        assertThat(failure(scratch, "extensions", "- Egress", "- Outbound")).contains("NetworkPolicy");
     }
 
     @Test
     void brokenManifest_failsValidation(@TempDir Path scratch) throws IOException {
         // Proves the check can fail: the defaults' Deployment with a port name where a number belongs.
-        String text = CiRenders.of("defaults").text().replace("containerPort: 9090", "containerPort: admin");
-        Path file = scratch.resolve("broken.yaml");
+        assertThat(failure(scratch, "defaults", "containerPort: 9090", "containerPort: admin"))
+                .contains("Deployment")
+                .contains("containerPort");
+    }
+
+    /** Validates render {@code name} with {@code from} replaced by {@code to}: exit code 1 and its one FAIL line. */
+    private static String failure(Path scratch, String name, String from, String to) throws IOException {
+        String render = CiRenders.of(name).text();
+        assertThat(render).contains(from);
+        String text = render.replace(from, to);
+        Path file = scratch.resolve("broken-" + name + ".yaml");
         Files.writeString(file, text);
 
         NodeScript run = NodeScript.validateManifests(List.of(file));
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.lines())
-                .filteredOn(l -> l.startsWith("FAIL"))
-                .singleElement()
-                .asString()
-                .contains("Deployment")
-                .contains("containerPort");
+        List<String> failures =
+                run.lines().stream().filter(l -> l.startsWith("FAIL")).toList();
+        assertThat(failures).hasSize(1);
+        return failures.getFirst();
     }
 }

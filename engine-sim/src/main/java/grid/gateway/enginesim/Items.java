@@ -84,18 +84,15 @@ final class Items {
             }
         }
         List<JsonObject> data = ordered.subList(from, Math.min(ordered.size(), from + limit));
-        JsonObjectBuilder page = JsonText.object().add("object", "list").add("data", JsonText.arrayOf(data));
-        if (data.isEmpty()) {
-            page.addNull("first_id").addNull("last_id");
-        } else {
-            page.add("first_id", data.getFirst().getString("id", ""))
-                    .add("last_id", data.getLast().getString("id", ""));
-        }
-        return page.add("has_more", from + data.size() < ordered.size()).build();
+        return list(data, from + data.size() < ordered.size());
     }
 
     /** The list shape of items just added (for {@code POST /v1/conversations/{id}/items}). */
     static JsonObject list(List<JsonObject> items) {
+        return list(items, false);
+    }
+
+    private static JsonObject list(List<JsonObject> items, boolean hasMore) {
         JsonObjectBuilder list = JsonText.object().add("object", "list").add("data", JsonText.arrayOf(items));
         if (items.isEmpty()) {
             list.addNull("first_id").addNull("last_id");
@@ -103,7 +100,7 @@ final class Items {
             list.add("first_id", items.getFirst().getString("id", ""))
                     .add("last_id", items.getLast().getString("id", ""));
         }
-        return list.add("has_more", false).build();
+        return list.add("has_more", hasMore).build();
     }
 
     private static int limit(String value) {

@@ -112,26 +112,23 @@ final class JsonText {
 
     /** An object field; absent or null is empty, another type is a 400. */
     static Optional<JsonObject> objectField(JsonObject object, String key) {
-        JsonValue value = object.get(key);
-        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
-            return Optional.empty();
-        }
-        if (value instanceof JsonObject inner) {
-            return Optional.of(inner);
-        }
-        throw RequestRejected.badRequest(key + ": Input should be a valid dictionary", key);
+        return typed(object, key, JsonObject.class, "dictionary");
     }
 
     /** An array field; absent or null is empty, another type is a 400. */
     static Optional<JsonArray> arrayField(JsonObject object, String key) {
+        return typed(object, key, JsonArray.class, "list");
+    }
+
+    private static <T extends JsonValue> Optional<T> typed(JsonObject object, String key, Class<T> type, String kind) {
         JsonValue value = object.get(key);
         if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
             return Optional.empty();
         }
-        if (value instanceof JsonArray array) {
-            return Optional.of(array);
+        if (type.isInstance(value)) {
+            return Optional.of(type.cast(value));
         }
-        throw RequestRejected.badRequest(key + ": Input should be a valid list", key);
+        throw RequestRejected.badRequest(key + ": Input should be a valid " + kind, key);
     }
 
     /**

@@ -23,11 +23,8 @@ final class PromptText {
 
     /** A chat body's {@code messages} (and {@code tools}); a 400 when {@code messages} is missing or empty. */
     static String chat(JsonObject body) {
-        JsonArray messages = JsonText.arrayField(body, "messages")
-                .filter(m -> !m.isEmpty())
-                .orElseThrow(() -> RequestRejected.badRequest("messages: Field required", "messages"));
-        StringBuilder text = new StringBuilder();
-        JsonText.arrayField(body, "tools").ifPresent(tools -> turn(text, "tools", tools.toString()));
+        JsonArray messages = messages(body);
+        StringBuilder text = tools(body);
         for (JsonValue message : messages) {
             JsonObject turn = asObject(message, "messages");
             String role = JsonText.string(turn, "role")
@@ -41,11 +38,8 @@ final class PromptText {
 
     /** An Anthropic body's {@code system} and {@code messages}; a 400 when {@code messages} is missing. */
     static String anthropic(JsonObject body) {
-        JsonArray messages = JsonText.arrayField(body, "messages")
-                .filter(m -> !m.isEmpty())
-                .orElseThrow(() -> RequestRejected.badRequest("messages: Field required", "messages"));
-        StringBuilder text = new StringBuilder();
-        JsonText.arrayField(body, "tools").ifPresent(tools -> turn(text, "tools", tools.toString()));
+        JsonArray messages = messages(body);
+        StringBuilder text = tools(body);
         JsonValue system = body.get("system");
         if (system instanceof JsonArray blocks) {
             turn(text, "system", JsonText.content(withoutBillingHeader(blocks)));
@@ -60,6 +54,19 @@ final class PromptText {
                     JsonText.content(turn.getOrDefault("content", JsonValue.NULL)));
         }
         return text.append("<|assistant|>\n").toString();
+    }
+
+    private static JsonArray messages(JsonObject body) {
+        return JsonText.arrayField(body, "messages")
+                .filter(m -> !m.isEmpty())
+                .orElseThrow(() -> RequestRejected.badRequest("messages: Field required", "messages"));
+    }
+
+    /** The prompt text so far: a {@code tools} turn when the body declares tools. */
+    private static StringBuilder tools(JsonObject body) {
+        StringBuilder text = new StringBuilder();
+        JsonText.arrayField(body, "tools").ifPresent(tools -> turn(text, "tools", tools.toString()));
+        return text;
     }
 
     /**

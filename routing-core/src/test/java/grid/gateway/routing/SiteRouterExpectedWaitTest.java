@@ -2,11 +2,8 @@ package grid.gateway.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
-import grid.gateway.routing.grid.SiteName;
-import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.OutlierEjector;
@@ -19,15 +16,9 @@ import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import grid.gateway.routing.time.ScriptedRandom;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
-import java.util.Set;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,28 +27,14 @@ import org.junit.jupiter.api.Test;
  * steps under {@code depth} and shows the seed's choice, so it fails without the setting.
  */
 class SiteRouterExpectedWaitTest {
-    private static final ClusterId EAST_A = id("east", "east-a");
-    private static final ClusterId EAST_B = id("east", "east-b");
-    private static final ClusterId WEST_A = id("west", "west-a");
+    private static final ClusterId EAST_A = RouterGrids.EAST_A;
+    private static final ClusterId EAST_B = RouterGrids.EAST_B;
+    private static final ClusterId WEST_A = RouterGrids.WEST_A;
 
     private final ManualClock clock = new ManualClock();
 
-    private static ClusterId id(String site, String name) {
-        return new ClusterId(new SiteName(site), name);
-    }
-
     private SiteRouter router(PrefixAffinitySettings settings, LoadOrder order) {
-        List<BackendCluster> clusters = new ArrayList<>();
-        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
-            clusters.add(new BackendCluster(
-                    id,
-                    URI.create("http://127.0.0.1:1/" + id.name()),
-                    Set.of("m"),
-                    Optional.empty(),
-                    OptionalInt.empty(),
-                    false));
-        }
-        Grid grid = Grid.of(new SiteName("east"), clusters);
+        Grid grid = RouterGrids.threeClusters("m");
         RoutingParts parts = new RoutingParts(
                 new PrefixMemory(settings, clock, 42),
                 new QueueDepthWindow(Duration.ofSeconds(2)),
@@ -69,11 +46,7 @@ class SiteRouterExpectedWaitTest {
     }
 
     private static PromptKeys prompt(long first, int blocks) {
-        return new PromptKeys(
-                Optional.of("m"),
-                Optional.empty(),
-                BlockKeys.copyOf(LongStream.range(first, first + blocks).toArray(), blocks),
-                Optional.empty());
+        return RouterGrids.prompt("m", first, blocks);
     }
 
     private static RouteDecision route(SiteRouter router, PromptKeys keys) {
@@ -88,20 +61,7 @@ class SiteRouterExpectedWaitTest {
 
     /** Twenty scrapes of an engine prefilling {@code rate} uncached tokens a second over 12 slots. */
     private void calibrate(SiteRouter router, ClusterId cluster, double rate) {
-        for (int i = 0; i <= 20; i++) {
-            router.scraped(
-                    cluster,
-                    new EngineSample(
-                            clock.nanoTime(),
-                            OptionalDouble.of(0),
-                            OptionalDouble.of(12),
-                            OptionalDouble.of(i * 4 * 3_000.0),
-                            OptionalDouble.of(i * 4 * 1_000.0),
-                            OptionalDouble.of(i * 4 * 2_000.0 / rate),
-                            OptionalDouble.of(i * 4 * 6.0),
-                            OptionalDouble.of(i * 4.0),
-                            OptionalDouble.of(16 * 10_000.0)));
-        }
+        RouterGrids.calibrate(router, clock, cluster, 12, rate);
     }
 
     private String firstPromptOnSlowAndFastClusters(LoadOrder order) {

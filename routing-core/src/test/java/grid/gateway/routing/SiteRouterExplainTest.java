@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import grid.gateway.routing.grid.BackendCluster;
-import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.keyer.BlockKeys;
@@ -20,15 +19,11 @@ import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.Decision;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
-import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.random.RandomGenerator;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,19 +37,9 @@ class SiteRouterExplainTest {
     private final ManualClock clock = new ManualClock();
     private final QueueDepthWindow window = new QueueDepthWindow(Duration.ofSeconds(10));
     private final PrefixMemory memory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 42);
-    private final List<String> events = new ArrayList<>();
     private final CountingRandom random = new CountingRandom();
-    private final RoutingListener listener = new RoutingListener() {
-        @Override
-        public void affinityDecided(AffinityOutcome outcome, ClusterId cluster, int run) {
-            events.add(outcome.label() + " " + cluster.name());
-        }
-
-        @Override
-        public void pinned(PinnedOutcome outcome) {
-            events.add("pinned " + outcome.label());
-        }
-    };
+    private final RouterGrids.RecordingListener listener = new RouterGrids.RecordingListener();
+    private final List<String> events = listener.events;
     private final SiteRouter router = new SiteRouter(
             grid(false),
             PrefixAffinitySettings.defaults(),
@@ -79,39 +64,21 @@ class SiteRouterExplainTest {
         }
     }
 
-    private static BackendCluster cluster(String site, String name, boolean draining, Set<String> models) {
-        return new BackendCluster(
-                new ClusterId(new SiteName(site), name),
-                URI.create("http://127.0.0.1:1/" + name),
-                models,
-                Optional.empty(),
-                OptionalInt.empty(),
-                draining);
-    }
-
     private static Grid grid(boolean allDraining) {
         return Grid.of(
                 new SiteName("east"),
                 List.of(
-                        cluster("east", "east-a", allDraining, Set.of("demo-model")),
-                        cluster("east", "east-b", allDraining, Set.of("demo-model")),
-                        cluster("west", "west-a", allDraining, Set.of("demo-model", "solo-model"))));
-    }
-
-    private static ClusterId id(String site, String name) {
-        return new ClusterId(new SiteName(site), name);
+                        RouterGrids.cluster(RouterGrids.EAST_A, allDraining, Set.of("demo-model")),
+                        RouterGrids.cluster(RouterGrids.EAST_B, allDraining, Set.of("demo-model")),
+                        RouterGrids.cluster(RouterGrids.WEST_A, allDraining, Set.of("demo-model", "solo-model"))));
     }
 
     private void queue(String site, String name, double depth) {
-        window.record(id(site, name), new QueueSample(clock.nanoTime(), depth));
+        window.record(RouterGrids.id(site, name), new QueueSample(clock.nanoTime(), depth));
     }
 
     private static PromptKeys prompt(String model, int blocks) {
-        return new PromptKeys(
-                Optional.of(model),
-                Optional.empty(),
-                BlockKeys.copyOf(LongStream.range(1, blocks + 1).toArray(), blocks),
-                Optional.empty());
+        return RouterGrids.prompt(model, 1, blocks);
     }
 
     private static PromptKeys unkeyed() {
@@ -170,7 +137,8 @@ class SiteRouterExplainTest {
 
     @Test
     void hit_namesTheStickySet_andTheGateThatKeptIt() {
-        memory.confirm(id("east", "east-b"), prompt("demo-model", 40).keys());
+        memory.confirm(
+                RouterGrids.id("east", "east-b"), prompt("demo-model", 40).keys());
         queue("east", "east-a", 1);
         queue("east", "east-b", 1.1);
         queue("west", "west-a", 3);
@@ -191,7 +159,8 @@ class SiteRouterExplainTest {
 
     @Test
     void load_showsTheArithmeticThatReopenedTheStickySet() {
-        memory.confirm(id("east", "east-b"), prompt("demo-model", 40).keys());
+        memory.confirm(
+                RouterGrids.id("east", "east-b"), prompt("demo-model", 40).keys());
         queue("east", "east-a", 0);
         queue("east", "east-b", 5);
         queue("west", "west-a", 3);
@@ -211,7 +180,7 @@ class SiteRouterExplainTest {
 
     @Test
     void miss_whenNoRunIsSticky_goesFirstByLoad() {
-        memory.confirm(id("east", "east-b"), prompt("demo-model", 3).keys()); // under 4 blocks never counts
+        memory.confirm(RouterGrids.id("east", "east-b"), prompt("demo-model", 3).keys()); // under 4 blocks never counts
         queue("east", "east-a", 2);
         queue("east", "east-b", 1);
         queue("west", "west-a", 0);
@@ -238,7 +207,7 @@ class SiteRouterExplainTest {
 
     @Test
     void oneCandidate_hasNoOutcome() {
-        memory.confirm(id("west", "west-a"), prompt("solo-model", 8).keys());
+        memory.confirm(RouterGrids.id("west", "west-a"), prompt("solo-model", 8).keys());
         Explanation e = explain(prompt("solo-model", 10));
         assertThat(chosen(e)).isEqualTo("west-a");
         assertThat(decision(e).selection().outcome()).isEmpty();

@@ -3,10 +3,8 @@ package grid.gateway.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
-import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.keyer.PromptKeys;
@@ -20,17 +18,11 @@ import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import grid.gateway.routing.time.ScriptedRandom;
-import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.OptionalInt;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,28 +32,14 @@ import org.junit.jupiter.api.Test;
  * behaviour, so it fails without the feature.
  */
 class SiteRouterLearningTest {
-    private static final ClusterId EAST_A = id("east", "east-a");
-    private static final ClusterId EAST_B = id("east", "east-b");
-    private static final ClusterId WEST_A = id("west", "west-a");
+    private static final ClusterId EAST_A = RouterGrids.EAST_A;
+    private static final ClusterId EAST_B = RouterGrids.EAST_B;
+    private static final ClusterId WEST_A = RouterGrids.WEST_A;
 
     private final ManualClock clock = new ManualClock();
 
-    private static ClusterId id(String site, String name) {
-        return new ClusterId(new SiteName(site), name);
-    }
-
     private static Grid grid() {
-        List<BackendCluster> clusters = new ArrayList<>();
-        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
-            clusters.add(new BackendCluster(
-                    id,
-                    URI.create("http://127.0.0.1:1/" + id.name()),
-                    Set.of("m"),
-                    Optional.empty(),
-                    OptionalInt.empty(),
-                    false));
-        }
-        return Grid.of(new SiteName("east"), clusters);
+        return RouterGrids.threeClusters("m");
     }
 
     private SiteRouter router(PrefixAffinitySettings settings, boolean countSent) {
@@ -79,11 +57,7 @@ class SiteRouterLearningTest {
     }
 
     private static PromptKeys prompt(long first, int blocks) {
-        return new PromptKeys(
-                Optional.of("m"),
-                Optional.empty(),
-                BlockKeys.copyOf(LongStream.range(first, first + blocks).toArray(), blocks),
-                Optional.empty());
+        return RouterGrids.prompt("m", first, blocks);
     }
 
     private static PromptKeys unkeyed() {
@@ -177,20 +151,7 @@ class SiteRouterLearningTest {
     }
 
     private void calibrate(SiteRouter router, ClusterId cluster, int slots) {
-        for (int i = 0; i <= 20; i++) {
-            router.scraped(
-                    cluster,
-                    new EngineSample(
-                            clock.nanoTime(),
-                            OptionalDouble.of(0),
-                            OptionalDouble.of(slots),
-                            OptionalDouble.of(i * 4 * 3_000.0),
-                            OptionalDouble.of(i * 4 * 1_000.0),
-                            OptionalDouble.of(i * 4 * 1.0),
-                            OptionalDouble.of(i * 4 * 6.0),
-                            OptionalDouble.of(i * 4.0),
-                            OptionalDouble.of(16 * 10_000.0)));
-        }
+        RouterGrids.calibrate(router, clock, cluster, slots, 2_000);
     }
 
     private AffinityOutcome stickyAgainstOneQueuedRequest(PrefixAffinitySettings settings) {

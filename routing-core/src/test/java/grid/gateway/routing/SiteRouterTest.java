@@ -19,15 +19,11 @@ import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import grid.gateway.routing.time.ScriptedRandom;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** The router end to end, without a network: the seed's sentences that need more than one component. */
@@ -37,41 +33,21 @@ class SiteRouterTest {
     private final ManualClock clock = new ManualClock();
     private final QueueDepthWindow window = new QueueDepthWindow(Duration.ofSeconds(10));
     private final PrefixMemory memory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 42);
-    private final List<String> events = new ArrayList<>();
-    private final RoutingListener listener = new RoutingListener() {
-        @Override
-        public void affinityDecided(AffinityOutcome outcome, ClusterId cluster, int run) {
-            events.add(outcome.label() + " " + cluster.name());
-        }
-
-        @Override
-        public void pinned(PinnedOutcome outcome) {
-            events.add("pinned " + outcome.label());
-        }
-    };
+    private final RouterGrids.RecordingListener listener = new RouterGrids.RecordingListener();
+    private final List<String> events = listener.events;
     private final SiteRouter router = new SiteRouter(
             grid(false),
             PrefixAffinitySettings.defaults(),
             TagKeyRing.parse(KEY_FILE),
             new RoutingParts(memory, window, new OutlierEjector(), ScriptedRandom.neverExploring(), clock, listener));
 
-    private static BackendCluster cluster(String site, String name, boolean draining) {
-        return new BackendCluster(
-                new ClusterId(new SiteName(site), name),
-                URI.create("http://127.0.0.1:1/" + name),
-                Set.of("demo-model"),
-                Optional.empty(),
-                OptionalInt.empty(),
-                draining);
-    }
-
     private static Grid grid(boolean eastADraining) {
         return Grid.of(
                 new SiteName("east"),
                 List.of(
-                        cluster("east", "east-a", eastADraining),
-                        cluster("east", "east-b", false),
-                        cluster("west", "west-a", false)));
+                        RouterGrids.cluster(RouterGrids.EAST_A, eastADraining, Set.of("demo-model")),
+                        RouterGrids.cluster(RouterGrids.EAST_B, false, Set.of("demo-model")),
+                        RouterGrids.cluster(RouterGrids.WEST_A, false, Set.of("demo-model"))));
     }
 
     private void queue(String site, String name, double depth) {
@@ -79,11 +55,7 @@ class SiteRouterTest {
     }
 
     private static PromptKeys prompt(int blocks) {
-        return new PromptKeys(
-                Optional.of("demo-model"),
-                Optional.empty(),
-                BlockKeys.copyOf(LongStream.range(1, blocks + 1).toArray(), blocks),
-                Optional.empty());
+        return RouterGrids.prompt("demo-model", 1, blocks);
     }
 
     private static RouteDecision forward(Route route) {
@@ -172,7 +144,9 @@ class SiteRouterTest {
                 Optional.of(grid.gateway.routing.keyer.NoKeysReason.EMPTY_PROMPT));
         assertThat(router.route(other)).isEqualTo(new Route.UnknownModel("other"));
         router.reconfigure(
-                Grid.of(new SiteName("east"), List.of(cluster("east", "east-a", true))),
+                Grid.of(
+                        new SiteName("east"),
+                        List.of(RouterGrids.cluster(RouterGrids.EAST_A, true, Set.of("demo-model")))),
                 PrefixAffinitySettings.defaults(),
                 TagKeyRing.none());
         assertThat(router.route(prompt(4))).isInstanceOf(Route.NoneAdmitted.class);
@@ -212,7 +186,9 @@ class SiteRouterTest {
     void pin_clusterThatLeftTheGrid_notFound() {
         String tagged = router.tag("resp_abc123", cluster("west-a"));
         router.reconfigure(
-                Grid.of(new SiteName("east"), List.of(cluster("east", "east-a", false))),
+                Grid.of(
+                        new SiteName("east"),
+                        List.of(RouterGrids.cluster(RouterGrids.EAST_A, false, Set.of("demo-model")))),
                 PrefixAffinitySettings.defaults(),
                 TagKeyRing.parse(KEY_FILE));
         assertThat(router.pin(List.of(tagged)))
@@ -260,7 +236,9 @@ class SiteRouterTest {
         router.reconfigure(
                 Grid.of(
                         new SiteName("east"),
-                        List.of(cluster("east", "east-a", true), cluster("west", "west-a", false))),
+                        List.of(
+                                RouterGrids.cluster(RouterGrids.EAST_A, true, Set.of("demo-model")),
+                                RouterGrids.cluster(RouterGrids.WEST_A, false, Set.of("demo-model")))),
                 PrefixAffinitySettings.defaults(),
                 TagKeyRing.none());
         assertThat(name(router.newConversation())).isEqualTo("west-a");

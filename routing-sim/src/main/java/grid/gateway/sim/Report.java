@@ -120,15 +120,7 @@ final class Report {
         out.append("| load | policy | hit rate (tokens) | TTFT mean (s) | TTFT p90 (s) | queue spread | failed |\n");
         out.append("|---:|---|---:|---:|---:|---:|---:|\n");
         for (RunResult r : rows) {
-            out.append(f(
-                    "| %.0f%% | %s | %.1f%% | %.2f | %.2f | %.2f | %.1f%% |\n",
-                    r.load() * 100,
-                    r.policy(),
-                    r.hitRate() * 100,
-                    r.meanTtft(),
-                    r.p90Ttft(),
-                    r.queueSpread(),
-                    r.failedShare() * 100));
+            out.append("| ").append(cells(r)).append(f(" | %.1f%% |\n", r.failedShare() * 100));
         }
     }
 
@@ -241,19 +233,21 @@ final class Report {
         for (Diagnosis.Row row : rows) {
             RunResult r = row.result();
             out.append(f(
-                    "| %s | %.0f%% | %s | %.1f%% | %.2f | %.2f | %.2f | %.0f%% | %.0f%% | %.0f%% | %.0f%% |\n",
+                    "| %s | %s | %.0f%% | %.0f%% | %.0f%% | %.0f%% |\n",
                     row.tuning(),
-                    r.load() * 100,
-                    r.policy(),
-                    r.hitRate() * 100,
-                    r.meanTtft(),
-                    r.p90Ttft(),
-                    r.queueSpread(),
+                    cells(r),
                     r.share(AffinityOutcome.HIT) * 100,
                     r.share(AffinityOutcome.LOAD) * 100,
                     r.share(AffinityOutcome.MISS) * 100,
                     r.share(AffinityOutcome.EXPLORE) * 100));
         }
+    }
+
+    /** A run's load, policy, hit rate, TTFT mean and p90, and queue spread: table cells joined by {@code " | "}. */
+    private static String cells(RunResult r) {
+        return f(
+                "%.0f%% | %s | %.1f%% | %.2f | %.2f | %.2f",
+                r.load() * 100, r.policy(), r.hitRate() * 100, r.meanTtft(), r.p90Ttft(), r.queueSpread());
     }
 
     /** The one-replica run of {@code policy} beside {@code like} (same workload, grid and load). */

@@ -65,32 +65,21 @@ public record RunResult(
 
     /** This result under another policy name (a configuration's runs are labelled with it). */
     public RunResult named(String newPolicy) {
+        return relabelled(newPolicy, load);
+    }
+
+    /** This result reported at offered load {@code reported} (a replayed trace run against its peak). */
+    public RunResult atLoad(double reported) {
+        return relabelled(policy, reported);
+    }
+
+    private RunResult relabelled(String newPolicy, double newLoad) {
         return new RunResult(
                 workload,
                 grid,
                 replicas,
                 newPolicy,
-                load,
-                requests,
-                hitRate,
-                meanTtft,
-                p90Ttft,
-                queueSpread,
-                outcomes,
-                failedShare,
-                retriedShare,
-                predictedCached,
-                reportedCached);
-    }
-
-    /** This result reported at offered load {@code reported} (a replayed trace run against its peak). */
-    public RunResult atLoad(double reported) {
-        return new RunResult(
-                workload,
-                grid,
-                replicas,
-                policy,
-                reported,
+                newLoad,
                 requests,
                 hitRate,
                 meanTtft,

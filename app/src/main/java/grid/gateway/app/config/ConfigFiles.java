@@ -2,6 +2,11 @@ package grid.gateway.app.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -49,6 +54,15 @@ final class ConfigFiles {
             }
             return bytes;
         }
+    }
+
+    /** {@code bytes} as UTF-8 text, refusing malformed input rather than replacing it. */
+    static CharBuffer utf8(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes));
     }
 
     /** Why a file could not be read, in a few words that name neither its content nor a stack. */

@@ -2,11 +2,8 @@ package grid.gateway.app.config;
 
 import grid.gateway.routing.tag.TagKeyRing;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
@@ -34,11 +31,7 @@ final class TagKeyFile {
         }
         CharBuffer text;
         try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes));
+            text = ConfigFiles.utf8(bytes);
         } catch (CharacterCodingException e) {
             problems.addLine(at + "the tag key file is not UTF-8 text (expected: one key a line)");
             return Optional.empty();

@@ -1,9 +1,6 @@
 package grid.gateway.app.config;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -42,12 +39,7 @@ final class YamlText {
     static Optional<Map<?, ?>> parse(byte[] content, String source, Problems problems) {
         String text;
         try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(content))
-                    .toString();
+            text = ConfigFiles.utf8(content).toString();
         } catch (CharacterCodingException e) {
             problems.addLine(source + ": not UTF-8 text (expected: " + EXPECTED + ")");
             return Optional.empty();

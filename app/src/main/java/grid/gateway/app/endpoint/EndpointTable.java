@@ -20,9 +20,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The API paths the gateway knows, one {@link Endpoint} a row (OpenAI, Anthropic and vLLM's own routes; docs/design.md §4, §5,
- * §8). A new API path is one more row: classification, the methods and their 405, the error shape, keying, pinning
- * and tagging all follow from it.
+ * The API paths the gateway knows, one {@link Endpoint} a row (OpenAI, Anthropic and vLLM's own routes;
+ * docs/design.md §4, §5, §8). A new API path is one more row: classification, the methods and their 405, the error
+ * shape, keying, pinning and tagging all follow from it.
  *
  * <p>Matching: a literal row matches its exact path. In a row with placeholders, each literal segment matches
  * exactly, and a placeholder matches one non-empty segment, taken raw (not percent-decoded), except a word another
@@ -71,37 +71,27 @@ public final class EndpointTable {
 
     /** The API surface of the gateway: the four APIs, their stored objects, and the model list. */
     public static EndpointTable standard() {
+        // One row a path, kept as a table (the formatter would wrap the longer rows).
+        // spotless:off
         return new EndpointTable(List.of(
-                Endpoint.at("/v1/chat/completions").keyed(CHAT_COMPLETIONS),
-                Endpoint.at("/v1/completions").keyed(COMPLETIONS),
-                Endpoint.at("/v1/messages").keyed(MESSAGES).anthropicErrors(),
-                Endpoint.at("/v1/messages/count_tokens")
-                        .keyed(MESSAGES)
-                        .anthropicErrors()
-                        .countingOnly(),
-                Endpoint.at("/v1/responses").keyed(RESPONSES).namingIdsInBody().tagged(),
-                Endpoint.at("/v1/responses/input_tokens")
-                        .keyed(RESPONSES)
-                        .namingIdsInBody()
-                        .countingOnly()
-                        .tagged(),
-                Endpoint.at("/v1/responses/compact")
-                        .keyed(RESPONSES)
-                        .namingIdsInBody()
-                        .tagged(),
-                Endpoint.at("/v1/responses/{response_id}", GET, DELETE).tagged(),
-                Endpoint.at("/v1/responses/{response_id}/cancel", POST).tagged(),
-                Endpoint.at("/v1/responses/{response_id}/input_items", GET).tagged(),
-                Endpoint.at("/v1/conversations")
-                        .handled(Handling.NEW_CONVERSATION)
-                        .tagged(),
-                Endpoint.at("/v1/conversations/{conversation_id}", GET, POST, DELETE)
-                        .tagged(),
-                Endpoint.at("/v1/conversations/{conversation_id}/items", GET, POST)
-                        .tagged(),
-                Endpoint.at("/v1/conversations/{conversation_id}/items/{item_id}", GET, DELETE)
-                        .tagged(),
-                Endpoint.at("/v1/models", GET).handled(Handling.MODEL_LIST)));
+            // Literal paths: the APIs' create and counting endpoints, new conversations, the model list.
+            Endpoint.at("/v1/chat/completions")        .keyed(CHAT_COMPLETIONS),
+            Endpoint.at("/v1/completions")             .keyed(COMPLETIONS),
+            Endpoint.at("/v1/messages")                .keyed(MESSAGES).anthropicErrors(),
+            Endpoint.at("/v1/messages/count_tokens")   .keyed(MESSAGES).anthropicErrors().countingOnly(),
+            Endpoint.at("/v1/responses")               .keyed(RESPONSES).namingIdsInBody().tagged(),
+            Endpoint.at("/v1/responses/input_tokens")  .keyed(RESPONSES).namingIdsInBody().countingOnly().tagged(),
+            Endpoint.at("/v1/responses/compact")       .keyed(RESPONSES).namingIdsInBody().tagged(),
+            Endpoint.at("/v1/conversations")           .handled(Handling.NEW_CONVERSATION).tagged(),
+            Endpoint.at("/v1/models", GET)             .handled(Handling.MODEL_LIST),
+            // Stored objects by id: pinned to the cluster the id names.
+            Endpoint.at("/v1/responses/{response_id}", GET, DELETE)                        .tagged(),
+            Endpoint.at("/v1/responses/{response_id}/cancel", POST)                        .tagged(),
+            Endpoint.at("/v1/responses/{response_id}/input_items", GET)                    .tagged(),
+            Endpoint.at("/v1/conversations/{conversation_id}", GET, POST, DELETE)          .tagged(),
+            Endpoint.at("/v1/conversations/{conversation_id}/items", GET, POST)            .tagged(),
+            Endpoint.at("/v1/conversations/{conversation_id}/items/{item_id}", GET, DELETE).tagged()));
+        // spotless:on
     }
 
     /** This table with one more row. */

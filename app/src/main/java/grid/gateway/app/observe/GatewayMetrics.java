@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The gateway's meters (docs/design.md §10), fed by the routing core's events and by the proxy; the list of meters is
@@ -168,23 +169,20 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     /** Registers {@code grid_requests_in_flight}, read from {@code count} at each scrape. */
     public void requestsInFlight(IntSupplier count) {
         requireNonNull(count, "count");
-        syncLock.lock();
-        try {
-            if (!closed) {
-                meters.gauge(GatewayMeter.REQUESTS_IN_FLIGHT, () -> (double) count.getAsInt());
-            }
-        } finally {
-            syncLock.unlock();
-        }
+        gauge(GatewayMeter.REQUESTS_IN_FLIGHT, () -> (double) count.getAsInt());
     }
 
     /** Registers {@code grid_inflight_body_bytes}, read from {@code bytes} at each scrape. */
     public void inflightBodyBytes(LongSupplier bytes) {
         requireNonNull(bytes, "bytes");
+        gauge(GatewayMeter.INFLIGHT_BODY_BYTES, () -> (double) bytes.getAsLong());
+    }
+
+    private void gauge(GatewayMeter meter, Supplier<Double> value) {
         syncLock.lock();
         try {
             if (!closed) {
-                meters.gauge(GatewayMeter.INFLIGHT_BODY_BYTES, () -> (double) bytes.getAsLong());
+                meters.gauge(meter, value);
             }
         } finally {
             syncLock.unlock();

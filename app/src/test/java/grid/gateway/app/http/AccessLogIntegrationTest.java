@@ -52,8 +52,7 @@ class AccessLogIntegrationTest {
 
     private void scriptedEngine() throws Exception {
         scripted = new ScriptedUpstream();
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(scripted.url())));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine(scripted.url())));
     }
 
     @Test
@@ -269,7 +268,7 @@ class AccessLogIntegrationTest {
     @Test
     void upstreamRefusesConnections_refusedWithTheFailure() {
         gateway = new GatewayHarness(
-                dir, GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster("http://127.0.0.1:1")));
+                dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine("http://127.0.0.1:1")));
         assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(502);
         JsonObject line = gateway.accessLog.next();
         assertThat(line.getString("end")).isEqualTo("refused");

@@ -25,11 +25,11 @@ class BodyMemoryIntegrationTest {
     @TempDir
     Path dir;
 
-    private static String sites(RawUpstream engine) {
+    private static String sites(ScriptedUpstream engine) {
         return GatewayHarness.oneEngine(engine.url());
     }
 
-    private static String config(String server, RawUpstream engine) {
+    private static String config(String server, ScriptedUpstream engine) {
         return GatewayHarness.config("", sites(engine)).replace("  max_body_bytes: 4096\n", server);
     }
 
@@ -69,7 +69,7 @@ class BodyMemoryIntegrationTest {
     @Test
     void connectionsDeclaring32MiB_andSendingOneByte_holdASmallConstantEach() throws Exception {
         int connections = 20;
-        try (RawUpstream engine = new RawUpstream();
+        try (ScriptedUpstream engine = new ScriptedUpstream();
                 GatewayHarness gateway = new GatewayHarness(dir, config("  max_body_bytes: 33554432\n", engine))) {
             long heapBefore = usedHeapAfterGc();
             List<RawHttp> clients = new ArrayList<>();
@@ -103,7 +103,7 @@ class BodyMemoryIntegrationTest {
 
     @Test
     void budgetSpent_503WithRetryAfter_closed_countedAndNotForwarded_thenRecovers() throws Exception {
-        try (RawUpstream engine = new RawUpstream();
+        try (ScriptedUpstream engine = new ScriptedUpstream();
                 GatewayHarness gateway = new GatewayHarness(
                         dir, config("  max_body_bytes: 65536\n  max_inflight_body_bytes: 65536\n", engine))) {
             String big = chat(60 * 1024);
@@ -137,14 +137,14 @@ class BodyMemoryIntegrationTest {
             assertThat(gateway.post("/v1/chat/completions", chat(20 * 1024)).statusCode())
                     .isEqualTo(200);
             assertThat(engine.requests())
-                    .extracting(RawUpstream.Request::target)
+                    .extracting(ScriptedUpstream.Request::target)
                     .containsExactly("/v1/chat/completions", "/v1/chat/completions");
         }
     }
 
     @Test
     void maxConnections_aConnectionPastTheCapIsNotServedUntilOneCloses() throws Exception {
-        try (RawUpstream engine = new RawUpstream();
+        try (ScriptedUpstream engine = new ScriptedUpstream();
                 GatewayHarness gateway =
                         new GatewayHarness(dir, config("  max_body_bytes: 4096\n  max_connections: 2\n", engine))) {
             String request = "GET /v1/models HTTP/1.1\r\nHost: gw\r\n\r\n";

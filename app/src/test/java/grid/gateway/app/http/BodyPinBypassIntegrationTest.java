@@ -2,20 +2,15 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,32 +24,11 @@ class BodyPinBypassIntegrationTest {
     private static final List<String> PINNABLE =
             List.of("/v1/responses", "/v1/responses/input_tokens", "/v1/responses/compact");
 
-    @TempDir
-    static Path dir;
-
-    private static RawUpstream engine;
-    private static GatewayHarness gateway;
-    private int connectionsBefore;
-
-    @BeforeAll
-    static void start() {
-        engine = new RawUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        engine.close();
-    }
-
-    @BeforeEach
-    void mark() {
-        connectionsBefore = engine.connections();
-    }
+    @RegisterExtension
+    static final BehindOneGateway GRID = new BehindOneGateway();
 
     private static HttpResponse<String> post(String path, byte[] body) {
-        return gateway.send(HttpRequest.newBuilder(gateway.uri(path))
+        return GRID.gateway.send(HttpRequest.newBuilder(GRID.gateway.uri(path))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .header("Content-Type", "application/json")
                 .build());
@@ -100,7 +74,7 @@ class BodyPinBypassIntegrationTest {
             assertThat(answer.statusCode()).as(name + " " + path).isEqualTo(400);
             assertThat(answer.body()).contains("\"code\":\"invalid_json\"");
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
@@ -108,11 +82,11 @@ class BodyPinBypassIntegrationTest {
         byte[] bom = concat(
                 new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
                 "{\"model\":\"demo-model\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8));
-        int before = engine.requests().size();
+        int before = GRID.engine.requests().size();
 
         assertThat(post("/v1/chat/completions", bom).statusCode()).isEqualTo(200);
 
-        assertThat(engine.requests().get(before).body()).isEqualTo(bom);
+        assertThat(GRID.engine.requests().get(before).body()).isEqualTo(bom);
     }
 
     @ParameterizedTest
@@ -130,12 +104,12 @@ class BodyPinBypassIntegrationTest {
                 assertThat(answer.body()).contains("No stored response or conversation has that id.");
             }
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
     void nullOrAbsentIds_forwardedOnLoad() {
-        int before = engine.requests().size();
+        int before = GRID.engine.requests().size();
         assertThat(post(
                                 "/v1/responses",
                                 "{\"model\":\"demo-model\",\"input\":\"hi\",\"previous_response_id\":null}"
@@ -145,6 +119,6 @@ class BodyPinBypassIntegrationTest {
         assertThat(post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}".getBytes(StandardCharsets.UTF_8))
                         .statusCode())
                 .isEqualTo(200);
-        assertThat(engine.requests().size()).isEqualTo(before + 2);
+        assertThat(GRID.engine.requests().size()).isEqualTo(before + 2);
     }
 }

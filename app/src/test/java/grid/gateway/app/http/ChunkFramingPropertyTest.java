@@ -2,16 +2,12 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Seeded fuzzing of inbound chunk framing (issue 13): 300 chunked bodies cut at random points, one chunk-size line
@@ -42,23 +38,8 @@ class ChunkFramingPropertyTest {
             new Rule("extension on the last chunk", false),
             new Rule("trailer", false));
 
-    @TempDir
-    static Path dir;
-
-    private static RawUpstream engine;
-    private static GatewayHarness gateway;
-
-    @BeforeAll
-    static void start() {
-        engine = new RawUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        engine.close();
-    }
+    @RegisterExtension
+    static final BehindOneGateway GRID = new BehindOneGateway();
 
     private static String sizeLine(int size, Rule rule, boolean mutated) {
         String hex = Integer.toHexString(size);
@@ -110,19 +91,23 @@ class ChunkFramingPropertyTest {
             String path = paths.get(random.nextInt(paths.size()));
             String request = "POST " + path + " HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n" + chunked(random, rule) + HIDDEN;
-            int before = engine.requests().size();
+            int before = GRID.engine.requests().size();
             RawHttp.Reply reply;
             boolean closed;
-            try (RawHttp client = new RawHttp(gateway.server.port())) {
+            try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
                 reply = client.send(request).readResponses(2);
                 // An accepted body keeps its connection open (the hidden request was answered on it).
                 closed = reply.closed() || (!rule.accepted() && client.closedWithin(5_000));
             }
             String what = "trial " + trial + " (" + rule.name() + ", " + path + "): " + reply.text();
-            List<RawUpstream.Request> got =
-                    engine.requests().subList(before, engine.requests().size());
+            List<ScriptedUpstream.Request> got = GRID.engine
+                    .requests()
+                    .subList(before, GRID.engine.requests().size());
             assertThat(reply.status()).as(what).isBetween(200, 499);
-            assertThat(got).as(what).extracting(RawUpstream.Request::target).doesNotContain("/pause");
+            assertThat(got)
+                    .as(what)
+                    .extracting(ScriptedUpstream.Request::target)
+                    .doesNotContain("/pause");
             if (rule.accepted()) {
                 assertThat(reply.status()).as(what).isEqualTo(200);
                 assertThat(got).as(what).hasSize(1);

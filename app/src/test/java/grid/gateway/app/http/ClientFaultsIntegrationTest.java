@@ -20,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * (the report quotes them); assertions use generous bounds so a loaded machine cannot make them flaky.
  */
 class ClientFaultsIntegrationTest {
-    private static final String SSE_HEAD =
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
     @TempDir
     Path dir;
@@ -33,13 +31,12 @@ class ClientFaultsIntegrationTest {
     void start() throws IOException {
         engine = new ScriptedUpstream();
         gateway = new GatewayHarness(
-                dir, GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
+                dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine(engine.url())), engine);
     }
 
     @AfterEach
     void stop() throws IOException {
         gateway.close();
-        engine.close();
     }
 
     private static long millisSince(long nanos) {
@@ -51,7 +48,7 @@ class ClientFaultsIntegrationTest {
         CountDownLatch clientGone = new CountDownLatch(1);
         AtomicLong nextTokenAt = new AtomicLong();
         engine.script = e -> {
-            e.write(SSE_HEAD);
+            e.write(ScriptedUpstream.SSE_HEAD);
             for (int i = 0; i < 3; i++) {
                 e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
             }
@@ -101,7 +98,10 @@ class ClientFaultsIntegrationTest {
     private void silentPrefill(boolean headersFirst) throws Exception {
         engine.script = e -> {
             if (headersFirst) {
-                e.write(SSE_HEAD); // vLLM sends the stream's headers at once, then nothing until the first token
+                e.write(
+                        ScriptedUpstream
+                                .SSE_HEAD); // vLLM sends the stream's headers at once, then nothing until the first
+                // token
             }
             e.awaitPeerClose(20_000);
         };
@@ -156,7 +156,7 @@ class ClientFaultsIntegrationTest {
         CountDownLatch release = new CountDownLatch(1);
         String event = UpstreamFaultsIntegrationTest.chunk("data: {\"pad\":\"" + "x".repeat(16_000) + "\"}\n\n");
         engine.script = e -> {
-            e.write(SSE_HEAD);
+            e.write(ScriptedUpstream.SSE_HEAD);
             OutputStream out = e.out;
             byte[] bytes = event.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
             // Up to 256 MiB; each write blocks once the gateway stops reading.

@@ -27,15 +27,15 @@ class HostileBodyIntegrationTest {
     @TempDir
     static Path dir;
 
-    static RawUpstream eastA;
-    static RawUpstream eastB;
+    static ScriptedUpstream eastA;
+    static ScriptedUpstream eastB;
     static GatewayHarness gateway;
     static String tagB;
 
     @BeforeAll
     static void start() {
-        eastA = new RawUpstream();
-        eastB = new RawUpstream();
+        eastA = new ScriptedUpstream();
+        eastB = new ScriptedUpstream();
         gateway = new GatewayHarness(dir, """
                 server:
                   port: 0
@@ -44,17 +44,8 @@ class HostileBodyIntegrationTest {
                 gateway:
                   site: east
                 sites:
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                      - name: east-b
-                        url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                """.formatted(eastA.url(), eastB.url()));
+                %s
+                """.formatted(GatewayHarness.oneSite(eastA.url(), eastB.url())));
         tagB = "resp_east." + ClusterDigest.of("east-b") + "..b1";
     }
 
@@ -66,7 +57,7 @@ class HostileBodyIntegrationTest {
     }
 
     /** What one request led to: the gateway's status and the body bytes an engine received (null: none). */
-    record Outcome(int status, byte[] forwarded, RawUpstream engine, long millis) {
+    record Outcome(int status, byte[] forwarded, ScriptedUpstream engine, long millis) {
         String forwardedText() {
             return forwarded == null ? null : new String(forwarded, StandardCharsets.UTF_8);
         }

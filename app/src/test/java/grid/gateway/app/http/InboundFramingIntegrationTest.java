@@ -2,14 +2,9 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
-import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Inbound HTTP/1.1 framing on real sockets (reliability A1–A6, A10, A14, A15): a raw client sends the bytes, a raw
  * engine records every byte it gets. Helidon parses the framing; these tests pin the answers we rely on, so that an
- * upgrade that changes them fails here, and prove that nothing of a refused request reaches an engine.
+ * upgrade that changes them fails here, and prove that nothing of a refused request reaches an GRID.engine.
  */
 class InboundFramingIntegrationTest {
     private static final String CHAT =
@@ -25,41 +20,12 @@ class InboundFramingIntegrationTest {
     /** A request an attacker hopes the engine sees: vLLM's unauthenticated pause endpoint. */
     private static final String HIDDEN = "GET /pause HTTP/1.1\r\nHost: engine\r\n\r\n";
 
-    @TempDir
-    static Path dir;
-
-    private static RawUpstream engine;
-    private static GatewayHarness gateway;
-    private int connectionsBefore;
-    private int requestsBefore;
-
-    @BeforeAll
-    static void start() {
-        engine = new RawUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
-    }
-
-    @BeforeEach
-    void mark() {
-        connectionsBefore = engine.connections();
-        requestsBefore = engine.requests().size();
-    }
-
-    /** Requests the engine received during this test. */
-    private static java.util.List<RawUpstream.Request> forwarded(int before) {
-        java.util.List<RawUpstream.Request> all = engine.requests();
-        return all.subList(before, all.size());
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        engine.close();
-    }
+    @RegisterExtension
+    static final BehindOneGateway GRID = new BehindOneGateway();
 
     /** Sends {@code request} and reads until the server closes or {@code responses} answers arrived. */
     private static RawHttp.Reply exchange(String request, int responses) {
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             client.send(request);
             return client.readResponses(responses);
         }
@@ -109,14 +75,14 @@ class InboundFramingIntegrationTest {
     void badFraming_refusedAndNothingForwarded(String name, String request, int status) {
         RawHttp.Reply reply;
         boolean closed;
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             reply = client.send(request).readResponses(1);
             closed = reply.closed() || client.closedWithin(5_000);
         }
         assertThat(reply.status()).as(reply.text()).isEqualTo(status);
         assertThat(closed).as("connection closed after " + name).isTrue();
         assertThat(reply.responses()).isEqualTo(1);
-        assertThat(engine.connections()).as("the engine saw no connection").isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).as("the engine saw no connection").isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
@@ -131,10 +97,10 @@ class InboundFramingIntegrationTest {
         for (String attempt : new String[] {clTe, teCl, bareLf}) {
             exchange(attempt);
         }
-        assertThat(forwarded(requestsBefore))
-                .extracting(RawUpstream.Request::target)
+        assertThat(GRID.forwarded())
+                .extracting(ScriptedUpstream.Request::target)
                 .doesNotContain("/pause");
-        assertThat(forwarded(requestsBefore).size()).isLessThanOrEqualTo(1);
+        assertThat(GRID.forwarded().size()).isLessThanOrEqualTo(1);
     }
 
     @Test
@@ -144,40 +110,40 @@ class InboundFramingIntegrationTest {
         RawHttp.Reply reply = exchange(post("Content-Length: " + CHAT.length() + "\r\n", CHAT) + HIDDEN, 2);
         assertThat(reply.responses()).isEqualTo(2);
         assertThat(reply.text()).contains("HTTP/1.1 404");
-        assertThat(forwarded(requestsBefore))
-                .extracting(RawUpstream.Request::target)
+        assertThat(GRID.forwarded())
+                .extracting(ScriptedUpstream.Request::target)
                 .containsExactly("/v1/chat/completions");
-        assertThat(forwarded(requestsBefore).getFirst().body())
+        assertThat(GRID.forwarded().getFirst().body())
                 .isEqualTo(CHAT.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
     void a10_requestLineOver4096Bytes_414() {
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             RawHttp.Reply reply = client.send("GET /v1/models?x=" + "a".repeat(5000) + " HTTP/1.1\r\nHost: gw\r\n\r\n")
                     .readResponses(1);
             assertThat(reply.status()).isEqualTo(414);
             assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
     void a10_headerBlockOver16KiB_400() {
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             RawHttp.Reply reply = client.send(post("X-Big: " + "b".repeat(17_000) + "\r\nContent-Length: 2\r\n", "{}"))
                     .readResponses(1);
             assertThat(reply.status()).isEqualTo(400);
             assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
     void a16_http2PriorKnowledge_notSpoken_nothingForwarded() {
         // No HTTP/2 module is on the class path, so the rapid-reset surface of A16 does not exist: the preface is
         // dropped (Helidon 4.5.0 closes the connection without an answer; a 4xx would do as well).
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             RawHttp.Reply reply =
                     client.send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").readResponses(1);
             assertThat(reply.status() == -1 || reply.status() >= 400)
@@ -185,7 +151,7 @@ class InboundFramingIntegrationTest {
                     .isTrue();
             assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
@@ -196,7 +162,7 @@ class InboundFramingIntegrationTest {
                 CHAT));
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.text()).doesNotContain("101");
-        String head = forwarded(requestsBefore).getFirst().head().toLowerCase(java.util.Locale.ROOT);
+        String head = GRID.forwarded().getFirst().head().toLowerCase(java.util.Locale.ROOT);
         assertThat(head).doesNotContain("upgrade").doesNotContain("http2-settings");
         // The engine sees only the WebClient's own connection header, never the client's.
         assertThat(head).containsOnlyOnce("\nconnection:").contains("connection: keep-alive\r\n");
@@ -208,7 +174,7 @@ class InboundFramingIntegrationTest {
                 "Connection: close, X-Foo\r\nX-Foo: 1\r\nKeep-Alive: timeout=5\r\nTE: trailers\r\n"
                         + "Proxy-Authorization: secret\r\nX-Kept: v a l\r\nContent-Length: " + CHAT.length() + "\r\n",
                 CHAT));
-        String head = forwarded(requestsBefore).getFirst().head();
+        String head = GRID.forwarded().getFirst().head();
         String lower = head.toLowerCase(java.util.Locale.ROOT);
         assertThat(lower)
                 .doesNotContain("x-foo")

@@ -32,15 +32,16 @@ class InboundLimitsIntegrationTest {
     @TempDir
     static Path dir;
 
-    private static RawUpstream engine;
+    private static ScriptedUpstream engine;
     private static GatewayHarness gateway;
     private int connectionsBefore;
 
     @BeforeAll
     static void start() throws IOException {
-        engine = new RawUpstream();
+        engine = new ScriptedUpstream();
         Path file = dir.resolve("gateway.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file, """
                 server:
                   port: 0
                   admin_port: 0
@@ -50,13 +51,8 @@ class InboundLimitsIntegrationTest {
                 gateway:
                   site: east
                 sites:
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                """.formatted(HEADER_TIMEOUT_MS, BODY_TIMEOUT_MS, engine.url()));
+                %s
+                """.formatted(HEADER_TIMEOUT_MS, BODY_TIMEOUT_MS, GatewayHarness.oneEngine(engine.url())));
         // On the system clock: the header and body timeouts are the listener's own, which no manual clock drives.
         gateway = GatewayHarness.onSystemClock(file, 1);
     }

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayRuntime;
 import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigLoader;
@@ -49,13 +50,8 @@ class ListenerAddressIntegrationTest {
                 gateway:
                   site: east
                 sites:
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: http://127.0.0.1:1
-                        metrics_url: http://127.0.0.1:1/metrics
-                        models: [demo-model]
-                """);
+                %s
+                """.formatted(GatewayHarness.oneEngine("http://127.0.0.1:1")));
         // No runtime override: the addresses come from the config, as in production.
         try (GatewayServer gateway = GatewayServer.start(
                 ConfigLoader.load(file),
@@ -78,12 +74,8 @@ class ListenerAddressIntegrationTest {
                 gateway:
                   site: east
                 sites:
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: http://127.0.0.1:1
-                        models: [demo-model]
-                """);
+                %s
+                """.formatted(GatewayHarness.oneEngine("http://127.0.0.1:1")));
         assertThatThrownBy(() -> ConfigLoader.load(file))
                 .hasMessageContaining("server.host")
                 .hasMessageContaining("server.max_inflight_body_bytes");

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -157,26 +158,20 @@ class ListenerTlsIntegrationTest {
         return GatewayHarness.fromFile(config).server;
     }
 
-    /** A GET on a new connection (a new client each time, so nothing is reused). */
+    /** A GET over TLS on a new connection (a new client each time, so nothing is reused). */
     private static HttpResponse<String> get(SSLContext tls, int port, String path) throws Exception {
-        HttpClient client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .sslContext(tls)
-                .build();
-        try (client) {
-            return client.send(
-                    HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
+        return fetch(Optional.of(tls), port, path);
     }
 
     private static HttpResponse<String> plain(int port, String path) throws Exception {
-        HttpClient client =
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (client) {
+        return fetch(Optional.empty(), port, path);
+    }
+
+    private static HttpResponse<String> fetch(Optional<SSLContext> tls, int port, String path) throws Exception {
+        String scheme = tls.isPresent() ? "https" : "http";
+        try (HttpClient client = GatewayHarness.client(tls)) {
             return client.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + port + path))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
         }

@@ -23,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * an engine that answers or resets at once is never mistaken for a silent one.
  */
 class MixedFaultsIntegrationTest {
-    private static final String SSE_HEAD =
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
     private static final int CLIENTS = 8;
     /**
      * Descriptors this JVM may still hold after the run without a leak: both ends of every kept-alive connection live
@@ -48,14 +46,13 @@ class MixedFaultsIntegrationTest {
                 dir, GatewayHarness.config("""
                   upstream:
                     first_byte_timeout_ms: 1500
-                """, UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
+                """, GatewayHarness.oneScrapedEngine(engine.url())), engine);
         engine.script = MixedFaultsIntegrationTest::answer;
     }
 
     @AfterEach
     void stop() throws Exception {
         gateway.close();
-        engine.close();
     }
 
     /** The engine's side of each fate, chosen by the marker the client put in its prompt. */
@@ -64,16 +61,17 @@ class MixedFaultsIntegrationTest {
         int fate = body.charAt(body.indexOf("fate-") + 5) - '0';
         switch (fate) {
             case 0 -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
-            case 1 -> e.write(SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {}\n\n") + "0\r\n\r\n");
+            case 1 ->
+                e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {}\n\n") + "0\r\n\r\n");
             case 2 -> e.reset();
             case 3 -> {
-                e.write(SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {}\n\n"));
+                e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {}\n\n"));
                 e.reset();
             }
             case 4 -> e.awaitPeerClose(10_000);
             default -> {
                 // Streams slowly until the gateway lets go (its client leaves after the first event).
-                e.write(SSE_HEAD);
+                e.write(ScriptedUpstream.SSE_HEAD);
                 for (int i = 0; i < 200; i++) {
                     e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
                     TimeUnit.MILLISECONDS.sleep(20);

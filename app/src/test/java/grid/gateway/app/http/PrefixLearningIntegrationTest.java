@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,24 +26,21 @@ class PrefixLearningIntegrationTest {
     private ScriptedUpstream engine;
     private GatewayHarness gateway;
 
-    @AfterEach
-    void stop() throws IOException {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (engine != null) {
-            engine.close();
-        }
-    }
-
-    private void start() throws IOException {
+    @BeforeEach
+    void start() {
         engine = new ScriptedUpstream();
         gateway = new GatewayHarness(
                 dir,
-                GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url()))
-                        .replace("max_body_bytes: 4096", "max_body_bytes: 65536"));
+                GatewayHarness.config("", GatewayHarness.oneScrapedEngine(engine.url()))
+                        .replace("max_body_bytes: 4096", "max_body_bytes: 65536"),
+                engine);
         engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
                 + OK.length() + "\r\n\r\n" + OK);
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
     }
 
     /** A prompt of about 2 KiB: eight or more blocks. */
@@ -73,7 +71,6 @@ class PrefixLearningIntegrationTest {
     @ParameterizedTest
     @CsvSource({"/v1/messages/count_tokens, /v1/messages", "/v1/responses/input_tokens, /v1/responses"})
     void countingCalls_routedButTeachNothing(String counting, String generating) throws Exception {
-        start();
 
         HttpResponse<String> counted = gateway.post(counting, body(counting));
         assertThat(counted.statusCode()).isEqualTo(200);
@@ -87,7 +84,6 @@ class PrefixLearningIntegrationTest {
 
     @Test
     void twoHundredWhoseBodyBreaksBeforeItsFirstByte_keysDropped() throws IOException {
-        start();
         String path = "/v1/chat/completions";
         assertThat(gateway.post(path, body(path)).statusCode()).isEqualTo(200);
         double learned = entries();

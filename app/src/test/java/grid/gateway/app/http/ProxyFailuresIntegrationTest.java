@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -107,18 +108,12 @@ class ProxyFailuresIntegrationTest {
     void newConversation_staysOnTheLocalSite() {
         EngineSimulator west = GatewayHarness.engine("west");
         try {
-            gateway = new GatewayHarness(dir, GatewayHarness.config("", """
-                      - name: east
-                        clusters:
-                          - name: east-live
-                            url: %s
-                            models: [demo-model]
-                      - name: west
-                        clusters:
-                          - name: west-a
-                            url: %s
-                            models: [demo-model]
-                    """.formatted(live.url(), west.url())));
+            gateway = new GatewayHarness(
+                    dir,
+                    GatewayHarness.config(
+                            "",
+                            GatewayHarness.site("east", Map.of("east-live", live))
+                                    + GatewayHarness.site("west", Map.of("west-a", west))));
             live.setQueueDepth(50);
             gateway.server.scrapeNow();
             for (int i = 0; i < 5; i++) {
@@ -165,13 +160,8 @@ class ProxyFailuresIntegrationTest {
         // No engine API answers 204, so a scripted upstream writes it.
         try (ScriptedUpstream upstream = new ScriptedUpstream()) {
             upstream.script = e -> e.write("HTTP/1.1 204 No Content\r\n\r\n");
-            gateway = new GatewayHarness(dir, GatewayHarness.config("", """
-                      - name: east
-                        clusters:
-                          - name: east-live
-                            url: %s
-                            models: [demo-model]
-                    """.formatted(upstream.url())));
+            gateway = new GatewayHarness(
+                    dir, GatewayHarness.config("", GatewayHarness.siteAt("east", Map.of("east-live", upstream.url()))));
             String tagged = "conv_east." + grid.gateway.routing.tag.ClusterDigest.of("east-live") + "..c1";
             HttpResponse<String> answer =
                     gateway.send(java.net.http.HttpRequest.newBuilder(gateway.uri("/v1/conversations/" + tagged))

@@ -67,19 +67,14 @@ class ProxyIntegrationTest {
     }
 
     private String sites(boolean westDraining) {
-        return """
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        models: [demo-model]
+        return GatewayHarness.oneScrapedEngine(east.url()) + """
                   - name: west
                     clusters:
                       - name: west-a
                         url: %s
                         models: [demo-model]
                         draining: %s
-                """.formatted(east.url(), west.url(), westDraining);
+                """.formatted(west.url(), westDraining);
     }
 
     /** An engine whose answers run to a million tokens: a stream that goes on until someone cuts it. */

@@ -2,8 +2,6 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,12 +10,10 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,11 +30,9 @@ class RequestSmugglingIntegrationTest {
     /** A request an attacker hopes the engine sees: vLLM's unauthenticated pause endpoint. */
     private static final String HIDDEN = "POST /pause HTTP/1.1\r\nHost: engine\r\nContent-Length: 0\r\n\r\n";
 
-    @TempDir
-    static Path dir;
+    @RegisterExtension
+    static final BehindOneGateway GRID = new BehindOneGateway();
 
-    private static RawUpstream engine;
-    private static GatewayHarness gateway;
     private final List<LogRecord> logs = new ArrayList<>();
     private final Handler capture = new Handler() {
         @Override
@@ -54,23 +48,9 @@ class RequestSmugglingIntegrationTest {
         @Override
         public void close() {}
     };
-    private int connectionsBefore;
-
-    @BeforeAll
-    static void start() {
-        engine = new RawUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        engine.close();
-    }
 
     @BeforeEach
-    void mark() {
-        connectionsBefore = engine.connections();
+    void hook() {
         capture.setLevel(Level.ALL);
         Logger.getLogger("").addHandler(capture);
     }
@@ -113,7 +93,7 @@ class RequestSmugglingIntegrationTest {
         for (String path : List.of("/v1/chat/completions", "/v1/messages", "/v1/responses")) {
             RawHttp.Reply reply;
             boolean closed;
-            try (RawHttp client = new RawHttp(gateway.server.port())) {
+            try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
                 reply = client.send(chunked(path, chunks)).readResponses(2);
                 closed = reply.closed() || client.closedWithin(5_000);
             }
@@ -126,7 +106,7 @@ class RequestSmugglingIntegrationTest {
                     .contains(path.equals("/v1/messages") ? "\"type\":\"error\"" : "\"code\":\"invalid_body\"");
             assertThat(closed).as("connection closed").isTrue();
         }
-        assertThat(engine.connections()).as("the engine saw no connection").isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).as("the engine saw no connection").isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
@@ -135,19 +115,19 @@ class RequestSmugglingIntegrationTest {
         // checking that they are CRLF. The gateway cannot see chunk framing; what it can promise is that the engine
         // gets the body re-framed with a Content-Length, and that the request after it is the gateway's to route.
         String hex = Integer.toHexString(CHAT.length());
-        int before = engine.requests().size();
+        int before = GRID.engine.requests().size();
         for (String chunks : List.of(
                 "+" + hex + "\r\n" + CHAT + "\r\n0\r\n\r\n" + HIDDEN, hex + "\r\n" + CHAT + "XX0\r\n\r\n" + HIDDEN)) {
-            try (RawHttp client = new RawHttp(gateway.server.port())) {
+            try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
                 RawHttp.Reply reply =
                         client.send(chunked("/v1/chat/completions", chunks)).readResponses(2);
                 assertThat(reply.status()).as(reply.text()).isEqualTo(200);
                 assertThat(reply.text()).contains("HTTP/1.1 404");
             }
         }
-        List<RawUpstream.Request> got =
-                engine.requests().subList(before, engine.requests().size());
-        assertThat(got).extracting(RawUpstream.Request::target).containsOnly("/v1/chat/completions");
+        List<ScriptedUpstream.Request> got =
+                GRID.engine.requests().subList(before, GRID.engine.requests().size());
+        assertThat(got).extracting(ScriptedUpstream.Request::target).containsOnly("/v1/chat/completions");
         assertThat(got).allSatisfy(r -> {
             assertThat(r.body()).isEqualTo(CHAT.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             assertThat(r.head().toLowerCase(Locale.ROOT))
@@ -167,7 +147,7 @@ class RequestSmugglingIntegrationTest {
                 "GET /v1/models HTTP/1.1\r\n")) {
             RawHttp.Reply reply;
             boolean closed;
-            try (RawHttp client = new RawHttp(gateway.server.port())) {
+            try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
                 reply = client.send(head + "Host: gw\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks)
                         .readResponses(2);
                 closed = reply.closed() || client.closedWithin(5_000);
@@ -175,13 +155,13 @@ class RequestSmugglingIntegrationTest {
             assertThat(reply.responses()).as(head + reply.text()).isEqualTo(1);
             assertThat(closed).as(head).isTrue();
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
     void abortedUpload_noWarningNoStackTrace_countedAsAClientFault() {
-        String before = gateway.metrics();
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        String before = GRID.gateway.metrics();
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n10\r\n{\"model\":");
         }
@@ -199,7 +179,7 @@ class RequestSmugglingIntegrationTest {
                     .isEmpty();
             assertThat(logs).allSatisfy(r -> assertThat(r.getThrown()).isNull());
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     /** The metric line starting with {@code prefix}, once it differs from the one in {@code before}. */
@@ -207,7 +187,7 @@ class RequestSmugglingIntegrationTest {
         String old = line(before, prefix);
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (System.nanoTime() < deadline) {
-            String now = line(gateway.metrics(), prefix);
+            String now = line(GRID.gateway.metrics(), prefix);
             if (!now.equals(old)) {
                 return now;
             }
@@ -242,7 +222,7 @@ class RequestSmugglingIntegrationTest {
     void encodedOrUnknownSubPaths_404_notForwarded(String path) {
         for (String method : List.of("GET", "POST", "DELETE")) {
             RawHttp.Reply reply;
-            try (RawHttp client = new RawHttp(gateway.server.port())) {
+            try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
                 reply = client.send(method + " " + path + " HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
                                 + "Content-Length: 2\r\n\r\n{}")
                         .readResponses(1);
@@ -250,7 +230,7 @@ class RequestSmugglingIntegrationTest {
             assertThat(reply.status()).as(method + " " + path).isEqualTo(404);
             assertThat(reply.body()).contains("This path is not served here.");
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     static Stream<Arguments> strayMethods() {
@@ -277,7 +257,7 @@ class RequestSmugglingIntegrationTest {
     @MethodSource("strayMethods")
     void strayMethod_405WithAllow_inTheApiShape_notForwarded(String method, String path, String allow) {
         RawHttp.Reply reply;
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             reply = client.send(method + " " + path + " HTTP/1.1\r\nHost: gw\r\n\r\n")
                     .readResponses(1);
         }
@@ -288,7 +268,7 @@ class RequestSmugglingIntegrationTest {
                     .contains(
                             path.startsWith("/v1/messages") ? "\"type\":\"error\"" : "\"code\":\"method_not_allowed\"");
         }
-        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
     }
 
     @Test
@@ -297,11 +277,11 @@ class RequestSmugglingIntegrationTest {
                 + "HTTP2-Settings: AAMAAABkAAQAAP__\r\nForwarded: for=192.0.2.1;proto=https\r\n"
                 + "X-Forwarded-Host: api.example\r\nX-Forwarded-Proto: https\r\nContent-Length: " + CHAT.length()
                 + "\r\n\r\n" + CHAT;
-        int before = engine.requests().size();
-        try (RawHttp client = new RawHttp(gateway.server.port())) {
+        int before = GRID.engine.requests().size();
+        try (RawHttp client = new RawHttp(GRID.gateway.server.port())) {
             assertThat(client.send(chat).readResponses(1).status()).isEqualTo(200);
         }
-        String head = engine.requests().get(before).head();
+        String head = GRID.engine.requests().get(before).head();
         assertThat(head.toLowerCase(Locale.ROOT)).doesNotContain("http2-settings");
         assertThat(head)
                 .contains("Forwarded: for=192.0.2.1;proto=https\r\n")

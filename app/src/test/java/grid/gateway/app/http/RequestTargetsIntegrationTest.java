@@ -58,7 +58,7 @@ class RequestTargetsIntegrationTest {
                 dir,
                 GatewayHarness.config(
                         "  role: " + role + "\n  allowed_paths: [/v1/chat/completions]\n",
-                        UpstreamFaultsIntegrationTest.oneCluster(engine.url())));
+                        GatewayHarness.oneScrapedEngine(engine.url())));
         for (String requestLine : requestLines.split(",")) {
             RawClient.Answer answer = raw(requestLine.strip());
             assertThat(answer.status()).as(requestLine).isIn(400, 404);

@@ -78,18 +78,7 @@ class RouteExplainIntegrationTest {
     void start() throws IOException {
         engineA = GatewayHarness.engine("engine-a");
         engineB = GatewayHarness.engine("engine-b");
-        String yaml = GatewayHarness.config("", """
-                          - name: east
-                            clusters:
-                              - name: east-a
-                                url: %s
-                                metrics_url: http://127.0.0.1:1/metrics
-                                models: [demo-model]
-                              - name: east-b
-                                url: %s
-                                metrics_url: http://127.0.0.1:1/metrics
-                                models: [demo-model]
-                        """.formatted(engineA.url(), engineB.url()))
+        String yaml = GatewayHarness.config("", GatewayHarness.oneSite(engineA.url(), engineB.url()))
                 .replace("max_body_bytes: 4096", "max_body_bytes: 65536");
         Path file = Files.writeString(dir.resolve("gateway.yaml"), yaml);
         gateway = GatewayServer.start(

@@ -4,11 +4,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +26,23 @@ import org.jspecify.annotations.Nullable;
  * accepted connection reads one request (head and Content-Length body), then runs the script, which may write any
  * bytes, pause, reset the connection or wait for the gateway to close it. Envoy's FakeUpstream, in miniature: full
  * control over what the gateway reads, and a record of when the gateway lets go of the connection.
+ *
+ * <p>Unlike a simulated engine it sees exactly what the gateway wrote: {@link #requests()} keeps every request's
+ * bytes (the queue scraper's {@code GET /metrics} aside, which gets an empty page), so a test can assert that
+ * nothing arrived, or that the body bytes are identical; {@link #connections()} counts the connections accepted.
  */
 final class ScriptedUpstream implements AutoCloseable {
+    /** The head of a streamed (server-sent events, chunked) 200 answer. */
+    static final String SSE_HEAD =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+    /** One request as received: the head (request line and headers) and the body bytes. */
+    record Request(String head, byte[] body) {
+        String target() {
+            return head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
+        }
+    }
+
     /** What one accepted connection does after reading a request. */
     @FunctionalInterface
     interface Script {
@@ -91,26 +109,41 @@ final class ScriptedUpstream implements AutoCloseable {
     volatile Script script =
             e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + "Content-Length: 2\r\n\r\n{}");
 
+    private final List<Request> received = new ArrayList<>();
     private final ServerSocket server;
     private final String scheme;
     private final Thread acceptor;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    ScriptedUpstream() throws IOException {
+    ScriptedUpstream() {
         this(null);
     }
 
     /** An engine that serves HTTPS with {@code tls}'s certificate. */
-    ScriptedUpstream(@Nullable SSLContext tls) throws IOException {
-        server = tls == null
-                ? new ServerSocket(0, 512, InetAddress.getLoopbackAddress())
-                : tls.getServerSocketFactory().createServerSocket(0, 512, InetAddress.getLoopbackAddress());
+    ScriptedUpstream(@Nullable SSLContext tls) {
+        try {
+            server = tls == null
+                    ? new ServerSocket(0, 512, InetAddress.getLoopbackAddress())
+                    : tls.getServerSocketFactory().createServerSocket(0, 512, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         scheme = tls == null ? "http" : "https";
         acceptor = Thread.ofVirtual().name("scripted-upstream").start(this::acceptLoop);
     }
 
     String url() {
         return scheme + "://127.0.0.1:" + server.getLocalPort();
+    }
+
+    /** Every request received so far (the scraper's aside), in order; {@link #take()} does not remove them here. */
+    synchronized List<Request> requests() {
+        return List.copyOf(received);
+    }
+
+    /** Connections accepted so far, the queue scraper's included. */
+    int connections() {
+        return accepted.get();
     }
 
     Exchange take() throws InterruptedException {
@@ -146,6 +179,9 @@ final class ScriptedUpstream implements AutoCloseable {
                     // The gateway's queue scraper: an empty page (unmeasured), not recorded.
                     exchange.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n\r\n");
                     continue;
+                }
+                synchronized (this) {
+                    received.add(new Request(exchange.head, exchange.body));
                 }
                 exchanges.add(exchange);
                 script.run(exchange);
@@ -187,8 +223,12 @@ final class ScriptedUpstream implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-        server.close();
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing a test server
+        }
         try {
             stopped.await(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -19,8 +19,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UpstreamFaultsIntegrationTest {
     static final String CHAT = "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
     static final String STREAM = CHAT.replace("}]}", "}],\"stream\":true}");
-    private static final String SSE_HEAD =
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
     @TempDir
     Path dir;
@@ -29,11 +27,10 @@ class UpstreamFaultsIntegrationTest {
     private GatewayHarness gateway;
 
     @AfterEach
-    void stop() throws IOException {
+    void stop() {
         if (gateway != null) {
             gateway.close();
-        }
-        if (engine != null) {
+        } else if (engine != null) {
             engine.close();
         }
     }
@@ -42,7 +39,8 @@ class UpstreamFaultsIntegrationTest {
         engine = upstream();
         // tls() adds to gateway.upstream, written here when the test sets nothing else in it
         String upstream = upstreamSettings.isEmpty() && !tls().isEmpty() ? "  upstream:\n" : upstreamSettings;
-        gateway = new GatewayHarness(dir, GatewayHarness.config(upstream + tls(), oneCluster(engine.url())));
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config(upstream + tls(), GatewayHarness.oneScrapedEngine(engine.url())), engine);
     }
 
     /** The scripted engine: plain HTTP here. */
@@ -53,16 +51,6 @@ class UpstreamFaultsIntegrationTest {
     /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
     String tls() {
         return "";
-    }
-
-    static String oneCluster(String url) {
-        return """
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        models: [demo-model]
-                """.formatted(url);
     }
 
     static String chunk(String text) {
@@ -117,7 +105,7 @@ class UpstreamFaultsIntegrationTest {
     void resetMidStream_clientStreamEndsAbnormally_noTerminatingChunkNoDone() throws Exception {
         start("");
         engine.script = e -> {
-            e.write(SSE_HEAD);
+            e.write(ScriptedUpstream.SSE_HEAD);
             for (int i = 0; i < 3; i++) {
                 e.write(chunk("data: {\"n\":" + i + "}\n\n"));
             }
@@ -134,7 +122,7 @@ class UpstreamFaultsIntegrationTest {
     void cleanEndMidChunk_clientStreamEndsAbnormally() throws Exception {
         start("");
         engine.script = e -> {
-            e.write(SSE_HEAD + chunk("data: {\"n\":0}\n\n") + "40\r\ndata: {\"cut");
+            e.write(ScriptedUpstream.SSE_HEAD + chunk("data: {\"n\":0}\n\n") + "40\r\ndata: {\"cut");
             e.socket.shutdownOutput(); // a FIN in the middle of a chunk, not a reset
         };
         RawClient.Answer answer = postRaw("/v1/chat/completions", STREAM);
@@ -218,7 +206,7 @@ class UpstreamFaultsIntegrationTest {
                     idle_timeout_ms: 400
                 """);
         engine.script = e -> {
-            e.write(SSE_HEAD + chunk("data: {\"n\":0}\n\n"));
+            e.write(ScriptedUpstream.SSE_HEAD + chunk("data: {\"n\":0}\n\n"));
             e.awaitPeerClose(20_000);
         };
         long start = System.nanoTime();
@@ -294,7 +282,7 @@ class UpstreamFaultsIntegrationTest {
                 + "{\"id\":\"resp_split1\"}}\n\n";
         int cut = event.indexOf("resp_") + 3; // inside "resp_"
         engine.script = e -> {
-            e.write(SSE_HEAD + chunk(event.substring(0, cut)));
+            e.write(ScriptedUpstream.SSE_HEAD + chunk(event.substring(0, cut)));
             TimeUnit.MILLISECONDS.sleep(50);
             e.write(chunk(event.substring(cut)));
             // The stream stays open until the client has the event: it must not wait for the end.

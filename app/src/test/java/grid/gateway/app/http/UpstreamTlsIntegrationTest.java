@@ -202,14 +202,8 @@ class UpstreamTlsIntegrationTest {
 
     /** A gateway whose {@code gateway.upstream} block holds {@code upstream} (indented four spaces). */
     private GatewayHarness gatewayWith(String upstream) {
-        String sites = """
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: %s
-                        models: [demo-model]
-                """.formatted(engine.url());
-        return new GatewayHarness(dir, GatewayHarness.config("  upstream:\n" + upstream, sites));
+        return new GatewayHarness(
+                dir, GatewayHarness.config("  upstream:\n" + upstream, GatewayHarness.oneScrapedEngine(engine.url())));
     }
 
     private static EngineSimulator startEngine(Tls tls) {

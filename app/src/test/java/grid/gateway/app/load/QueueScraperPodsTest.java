@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
-import grid.gateway.routing.RoutingListener;
-import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.MetricsSource;
 import grid.gateway.routing.grid.SiteName;
-import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
-import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import io.helidon.http.Status;
@@ -28,7 +24,6 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -53,17 +48,7 @@ class QueueScraperPodsTest {
     private final AtomicBoolean dnsWorks = new AtomicBoolean(true);
     private Grid grid = Grid.of(EAST, List.of(cluster(List.of(URI.create("http://127.0.0.1:9/metrics")))));
     private final SiteRouter router = new SiteRouter(
-            grid,
-            PrefixAffinitySettings.defaults(),
-            TagKeyRing.none(),
-            new RoutingParts(
-                    new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1),
-                    window,
-                    new OutlierEjector(),
-                    new SplittableRandom(1),
-                    clock,
-                    RoutingListener.NONE),
-            true);
+            grid, PrefixAffinitySettings.defaults(), TagKeyRing.none(), QueueScraperTest.parts(clock, window), true);
     private final QueueScraper scraper = new QueueScraper(() -> grid, LoadSettings::defaults, router, clock, scheduler)
             .events(new LoadEvents() {
                 @Override

@@ -87,15 +87,20 @@ class QueueScraperTest {
             grid(cluster(new ClusterId(EAST, "unused"), URI.create("http://127.0.0.1:9"), Optional.empty())),
             PrefixAffinitySettings.defaults(),
             TagKeyRing.none(),
-            new RoutingParts(
-                    new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1),
-                    window,
-                    new OutlierEjector(),
-                    new SplittableRandom(1),
-                    clock,
-                    RoutingListener.NONE));
+            parts(clock, window));
 
     private final QueueScraper scraper = new QueueScraper(grid::get, load::get, router, clock, scheduler);
+
+    /** The routing parts of a router that the scraper feeds through {@code window}, seeded, listening to nothing. */
+    static RoutingParts parts(ManualClock clock, QueueDepthWindow window) {
+        return new RoutingParts(
+                new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1),
+                window,
+                new OutlierEjector(),
+                new SplittableRandom(1),
+                clock,
+                RoutingListener.NONE);
+    }
 
     @AfterEach
     void stop() {

@@ -2,7 +2,6 @@ package grid.gateway.app.observe;
 
 import static grid.gateway.app.observe.MetricsHarness.EAST_A;
 import static grid.gateway.app.observe.MetricsHarness.EAST_B;
-import static grid.gateway.app.observe.MetricsHarness.REGISTRY;
 import static grid.gateway.app.observe.MetricsHarness.WEST_A;
 import static grid.gateway.app.observe.MetricsHarness.cluster;
 import static grid.gateway.app.observe.MetricsHarness.grid;
@@ -25,39 +24,25 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The per-cluster gauges and how every per-cluster series follows the grid, read from the Prometheus text that the
  * admin socket's {@code /metrics} serves.
  */
 class GatewayMetricsClusterTest {
-    private static AdminServer server;
+    @RegisterExtension
+    static final ScrapedRegistry SERVER = new ScrapedRegistry();
 
-    private final MetricsHarness harness = new MetricsHarness();
+    @RegisterExtension
+    final MetricsHarness harness = new MetricsHarness();
+
     private final GatewayMetrics metrics = harness.metrics();
     private final ManualClock clock = harness.clock();
     private final QueueDepthWindow window = harness.window();
     private final PrefixMemory prefixMemory = harness.prefixMemory();
     private final AtomicReference<Grid> grid = harness.grid();
-
-    @BeforeAll
-    static void startServer() {
-        server = AdminServer.start(REGISTRY, new Readiness());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
-    @AfterEach
-    void closeMetrics() {
-        harness.close();
-    }
 
     @Test
     void gauges_measuredAndUnmeasuredClusters_readAtScrapeTime() {
@@ -66,7 +51,7 @@ class GatewayMetricsClusterTest {
         window.record(EAST_A, new QueueSample(clock.nanoTime(), 2));
         prefixMemory.confirm(EAST_A, BlockKeys.copyOf(new long[] {11, 12, 13}, 3));
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
                 .contains(3.0);
         assertThat(scrape.value("grid_cluster_queue_depth", "cluster", "east/east-b"))
@@ -85,14 +70,14 @@ class GatewayMetricsClusterTest {
     void gauges_queueAtMaxDepthThenWindowEmpties_admittedZeroThenOneAndDepthNaN() {
         window.record(EAST_A, new QueueSample(clock.nanoTime(), 5));
 
-        Scrape full = server.scrape();
+        Scrape full = SERVER.scrape();
         assertThat(full.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
                 .contains(5.0);
         assertThat(full.value("grid_cluster_admitted", "cluster", "east/east-a"))
                 .contains(0.0);
 
         clock.advanceSeconds(11);
-        Scrape aged = server.scrape();
+        Scrape aged = SERVER.scrape();
         assertThat(aged.value("grid_cluster_queue_depth", "cluster", "east/east-a"))
                 .hasValueSatisfying(depth -> assertThat(depth).isNaN());
         assertThat(aged.value("grid_cluster_admitted", "cluster", "east/east-a"))
@@ -104,7 +89,7 @@ class GatewayMetricsClusterTest {
         grid.set(grid(cluster(EAST_A, OptionalInt.of(5), true), cluster(EAST_B, OptionalInt.empty(), false)));
         metrics.reloadApplied();
 
-        assertThat(server.scrape().value("grid_cluster_admitted", "cluster", "east/east-a"))
+        assertThat(SERVER.scrape().value("grid_cluster_admitted", "cluster", "east/east-a"))
                 .contains(0.0);
     }
 
@@ -112,12 +97,12 @@ class GatewayMetricsClusterTest {
     void reloadApplied_clusterRemovedAndOneAdded_removedSeriesDisappearAddedAppear() {
         metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
         metrics.upstreamFailed(EAST_B, UpstreamFailure.RESET);
-        assertThat(server.scrape().withLabel("cluster", "east/east-b")).isNotEmpty();
+        assertThat(SERVER.scrape().withLabel("cluster", "east/east-b")).isNotEmpty();
 
         grid.set(grid(cluster(EAST_A, OptionalInt.empty(), false), cluster(WEST_A, OptionalInt.empty(), false)));
         metrics.reloadApplied();
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.withLabel("cluster", "east/east-b")).isEmpty();
         assertThat(names(scrape.withLabel("cluster", "west/west-a")))
                 .contains(
@@ -138,7 +123,7 @@ class GatewayMetricsClusterTest {
         metrics.upstreamAnswered(EAST_B, 200, Duration.ofMillis(5));
         metrics.cachedTokens(EAST_B, Optional.empty(), 0, OptionalLong.of(64));
 
-        assertThat(server.scrape().withLabel("cluster", "east/east-b")).isEmpty();
+        assertThat(SERVER.scrape().withLabel("cluster", "east/east-b")).isEmpty();
     }
 
     @Test
@@ -147,7 +132,7 @@ class GatewayMetricsClusterTest {
 
         metrics.upstreamAnswered(WEST_A, 200, Duration.ofMillis(5));
 
-        assertThat(server.scrape()
+        assertThat(SERVER.scrape()
                         .value("grid_upstream_requests_total", Map.of("cluster", "west/west-a", "status", "200")))
                 .contains(1.0);
     }
@@ -159,7 +144,7 @@ class GatewayMetricsClusterTest {
 
         metrics.close();
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         for (GatewayMeter meter : GatewayMeter.values()) {
             assertThat(scrape.samples()).noneMatch(s -> s.name().startsWith(meter.exposedName()));
         }

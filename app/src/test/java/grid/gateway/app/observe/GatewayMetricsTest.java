@@ -2,7 +2,6 @@ package grid.gateway.app.observe;
 
 import static grid.gateway.app.observe.MetricsHarness.EAST_A;
 import static grid.gateway.app.observe.MetricsHarness.EAST_B;
-import static grid.gateway.app.observe.MetricsHarness.REGISTRY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -14,39 +13,25 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The counters and the latency histogram, read from the Prometheus text that the admin socket's {@code /metrics}
  * serves.
  */
 class GatewayMetricsTest {
-    private static AdminServer server;
+    @RegisterExtension
+    static final ScrapedRegistry SERVER = new ScrapedRegistry();
 
-    private final MetricsHarness harness = new MetricsHarness();
+    @RegisterExtension
+    final MetricsHarness harness = new MetricsHarness();
+
     private final GatewayMetrics metrics = harness.metrics();
-
-    @BeforeAll
-    static void startServer() {
-        server = AdminServer.start(REGISTRY, new Readiness());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
-    @AfterEach
-    void closeMetrics() {
-        harness.close();
-    }
 
     @Test
     void scrape_noEvents_everyAffinityOutcomeSeriesAtZero() {
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
 
         for (AffinityOutcome outcome : AffinityOutcome.values()) {
             assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", outcome.label()))
@@ -59,7 +44,7 @@ class GatewayMetricsTest {
 
     @Test
     void scrape_noEvents_everyEnumLabelledCounterAtZero() {
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
 
         for (PinnedOutcome outcome : PinnedOutcome.values()) {
             assertThat(scrape.value("grid_route_pinned_total", "outcome", outcome.label()))
@@ -80,7 +65,7 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
         metrics.requestsInFlight(() -> 3);
         metrics.inflightBodyBytes(() -> 4096);
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {
             String sampleName =
@@ -102,7 +87,7 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
 
         // Prometheus asks for OpenMetrics first; the sample names (what PromQL sees) must not change.
-        Scrape scrape = server.scrape(
+        Scrape scrape = SERVER.scrape(
                 "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.1");
 
         assertThat(scrape.text()).endsWith("# EOF\n");
@@ -122,7 +107,7 @@ class GatewayMetricsTest {
         metrics.affinityDecided(AffinityOutcome.HIT, EAST_B, 33);
         metrics.affinityDecided(AffinityOutcome.MISS, EAST_A, 0);
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", "hit"))
                 .contains(2.0);
         assertThat(scrape.value("grid_route_prefix_affinity_total", "outcome", "miss"))
@@ -138,7 +123,7 @@ class GatewayMetricsTest {
         metrics.pinned(PinnedOutcome.NOT_FOUND);
         metrics.pinned(PinnedOutcome.UNAVAILABLE);
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_route_pinned_total", "outcome", "routed")).contains(2.0);
         assertThat(scrape.value("grid_route_pinned_total", "outcome", "not_found"))
                 .contains(1.0);
@@ -153,7 +138,7 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 429, Duration.ofMillis(50));
         metrics.upstreamAnswered(EAST_B, 503, Duration.ofSeconds(2));
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "200")))
                 .contains(2.0);
         assertThat(scrape.value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "429")))
@@ -178,7 +163,7 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 999, Duration.ofMillis(1));
         metrics.upstreamAnswered(EAST_A, 42, Duration.ofMillis(1));
 
-        assertThat(server.scrape()
+        assertThat(SERVER.scrape()
                         .value("grid_upstream_requests_total", Map.of("cluster", "east/east-a", "status", "other")))
                 .contains(2.0);
     }
@@ -189,7 +174,7 @@ class GatewayMetricsTest {
         metrics.upstreamFailed(EAST_B, UpstreamFailure.CONNECT);
         metrics.upstreamFailed(EAST_B, UpstreamFailure.TIMEOUT);
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-b", "kind", "connect")))
                 .contains(2.0);
         assertThat(scrape.value("grid_upstream_errors_total", Map.of("cluster", "east/east-b", "kind", "timeout")))
@@ -206,7 +191,7 @@ class GatewayMetricsTest {
         metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.HIT), 10 * 64, OptionalLong.of(0));
         metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.MISS), 0, OptionalLong.of(16));
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         Map<String, String> hit = Map.of("cluster", "east/east-a", "outcome", "hit");
         assertThat(scrape.value("grid_prefix_cached_tokens_predicted_total", hit))
                 .contains(3_200.0);
@@ -223,7 +208,7 @@ class GatewayMetricsTest {
     void cachedTokens_noAffinityDecision_labelledNone() {
         metrics.cachedTokens(EAST_B, Optional.empty(), 0, OptionalLong.of(512));
 
-        assertThat(server.scrape()
+        assertThat(SERVER.scrape()
                         .value(
                                 "grid_prefix_cached_tokens_reported_total",
                                 Map.of("cluster", "east/east-b", "outcome", "none")))
@@ -234,7 +219,7 @@ class GatewayMetricsTest {
     void cachedTokens_engineReportedNothing_countsNeither() {
         metrics.cachedTokens(EAST_A, Optional.of(AffinityOutcome.HIT), 4_096, OptionalLong.empty());
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         Map<String, String> hit = Map.of("cluster", "east/east-a", "outcome", "hit");
         assertThat(scrape.value("grid_prefix_cached_tokens_predicted_total", hit))
                 .contains(0.0);
@@ -248,7 +233,7 @@ class GatewayMetricsTest {
         metrics.noKeys(NoKeysReason.TOKEN_PROMPT);
         metrics.noKeys(NoKeysReason.INVALID_JSON);
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_keyer_no_keys_total", "reason", "token_prompt"))
                 .contains(2.0);
         assertThat(scrape.value("grid_keyer_no_keys_total", "reason", "invalid_json"))
@@ -263,7 +248,7 @@ class GatewayMetricsTest {
         metrics.reloadRefused();
         metrics.reloadRefused();
 
-        Scrape scrape = server.scrape();
+        Scrape scrape = SERVER.scrape();
         assertThat(scrape.value("grid_config_reloads_total", "result", "applied"))
                 .contains(1.0);
         assertThat(scrape.value("grid_config_reloads_total", "result", "refused"))

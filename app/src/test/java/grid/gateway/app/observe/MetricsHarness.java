@@ -20,13 +20,16 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Test fixture: a {@link GatewayMetrics} over a grid of two east clusters (east-a with max_queue_depth 5, east-b
  * without), a manual clock, a 10 s window and a prefix memory, in Helidon's registry. Tests swap the grid through
- * {@link #grid()}. One per test; {@link #close()} removes its meters.
+ * {@link #grid()}. One per test, as a {@code @RegisterExtension} field or closed by the test; {@link #close()} (after
+ * each test, as an extension) removes its meters.
  */
-final class MetricsHarness implements AutoCloseable {
+final class MetricsHarness implements AutoCloseable, AfterEachCallback {
     static final SiteName EAST = new SiteName("east");
     static final SiteName WEST = new SiteName("west");
     static final ClusterId EAST_A = new ClusterId(EAST, "east-a");
@@ -75,6 +78,11 @@ final class MetricsHarness implements AutoCloseable {
     @Override
     public void close() {
         metrics.close();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     static Grid grid(BackendCluster... clusters) {

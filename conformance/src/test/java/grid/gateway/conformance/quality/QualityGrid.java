@@ -39,16 +39,8 @@ final class QualityGrid implements AutoCloseable {
                 server: {port: 0, admin_port: 0}
                 gateway: {site: east}
                 sites:
-                  - name: east
-                    clusters:
                 """);
-        engines.forEach((name, engine) -> yaml.append("      - {name: ")
-                .append(name)
-                .append(", url: \"")
-                .append(engine.url())
-                .append("\", models: [")
-                .append(MODEL)
-                .append("]}\n"));
+        yaml.append(GatewayHarness.site("east", engines));
         yaml.append("plugins:\n  grid_site_route:\n    load: {poll_interval_ms: 3600000, window_secs: 3600");
         yaml.append(load.isEmpty() ? "" : ", " + load).append("}\n");
         yaml.append("    prefix_affinity: {").append(prefixAffinity).append("}\n");

@@ -51,14 +51,7 @@ final class SharingGrid implements AutoCloseable {
                 """);
         yaml.append("        redis_url: ").append(redis.url()).append('\n');
         yaml.append("        stream: ").append(STREAM).append('\n');
-        yaml.append("        warm_start_ms: 10000\nsites:\n  - name: east\n    clusters:\n");
-        engines.forEach((name, engine) -> yaml.append("      - name: ")
-                .append(name)
-                .append("\n        url: ")
-                .append(engine.url())
-                .append("\n        models: [")
-                .append(MODEL)
-                .append("]\n"));
+        yaml.append("        warm_start_ms: 10000\nsites:\n").append(GatewayHarness.site("east", engines));
         try {
             Files.writeString(configFile, yaml);
         } catch (IOException e) {

@@ -216,40 +216,37 @@ final class ExpositionLine {
 
     /** Whether {@code text[from, to)} is {@code [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?}. */
     private boolean isDecimal(int from, int to) {
-        int at = from;
-        if (at < to && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
-            at++;
-        }
-        int digits = 0;
-        while (at < to && isDigit(text.charAt(at))) {
-            at++;
-            digits++;
-        }
+        int whole = skipSign(from, to);
+        int at = skipDigits(whole, to);
+        int digits = at - whole;
         if (at < to && text.charAt(at) == '.') {
-            at++;
-            while (at < to && isDigit(text.charAt(at))) {
-                at++;
-                digits++;
-            }
+            int fraction = at + 1;
+            at = skipDigits(fraction, to);
+            digits += at - fraction;
         }
         if (digits == 0) {
             return false;
         }
         if (at < to && (text.charAt(at) == 'e' || text.charAt(at) == 'E')) {
-            at++;
-            if (at < to && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
-                at++;
-            }
-            int exponentDigits = 0;
-            while (at < to && isDigit(text.charAt(at))) {
-                at++;
-                exponentDigits++;
-            }
-            if (exponentDigits == 0) {
+            int exponent = skipSign(at + 1, to);
+            at = skipDigits(exponent, to);
+            if (at == exponent) {
                 return false;
             }
         }
         return at == to;
+    }
+
+    private int skipSign(int at, int to) {
+        return at < to && (text.charAt(at) == '+' || text.charAt(at) == '-') ? at + 1 : at;
+    }
+
+    private int skipDigits(int from, int to) {
+        int at = from;
+        while (at < to && isDigit(text.charAt(at))) {
+            at++;
+        }
+        return at;
     }
 
     private static boolean isBlank(char c) {

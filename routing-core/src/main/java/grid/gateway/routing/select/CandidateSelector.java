@@ -62,8 +62,7 @@ public final class CandidateSelector {
     /** Chooses among {@code candidates} (admitted, serving the model; at least one). */
     public Selection select(
             List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings) {
-        return decide(candidates, keys, runs, settings, new Draws(random, () -> Exploration.explores(random)))
-                .selection();
+        return choose(candidates, keys, runs, settings, live(LoadOrder.DEPTH)).selection();
     }
 
     /**
@@ -72,7 +71,7 @@ public final class CandidateSelector {
      */
     public Decision explain(
             List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings) {
-        return decide(candidates, keys, runs, settings, new Draws(NO_DRAW, () -> false));
+        return choose(candidates, keys, runs, settings, drawingNothing(LoadOrder.DEPTH));
     }
 
     /** Chooses among {@code candidates} in {@code order}; {@link LoadOrder#DEPTH} is the seed's selection above. */
@@ -82,11 +81,7 @@ public final class CandidateSelector {
             RunLookup runs,
             PrefixAffinitySettings settings,
             LoadOrder order) {
-        if (order == LoadOrder.DEPTH || candidates.size() <= 1) {
-            return select(candidates, keys, runs, settings);
-        }
-        return byExpectedWait(candidates, keys, runs, settings, new Draws(random, () -> Exploration.explores(random)))
-                .selection();
+        return choose(candidates, keys, runs, settings, live(order)).selection();
     }
 
     /** What {@link #select(List, BlockKeys, RunLookup, PrefixAffinitySettings, LoadOrder)} would decide, drawing nothing. */
@@ -96,10 +91,24 @@ public final class CandidateSelector {
             RunLookup runs,
             PrefixAffinitySettings settings,
             LoadOrder order) {
-        if (order == LoadOrder.DEPTH || candidates.size() <= 1) {
-            return explain(candidates, keys, runs, settings);
+        return choose(candidates, keys, runs, settings, drawingNothing(order));
+    }
+
+    private Way live(LoadOrder order) {
+        return new Way(order, random, () -> Exploration.explores(random));
+    }
+
+    private static Way drawingNothing(LoadOrder order) {
+        return new Way(order, NO_DRAW, () -> false);
+    }
+
+    /** The seed's selection in {@link LoadOrder#DEPTH}, and for a single candidate (which draws nothing). */
+    private Decision choose(
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Way way) {
+        if (way.order() == LoadOrder.DEPTH || candidates.size() <= 1) {
+            return decide(candidates, keys, runs, settings, way);
         }
-        return byExpectedWait(candidates, keys, runs, settings, new Draws(NO_DRAW, () -> false));
+        return byExpectedWait(candidates, keys, runs, settings, way);
     }
 
     /**
@@ -107,7 +116,7 @@ public final class CandidateSelector {
      * serves. There is no gate to weigh: the queue is already priced into each candidate's wait.
      */
     private Decision byExpectedWait(
-            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Draws draws) {
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Way way) {
         List<Ranked> ranked = new ArrayList<>();
         int longest = 0;
         for (Candidate candidate : candidates) {
@@ -115,13 +124,13 @@ public final class CandidateSelector {
             longest = Math.max(longest, run);
             ranked.add(new Ranked(candidate, run, ExpectedWait.seconds(candidate, keys.size(), run, settings)));
         }
-        List<Ranked> ordered = shuffleTies(ranked, BY_EXPECTED_WAIT, draws.ties());
+        List<Ranked> ordered = shuffleTies(ranked, BY_EXPECTED_WAIT, way.ties());
         Ranked first = ordered.getFirst();
         List<Candidate> order = ordered.stream().map(Ranked::candidate).toList();
         List<Integer> runList = ordered.stream().map(Ranked::run).toList();
         boolean sticky = StickyRule.isSticky(longest, keys.size());
         Selection selection;
-        if (draws.explores().getAsBoolean()) {
+        if (way.explores().getAsBoolean()) {
             selection = chosen(first.candidate(), AffinityOutcome.EXPLORE, first.run());
         } else if (keys.isEmpty()) {
             selection = chosen(first.candidate(), AffinityOutcome.UNKEYED, 0);
@@ -158,11 +167,14 @@ public final class CandidateSelector {
         return orderByLoad(candidates, NO_DRAW);
     }
 
-    /** Where a decision draws its tie-breaks and whether it explores (drawn after the order, as routing does). */
-    private record Draws(RandomGenerator ties, BooleanSupplier explores) {}
+    /**
+     * How one call decides: in which order it ranks, where it draws its tie-breaks and whether it explores (drawn
+     * after the order, as routing does).
+     */
+    private record Way(LoadOrder order, RandomGenerator ties, BooleanSupplier explores) {}
 
     private Decision decide(
-            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Draws draws) {
+            List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Way way) {
         if (candidates.isEmpty()) {
             throw new IllegalArgumentException("no candidates");
         }
@@ -172,9 +184,9 @@ public final class CandidateSelector {
             Selection selection = new Selection(only.cluster(), Optional.empty(), run);
             return new Decision(selection, candidates, List.of(run), run, false, Optional.empty());
         }
-        List<Candidate> ordered = orderByLoad(candidates, draws.ties());
+        List<Candidate> ordered = orderByLoad(candidates, way.ties());
         Candidate first = ordered.getFirst();
-        if (draws.explores().getAsBoolean()) {
+        if (way.explores().getAsBoolean()) {
             return unweighed(ordered, chosen(first, AffinityOutcome.EXPLORE, runOf(first, keys, runs)));
         }
         if (keys.isEmpty()) {

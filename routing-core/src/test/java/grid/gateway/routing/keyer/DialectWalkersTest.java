@@ -15,6 +15,11 @@ class DialectWalkersTest {
         return KeyerProbe.shown(dialect, JsonText.compact(body));
     }
 
+    /** An Anthropic body asking "Q" of model claude, with {@code key} set to {@code value}. */
+    private static Map<String, Object> userQ(String key, Object value) {
+        return obj("model", "claude", "messages", arr(obj("role", "user", "content", "Q")), key, value);
+    }
+
     @Test
     void chat_streamOrder_toolsThenMessagesWithToolCallsAndResults() {
         Map<String, Object> body = obj(
@@ -90,22 +95,12 @@ class DialectWalkersTest {
 
     @Test
     void messages_billingHeaderSystemBlock_ignored() {
-        Map<String, Object> withHeader = obj(
-                "model",
-                "claude",
-                "messages",
-                arr(obj("role", "user", "content", "Q")),
+        Map<String, Object> withHeader = userQ(
                 "system",
                 arr(
                         obj("type", "text", "text", "x-anthropic-billing-header: cc_version=1.0; cch=93a1f"),
                         obj("type", "text", "text", "You are Claude Code.")));
-        Map<String, Object> without = obj(
-                "model",
-                "claude",
-                "messages",
-                arr(obj("role", "user", "content", "Q")),
-                "system",
-                "You are Claude Code.");
+        Map<String, Object> without = userQ("system", "You are Claude Code.");
         assertThat(keyer.key(ApiDialect.MESSAGES, JsonText.bytes(withHeader)).keys())
                 .isEqualTo(
                         keyer.key(ApiDialect.MESSAGES, JsonText.bytes(without)).keys());
@@ -113,33 +108,20 @@ class DialectWalkersTest {
 
     @Test
     void messages_onlyBillingHeaderSystem_keysLikeNoSystem() {
-        Map<String, Object> onlyHeader = obj(
-                "model",
-                "claude",
-                "messages",
-                arr(obj("role", "user", "content", "Q")),
-                "system",
-                arr(obj("type", "text", "text", "x-anthropic-billing-header: cch=1")));
+        Map<String, Object> onlyHeader =
+                userQ("system", arr(obj("type", "text", "text", "x-anthropic-billing-header: cch=1")));
         Map<String, Object> none = obj("model", "claude", "messages", arr(obj("role", "user", "content", "Q")));
         assertThat(stream(ApiDialect.MESSAGES, onlyHeader)).isEqualTo(stream(ApiDialect.MESSAGES, none));
     }
 
     @Test
     void messages_toolCacheControlMoves_sameKeys() {
-        Map<String, Object> a = obj(
-                "model",
-                "claude",
-                "messages",
-                arr(obj("role", "user", "content", "Q")),
+        Map<String, Object> a = userQ(
                 "tools",
                 arr(
                         obj("name", "f", "input_schema", obj(), "cache_control", obj("type", "ephemeral")),
                         obj("name", "g", "input_schema", obj())));
-        Map<String, Object> b = obj(
-                "model",
-                "claude",
-                "messages",
-                arr(obj("role", "user", "content", "Q")),
+        Map<String, Object> b = userQ(
                 "tools",
                 arr(
                         obj("name", "f", "input_schema", obj()),
