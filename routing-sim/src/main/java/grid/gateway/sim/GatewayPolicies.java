@@ -18,7 +18,9 @@ import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.CandidateSelector;
+import grid.gateway.routing.select.Exploration;
 import grid.gateway.routing.tag.TagKeyRing;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +40,8 @@ import java.util.random.RandomGenerator;
  * <ul>
  *   <li>{@code grid_site_route}: {@link SiteRouter#route} on the request's real {@code PromptKeys}, and
  *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive, or with
- *       the 429 or 503 of an error answer ({@link FailedAnswers}).
+ *       the 429 or 503 of an error answer ({@link FailedAnswers}); {@link SiteRouter#firstToken} at the same moment
+ *       (it re-anchors the prefill backlog of {@code load.order_by: expected_wait}).
  *   <li>least-queued: {@link CandidateSelector#orderByLoad} over the same candidates, first one.
  * </ul>
  *
@@ -85,8 +88,9 @@ final class GatewayPolicies {
         long salt = random.nextLong();
         PrefixMemory memory = sharing.oneMemory().orElseGet(() -> new PrefixMemory(settings, clock, salt));
         Optional<SharedStream> stream = sharing.stream();
+        RandomGenerator source = tuning.isOff(SimCause.EXPLORATION) ? neverExploring(random) : random;
         RoutingParts parts =
-                new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
+                new RoutingParts(memory, window, new OutlierEjector(), source, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
@@ -104,7 +108,20 @@ final class GatewayPolicies {
                     throw new IllegalStateException("every cluster serves the model and admits");
                 }
                 RouteDecision decision = forward.decision();
+                boolean placed = tuning.isOff(SimCause.MISS_PLACEMENT) || tuning.isOff(SimCause.MISS_LOAD);
+                if (placed && decision.outcome().equals(Optional.of(AffinityOutcome.MISS))) {
+                    // Where the oracle would place it (with or without its cache knowledge); the router learns the
+                    // keys there.
+                    int best =
+                            oracleChoice(flight.turn, clusters, clock.seconds(), tuning.isOff(SimCause.MISS_PLACEMENT));
+                    decision = new RouteDecision(grid.clusters().get(best), decision.outcome(), 0, decision.keys());
+                }
                 flight.cluster = requireNonNull(index.get(decision.cluster().id()), "a cluster of the grid");
+                if (placed) {
+                    // The oracle's estimate of the prefill waiting in each line counts it.
+                    flight.expectedUncached = flight.turn.promptTokens()
+                            - clusters.get(flight.cluster).cachedTokens(flight.turn);
+                }
                 flight.outcome = decision.outcome();
                 flight.decision = decision;
                 flight.predictedCached = (long) decision.run() * PREDICTED_TOKENS_PER_BLOCK;
@@ -117,9 +134,13 @@ final class GatewayPolicies {
 
             @Override
             public void answered(Flight flight, int status) {
+                if (status != 200 && tuning.isOff(SimCause.DROP_ON_ERROR)) {
+                    return;
+                }
                 if (flight.decision instanceof RouteDecision decision) {
                     router.answered(decision, status);
                     if (status == 200) {
+                        router.firstToken(decision);
                         // The answer's usage: what the engine found cached (its usage.*.cached_tokens).
                         router.usageReported(decision, flight.cachedTokens);
                     }
@@ -171,6 +192,48 @@ final class GatewayPolicies {
                 router.scraped(grid.clusters().get(cluster).id(), sample(series));
             }
         };
+    }
+
+    /** {@code random}, except that its doubles never fall under the exploration share (the same draws otherwise). */
+    static RandomGenerator neverExploring(RandomGenerator random) {
+        return new RandomGenerator() {
+            @Override
+            public long nextLong() {
+                return random.nextLong();
+            }
+
+            @Override
+            public int nextInt() {
+                return random.nextInt();
+            }
+
+            @Override
+            public int nextInt(int bound) {
+                return random.nextInt(bound);
+            }
+
+            @Override
+            public double nextDouble() {
+                return Exploration.EXPLORE_FRACTION + (1 - Exploration.EXPLORE_FRACTION) * random.nextDouble();
+            }
+        };
+    }
+
+    /**
+     * The cluster with the least {@link SimCluster#predictedTtft} for {@code turn} (the first of equals), knowing the
+     * caches or not.
+     */
+    static int oracleChoice(Turn turn, List<SimCluster> clusters, double now, boolean cacheAware) {
+        int best = 0;
+        double least = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < clusters.size(); i++) {
+            double ttft = clusters.get(i).predictedTtft(turn, now, cacheAware);
+            if (ttft < least) {
+                least = ttft;
+                best = i;
+            }
+        }
+        return best;
     }
 
     /** The routing core's view of a scrape: the series {@link EngineSeriesParser} would read from vLLM's text. */
