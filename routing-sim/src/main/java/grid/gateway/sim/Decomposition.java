@@ -29,58 +29,58 @@ final class Decomposition {
     private Decomposition() {}
 
     /**
-     * The rows of {@code workload} on {@code grid} at {@code loads}: {@code withErrors} and {@code withoutErrors} are
-     * the same study (seed, traces) with and without error answers.
+     * The same study (seed, traces) with and without error answers.
+     *
+     * @param withErrors the study's error answers
+     * @param withoutErrors none
      */
-    static List<Row> run(
-            Study withErrors,
-            Study withoutErrors,
-            String workload,
-            SimGrid grid,
-            double[] loads,
-            GatewayTuning tuning,
-            Consumer<String> progress) {
-        Set<SimCause> none = Set.of();
-        List<Row> rows = new ArrayList<>();
-        rows.addAll(router(withErrors, workload, grid, loads, tuning, none, RECOMMENDED, progress));
-        for (SimCause cause : SimCause.values()) {
-            rows.addAll(router(withErrors, workload, grid, loads, tuning, Set.of(cause), cause.row(), progress));
+    record Studies(Study withErrors, Study withoutErrors) {}
+
+    /**
+     * What to decompose.
+     *
+     * @param workload the workload's label
+     * @param grid the grid
+     * @param loads the offered loads
+     */
+    record Cell(String workload, SimGrid grid, double[] loads) {
+        Cell {
+            loads = loads.clone();
         }
-        rows.addAll(router(withoutErrors, workload, grid, loads, tuning, none, "without error answers", progress));
-        Set<SimCause> all = EnumSet.of(SimCause.EXPLORATION, SimCause.MISS_PLACEMENT);
+    }
+
+    /** The rows of {@code cell} under {@code tuning}. */
+    static List<Row> run(Studies studies, Cell cell, GatewayTuning tuning, Consumer<String> progress) {
+        List<Row> rows = new ArrayList<>();
+        rows.addAll(router(studies.withErrors(), cell, tuning, RECOMMENDED, progress));
+        for (SimCause cause : SimCause.values()) {
+            rows.addAll(
+                    router(studies.withErrors(), cell, tuning.withSwitchedOff(Set.of(cause)), cause.row(), progress));
+        }
+        rows.addAll(router(studies.withoutErrors(), cell, tuning, "without error answers", progress));
+        GatewayTuning allOff = tuning.withSwitchedOff(EnumSet.of(SimCause.EXPLORATION, SimCause.MISS_PLACEMENT));
         rows.addAll(router(
-                withoutErrors,
-                workload,
-                grid,
-                loads,
-                tuning,
-                all,
+                studies.withoutErrors(),
+                cell,
+                allOff,
                 "without exploration and error answers, misses placed by the oracle",
                 progress));
-        rows.addAll(oracle(withErrors, workload, grid, loads, "oracle", progress));
-        rows.addAll(oracle(withoutErrors, workload, grid, loads, "oracle without error answers", progress));
+        rows.addAll(oracle(studies.withErrors(), cell, "oracle", progress));
+        rows.addAll(oracle(studies.withoutErrors(), cell, "oracle without error answers", progress));
         return rows;
     }
 
     private static List<Row> router(
-            Study study,
-            String workload,
-            SimGrid grid,
-            double[] loads,
-            GatewayTuning tuning,
-            Set<SimCause> off,
-            String label,
-            Consumer<String> progress) {
-        var selection = new Study.Selection(List.of(PolicyKind.GRID_SITE_ROUTE), loads, tuning.withSwitchedOff(off), 1);
-        return study.run(workload, grid, selection, progress).stream()
+            Study study, Cell cell, GatewayTuning tuning, String label, Consumer<String> progress) {
+        var selection = new Study.Selection(List.of(PolicyKind.GRID_SITE_ROUTE), cell.loads(), tuning, 1);
+        return study.run(cell.workload(), cell.grid(), selection, progress).stream()
                 .map(r -> new Row(label, r))
                 .toList();
     }
 
-    private static List<Row> oracle(
-            Study study, String workload, SimGrid grid, double[] loads, String label, Consumer<String> progress) {
-        var selection = new Study.Selection(List.of(PolicyKind.ORACLE), loads, GatewayTuning.defaults(), 1);
-        return study.run(workload, grid, selection, progress).stream()
+    private static List<Row> oracle(Study study, Cell cell, String label, Consumer<String> progress) {
+        var selection = new Study.Selection(List.of(PolicyKind.ORACLE), cell.loads(), GatewayTuning.defaults(), 1);
+        return study.run(cell.workload(), cell.grid(), selection, progress).stream()
                 .map(r -> new Row(label, r))
                 .toList();
     }

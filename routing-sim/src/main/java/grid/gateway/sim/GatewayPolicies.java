@@ -95,6 +95,7 @@ final class GatewayPolicies {
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
         int me = stream.map(s -> s.join(memory)).orElse(-1);
+        MissPlacement placement = new MissPlacement(tuning, grid, clock);
         return new Policy() {
             @Override
             public String name() {
@@ -107,21 +108,8 @@ final class GatewayPolicies {
                 if (!(router.route(flight.turn.keys()) instanceof Route.Forward forward)) {
                     throw new IllegalStateException("every cluster serves the model and admits");
                 }
-                RouteDecision decision = forward.decision();
-                boolean placed = tuning.isOff(SimCause.MISS_PLACEMENT) || tuning.isOff(SimCause.MISS_LOAD);
-                if (placed && decision.outcome().equals(Optional.of(AffinityOutcome.MISS))) {
-                    // Where the oracle would place it (with or without its cache knowledge); the router learns the
-                    // keys there.
-                    int best =
-                            oracleChoice(flight.turn, clusters, clock.seconds(), tuning.isOff(SimCause.MISS_PLACEMENT));
-                    decision = new RouteDecision(grid.clusters().get(best), decision.outcome(), 0, decision.keys());
-                }
+                RouteDecision decision = placement.place(forward.decision(), flight, clusters);
                 flight.cluster = requireNonNull(index.get(decision.cluster().id()), "a cluster of the grid");
-                if (placed) {
-                    // The oracle's estimate of the prefill waiting in each line counts it.
-                    flight.expectedUncached = flight.turn.promptTokens()
-                            - clusters.get(flight.cluster).cachedTokens(flight.turn);
-                }
                 flight.outcome = decision.outcome();
                 flight.decision = decision;
                 flight.predictedCached = (long) decision.run() * PREDICTED_TOKENS_PER_BLOCK;
@@ -192,6 +180,31 @@ final class GatewayPolicies {
                 router.scraped(grid.clusters().get(cluster).id(), sample(series));
             }
         };
+    }
+
+    /**
+     * Where the requests the router leaves to load go when {@link SimCause#MISS_LOAD} or
+     * {@link SimCause#MISS_PLACEMENT} is switched off: where the oracle would place them (without or with its cache
+     * knowledge); the router learns the keys there.
+     */
+    private record MissPlacement(GatewayTuning tuning, Grid grid, SimClock clock) {
+        RouteDecision place(RouteDecision decision, Flight flight, List<SimCluster> clusters) {
+            boolean placed = tuning.isOff(SimCause.MISS_PLACEMENT) || tuning.isOff(SimCause.MISS_LOAD);
+            if (!placed) {
+                return decision;
+            }
+            RouteDecision chosen = decision;
+            if (decision.outcome().equals(Optional.of(AffinityOutcome.MISS))) {
+                boolean cacheAware = tuning.isOff(SimCause.MISS_PLACEMENT);
+                int best = oracleChoice(flight.turn, clusters, clock.seconds(), cacheAware);
+                chosen = new RouteDecision(grid.clusters().get(best), decision.outcome(), 0, decision.keys());
+            }
+            // The oracle's estimate of the prefill waiting in each line counts it.
+            int at = grid.clusters().indexOf(chosen.cluster());
+            flight.expectedUncached =
+                    flight.turn.promptTokens() - clusters.get(at).cachedTokens(flight.turn);
+            return chosen;
+        }
     }
 
     /** {@code random}, except that its doubles never fall under the exploration share (the same draws otherwise). */

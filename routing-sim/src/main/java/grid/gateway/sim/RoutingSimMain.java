@@ -103,13 +103,13 @@ public final class RoutingSimMain {
     }
 
     private static void decompose(SimOptions options, Study study, List<SimGrid> grids) {
-        Study withoutErrors = study(options, FailedAnswers.none());
+        var studies = new Decomposition.Studies(study, study(options, FailedAnswers.none()));
         GatewayTuning tuning = options.recommended(1).tuning();
         List<Decomposition.Row> rows = new ArrayList<>();
         for (String workload : options.workloads()) {
             for (SimGrid grid : grids) {
-                rows.addAll(Decomposition.run(
-                        study, withoutErrors, workload, grid, options.loads(), tuning, System.out::println));
+                var cell = new Decomposition.Cell(workload, grid, options.loads());
+                rows.addAll(Decomposition.run(studies, cell, tuning, System.out::println));
             }
         }
         String table = Decomposition.markdown(rows, tuning.name());

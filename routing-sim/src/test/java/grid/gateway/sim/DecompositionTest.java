@@ -88,11 +88,8 @@ class DecompositionTest {
         Study study = new Study(5, 0.05, FAILURES);
         Study clean = new Study(5, 0.05, FailedAnswers.none());
         List<Decomposition.Row> rows = Decomposition.run(
-                study,
-                clean,
-                Workload.SHARED_CHAT.label(),
-                SimGrid.mixed(),
-                new double[] {0.8},
+                new Decomposition.Studies(study, clean),
+                new Decomposition.Cell(Workload.SHARED_CHAT.label(), SimGrid.mixed(), new double[] {0.8}),
                 GatewayTuning.recommended(1.0, Duration.ofSeconds(2)),
                 line -> {});
         assertThat(rows)
