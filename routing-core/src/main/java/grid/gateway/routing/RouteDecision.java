@@ -18,14 +18,27 @@ import java.util.Optional;
  * @param run the chosen cluster's run, in blocks (predicted cached tokens are {@code run × 64})
  * @param keys the request's block keys, to confirm on 2xx and drop on 429 or 5xx; empty when pinned
  * @param evidence what the memory held at that cluster when routing, for {@code learn_from_usage}
+ * @param backlogMark with {@code load.order_by: expected_wait}, the request's place in its cluster's prefill backlog
+ *     ({@code PrefillBacklog}), which its first token re-anchors; -1 otherwise
  */
 public record RouteDecision(
-        BackendCluster cluster, Optional<AffinityOutcome> outcome, int run, BlockKeys keys, RunEvidence evidence) {
+        BackendCluster cluster,
+        Optional<AffinityOutcome> outcome,
+        int run,
+        BlockKeys keys,
+        RunEvidence evidence,
+        long backlogMark) {
     public RouteDecision {
         requireNonNull(cluster, "cluster");
         requireNonNull(outcome, "outcome");
         requireNonNull(keys, "keys");
         requireNonNull(evidence, "evidence");
+    }
+
+    /** A decision outside any prefill backlog. */
+    public RouteDecision(
+            BackendCluster cluster, Optional<AffinityOutcome> outcome, int run, BlockKeys keys, RunEvidence evidence) {
+        this(cluster, outcome, run, keys, evidence, -1);
     }
 
     /** A decision without usage evidence. */

@@ -20,6 +20,7 @@ import grid.gateway.routing.prefix.RunEvidence;
 import grid.gateway.routing.select.Candidate;
 import grid.gateway.routing.select.CandidateSelector;
 import grid.gateway.routing.select.Decision;
+import grid.gateway.routing.select.ExpectedWait;
 import grid.gateway.routing.select.LoadGate;
 import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.select.Selection;
@@ -47,6 +48,7 @@ import java.util.stream.Collectors;
  *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
  *   scraped(c, sample)   queue depth → window; sent-since-scrape → 0; engine series → calibration (auto)
  *   (expected_wait)      each forwarded request's uncached prefill → its cluster's PrefillBacklog
+ *   firstToken(d)        (expected_wait) the backlog of d's cluster is what was sent after d
  * </pre>
  *
  * <p>Thread-safe: the grid, the settings and the key ring form one snapshot swapped atomically by
@@ -196,14 +198,16 @@ public final class SiteRouter {
         }
         RunEvidence evidence = parts.memory().evidence(chosen.cluster().id(), keys.keys());
         sent.sent(chosen.cluster().id());
+        long mark = -1;
         if (current.load().orderBy() == LoadOrder.EXPECTED_WAIT) {
             ClusterId id = chosen.cluster().id();
-            double uncached = Math.max(0, keys.keys().size() - chosen.run()) * (double) LoadGate.TOKENS_PER_BLOCK;
+            double uncached =
+                    ExpectedWait.uncachedBlocks(keys.keys(), chosen.run()) * (double) LoadGate.TOKENS_PER_BLOCK;
             double prefill = calibration.prices(id, current.settings()).prefillTokensPerSecond();
-            backlog.sent(id, uncached / prefill, parts.clock().nanoTime());
+            mark = backlog.sent(id, uncached / prefill, parts.clock().nanoTime());
         }
         return new Route.Forward(
-                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence),
+                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence, mark),
                 candidates.size());
     }
 
@@ -330,6 +334,15 @@ public final class SiteRouter {
             parts.memory().drop(cluster, keys);
             parts.listener().keysLearned(cluster, false, keys.size());
         }
+    }
+
+    /**
+     * The request routed by {@code decision} gave its first token (its prompt is computed): with
+     * {@code load.order_by: expected_wait} its cluster's prefill backlog is re-anchored ({@link PrefillBacklog}).
+     */
+    public void firstToken(RouteDecision decision) {
+        backlog.firstToken(
+                decision.cluster().id(), decision.backlogMark(), parts.clock().nanoTime());
     }
 
     /**

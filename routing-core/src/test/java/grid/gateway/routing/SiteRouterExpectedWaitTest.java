@@ -149,4 +149,48 @@ class SiteRouterExpectedWaitTest {
                 .as("east-a's backlog is worked off: free again, first in config order")
                 .isEqualTo(EAST_A);
     }
+
+    /**
+     * Four prompts at once (400, 400, 400 and 40 blocks: 2.56, 2.56, 2.56 and 0.256 s at the configured 10,000
+     * tokens/s); half a second later the first one's first token arrives (its engine was five times faster than the
+     * estimate), and a fifth prompt of 400 blocks is routed.
+     */
+    private String fifthPrompt(boolean firstTokenReported) {
+        SiteRouter router = router(PrefixAffinitySettings.defaults(), LoadOrder.EXPECTED_WAIT);
+        idle(router);
+        RouteDecision first = route(router, prompt(1, 400));
+        assertThat(List.of(
+                        first.cluster().id(),
+                        route(router, prompt(1_000, 400)).cluster().id(),
+                        route(router, prompt(2_000, 400)).cluster().id(),
+                        route(router, prompt(3_000, 40)).cluster().id()))
+                .containsExactly(EAST_A, EAST_B, WEST_A, EAST_A);
+        clock.advance(Duration.ofMillis(500));
+        if (firstTokenReported) {
+            router.firstToken(first);
+        }
+        return route(router, prompt(4_000, 400)).cluster().id().name();
+    }
+
+    @Test
+    void firstToken_reanchorsTheBacklog_toWhatWasSentAfterIt() {
+        // east-a has only the 40-block prompt left (0.256 s), the others 2.06 s each.
+        assertThat(fifthPrompt(true)).isEqualTo("east-a");
+    }
+
+    @Test
+    void withoutFirstTokens_theBacklogOnlyDrainsAsEstimated() {
+        // east-a: 2.816 − 0.5 = 2.316 s against 2.06 s elsewhere.
+        assertThat(fifthPrompt(false)).isEqualTo("east-b");
+    }
+
+    @Test
+    void firstToken_depthOrder_hasNoBacklogToAnchor() {
+        SiteRouter router = router(PrefixAffinitySettings.defaults(), LoadOrder.DEPTH);
+        idle(router);
+        RouteDecision decision = route(router, prompt(1, 400));
+        assertThat(decision.backlogMark()).isEqualTo(-1);
+        router.firstToken(decision);
+        assertThat(route(router, prompt(1_000, 400)).cluster().id()).isEqualTo(EAST_A);
+    }
 }

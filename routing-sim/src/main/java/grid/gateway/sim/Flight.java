@@ -33,6 +33,8 @@ final class Flight {
     double queuedAt;
 
     double slotStart;
+    /** When its prefill began on the cluster's prefill path (after the prompts ahead of it). */
+    double prefillStart;
 
     int cachedTokens;
 

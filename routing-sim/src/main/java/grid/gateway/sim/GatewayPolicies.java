@@ -18,7 +18,9 @@ import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.CandidateSelector;
+import grid.gateway.routing.select.Exploration;
 import grid.gateway.routing.tag.TagKeyRing;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +40,8 @@ import java.util.random.RandomGenerator;
  * <ul>
  *   <li>{@code grid_site_route}: {@link SiteRouter#route} on the request's real {@code PromptKeys}, and
  *       {@link SiteRouter#answered} with 200 at the first token, when a streamed answer's headers arrive, or with
- *       the 429 or 503 of an error answer ({@link FailedAnswers}).
+ *       the 429 or 503 of an error answer ({@link FailedAnswers}); {@link SiteRouter#firstToken} at the same moment
+ *       (it re-anchors the prefill backlog of {@code load.order_by: expected_wait}).
  *   <li>least-queued: {@link CandidateSelector#orderByLoad} over the same candidates, first one.
  * </ul>
  *
@@ -85,12 +88,14 @@ final class GatewayPolicies {
         long salt = random.nextLong();
         PrefixMemory memory = sharing.oneMemory().orElseGet(() -> new PrefixMemory(settings, clock, salt));
         Optional<SharedStream> stream = sharing.stream();
+        RandomGenerator source = tuning.isOff(SimCause.EXPLORATION) ? neverExploring(random) : random;
         RoutingParts parts =
-                new RoutingParts(memory, window, new OutlierEjector(), random, clock, RoutingListener.NONE);
+                new RoutingParts(memory, window, new OutlierEjector(), source, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
         int me = stream.map(s -> s.join(memory)).orElse(-1);
+        MissPlacement placement = new MissPlacement(tuning, grid, clock);
         return new Policy() {
             @Override
             public String name() {
@@ -103,7 +108,7 @@ final class GatewayPolicies {
                 if (!(router.route(flight.turn.keys()) instanceof Route.Forward forward)) {
                     throw new IllegalStateException("every cluster serves the model and admits");
                 }
-                RouteDecision decision = forward.decision();
+                RouteDecision decision = placement.place(forward.decision(), flight, clusters);
                 flight.cluster = requireNonNull(index.get(decision.cluster().id()), "a cluster of the grid");
                 flight.outcome = decision.outcome();
                 flight.decision = decision;
@@ -117,9 +122,13 @@ final class GatewayPolicies {
 
             @Override
             public void answered(Flight flight, int status) {
+                if (status != 200 && tuning.isOff(SimCause.DROP_ON_ERROR)) {
+                    return;
+                }
                 if (flight.decision instanceof RouteDecision decision) {
                     router.answered(decision, status);
                     if (status == 200) {
+                        router.firstToken(decision);
                         // The answer's usage: what the engine found cached (its usage.*.cached_tokens).
                         router.usageReported(decision, flight.cachedTokens);
                     }
@@ -171,6 +180,73 @@ final class GatewayPolicies {
                 router.scraped(grid.clusters().get(cluster).id(), sample(series));
             }
         };
+    }
+
+    /**
+     * Where the requests the router leaves to load go when {@link SimCause#MISS_LOAD} or
+     * {@link SimCause#MISS_PLACEMENT} is switched off: where the oracle would place them (without or with its cache
+     * knowledge); the router learns the keys there.
+     */
+    private record MissPlacement(GatewayTuning tuning, Grid grid, SimClock clock) {
+        RouteDecision place(RouteDecision decision, Flight flight, List<SimCluster> clusters) {
+            boolean placed = tuning.isOff(SimCause.MISS_PLACEMENT) || tuning.isOff(SimCause.MISS_LOAD);
+            if (!placed) {
+                return decision;
+            }
+            RouteDecision chosen = decision;
+            if (decision.outcome().equals(Optional.of(AffinityOutcome.MISS))) {
+                boolean cacheAware = tuning.isOff(SimCause.MISS_PLACEMENT);
+                int best = oracleChoice(flight.turn, clusters, clock.seconds(), cacheAware);
+                chosen = new RouteDecision(grid.clusters().get(best), decision.outcome(), 0, decision.keys());
+            }
+            // The oracle's estimate of the prefill waiting in each line counts it.
+            int at = grid.clusters().indexOf(chosen.cluster());
+            flight.expectedUncached =
+                    flight.turn.promptTokens() - clusters.get(at).cachedTokens(flight.turn);
+            return chosen;
+        }
+    }
+
+    /** {@code random}, except that its doubles never fall under the exploration share (the same draws otherwise). */
+    static RandomGenerator neverExploring(RandomGenerator random) {
+        return new RandomGenerator() {
+            @Override
+            public long nextLong() {
+                return random.nextLong();
+            }
+
+            @Override
+            public int nextInt() {
+                return random.nextInt();
+            }
+
+            @Override
+            public int nextInt(int bound) {
+                return random.nextInt(bound);
+            }
+
+            @Override
+            public double nextDouble() {
+                return Exploration.EXPLORE_FRACTION + (1 - Exploration.EXPLORE_FRACTION) * random.nextDouble();
+            }
+        };
+    }
+
+    /**
+     * The cluster with the least {@link SimCluster#predictedTtft} for {@code turn} (the first of equals), knowing the
+     * caches or not.
+     */
+    static int oracleChoice(Turn turn, List<SimCluster> clusters, double now, boolean cacheAware) {
+        int best = 0;
+        double least = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < clusters.size(); i++) {
+            double ttft = clusters.get(i).predictedTtft(turn, now, cacheAware);
+            if (ttft < least) {
+                least = ttft;
+                best = i;
+            }
+        }
+        return best;
     }
 
     /** The routing core's view of a scrape: the series {@link EngineSeriesParser} would read from vLLM's text. */

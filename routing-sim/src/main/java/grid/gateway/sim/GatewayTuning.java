@@ -6,6 +6,9 @@ import grid.gateway.routing.LoadRules;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.select.LoadOrder;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The gateway configuration a run uses: the {@code prefix_affinity} block and the {@code load} block's poll interval
@@ -23,6 +26,8 @@ import java.time.Duration;
  *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
  * @param streamLagSeconds replicas each keep their own memory and share confirmations and drops through a stream
  *     that delivers them this many seconds later (the Redis design of docs/prefix-sharing.md, {@link SharedStream}); negative: no stream
+ * @param switchedOff causes of slow first tokens the simulation switches off around the router ({@link SimCause}); empty
+ *     in every report run
  */
 public record GatewayTuning(
         String name,
@@ -32,8 +37,10 @@ public record GatewayTuning(
         boolean countSentSinceScrape,
         LoadOrder orderBy,
         boolean sharedMemory,
-        double streamLagSeconds) {
+        double streamLagSeconds,
+        Set<SimCause> switchedOff) {
     public GatewayTuning {
+        switchedOff = Set.copyOf(switchedOff);
         requireNonNull(name, "name");
         requireNonNull(settings, "settings");
         requireNonNull(window, "window");
@@ -45,7 +52,7 @@ public record GatewayTuning(
 
     /** A tuning that counts only scraped depths, as the seed does. */
     public GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
-        this(name, settings, pollSeconds, window, false, LoadOrder.DEPTH, false, -1);
+        this(name, settings, pollSeconds, window, false, LoadOrder.DEPTH, false, -1, Set.of());
     }
 
     /** A tuning whose replicas each remember only what they routed. */
@@ -55,13 +62,21 @@ public record GatewayTuning(
             double pollSeconds,
             Duration window,
             boolean countSentSinceScrape) {
-        this(name, settings, pollSeconds, window, countSentSinceScrape, LoadOrder.DEPTH, false, -1);
+        this(name, settings, pollSeconds, window, countSentSinceScrape, LoadOrder.DEPTH, false, -1, Set.of());
     }
 
     /** This tuning with the replicas sharing one prefix memory. */
     public GatewayTuning withSharedMemory() {
         return new GatewayTuning(
-                name + ", shared memory", settings, pollSeconds, window, countSentSinceScrape, orderBy, true, -1);
+                name + ", shared memory",
+                settings,
+                pollSeconds,
+                window,
+                countSentSinceScrape,
+                orderBy,
+                true,
+                -1,
+                switchedOff);
     }
 
     /** This tuning with the replicas sharing through a stream that delivers {@code lagSeconds} later. */
@@ -74,7 +89,8 @@ public record GatewayTuning(
                 countSentSinceScrape,
                 orderBy,
                 false,
-                lagSeconds);
+                lagSeconds,
+                switchedOff);
     }
 
     /** This tuning with candidates ordered by {@code order} ({@code load.order_by}). */
@@ -87,7 +103,31 @@ public record GatewayTuning(
                 countSentSinceScrape,
                 order,
                 sharedMemory,
-                streamLagSeconds);
+                streamLagSeconds,
+                switchedOff);
+    }
+
+    /** This tuning with {@code causes} switched off in the simulation ({@link SimCause}). */
+    public GatewayTuning withSwitchedOff(Set<SimCause> causes) {
+        Set<SimCause> off = causes.isEmpty() ? EnumSet.noneOf(SimCause.class) : EnumSet.copyOf(causes);
+        String label = off.isEmpty()
+                ? name
+                : name + ", without " + off.stream().map(SimCause::label).collect(Collectors.joining(", "));
+        return new GatewayTuning(
+                label,
+                settings,
+                pollSeconds,
+                window,
+                countSentSinceScrape,
+                orderBy,
+                sharedMemory,
+                streamLagSeconds,
+                off);
+    }
+
+    /** Whether the simulation switches {@code cause} off. */
+    public boolean isOff(SimCause cause) {
+        return switchedOff.contains(cause);
     }
 
     /** The {@code load} block's selection rules. */

@@ -3,6 +3,7 @@ package grid.gateway.sim;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,6 +37,9 @@ import java.util.List;
  *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
  *   --order-by O         the recommended configuration's load.order_by: depth or expected_wait (depth)
  *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
+ *   --decompose          instead of the report, decompose grid_site_route's p90 under the recommended configuration
+ *                        (with --order-by) on the chosen workloads, grids and loads: each cause switched off in the
+ *                        simulation (SimCause), without error answers, all off, the oracle; writes DIR/decomposition.md
  * </pre>
  *
  * <p>Not thread-safe; a command-line entry point.
@@ -46,13 +50,13 @@ public final class RoutingSimMain {
     /** Entry point. */
     public static void main(String[] args) {
         SimOptions options = new SimOptions(args);
-        Study study = new Study(options.seed(), options.scale(), FailedAnswers.of(options.failures(), options.seed()));
-        study.traceCacheTokens(options.traceCacheTokens());
-        study.tracePeakLoad(options.tracePeakLoad());
-        options.trace()
-                .ifPresent(file -> study.add(MooncakeTrace.read(file, options.traceName(), options.traceScale())));
-        List<RunResult> results = new ArrayList<>();
+        Study study = study(options, FailedAnswers.of(options.failures(), options.seed()));
         List<SimGrid> grids = options.grids().stream().map(SimGrid::named).toList();
+        if (options.decompose()) {
+            decompose(options, study, grids);
+            return;
+        }
+        List<RunResult> results = new ArrayList<>();
         for (String workload : options.workloads()) {
             for (SimGrid grid : grids) {
                 for (int replicas : options.replicas()) {
@@ -87,5 +91,38 @@ public final class RoutingSimMain {
             throw new UncheckedIOException(e);
         }
         System.out.println(report);
+    }
+
+    private static Study study(SimOptions options, FailedAnswers failures) {
+        Study study = new Study(options.seed(), options.scale(), failures);
+        study.traceCacheTokens(options.traceCacheTokens());
+        study.tracePeakLoad(options.tracePeakLoad());
+        options.trace()
+                .ifPresent(file -> study.add(MooncakeTrace.read(file, options.traceName(), options.traceScale())));
+        return study;
+    }
+
+    private static void decompose(SimOptions options, Study study, List<SimGrid> grids) {
+        var studies = new Decomposition.Studies(study, study(options, FailedAnswers.none()));
+        GatewayTuning tuning = options.recommended(1).tuning();
+        List<Decomposition.Row> rows = new ArrayList<>();
+        for (String workload : options.workloads()) {
+            for (SimGrid grid : grids) {
+                var cell = new Decomposition.Cell(workload, grid, options.loads());
+                rows.addAll(Decomposition.run(studies, cell, tuning, System.out::println));
+            }
+        }
+        String table = Decomposition.markdown(rows, tuning.name());
+        write(options.out().resolve("decomposition.md"), options.out(), table);
+        System.out.println(table);
+    }
+
+    private static void write(Path file, Path dir, String text) {
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
  * @param predictedCached {@code grid_site_route}'s predicted cached tokens (decision run × 64) summed over served
  *     requests (0 for other policies)
  * @param reportedCached the engines' cached tokens of the same requests, summed
+ * @param tail what the slowest tenth of served requests (time to first token at or above the p90) were
  */
 public record RunResult(
         String workload,
@@ -43,9 +44,11 @@ public record RunResult(
         double failedShare,
         double retriedShare,
         long predictedCached,
-        long reportedCached) {
+        long reportedCached,
+        Tail tail) {
 
     public RunResult {
+        requireNonNull(tail, "tail");
         requireNonNull(workload, "workload");
         requireNonNull(grid, "grid");
         requireNonNull(policy, "policy");
@@ -89,7 +92,31 @@ public record RunResult(
                 failedShare,
                 retriedShare,
                 predictedCached,
-                reportedCached);
+                reportedCached,
+                tail);
+    }
+
+    /**
+     * The slowest tenth of a run's served requests: why they were slow.
+     *
+     * @param shares share of them per kind: a retried request ({@code retried}), else its outcome's label, else
+     *     {@code none} (policies without outcomes)
+     * @param slotWait mean seconds waiting for a slot (the scraped queue)
+     * @param prefillWait mean seconds waiting, in a slot, for the prompts ahead of it on the prefill path
+     * @param ownPrefill mean seconds computing its own uncached prompt
+     */
+    public record Tail(Map<String, Double> shares, double slotWait, double prefillWait, double ownPrefill) {
+        public Tail {
+            shares = Map.copyOf(shares);
+        }
+
+        /** No served request. */
+        static final Tail NONE = new Tail(Map.of(), 0, 0, 0);
+
+        /** The share of {@code kind}, 0 when none. */
+        public double share(String kind) {
+            return shares.getOrDefault(kind, 0.0);
+        }
     }
 
     /** This run's key. */

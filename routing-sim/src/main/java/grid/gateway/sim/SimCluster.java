@@ -116,6 +116,11 @@ final class SimCluster {
      * contents; then its own uncached prefill.
      */
     double predictedTtft(Turn turn, double now) {
+        return predictedTtft(turn, now, true);
+    }
+
+    /** {@link #predictedTtft(Turn, double)}, or with {@code cacheAware} false as if nothing of the turn were cached. */
+    double predictedTtft(Turn turn, double now, boolean cacheAware) {
         int free = model.slots() - running;
         double slotAt = now;
         if (line.size() >= free) {
@@ -125,7 +130,7 @@ final class SimCluster {
             slotAt = Math.max(now, ends[k]);
         }
         double prefillAt = Math.max(now, prefillFreeAt) + lineUncached / model.prefillTokensPerSecond();
-        double uncached = turn.promptTokens() - cachedTokens(turn);
+        double uncached = turn.promptTokens() - (cacheAware ? cachedTokens(turn) : 0);
         return Math.max(slotAt, prefillAt) - now + uncached / model.prefillTokensPerSecond();
     }
 
@@ -135,6 +140,7 @@ final class SimCluster {
         flight.cachedTokens = cache.lookup(turn.blocks(), turn.maxHitBlocks(), true) * EngineBlocks.BLOCK_TOKENS;
         double prefill = (turn.promptTokens() - flight.cachedTokens) / model.prefillTokensPerSecond();
         double begin = Math.max(now, prefillFreeAt);
+        flight.prefillStart = begin;
         prefillFreeAt = begin + prefill;
         flight.firstToken = prefillFreeAt;
         flight.done = flight.firstToken + turn.outputTokens() / model.decodeTokensPerSecond();

@@ -36,12 +36,15 @@ final class SimOptions {
     private List<String> configs = List.of("defaults", "recommended");
     private Optional<LoadOrder> orderBy = Optional.empty();
     private boolean diagnosis;
+    private boolean decompose;
     private boolean tracePeakLoad = true;
 
     SimOptions(String[] args) {
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--diagnosis")) {
                 diagnosis = true;
+            } else if (args[i].equals("--decompose")) {
+                decompose = true;
             } else if (i + 1 < args.length) {
                 set(args[i], args[++i]);
             } else {
@@ -126,6 +129,15 @@ final class SimOptions {
 
     boolean diagnosis() {
         return diagnosis;
+    }
+
+    /** Whether to run the p90 decomposition ({@link Decomposition}) instead of the report. */
+    boolean decompose() {
+        return decompose;
+    }
+
+    double[] loads() {
+        return loads.clone();
     }
 
     List<Integer> replicas() {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -234,6 +235,7 @@ public final class Simulation {
     private static final class Tally {
         private final double warmUp;
         private final List<Double> ttfts = new ArrayList<>();
+        private final List<Flight> served = new ArrayList<>();
         private final Map<AffinityOutcome, Integer> outcomes = new EnumMap<>(AffinityOutcome.class);
         private long cached;
         private long prompt;
@@ -253,6 +255,7 @@ public final class Simulation {
                 return;
             }
             ttfts.add(flight.firstToken - flight.arrival);
+            served.add(flight);
             cached += flight.cachedTokens;
             prompt += flight.turn.promptTokens();
             predicted += Math.max(0, flight.predictedCached);
@@ -301,7 +304,32 @@ public final class Simulation {
                     requests == 0 ? 0 : failed / (double) requests,
                     requests == 0 ? 0 : retried / (double) requests,
                     predicted,
-                    predicting ? cached : 0);
+                    predicting ? cached : 0,
+                    tail(p90));
+        }
+
+        /** What the served requests at or above the p90 were. */
+        private RunResult.Tail tail(double p90) {
+            List<Flight> slow =
+                    served.stream().filter(f -> f.firstToken - f.arrival >= p90).toList();
+            if (slow.isEmpty()) {
+                return RunResult.Tail.NONE;
+            }
+            Map<String, Double> shares = new TreeMap<>();
+            double slot = 0;
+            double waiting = 0;
+            double own = 0;
+            for (Flight f : slow) {
+                String kind = f.attempt > 0
+                        ? "retried"
+                        : f.outcome.map(AffinityOutcome::label).orElse("none");
+                shares.merge(kind, 1.0 / slow.size(), Double::sum);
+                slot += f.slotStart - f.queuedAt;
+                waiting += f.prefillStart - f.slotStart;
+                own += f.firstToken - f.prefillStart;
+            }
+            int n = slow.size();
+            return new RunResult.Tail(shares, slot / n, waiting / n, own / n);
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Optional;
  *              ──> model, cache_salt ──> BlockChain seed
  *              ──> DialectWalker: tools → system → messages, written as the canonical stream
  *              ──> BlockChain: 256-byte blocks, chained XXH64 keys, stops the walk at 512
+ *              ──> a stopped walk: the prompt's length in blocks estimated from the body's (BlockKeys#promptBlocks)
  * </pre>
  *
  * <p>Stateless and thread-safe. Never throws on any body: every outcome is keys or a {@link NoKeysReason}. Extra
@@ -55,6 +56,10 @@ public final class PromptKeyer {
             BlockChain chain = new BlockChain(BlockChain.seed(modelBytes, saltBytes));
             DialectWalker.of(dialect).walk(root, new PromptWriter(nav, chain));
             BlockKeys keys = chain.finish();
+            if (chain.isFull()) {
+                // The walk stopped at 512 keys: what follows is priced by the body's length (docs/design.md §4).
+                keys = keys.withPromptBlocks((int) Math.min(Integer.MAX_VALUE, promptBlocks(body.length)));
+            }
             return keys.isEmpty()
                     ? PromptKeys.unkeyed(model, salt, NoKeysReason.EMPTY_PROMPT)
                     : PromptKeys.keyed(model.get(), salt, keys);
@@ -64,5 +69,10 @@ public final class PromptKeyer {
             // A keyer defect must cost affinity for this request, never the request itself.
             return PromptKeys.unkeyed(model, salt, NoKeysReason.KEYER_FAULT);
         }
+    }
+
+    /** Blocks of 256 bytes in a body of {@code bytes} bytes, rounded up: a stopped walk's estimate of its prompt. */
+    static long promptBlocks(long bytes) {
+        return (bytes + BlockChain.BLOCK_BYTES - 1) / BlockChain.BLOCK_BYTES;
     }
 }

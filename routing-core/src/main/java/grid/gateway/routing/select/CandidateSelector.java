@@ -122,7 +122,7 @@ public final class CandidateSelector {
         for (Candidate candidate : candidates) {
             int run = runOf(candidate, keys, runs);
             longest = Math.max(longest, run);
-            ranked.add(new Ranked(candidate, run, ExpectedWait.seconds(candidate, keys.size(), run, settings)));
+            ranked.add(new Ranked(candidate, run, ExpectedWait.seconds(candidate, keys, run, settings)));
         }
         List<Ranked> ordered = shuffleTies(ranked, BY_EXPECTED_WAIT, way.ties());
         Ranked first = ordered.getFirst();

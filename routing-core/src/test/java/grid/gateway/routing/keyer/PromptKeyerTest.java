@@ -403,6 +403,28 @@ class PromptKeyerTest {
     }
 
     @Test
+    void promptBlocks_keyedToItsEnd_isTheKeyCount() {
+        PromptKeys keys = key(ApiDialect.CHAT_COMPLETIONS, chat(user("z".repeat(100_000))));
+        assertThat(keys.keys().size()).isEqualTo(391);
+        assertThat(keys.keys().promptBlocks()).isEqualTo(391);
+    }
+
+    @Test
+    void promptBlocks_keyingStoppedAt512_isEstimatedFromTheBodysLength() {
+        // 400,000 text bytes: about 1,563 blocks of 256 bytes, of which the keyer keys the first 512.
+        byte[] body = JsonText.bytes(chat(user("z".repeat(400_000))));
+        PromptKeys keys = keyer.key(ApiDialect.CHAT_COMPLETIONS, body);
+        assertThat(keys.keys().size()).isEqualTo(512);
+        assertThat(keys.keys().promptBlocks())
+                .isEqualTo((body.length + 255) / 256)
+                .isBetween(1_563, 1_564);
+        assertThat(keys.keys())
+                .as("the estimate is no part of the keys' identity")
+                .isEqualTo(key(ApiDialect.CHAT_COMPLETIONS, chat(user("z".repeat(200_000))))
+                        .keys());
+    }
+
+    @Test
     void chat_finalPartialBlock_counts() {
         // MESSAGE "user" CONTENT = 6 bytes, plus 250 text bytes = one full block; one more byte = a second block.
         assertThat(key(ApiDialect.CHAT_COMPLETIONS, chat(user("y".repeat(250))))

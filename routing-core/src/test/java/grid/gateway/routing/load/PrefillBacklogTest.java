@@ -46,6 +46,44 @@ class PrefillBacklogTest {
     }
 
     @Test
+    void firstToken_leavesWhatWasSentAfterIt() {
+        long t0 = 10 * SECOND;
+        long first = backlog.sent(EAST_A, 3, t0);
+        backlog.sent(EAST_A, 2, t0);
+        backlog.sent(EAST_A, 1, t0 + SECOND);
+        assertThat(backlog.seconds(EAST_A, t0 + SECOND)).isCloseTo(5, within(1e-9));
+
+        // The estimates were low: the first prompt took 4 s, not 3. What is left is the 3 s sent after it.
+        backlog.firstToken(EAST_A, first, t0 + 4 * SECOND);
+        assertThat(backlog.seconds(EAST_A, t0 + 4 * SECOND)).isCloseTo(3, within(1e-9));
+        assertThat(backlog.seconds(EAST_A, t0 + 6 * SECOND)).isCloseTo(1, within(1e-9));
+    }
+
+    @Test
+    void firstToken_ofTheLatestRequest_emptiesTheBacklog_evenWhenEstimatesWereHigh() {
+        backlog.sent(EAST_A, 4, 0);
+        long last = backlog.sent(EAST_A, 4, 0);
+
+        backlog.firstToken(EAST_A, last, 2 * SECOND);
+        assertThat(backlog.seconds(EAST_A, 2 * SECOND))
+                .as("both prompts are computed")
+                .isZero();
+        assertThat(backlog.sent(EAST_A, 1, 2 * SECOND)).isEqualTo(9 * SECOND);
+        assertThat(backlog.seconds(EAST_A, 2 * SECOND)).isCloseTo(1, within(1e-9));
+    }
+
+    @Test
+    void firstToken_withoutAMark_orOfAnotherCluster_changesNothing() {
+        long mark = backlog.sent(EAST_A, 3, 0);
+        assertThat(backlog.sent(EAST_A, 0, 0)).as("nothing to compute: no mark").isEqualTo(-1);
+
+        backlog.firstToken(EAST_A, -1, SECOND);
+        backlog.firstToken(WEST_A, mark, SECOND);
+        assertThat(backlog.seconds(EAST_A, SECOND)).isCloseTo(2, within(1e-9));
+        assertThat(backlog.seconds(WEST_A, SECOND)).isZero();
+    }
+
+    @Test
     void retain_forgetsClustersThatLeft() {
         backlog.sent(EAST_A, 5, 0);
         backlog.sent(WEST_A, 5, 0);

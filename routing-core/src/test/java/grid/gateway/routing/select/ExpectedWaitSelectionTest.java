@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.time.ScriptedRandom;
@@ -155,6 +156,54 @@ class ExpectedWaitSelectionTest {
         assertThat(chosen.cluster().id().name()).isEqualTo(cluster);
         assertThat(chosen.outcome()).contains(outcome);
         assertThat(chosen.run()).isEqualTo(blocks == 0 ? 0 : runs.get(cluster));
+    }
+
+    /**
+     * A 1,500-block prompt (96,000 tokens) the keyer keyed to 512 blocks: {@code run} of them held at east-a (2,000
+     * tokens/s, {@code eastBacklog} s), none at west-a (20,000 tokens/s, {@code westBacklog} s).
+     */
+    private static Selection longPrompt(int run, double eastBacklog, double westBacklog) {
+        BlockKeys keys = blocks(512).withPromptBlocks(1_500);
+        List<Candidate> row = List.of(
+                c("east-a", 0, 2_000, 0.5, eastBacklog, run).candidate(),
+                c("west-a", 0, 20_000, 0.5, westBacklog, 0).candidate());
+        return new CandidateSelector(ScriptedRandom.neverExploring())
+                .select(row, keys, (id, k) -> id.name().equals("east-a") ? run : 0, DEFAULTS, LoadOrder.EXPECTED_WAIT);
+    }
+
+    @Test
+    void longPrompt_runToTheLastKey_holdsTheUnkeyedRestToo() {
+        // east-a: 3 s of backlog, nothing to compute; west-a: all 96,000 tokens, 4.8 s. Priced by the 512 keys alone,
+        // west-a would compute 1.64 s and win.
+        Selection chosen = longPrompt(512, 3, 0);
+        assertThat(chosen.cluster().id().name()).isEqualTo("east-a");
+        assertThat(chosen.outcome()).contains(AffinityOutcome.HIT);
+    }
+
+    @Test
+    void longPrompt_runEndingEarlier_leavesTheWholeRestToCompute() {
+        // east-a: (1,500 − 300) × 64 ÷ 2,000 = 38.4 s; west-a: 6 s + 4.8 s. Priced by the 512 keys alone, east-a would
+        // compute 6.78 s against west-a's 7.64 s and keep it.
+        Selection chosen = longPrompt(300, 0, 6);
+        assertThat(chosen.cluster().id().name()).isEqualTo("west-a");
+        assertThat(chosen.outcome()).contains(AffinityOutcome.LOAD);
+    }
+
+    @Test
+    void uncachedBlocks_pricesWhatThePrefixCacheCannotHold() {
+        BlockKeys cut = blocks(512).withPromptBlocks(1_500);
+        assertThat(ExpectedWait.uncachedBlocks(cut, 512))
+                .as("run to the last key")
+                .isZero();
+        assertThat(ExpectedWait.uncachedBlocks(cut, 300)).isEqualTo(1_200);
+        assertThat(ExpectedWait.uncachedBlocks(cut, 0)).isEqualTo(1_500);
+        assertThat(ExpectedWait.uncachedBlocks(blocks(100), 40))
+                .as("keyed to its end")
+                .isEqualTo(60);
+        assertThat(ExpectedWait.uncachedBlocks(blocks(100), 100)).isZero();
+        assertThat(blocks(100).withPromptBlocks(50).promptBlocks())
+                .as("never fewer than the keys")
+                .isEqualTo(100);
     }
 
     @Test

@@ -1,0 +1,53 @@
+package grid.gateway.sim;
+
+/**
+ * A cause of slow first tokens that a simulation run can switch off, to measure what it costs ({@link Decomposition}).
+ * Each is switched off in the simulation around the real router, never by changing the router's rules.
+ *
+ * <p>Thread-safe (immutable).
+ */
+public enum SimCause {
+    /**
+     * The seed's 2% exploration: the router's random source never draws under 2% where exploration asks (its other
+     * draws, the tie-breaks, are the same draws as with exploration on).
+     */
+    EXPLORATION("exploration"),
+    /**
+     * The seed's drop of a request's blocks on 429/5xx: the error answers still come (and are retried), but the router
+     * does not hear their status, so it keeps believing what the cluster holds.
+     */
+    DROP_ON_ERROR("drop on error"),
+    /**
+     * How the router places the requests it leaves to load (outcome {@code miss}: no run, or one under the sticky rule,
+     * as a conversation's first turn): the simulation places them by true load instead, the least predicted time to
+     * first token from true queues and prefill paths as if nothing were cached (the oracle without its cache knowledge).
+     */
+    MISS_LOAD("miss load placement", "misses placed by true load"),
+    /**
+     * The same, placed where the oracle would: true load and true caches, so a miss also finds the partial prefix
+     * the sticky rule does not count.
+     */
+    MISS_PLACEMENT("miss placement", "misses placed by the oracle");
+
+    private final String label;
+    private final String row;
+
+    SimCause(String label) {
+        this(label, "without " + label);
+    }
+
+    SimCause(String label, String row) {
+        this.label = label;
+        this.row = row;
+    }
+
+    /** The name in reports. */
+    public String label() {
+        return label;
+    }
+
+    /** The label of the run with it switched off. */
+    public String row() {
+        return row;
+    }
+}
