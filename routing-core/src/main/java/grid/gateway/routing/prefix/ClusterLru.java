@@ -12,12 +12,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * blocks and refuses a new conversation's, the opposite of what affinity needs (STYLE 2.5). And why not deadline
  * order: a TTL change applies to later confirmations only, so deadlines need not follow confirmation order. This is a
  * purpose-built LRU: a doubly linked list threaded through one array of 32-byte slots (key, deadline, confirmation
- * time, both links), indexed by an open-addressing table (linear probing, backward-shift deletion) whose cells hold
- * the slot and the upper half of the key's hash, about 48 bytes an entry at full size and no object per entry.
- *
- * <p>The layout is for the cache: a slot's fields share one cache line, and probing, inserting and deleting read
- * only the table (the hash half tells keys apart and gives a cell's home), so a key that is absent, or evicts
- * another, costs a few cache lines rather than one per array and per probe (docs/prefix-sharing.md, "Cost").
+ * time, both links), indexed by an open-addressing table a quarter full (linear probing, backward-shift deletion)
+ * whose cells hold the slot and the upper half of the key's hash: 64 bytes an entry, no object per entry. A slot's
+ * fields share a cache line; probing, inserting and deleting read only the table (the hash half tells keys apart and
+ * gives a cell's home), and a quarter-full table keeps probe runs short, so a new key that evicts another costs
+ * about half what it did at 40 bytes an entry (docs/prefix-sharing.md, "Cost").
  *
  * <ul>
  *   <li>{@link #run} counts leading keys that are present and unexpired. It does not refresh them.
@@ -51,10 +50,7 @@ final class ClusterLru {
     private int capacity;
     private long[] slots;
     private int room; // slots the array has room for
-    /**
-     * Open-addressing index: 0 when empty, else the key's hash with its lower half replaced by slot + 1. Length is a
-     * power of two, at least twice the slots.
-     */
+    /** The index: 0 when empty, else the key's hash with its lower half replaced by slot + 1; 4 cells a slot. */
     private long[] table;
 
     private int shift;
@@ -137,10 +133,9 @@ final class ClusterLru {
             for (int i = keys.size() - 1; i >= 0; i--) {
                 long key = keys.key(i);
                 int slot = find(key);
-                if (slot == NONE) {
-                    if (size == capacity) {
-                        remove(head);
-                    }
+                if (slot == NONE && size == capacity) {
+                    slot = replaceHead(key);
+                } else if (slot == NONE) {
                     slot = insert(key);
                 } else {
                     unlink(slot);
@@ -279,23 +274,33 @@ final class ClusterLru {
         if (free == NONE && used == room) {
             rebuild(Math.min(capacity, room * 2));
         }
-        int slot;
-        if (free != NONE) {
-            slot = free;
+        int slot = free == NONE ? used++ : free;
+        if (slot == free) {
             free = next(slot);
-        } else {
-            slot = used++;
         }
         slots[slot * STRIDE + KEY] = key;
-        long hash = mix(key);
+        index(mix(key), slot);
+        size++;
+        return slot;
+    }
+
+    /** Evicts the least recent entry and gives its slot to {@code key} (the memory is full). */
+    private int replaceHead(long key) {
+        int slot = head;
+        unlink(slot);
+        removeFromTable(slot);
+        slots[slot * STRIDE + KEY] = key;
+        index(mix(key), slot);
+        return slot;
+    }
+
+    private void index(long hash, int slot) {
         int mask = table.length - 1;
         int i = home(hash);
         while (table[i] != 0) {
             i = (i + 1) & mask;
         }
         table[i] = (hash & HIGH) | (slot + 1);
-        size++;
-        return slot;
     }
 
     private void remove(int slot) {
@@ -337,11 +342,6 @@ final class ClusterLru {
         slots[slot * STRIDE + LINKS] = ((long) prev << 32) | (next & LOW);
     }
 
-    private void prev(int slot, int prev) {
-        int at = slot * STRIDE + LINKS;
-        slots[at] = ((long) prev << 32) | (slots[at] & LOW);
-    }
-
     private void next(int slot, int next) {
         int at = slot * STRIDE + LINKS;
         slots[at] = (slots[at] & HIGH) | (next & LOW);
@@ -358,7 +358,7 @@ final class ClusterLru {
         if (n == NONE) {
             tail = p;
         } else {
-            prev(n, p);
+            slots[n * STRIDE + LINKS] = ((long) p << 32) | (slots[n * STRIDE + LINKS] & LOW);
         }
     }
 
@@ -375,7 +375,7 @@ final class ClusterLru {
     private void allocate(int count) {
         slots = new long[count * STRIDE];
         room = count;
-        int tableLength = Integer.highestOneBit(Math.max(2, count * 2 - 1)) << 1;
+        int tableLength = Integer.highestOneBit(Math.max(2, count * 4 - 1)) << 1;
         table = new long[tableLength];
         shift = 64 - Integer.numberOfTrailingZeros(tableLength);
         used = 0;
