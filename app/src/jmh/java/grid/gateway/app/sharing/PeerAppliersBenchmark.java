@@ -91,11 +91,15 @@ public class PeerAppliersBenchmark {
             entries[i] = raw;
             workerOf[i] = i % CLUSTERS;
         }
-        appliers = new PeerAppliers(threads, PeerAppliers.QUEUE_CAPACITY, fields -> {
-            SharedEntry entry = SharedEntry.parseRaw(fields).orElseThrow();
-            ClusterId cluster = byKey.get(entry.clusterKey());
-            memory.applyPeer(cluster, BlockKeys.copyOf(entry.keys(), entry.keys().length), true, 1_000_000);
-        }, () -> {});
+        appliers = new PeerAppliers(
+                threads,
+                PeerAppliers.QUEUE_CAPACITY,
+                fields -> {
+                    SharedEntry entry = SharedEntry.parseRaw(fields).orElseThrow();
+                    ClusterId cluster = byKey.get(entry.clusterKey());
+                    memory.applyPeer(cluster, BlockKeys.copyOf(entry.keys(), entry.keys().length), true, 1_000_000);
+                },
+                () -> {});
     }
 
     @TearDown(Level.Trial)
