@@ -46,8 +46,7 @@ public final class RedisSharing implements AutoCloseable {
                 meters, wall, this::streamLength, () -> memory.settings().ttl().toMillis() / 4);
         this.publisher =
                 new SharingPublisher(replica, settings.stream(), endpoint, context, SharingPublisher.QUEUE_CAPACITY);
-        this.reader =
-                new SharingReader(replica, settings.stream(), endpoint, memory, context, PeerAppliers.defaultThreads());
+        this.reader = new SharingReader(replica, settings.stream(), endpoint, memory, context);
         this.reading = Thread.ofVirtual().name("grid-sharing-reader").start(reader);
         this.publishing = Thread.ofVirtual().name("grid-sharing-publisher").start(publisher);
         memory.sharing(publisher);

@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -95,7 +95,7 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
 
     /** The entry in {@code fields}, or empty when they are not a well-formed entry (bad data is never applied). */
     static Optional<SharedEntry> parse(Map<String, String> fields) {
-        Map<byte[], byte[]> raw = new HashMap<>();
+        Map<byte[], byte[]> raw = new IdentityHashMap<>(); // byte[] keys: each field its own
         fields.forEach((name, value) -> raw.put(name.getBytes(UTF_8), value.getBytes(UTF_8)));
         return parseRaw(raw);
     }

@@ -58,12 +58,7 @@ final class SharingReader implements Runnable {
     private Map<String, Integer> workerOf = Map.of();
 
     SharingReader(
-            String replica,
-            String stream,
-            RedisEndpoint endpoint,
-            PrefixMemory memory,
-            SharingPublisher.Context c,
-            int threads) {
+            String replica, String stream, RedisEndpoint endpoint, PrefixMemory memory, SharingPublisher.Context c) {
         this.replica = replica.getBytes(StandardCharsets.UTF_8);
         this.stream = stream.getBytes(StandardCharsets.UTF_8);
         this.endpoint = endpoint;
@@ -71,7 +66,7 @@ final class SharingReader implements Runnable {
         this.meters = c.meters();
         this.wallMillis = c.wallMillis();
         this.appliers = new PeerAppliers(
-                threads,
+                PeerAppliers.defaultThreads(),
                 PeerAppliers.QUEUE_CAPACITY,
                 this::apply,
                 () -> meters.dropped(SharingMeters.Dropped.APPLY_QUEUE_FULL, 1));
