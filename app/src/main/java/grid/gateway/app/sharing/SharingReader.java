@@ -159,8 +159,12 @@ final class SharingReader implements Runnable {
         }
     }
 
-    /** The clusters of the grid in force, by site and digest (rebuilt when a reload changed them). */
-    private void refreshClusters() {
+    /**
+     * The clusters of the grid in force, by site and digest, and their workers (rebuilt when a reload changed them).
+     * Before a cluster can move to another worker, the workers apply what they hold, so that one cluster's entries
+     * are never applied by two workers at once, out of order.
+     */
+    private void refreshClusters() throws InterruptedException {
         Set<ClusterId> now = memory.clusters();
         if (!now.equals(knownClusters)) {
             Map<String, ClusterId> keys = new TreeMap<>();
@@ -170,6 +174,9 @@ final class SharingReader implements Runnable {
             Map<String, Integer> workers = new HashMap<>();
             for (String key : keys.keySet()) {
                 workers.put(key, workers.size() % appliers.threads());
+            }
+            if (!workerOf.isEmpty() && !workers.equals(workerOf)) {
+                appliers.drain(DRAIN_MILLIS);
             }
             knownClusters = now;
             byKey = Map.copyOf(keys);
