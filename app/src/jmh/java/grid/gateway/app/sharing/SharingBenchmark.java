@@ -1,5 +1,7 @@
 package grid.gateway.app.sharing;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.keyer.BlockKeys;
@@ -7,6 +9,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.SystemMonotonicClock;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -31,8 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code publish}: on the request thread, after the answer's status: stamp the entry and offer it to the bounded
  *       queue (the publishing thread's take is included, so the queue stays empty).
  *   <li>{@code encode}: on the publishing thread: the entry's stream fields (base64 of the keys).
- *   <li>{@code apply}: on the reader thread: parse a peer's entry and apply it to a full 16,384-entry LRU; the
- *       entries rotate over 8,192 × keys distinct keys, more than the LRU holds, so keys are new and evict.
+ *   <li>{@code apply}: on the reader thread: parse a peer's entry (its fields as bytes, as Redis returns them) and
+ *       apply it to a full 16,384-entry LRU; the entries rotate over 8,192 × keys distinct keys, more than the LRU
+ *       holds, so keys are new and evict. {@code parse} and {@code applyKeys} are its two parts.
  *   <li>{@code applyTurnFull} / {@code applyTurnTail}: the same for a multi-turn workload (8 turns a conversation,
  *       each adding keys ÷ 8 blocks, so the last turn has {@code keys}): every entry with its whole prompt (before)
  *       or with only what the publisher found new (after: the publisher's {@code news} over the same turns).
@@ -58,11 +62,12 @@ public class SharingBenchmark {
     private SharingPublisher publisher;
     private BlockKeys request;
     private SharedEntry entry;
-    private Map<String, String>[] peerEntries;
+    private Map<byte[], byte[]>[] peerEntries;
+    private BlockKeys[] peerKeys;
     private PrefixMemory memory;
     private int next;
-    private Map<String, String>[] turnsFull;
-    private Map<String, String>[] turnsTail;
+    private Map<byte[], byte[]>[] turnsFull;
+    private Map<byte[], byte[]>[] turnsTail;
     private SharedEntry[] turnEntries;
     private SharingPublisher newsPublisher;
     private int nextTurn;
@@ -86,10 +91,12 @@ public class SharingBenchmark {
         long[] fill = random.longs(settings.capacity()).toArray();
         memory.confirm(CLUSTER, BlockKeys.copyOf(fill, fill.length));
         peerEntries = new Map[ROTATION];
+        peerKeys = new BlockKeys[ROTATION];
         for (int i = 0; i < ROTATION; i++) {
             long[] fresh = random.longs(keys).toArray();
-            peerEntries[i] = SharedEntry.of("0abc", CLUSTER, true, System.currentTimeMillis(), fresh)
-                    .fields();
+            peerEntries[i] = raw(SharedEntry.of("0abc", CLUSTER, true, System.currentTimeMillis(), fresh)
+                    .fields());
+            peerKeys[i] = BlockKeys.copyOf(fresh, fresh.length);
         }
         turns(random);
     }
@@ -121,9 +128,9 @@ public class SharingBenchmark {
                 long[] prompt = Arrays.copyOf(prompts[c], step * turn);
                 SharedEntry entry = SharedEntry.of("0abc", CLUSTER, true, turn * 10_000L + c, prompt);
                 turnEntries[i] = entry;
-                turnsFull[i] = entry.fields();
+                turnsFull[i] = raw(entry.fields());
                 SharedEntry tail = counting.news(entry);
-                turnsTail[i] = tail == null ? null : tail.fields();
+                turnsTail[i] = tail == null ? null : raw(tail.fields());
                 full += prompt.length;
                 sent += tail == null ? 0 : tail.keys().length;
             }
@@ -140,7 +147,7 @@ public class SharingBenchmark {
 
     @Benchmark
     public boolean applyTurnTail() {
-        Map<String, String> fields = turnsTail[nextTurn++ & (ROTATION - 1)];
+        Map<byte[], byte[]> fields = turnsTail[nextTurn++ & (ROTATION - 1)];
         return fields != null && applyFields(fields);
     }
 
@@ -149,8 +156,15 @@ public class SharingBenchmark {
         return newsPublisher.news(turnEntries[nextTurn++ & (ROTATION - 1)]);
     }
 
-    private boolean applyFields(Map<String, String> fields) {
-        SharedEntry parsed = SharedEntry.parse(fields).orElseThrow();
+    /** The fields as the reader gets them from Redis: bytes. */
+    private static Map<byte[], byte[]> raw(Map<String, String> fields) {
+        Map<byte[], byte[]> raw = new LinkedHashMap<>();
+        fields.forEach((name, value) -> raw.put(name.getBytes(UTF_8), value.getBytes(UTF_8)));
+        return raw;
+    }
+
+    private boolean applyFields(Map<byte[], byte[]> fields) {
+        SharedEntry parsed = SharedEntry.parseRaw(fields).orElseThrow();
         return memory.applyPeer(
                 CLUSTER, BlockKeys.copyOf(parsed.keys(), parsed.keys().length), parsed.confirmed(), 1_000_000);
     }
@@ -168,9 +182,18 @@ public class SharingBenchmark {
 
     @Benchmark
     public boolean apply() {
-        SharedEntry parsed =
-                SharedEntry.parse(peerEntries[next++ & (ROTATION - 1)]).orElseThrow();
-        return memory.applyPeer(
-                CLUSTER, BlockKeys.copyOf(parsed.keys(), parsed.keys().length), parsed.confirmed(), 1_000_000);
+        return applyFields(peerEntries[next++ & (ROTATION - 1)]);
+    }
+
+    /** {@code apply}'s first part: parse and validate the entry, decode its keys. */
+    @Benchmark
+    public SharedEntry parse() {
+        return SharedEntry.parseRaw(peerEntries[next++ & (ROTATION - 1)]).orElseThrow();
+    }
+
+    /** {@code apply}'s second part: the same keys, already decoded, into the LRU. */
+    @Benchmark
+    public boolean applyKeys() {
+        return memory.applyPeer(CLUSTER, peerKeys[next++ & (ROTATION - 1)], true, 1_000_000);
     }
 }

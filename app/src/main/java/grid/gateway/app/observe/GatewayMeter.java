@@ -150,8 +150,8 @@ public enum GatewayMeter {
     SHARING_DROPPED(
             Type.COUNTER,
             "grid_prefix_sharing_dropped",
-            "Prefix sharing entries not published (queue_full, unsent) or not applied (malformed, unknown_cluster,"
-                    + " expired)",
+            "Prefix sharing entries not published (queue_full, unsent) or not applied (apply_queue_full, malformed,"
+                    + " unknown_cluster, expired)",
             "reason"),
     /** Age of the latest peer entry when it was applied. */
     SHARING_LAG(

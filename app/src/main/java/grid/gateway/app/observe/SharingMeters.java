@@ -18,6 +18,8 @@ public final class SharingMeters {
         QUEUE_FULL,
         /** Redis refused or did not take the write (down, slow, restarting). */
         UNSENT,
+        /** A peer's entry read while its cluster's apply worker was behind by a full queue: the oldest made room. */
+        APPLY_QUEUE_FULL,
         /** A stream entry that is not a well-formed sharing entry. */
         MALFORMED,
         /** An entry for a cluster this replica does not know. */

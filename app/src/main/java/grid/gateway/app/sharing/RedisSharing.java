@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Prefix-memory sharing through a Redis stream, started for one gateway: a publisher thread and a reader thread,
- * both virtual (Jedis blocks on sockets, which a virtual thread parks on), attached to the memory through its
+ * both virtual (Jedis blocks on sockets, which a virtual thread parks on), and the reader's apply workers
+ * ({@link PeerAppliers}, platform threads: applying is CPU-bound), attached to the memory through its
  * {@link MemorySharing} port.
  *
  * <p>Start-up waits for the first replay of the stream (warm start) for at most {@code warm_start_ms}; after that the

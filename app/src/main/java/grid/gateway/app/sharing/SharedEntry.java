@@ -1,13 +1,20 @@
 package grid.gateway.app.sharing;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.tag.ClusterDigest;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One confirmation or drop as it travels in the stream. Its fields, all short strings:
@@ -34,10 +41,16 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
     /** More keys than any request body the gateway accepts can produce: beyond is bad data. */
     static final int MAX_KEYS = 1 << 16;
 
-    private static final Pattern REPLICA = Pattern.compile("[0-9a-f]{1,32}");
-    private static final Pattern SITE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
-    private static final Pattern MILLIS = Pattern.compile("\\d{1,18}");
-    private static final Pattern DIGEST = Pattern.compile("[0-9A-Za-z_-]{" + ClusterDigest.LENGTH + "}");
+    /** The fields, in the order {@link #parseRaw} keeps their values. */
+    private static final String FIELDS = "rscotk";
+
+    private static final String ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    private static final boolean[] HEX = allowed("0123456789abcdef");
+    private static final boolean[] SITE = allowed(ALNUM + "._-");
+    private static final boolean[] DIGEST = allowed(ALNUM + "_-");
+    private static final boolean[] DIGITS = allowed("0123456789");
+    private static final VarHandle BIG_ENDIAN =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     /** The entry for {@code cluster}. */
     static SharedEntry of(String replica, ClusterId cluster, boolean confirmed, long atMillis, long[] keys) {
@@ -82,40 +95,117 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
 
     /** The entry in {@code fields}, or empty when they are not a well-formed entry (bad data is never applied). */
     static Optional<SharedEntry> parse(Map<String, String> fields) {
-        String replica = fields.get("r");
-        String site = fields.get("s");
-        String digest = fields.get("c");
-        String op = fields.get("o");
-        String at = fields.get("t");
-        String keys = fields.get("k");
-        if (fields.size() != 6
-                || replica == null
-                || site == null
-                || digest == null
-                || op == null
-                || at == null
+        Map<byte[], byte[]> raw = new IdentityHashMap<>(); // byte[] keys: each field its own
+        fields.forEach((name, value) -> raw.put(name.getBytes(UTF_8), value.getBytes(UTF_8)));
+        return parseRaw(raw);
+    }
+
+    /**
+     * The entry in {@code fields} as Redis returns them (bytes, so no string is made of the keys: they are decoded
+     * from base64 straight into longs), or empty when they are not a well-formed entry (bad data is never applied).
+     */
+    static Optional<SharedEntry> parseRaw(Map<byte[], byte[]> fields) {
+        if (fields.size() != FIELDS.length()) {
+            return Optional.empty();
+        }
+        byte[][] values = new byte[FIELDS.length()][];
+        for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+            byte[] name = field.getKey();
+            int at = name.length == 1 ? FIELDS.indexOf(name[0]) : -1;
+            if (at < 0 || values[at] != null) {
+                return Optional.empty();
+            }
+            values[at] = field.getValue();
+        }
+        byte[] replica = values[0];
+        byte[] site = values[1];
+        byte[] digest = values[2];
+        byte[] op = values[3];
+        byte[] at = values[4];
+        long[] keys = keys(values[5]);
+        if (!matches(replica, 32, HEX)
+                || !matches(site, 128, SITE)
+                || digest.length != ClusterDigest.LENGTH
+                || !matches(digest, ClusterDigest.LENGTH, DIGEST)
+                || op.length != 1
+                || (op[0] != 'c' && op[0] != 'd')
+                || !matches(at, 18, DIGITS)
                 || keys == null) {
             return Optional.empty();
         }
-        if (!REPLICA.matcher(replica).matches()
-                || !SITE.matcher(site).matches()
-                || !DIGEST.matcher(digest).matches()
-                || !(op.equals("c") || op.equals("d"))
-                || !MILLIS.matcher(at).matches()
-                || keys.length() > (MAX_KEYS * Long.BYTES / 3 + 1) * 4) {
-            return Optional.empty();
+        long millis = 0;
+        for (byte digit : at) {
+            millis = millis * 10 + (digit - '0');
+        }
+        return Optional.of(new SharedEntry(latin1(replica), latin1(site), latin1(digest), op[0] == 'c', millis, keys));
+    }
+
+    /** The cluster key ({@link #clusterKey()}) in raw {@code fields}, unchecked; empty when a part is missing. */
+    static String clusterKey(Map<byte[], byte[]> fields) {
+        byte[] site = null;
+        byte[] digest = null;
+        for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+            byte[] name = field.getKey();
+            if (name.length == 1 && name[0] == 's') {
+                site = field.getValue();
+            } else if (name.length == 1 && name[0] == 'c') {
+                digest = field.getValue();
+            }
+        }
+        return site == null || digest == null ? "" : clusterKey(latin1(site), latin1(digest));
+    }
+
+    /** Whether {@code fields} were published by {@code replica} (checked before the keys are decoded). */
+    static boolean from(Map<byte[], byte[]> fields, byte[] replica) {
+        for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+            byte[] name = field.getKey();
+            if (name.length == 1 && name[0] == 'r') {
+                return Arrays.equals(field.getValue(), replica);
+            }
+        }
+        return false;
+    }
+
+    /** The keys in base64 {@code text}, or null when it is not 1 to {@link #MAX_KEYS} keys in base64. */
+    private static long @Nullable [] keys(byte[] text) {
+        if (text.length == 0 || text.length > (MAX_KEYS * Long.BYTES / 3 + 1) * 4) {
+            return null;
         }
         byte[] raw;
         try {
-            raw = Base64.getDecoder().decode(keys);
+            raw = Base64.getDecoder().decode(text);
         } catch (IllegalArgumentException e) {
-            return Optional.empty();
+            return null;
         }
         if (raw.length == 0 || raw.length % Long.BYTES != 0) {
-            return Optional.empty();
+            return null;
         }
-        long[] decoded = new long[raw.length / Long.BYTES];
-        ByteBuffer.wrap(raw).asLongBuffer().get(decoded);
-        return Optional.of(new SharedEntry(replica, site, digest, op.equals("c"), Long.parseLong(at), decoded));
+        long[] keys = new long[raw.length / Long.BYTES];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = (long) BIG_ENDIAN.get(raw, i * Long.BYTES);
+        }
+        return keys;
+    }
+
+    private static boolean matches(byte[] value, int maxLength, boolean[] allowed) {
+        if (value.length == 0 || value.length > maxLength) {
+            return false;
+        }
+        for (byte b : value) {
+            if (b < 0 || !allowed[b]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean[] allowed(String chars) {
+        boolean[] allowed = new boolean[128];
+        chars.chars().forEach(c -> allowed[c] = true);
+        return allowed;
+    }
+
+    private static String latin1(byte[] ascii) {
+        return new String(ascii, StandardCharsets.ISO_8859_1);
     }
 }

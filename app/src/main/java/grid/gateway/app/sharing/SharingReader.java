@@ -5,11 +5,13 @@ import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.tag.ClusterDigest;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -17,44 +19,57 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XReadParams;
-import redis.clients.jedis.resps.StreamEntry;
+import redis.clients.jedis.resps.StreamEntryBinary;
 
 /**
- * Applies the peers' confirmations and drops to this replica's memory, with the same semantics as its own
- * ({@link PrefixMemory#applyPeer}): its own entries are skipped, entries for clusters it does not know and bad data
- * are counted and ignored.
+ * Reads the peers' confirmations and drops and has them applied to this replica's memory, with the same semantics as
+ * its own ({@link PrefixMemory#applyPeer}): its own entries are skipped before they are decoded; the others go to
+ * their cluster's worker ({@link PeerAppliers}), where entries for clusters it does not know and bad data are
+ * counted and ignored.
  *
  * <pre>
- *   connect ──> replay from max(last id read, now − TTL) in batches until a short batch ──> warm (once)
+ *   connect ──> replay from max(last id read, now − TTL) in batches until a short batch
+ *           ──> the workers applied it ──> warm (once)
  *           ──> XREAD BLOCK 1 s after the last id, forever
  *   any Redis error ──> disconnected, backoff, connect again (continuing after the last id read)
  * </pre>
  *
- * <p>Thread-safe: runs on one thread; {@link #awaitWarm} may be called from any.
+ * <p>Thread-safe: reads on one thread and applies on the workers; {@link #awaitWarm} may be called from any.
  */
 final class SharingReader implements Runnable {
     static final int BLOCK_MILLIS = 1_000;
     static final int COUNT = 1_000;
+    /** How long the warm start waits for the workers to apply the replay (the start waits less: warm_start_ms). */
+    static final long DRAIN_MILLIS = 60_000;
 
-    private final String replica;
-    private final String stream;
+    private final byte[] replica;
+    private final byte[] stream;
     private final RedisEndpoint endpoint;
     private final PrefixMemory memory;
     private final SharingMeters meters;
     private final LongSupplier wallMillis;
     private final CountDownLatch warm = new CountDownLatch(1);
+    private final PeerAppliers appliers;
     private StreamEntryID last = new StreamEntryID(0, 0);
     private Set<ClusterId> knownClusters = Set.of();
-    private Map<String, ClusterId> byKey = Map.of();
+    /** The clusters by site and digest; written by the reader, read by the workers. */
+    private volatile Map<String, ClusterId> byKey = Map.of();
+    /** Each known cluster's worker: the clusters in order, dealt round the workers. */
+    private Map<String, Integer> workerOf = Map.of();
 
     SharingReader(
             String replica, String stream, RedisEndpoint endpoint, PrefixMemory memory, SharingPublisher.Context c) {
-        this.replica = replica;
-        this.stream = stream;
+        this.replica = replica.getBytes(StandardCharsets.UTF_8);
+        this.stream = stream.getBytes(StandardCharsets.UTF_8);
         this.endpoint = endpoint;
         this.memory = memory;
         this.meters = c.meters();
         this.wallMillis = c.wallMillis();
+        this.appliers = new PeerAppliers(
+                PeerAppliers.defaultThreads(),
+                PeerAppliers.QUEUE_CAPACITY,
+                this::apply,
+                () -> meters.dropped(SharingMeters.Dropped.APPLY_QUEUE_FULL, 1));
     }
 
     /** Waits until the first replay ended or {@code millis} passed; true when warm. */
@@ -65,62 +80,71 @@ final class SharingReader implements Runnable {
     @Override
     public void run() {
         Backoff backoff = new Backoff();
-        while (!Thread.currentThread().isInterrupted()) {
-            try (Jedis jedis = endpoint.open()) {
-                jedis.ping();
-                meters.connected(true);
-                backoff.reset();
-                replay(jedis);
-                warm.countDown();
-                while (!Thread.currentThread().isInterrupted()) {
-                    read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS));
-                }
-            } catch (JedisException e) {
-                meters.connected(false);
-                if (!backoff.pause()) {
-                    break;
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                try (Jedis jedis = endpoint.open()) {
+                    jedis.ping();
+                    meters.connected(true);
+                    backoff.reset();
+                    replay(jedis);
+                    appliers.drain(DRAIN_MILLIS);
+                    warm.countDown();
+                    while (!Thread.currentThread().isInterrupted()) {
+                        read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS), false);
+                    }
+                } catch (JedisException e) {
+                    meters.connected(false);
+                    if (!backoff.pause()) {
+                        break;
+                    }
                 }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            appliers.close();
+            meters.connected(false);
         }
-        meters.connected(false);
     }
 
     /** Reads what the stream holds after the last id (at most a TTL old), until a batch comes back short. */
-    private void replay(Jedis jedis) {
+    private void replay(Jedis jedis) throws InterruptedException {
         long oldest = wallMillis.getAsLong() - memory.settings().ttl().toMillis();
         if (last.getTime() < oldest) {
             last = new StreamEntryID(Math.max(0, oldest), 0);
         }
-        while (read(jedis, XReadParams.xReadParams().count(COUNT)) == COUNT) {
+        while (read(jedis, XReadParams.xReadParams().count(COUNT), true) == COUNT) {
             // keep reading: the stream holds more than one batch
         }
     }
 
-    /** One XREAD after the last id; returns how many entries came. */
-    private int read(Jedis jedis, XReadParams params) {
-        List<Map.Entry<String, List<StreamEntry>>> answer = jedis.xread(params, Map.of(stream, last));
+    /** One XREAD after the last id, its entries handed to the workers; returns how many entries came. */
+    private int read(Jedis jedis, XReadParams params, boolean replaying) throws InterruptedException {
+        List<Map.Entry<byte[], List<StreamEntryBinary>>> answer = jedis.xreadBinary(params, Map.of(stream, last));
         if (answer == null || answer.isEmpty()) {
             return 0;
         }
-        List<StreamEntry> entries = answer.getFirst().getValue();
+        List<StreamEntryBinary> entries = answer.getFirst().getValue();
         refreshClusters();
-        for (StreamEntry entry : entries) {
+        for (StreamEntryBinary entry : entries) {
             last = entry.getID();
-            apply(entry.getFields());
+            Map<byte[], byte[]> fields = entry.getFields();
+            if (!SharedEntry.from(fields, replica)) {
+                Integer worker = workerOf.get(SharedEntry.clusterKey(fields));
+                appliers.offer(fields, worker == null ? 0 : worker, replaying);
+            }
         }
         return entries.size();
     }
 
-    private void apply(Map<String, String> fields) {
-        Optional<SharedEntry> parsed = SharedEntry.parse(fields);
+    /** Applies one peer's entry (on a worker). */
+    private void apply(Map<byte[], byte[]> fields) {
+        Optional<SharedEntry> parsed = SharedEntry.parseRaw(fields);
         if (parsed.isEmpty()) {
             meters.dropped(SharingMeters.Dropped.MALFORMED, 1);
             return;
         }
         SharedEntry entry = parsed.get();
-        if (entry.replica().equals(replica)) {
-            return;
-        }
         ClusterId cluster = byKey.get(entry.clusterKey());
         if (cluster == null) {
             meters.dropped(SharingMeters.Dropped.UNKNOWN_CLUSTER, 1);
@@ -135,16 +159,28 @@ final class SharingReader implements Runnable {
         }
     }
 
-    /** The clusters of the grid in force, by site and digest (rebuilt when a reload changed them). */
-    private void refreshClusters() {
+    /**
+     * The clusters of the grid in force, by site and digest, and their workers (rebuilt when a reload changed them).
+     * Before a cluster can move to another worker, the workers apply what they hold, so that one cluster's entries
+     * are never applied by two workers at once, out of order.
+     */
+    private void refreshClusters() throws InterruptedException {
         Set<ClusterId> now = memory.clusters();
         if (!now.equals(knownClusters)) {
-            Map<String, ClusterId> keys = new HashMap<>();
+            Map<String, ClusterId> keys = new TreeMap<>();
             for (ClusterId id : now) {
                 keys.put(SharedEntry.clusterKey(id.site().value(), ClusterDigest.of(id.name())), id);
             }
+            Map<String, Integer> workers = new HashMap<>();
+            for (String key : keys.keySet()) {
+                workers.put(key, workers.size() % appliers.threads());
+            }
+            if (!workerOf.isEmpty() && !workers.equals(workerOf)) {
+                appliers.drain(DRAIN_MILLIS);
+            }
             knownClusters = now;
-            byKey = keys;
+            byKey = Map.copyOf(keys);
+            workerOf = workers;
         }
     }
 }

@@ -1,10 +1,12 @@
 package grid.gateway.app.sharing;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.SiteName;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,5 +74,25 @@ class SharedEntryTest {
         assertThat(SharedEntry.parse(SharedEntry.of("ab", EAST_A, true, 5, new long[SharedEntry.MAX_KEYS])
                         .fields()))
                 .isPresent();
+    }
+
+    @Test
+    void parseRaw_sameFieldTwice_refused_ownReplicaAndClusterKeyReadWithoutDecoding() {
+        Map<byte[], byte[]> raw = new LinkedHashMap<>();
+        SharedEntry.of("ab", EAST_A, true, 5, new long[] {7})
+                .fields()
+                .forEach((name, value) -> raw.put(name.getBytes(UTF_8), value.getBytes(UTF_8)));
+        assertThat(SharedEntry.parseRaw(raw)).isPresent();
+        assertThat(SharedEntry.from(raw, "ab".getBytes(UTF_8))).isTrue();
+        assertThat(SharedEntry.from(raw, "abc".getBytes(UTF_8))).isFalse();
+        assertThat(SharedEntry.clusterKey(raw))
+                .isEqualTo(SharedEntry.of("x", EAST_A, true, 0, new long[] {1}).clusterKey());
+
+        Map<byte[], byte[]> twice = new LinkedHashMap<>(raw);
+        twice.remove(
+                twice.keySet().stream().filter(k -> k[0] == 't').findFirst().orElseThrow());
+        twice.put("r".getBytes(UTF_8), "cd".getBytes(UTF_8)); // a second "r" (byte[] keys are distinct objects)
+        assertThat(twice).hasSize(6);
+        assertThat(SharedEntry.parseRaw(twice)).isEmpty();
     }
 }

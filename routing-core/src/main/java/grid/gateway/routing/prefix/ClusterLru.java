@@ -11,8 +11,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Why not Caffeine's size eviction: it is W-TinyLFU, which under a stream of one-off prompts keeps old frequent
  * blocks and refuses a new conversation's, the opposite of what affinity needs (STYLE 2.5). And why not deadline
  * order: a TTL change applies to later confirmations only, so deadlines need not follow confirmation order. This is a
- * purpose-built LRU: a doubly linked list threaded through parallel arrays, indexed by an open-addressing table
- * (linear probing, backward-shift deletion), about 40 bytes an entry at full size and no object per entry.
+ * purpose-built LRU: a doubly linked list threaded through one array of 32-byte slots (key, deadline, confirmation
+ * time, both links), indexed by an open-addressing table a quarter full (linear probing, backward-shift deletion)
+ * whose cells hold the slot and the upper half of the key's hash: 64 bytes an entry, no object per entry. A slot's
+ * fields share a cache line; probing, inserting and deleting read only the table (the hash half tells keys apart and
+ * gives a cell's home), and a quarter-full table keeps probe runs short, so a new key that evicts another costs
+ * about half what it did at 40 bytes an entry (docs/prefix-sharing.md, "Cost").
  *
  * <ul>
  *   <li>{@link #run} counts leading keys that are present and unexpired. It does not refresh them.
@@ -28,19 +32,26 @@ final class ClusterLru {
     private static final int NONE = -1;
     private static final int MIN_SLOTS = 64;
     private static final long MIX = 0x9E3779B97F4A7C15L;
+    private static final long HIGH = 0xFFFF_FFFF_0000_0000L;
+    private static final long LOW = 0xFFFF_FFFFL;
+
+    /** A slot's fields, {@link #STRIDE} longs from {@code slot * STRIDE}. */
+    private static final int STRIDE = 4;
+
+    private static final int KEY = 0;
+    private static final int DEADLINE = 1;
+    /** When the entry was last confirmed, for the usage horizon ({@code learn_from_usage}). */
+    private static final int CONFIRMED = 2;
+    /** The previous slot in the upper half, the next in the lower (a free slot: the next free one). */
+    private static final int LINKS = 3;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final long hashSalt;
     private int capacity;
-    private long[] keys;
-    private long[] deadlines;
-    /** When each entry was last confirmed, for the usage horizon ({@code learn_from_usage}). */
-    private long[] confirmedAt;
-
-    private int[] prev;
-    private int[] next;
-    /** Open-addressing index: slot + 1, or 0 when empty. Length is a power of two, at least twice the slots. */
-    private int[] table;
+    private long[] slots;
+    private int room; // slots the array has room for
+    /** The index: 0 when empty, else the key's hash with its lower half replaced by slot + 1; 4 cells a slot. */
+    private long[] table;
 
     private int shift;
     private int head = NONE;
@@ -67,7 +78,9 @@ final class ClusterLru {
             int run = 0;
             while (run < keys.size()) {
                 int slot = find(keys.key(run));
-                if (slot == NONE || deadlines[slot] - now <= 0 || now - confirmedAt[slot] > horizonNanos) {
+                if (slot == NONE
+                        || slots[slot * STRIDE + DEADLINE] - now <= 0
+                        || now - slots[slot * STRIDE + CONFIRMED] > horizonNanos) {
                     break;
                 }
                 run++;
@@ -89,10 +102,10 @@ final class ClusterLru {
             int run = 0;
             while (run < keys.size()) {
                 int slot = find(keys.key(run));
-                if (slot == NONE || deadlines[slot] - now <= 0) {
+                if (slot == NONE || slots[slot * STRIDE + DEADLINE] - now <= 0) {
                     break;
                 }
-                at[run++] = confirmedAt[slot];
+                at[run++] = slots[slot * STRIDE + CONFIRMED];
             }
             return Arrays.copyOf(at, run);
         } finally {
@@ -120,16 +133,15 @@ final class ClusterLru {
             for (int i = keys.size() - 1; i >= 0; i--) {
                 long key = keys.key(i);
                 int slot = find(key);
-                if (slot == NONE) {
-                    if (size == capacity) {
-                        remove(head);
-                    }
+                if (slot == NONE && size == capacity) {
+                    slot = replaceHead(key);
+                } else if (slot == NONE) {
                     slot = insert(key);
                 } else {
                     unlink(slot);
                 }
-                deadlines[slot] = deadline;
-                confirmedAt[slot] = now;
+                slots[slot * STRIDE + DEADLINE] = deadline;
+                slots[slot * STRIDE + CONFIRMED] = now;
                 linkLast(slot);
             }
         } finally {
@@ -160,7 +172,7 @@ final class ClusterLru {
             while (size > capacity) {
                 remove(head);
             }
-            if (keys.length > Math.max(MIN_SLOTS, capacity)) {
+            if (room > Math.max(MIN_SLOTS, capacity)) {
                 rebuild(Math.max(Math.min(capacity, MIN_SLOTS), size));
             }
         } finally {
@@ -172,7 +184,7 @@ final class ClusterLru {
     void expire(long now) {
         lock.writeLock().lock();
         try {
-            while (head != NONE && deadlines[head] - now <= 0) {
+            while (head != NONE && slots[head * STRIDE + DEADLINE] - now <= 0) {
                 remove(head);
             }
         } finally {
@@ -196,8 +208,8 @@ final class ClusterLru {
         try {
             long[] order = new long[size];
             int i = 0;
-            for (int slot = head; slot != NONE; slot = next[slot]) {
-                order[i++] = keys[slot];
+            for (int slot = head; slot != NONE; slot = next(slot)) {
+                order[i++] = slots[slot * STRIDE + KEY];
             }
             return order;
         } finally {
@@ -211,15 +223,18 @@ final class ClusterLru {
         try {
             int count = 0;
             int last = NONE;
-            for (int slot = head; slot != NONE; slot = next[slot]) {
-                check(prev[slot] == last, "prev link");
-                check(find(keys[slot]) == slot, "index finds the entry");
+            for (int slot = head; slot != NONE; slot = next(slot)) {
+                check(prev(slot) == last, "prev link");
+                check(find(slots[slot * STRIDE + KEY]) == slot, "index finds the entry");
                 last = slot;
                 count++;
             }
             check(last == tail, "tail");
             check(count == size && size <= capacity, "size");
             check(Arrays.stream(table).filter(t -> t != 0).count() == size, "index count");
+            for (long cell : table) {
+                check(cell == 0 || (cell & HIGH) == (mix(slots[((int) cell - 1) * STRIDE + KEY]) & HIGH), "hash half");
+            }
         } finally {
             lock.readLock().unlock();
         }
@@ -231,63 +246,81 @@ final class ClusterLru {
         }
     }
 
-    private int home(long key) {
-        return (int) (((key ^ hashSalt) * MIX) >>> shift);
+    private long mix(long key) {
+        return (key ^ hashSalt) * MIX;
+    }
+
+    /** A hash's or a cell's home: the hash's top bits (the shift is at least 33, so a cell keeps them). */
+    private int home(long hashOrCell) {
+        return (int) (hashOrCell >>> shift);
     }
 
     private int find(long key) {
+        long hash = mix(key);
+        long high = hash & HIGH;
         int mask = table.length - 1;
-        for (int i = home(key); ; i = (i + 1) & mask) {
-            int entry = table[i];
-            if (entry == 0) {
+        for (int i = home(hash); ; i = (i + 1) & mask) {
+            long cell = table[i];
+            if (cell == 0) {
                 return NONE;
             }
-            if (keys[entry - 1] == key) {
-                return entry - 1;
+            if ((cell & HIGH) == high && slots[((int) cell - 1) * STRIDE + KEY] == key) {
+                return (int) cell - 1;
             }
         }
     }
 
     private int insert(long key) {
-        if (free == NONE && used == keys.length) {
-            rebuild(Math.min(capacity, keys.length * 2));
+        if (free == NONE && used == room) {
+            rebuild(Math.min(capacity, room * 2));
         }
-        int slot;
-        if (free != NONE) {
-            slot = free;
-            free = next[slot];
-        } else {
-            slot = used++;
+        int slot = free == NONE ? used++ : free;
+        if (slot == free) {
+            free = next(slot);
         }
-        keys[slot] = key;
+        slots[slot * STRIDE + KEY] = key;
+        index(mix(key), slot);
+        size++;
+        return slot;
+    }
+
+    /** Evicts the least recent entry and gives its slot to {@code key} (the memory is full). */
+    private int replaceHead(long key) {
+        int slot = head;
+        unlink(slot);
+        removeFromTable(slot);
+        slots[slot * STRIDE + KEY] = key;
+        index(mix(key), slot);
+        return slot;
+    }
+
+    private void index(long hash, int slot) {
         int mask = table.length - 1;
-        int i = home(key);
+        int i = home(hash);
         while (table[i] != 0) {
             i = (i + 1) & mask;
         }
-        table[i] = slot + 1;
-        size++;
-        return slot;
+        table[i] = (hash & HIGH) | (slot + 1);
     }
 
     private void remove(int slot) {
         unlink(slot);
         removeFromTable(slot);
-        next[slot] = free;
+        links(slot, NONE, free);
         free = slot;
         size--;
     }
 
     private void removeFromTable(int slot) {
         int mask = table.length - 1;
-        int i = home(keys[slot]);
-        while (table[i] != slot + 1) {
+        int i = home(mix(slots[slot * STRIDE + KEY]));
+        while ((table[i] & LOW) != slot + 1) {
             i = (i + 1) & mask;
         }
         table[i] = 0;
-        // Backward-shift: move later entries of the probe run into the hole unless their home lies after it.
+        // Backward-shift: move later cells of the probe run into the hole unless their home lies after it.
         for (int j = (i + 1) & mask; table[j] != 0; j = (j + 1) & mask) {
-            int k = home(keys[table[j] - 1]);
+            int k = home(table[j]);
             boolean staysPut = i <= j ? (i < k && k <= j) : (i < k || k <= j);
             if (!staysPut) {
                 table[i] = table[j];
@@ -297,60 +330,70 @@ final class ClusterLru {
         }
     }
 
+    private int prev(int slot) {
+        return (int) (slots[slot * STRIDE + LINKS] >> 32);
+    }
+
+    private int next(int slot) {
+        return (int) slots[slot * STRIDE + LINKS];
+    }
+
+    private void links(int slot, int prev, int next) {
+        slots[slot * STRIDE + LINKS] = ((long) prev << 32) | (next & LOW);
+    }
+
+    private void next(int slot, int next) {
+        int at = slot * STRIDE + LINKS;
+        slots[at] = (slots[at] & HIGH) | (next & LOW);
+    }
+
     private void unlink(int slot) {
-        int p = prev[slot];
-        int n = next[slot];
+        int p = prev(slot);
+        int n = next(slot);
         if (p == NONE) {
             head = n;
         } else {
-            next[p] = n;
+            next(p, n);
         }
         if (n == NONE) {
             tail = p;
         } else {
-            prev[n] = p;
+            slots[n * STRIDE + LINKS] = ((long) p << 32) | (slots[n * STRIDE + LINKS] & LOW);
         }
     }
 
     private void linkLast(int slot) {
-        prev[slot] = tail;
-        next[slot] = NONE;
+        links(slot, tail, NONE);
         if (tail == NONE) {
             head = slot;
         } else {
-            next[tail] = slot;
+            next(tail, slot);
         }
         tail = slot;
     }
 
-    private void allocate(int slots) {
-        keys = new long[slots];
-        deadlines = new long[slots];
-        confirmedAt = new long[slots];
-        prev = new int[slots];
-        next = new int[slots];
-        int tableLength = Integer.highestOneBit(Math.max(2, slots * 2 - 1)) << 1;
-        table = new int[tableLength];
+    private void allocate(int count) {
+        slots = new long[count * STRIDE];
+        room = count;
+        int tableLength = Integer.highestOneBit(Math.max(2, count * 4 - 1)) << 1;
+        table = new long[tableLength];
         shift = 64 - Integer.numberOfTrailingZeros(tableLength);
         used = 0;
         free = NONE;
     }
 
-    /** Reallocates for {@code slots} entries and re-inserts the live ones in recency order. */
-    private void rebuild(int slots) {
-        long[] oldKeys = keys;
-        long[] oldDeadlines = deadlines;
-        long[] oldConfirmedAt = confirmedAt;
-        int[] oldNext = next;
+    /** Reallocates for {@code count} entries and re-inserts the live ones in recency order. */
+    private void rebuild(int count) {
+        long[] old = slots;
         int oldHead = head;
-        allocate(slots);
+        allocate(count);
         head = NONE;
         tail = NONE;
         size = 0;
-        for (int slot = oldHead; slot != NONE; slot = oldNext[slot]) {
-            int copy = insert(oldKeys[slot]);
-            deadlines[copy] = oldDeadlines[slot];
-            confirmedAt[copy] = oldConfirmedAt[slot];
+        for (int slot = oldHead; slot != NONE; slot = (int) old[slot * STRIDE + LINKS]) {
+            int copy = insert(old[slot * STRIDE + KEY]);
+            slots[copy * STRIDE + DEADLINE] = old[slot * STRIDE + DEADLINE];
+            slots[copy * STRIDE + CONFIRMED] = old[slot * STRIDE + CONFIRMED];
             linkLast(copy);
         }
     }

@@ -100,4 +100,31 @@ class ClusterLruTest {
             assertThat(lru.run(BlockKeys.copyOf(new long[] {key}, 1), 0)).isEqualTo(expected);
         }
     }
+
+    @Test
+    void keysWhoseHashesShareTheUpperHalf_toldApartByTheKey() {
+        // The index keeps only the upper half of a key's hash: with salt 0 the hash is key × MIX, so keys made from
+        // hashes that differ only in the lower half share home and hash half, and only the key tells them apart.
+        long mix = 0x9E3779B97F4A7C15L;
+        long inverse = mix; // Newton's iteration for the inverse of an odd number modulo 2^64
+        for (int i = 0; i < 6; i++) {
+            inverse *= 2 - mix * inverse;
+        }
+        ClusterLru lru = new ClusterLru(64, 0);
+        long[] keys = new long[16];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = (0x1234_5678_0000_0000L | i) * inverse;
+        }
+        lru.confirm(BlockKeys.copyOf(keys, 8), 0, 1_000);
+        lru.checkInvariants();
+        for (int i = 0; i < keys.length; i++) {
+            int expected = i < 8 ? 1 : 0;
+            assertThat(lru.run(BlockKeys.copyOf(new long[] {keys[i]}, 1), 0))
+                    .as("key %d", i)
+                    .isEqualTo(expected);
+        }
+        lru.drop(BlockKeys.copyOf(new long[] {keys[3]}, 1));
+        lru.checkInvariants();
+        assertThat(lru.keysInOrder()).containsExactly(keys[7], keys[6], keys[5], keys[4], keys[2], keys[1], keys[0]);
+    }
 }

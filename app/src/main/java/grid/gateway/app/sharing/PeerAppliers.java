@@ -1,0 +1,112 @@
+package grid.gateway.app.sharing;
+
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Applies the peers' entries on a few threads, sharded by cluster (docs/prefix-sharing.md, "Applying on more than one
+ * thread"): the reader gives each cluster one worker, so one cluster's entries are applied in stream order (a drop
+ * after a confirmation stays after it) while different clusters' entries, whose LRUs lock separately, are applied
+ * side by side.
+ *
+ * <p>Each worker has a bounded queue. While reading live, a full queue drops its oldest entry and counts it (the
+ * newest entries are the ones worth applying, as in the publisher); while replaying for the warm start the reader
+ * waits for room instead, since the replay is what the warm start is for and it is bounded in time already.
+ *
+ * <p>The workers are platform threads: applying is CPU-bound and never blocks, so on virtual threads it would hold
+ * the carriers that serve requests.
+ *
+ * <p>Thread-safe: {@link #offer} and {@link #drain} are called by the reader thread only; the queues are concurrent.
+ */
+final class PeerAppliers implements AutoCloseable {
+    /** Entries waiting per worker: two of the reader's batches. */
+    static final int QUEUE_CAPACITY = 2 * SharingReader.COUNT;
+
+    private final ArrayBlockingQueue<Runnable>[] queues;
+    private final Thread[] workers;
+    private final Consumer<Map<byte[], byte[]>> apply;
+    private final Runnable droppedOldest;
+
+    /**
+     * Starts {@code threads} workers.
+     *
+     * @param threads how many workers (at least 1)
+     * @param capacity each worker's queue capacity
+     * @param apply applies one entry's raw fields (on a worker)
+     * @param droppedOldest counts one entry dropped from a full queue
+     */
+    @SuppressWarnings("unchecked")
+    PeerAppliers(int threads, int capacity, Consumer<Map<byte[], byte[]>> apply, Runnable droppedOldest) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
+        }
+        this.apply = apply;
+        this.droppedOldest = droppedOldest;
+        queues = new ArrayBlockingQueue[threads];
+        workers = new Thread[threads];
+        for (int i = 0; i < threads; i++) {
+            ArrayBlockingQueue<Runnable> queue = new ArrayBlockingQueue<>(capacity);
+            queues[i] = queue;
+            workers[i] =
+                    Thread.ofPlatform().daemon().name("grid-sharing-apply-" + i).start(() -> work(queue));
+        }
+    }
+
+    /** Workers for this machine: half its processors, at least 1, at most 4. */
+    static int defaultThreads() {
+        return Math.clamp(Runtime.getRuntime().availableProcessors() / 2, 1, 4);
+    }
+
+    /** How many workers there are. */
+    int threads() {
+        return workers.length;
+    }
+
+    /**
+     * Hands one entry to worker {@code shard} (modulo the workers); {@code replaying}: waits for room, else a full
+     * queue drops its oldest entry (counted).
+     */
+    void offer(Map<byte[], byte[]> fields, int shard, boolean replaying) throws InterruptedException {
+        ArrayBlockingQueue<Runnable> queue = queues[Math.floorMod(shard, queues.length)];
+        Runnable task = () -> apply.accept(fields);
+        if (replaying) {
+            queue.put(task);
+            return;
+        }
+        while (!queue.offer(task)) {
+            if (queue.poll() != null) {
+                droppedOldest.run();
+            }
+        }
+    }
+
+    /** Waits until every entry offered so far was applied; false when {@code millis} passed first. */
+    boolean drain(long millis) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(queues.length);
+        for (ArrayBlockingQueue<Runnable> queue : queues) {
+            queue.put(done::countDown);
+        }
+        return done.await(millis, TimeUnit.MILLISECONDS);
+    }
+
+    private static void work(ArrayBlockingQueue<Runnable> queue) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                queue.take().run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the workers; what is still queued is not applied. */
+    @Override
+    public void close() {
+        for (Thread worker : workers) {
+            worker.interrupt();
+        }
+    }
+}
