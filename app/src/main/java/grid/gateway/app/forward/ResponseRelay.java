@@ -43,6 +43,8 @@ public final class ResponseRelay {
     private static final int COPY_BUFFER = 16 * 1024;
     /** Larger JSON answers are streamed untagged rather than held (no Responses object comes near this). */
     private static final int MAX_TAGGED_JSON = 64 * 1024 * 1024;
+    /** No hook at the first body bytes. */
+    private static final Runnable NOTHING = () -> {};
 
     private final ScheduledExecutorService watchdog;
     private final Duration idleTimeout;
@@ -66,10 +68,22 @@ public final class ResponseRelay {
      */
     public RelayResult relay(
             Method method, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite) {
+        return relay(method, answer, response, rewrite, NOTHING);
+    }
+
+    /**
+     * {@link #relay(Method, Http1ClientResponse, ServerResponse, AnswerRewrite)}, running {@code firstBytes} once
+     * when the first body bytes are in hand (a held JSON answer: the whole body), before anything goes to the client:
+     * a stream's first event, or a plain answer's first chunk. Not run for an answer without a body, nor for one that
+     * breaks before its first byte.
+     */
+    public RelayResult relay(
+            Method method,
+            Http1ClientResponse answer,
+            ServerResponse response,
+            AnswerRewrite rewrite,
+            Runnable firstBytes) {
         int status = answer.status().code();
-        Optional<HttpMediaType> type = answer.headers().contentType();
-        boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
-        boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
         if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
             copyHeaders(answer, response, false);
             answer.close(); // no body to read (docs/design.md §H2): the connection goes back to the pool
@@ -78,7 +92,7 @@ public final class ResponseRelay {
         }
         relaying.add(answer);
         try {
-            return relayBody(answer, response, rewrite, json, sse);
+            return relayBody(answer, response, rewrite, firstBytes);
         } finally {
             relaying.remove(answer);
         }
@@ -86,8 +100,11 @@ public final class ResponseRelay {
 
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
     private RelayResult relayBody(
-            Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite, boolean json, boolean sse) {
+            Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite, Runnable firstBytes) {
         int status = answer.status().code();
+        Optional<HttpMediaType> type = answer.headers().contentType();
+        boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
+        boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
         boolean tagged = rewrite.tagsIds() && (sse || json);
         // Not try-with-resources: closing the entity stream drains it, which would read a whole answer the
         // client no longer wants; closing the answer instead closes the upstream connection.
@@ -111,6 +128,7 @@ public final class ResponseRelay {
         }
         copyHeaders(answer, response, tagged);
         try {
+            firstBytes.run();
             RelayResult result;
             if (holdJson && first < 0) {
                 result = jsonTagged(status, held.toByteArray(), response, rewrite);

@@ -112,7 +112,8 @@ final class ExplanationJson {
                     .add("cluster", c.cluster().id().toString())
                     .add("queue_depth", number(c.queueDepth()))
                     .add("queue_cost", c.queueCost())
-                    .add("busy_share", c.busyShare());
+                    .add("busy_share", c.busyShare())
+                    .add("prefill_backlog_seconds", c.prefillBacklogSeconds());
             if (decision.runs().isEmpty()) {
                 row.addNull("run");
             } else {

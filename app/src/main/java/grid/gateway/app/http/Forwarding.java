@@ -32,7 +32,8 @@ import java.util.function.Function;
  *        │                                         pinned:   503 + Retry-After: 5
  *        ├── TIMEOUT before headers ──> 504        RESET before headers ──> 502
  *        └── answered ──> 8. learn (2xx confirm, 429/5xx drop) ──> 9. relay ──> cached tokens (counted;
- *                            learn_from_usage); TIMEOUT or RESET before the first body byte ──> 504 / 502
+ *                            learn_from_usage); TIMEOUT or RESET before the first body byte ──> 504 / 502;
+ *                            2xx with expected_wait: the first body bytes are the first token (router.firstToken)
  * </pre>
  *
  * <p>The failure kinds are {@link UpstreamFailure}'s, sorted once by the forwarder or the relay.
@@ -41,6 +42,7 @@ import java.util.function.Function;
  */
 final class Forwarding {
     private static final int MAX_TRIES = 2;
+    private static final Runnable NO_FIRST_TOKEN = () -> {};
 
     private final SiteRouter router;
     private final UpstreamForwarder forwarder;
@@ -180,6 +182,19 @@ final class Forwarding {
         ErrorAnswers.send(response, request.errors(), error);
     }
 
+    /**
+     * What the relay runs at the answer's first body bytes: for a 2xx answer to a request in its cluster's prefill
+     * backlog ({@code load.order_by: expected_wait}; a pinned request or another order has none), the router hears
+     * its first token. A stream's first bytes are its first event, which an engine writes once the prompt is computed
+     * (its headers may come before); a non-streamed answer's first bytes come after the whole generation, so its
+     * prefill is certainly done (docs/design.md §13).
+     */
+    private Runnable firstToken(RouteDecision decision, int status) {
+        return status >= 200 && status < 300 && decision.backlogMark() >= 0
+                ? () -> router.firstToken(decision)
+                : NO_FIRST_TOKEN;
+    }
+
     /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */
     private void answered(
             RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
@@ -190,7 +205,8 @@ final class Forwarding {
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
         request.access().relaying(response);
-        RelayResult result = relay.relay(request.method(), answered.response(), response, rewrite);
+        RelayResult result =
+                relay.relay(request.method(), answered.response(), response, rewrite, firstToken(decision, status));
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);
