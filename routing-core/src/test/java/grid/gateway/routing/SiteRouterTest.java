@@ -104,6 +104,26 @@ class SiteRouterTest {
     // --- What it remembers.
 
     @Test
+    void keysMatter_twoClustersServeTheModel_evenWhenOneDrains_oneOrNoneDoesNot() {
+        assertThat(router.keysMatter("demo-model")).isTrue();
+        assertThat(router.keysMatter("other-model")).isFalse();
+
+        router.reconfigure(
+                Grid.of(
+                        new SiteName("east"),
+                        List.of(cluster("east", "east-a", true), cluster("east", "east-b", false))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.parse(KEY_FILE));
+        assertThat(router.keysMatter("demo-model")).isTrue();
+
+        router.reconfigure(
+                Grid.of(new SiteName("east"), List.of(cluster("east", "east-a", false))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.parse(KEY_FILE));
+        assertThat(router.keysMatter("demo-model")).isFalse();
+    }
+
+    @Test
     void route_burstBeforeFirstAnswer_spreadsByLoad_thenSticks() {
         queue("east", "east-a", 2);
         queue("east", "east-b", 1);

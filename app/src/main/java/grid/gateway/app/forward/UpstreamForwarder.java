@@ -16,6 +16,7 @@ import io.helidon.webclient.api.ClientUri;
 import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientProtocolConfig;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
@@ -74,6 +75,13 @@ public final class UpstreamForwarder {
                 // Backend clusters are reached directly. The default (the JVM's system proxy selector) parsed a URI
                 // and consulted the selector on every request.
                 .proxy(Proxy.noProxy())
+                // The client's headers were checked by the server as they arrived, and the ones the gateway adds are
+                // well-formed by construction, so they are not checked a second time on the way out; a cluster's
+                // answer headers still are, as they are read.
+                .addProtocolConfig(Http1ClientProtocolConfig.builder()
+                        .validateRequestHeaders(false)
+                        .validateResponseHeaders(true)
+                        .build())
                 // The URL's host as written reaches the TLS identity check (an IP literal is not reverse-resolved).
                 .dnsResolver(HostKeepingResolver.INSTANCE)
                 .socketOptions(s -> s.tcpNoDelay(true)

@@ -19,6 +19,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PrefixLearningIntegrationTest {
     private static final String OK = "{\"ok\":true}";
 
+    /**
+     * A second cluster for the model that admits nothing: a model one cluster serves is not keyed (its keys could
+     * change no decision), and this one still sends every request to east-a.
+     */
+    private static final String DRAINING_TWIN = """
+                  - name: east-b
+                    url: http://127.0.0.1:9
+                    models: [demo-model]
+                    draining: true
+            """;
+
     @TempDir
     Path dir;
 
@@ -36,10 +47,14 @@ class PrefixLearningIntegrationTest {
     }
 
     private void start() throws IOException {
+        start(DRAINING_TWIN);
+    }
+
+    private void start(String moreClusters) throws IOException {
         engine = new ScriptedUpstream();
         gateway = new GatewayHarness(
                 dir,
-                GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url()))
+                GatewayHarness.config("", UpstreamFaultsIntegrationTest.oneCluster(engine.url()) + moreClusters)
                         .replace("max_body_bytes: 4096", "max_body_bytes: 65536"));
         engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
                 + OK.length() + "\r\n\r\n" + OK);
@@ -101,5 +116,19 @@ class PrefixLearningIntegrationTest {
 
         assertThat(broken.statusCode()).isEqualTo(502);
         assertThat(entries()).as("the 2xx's keys are dropped again").isZero();
+    }
+
+    @Test
+    void modelOneClusterServes_notKeyed_memoryLearnsNothingAndNoKeysNotCounted() throws Exception {
+        start("");
+        String path = "/v1/chat/completions";
+
+        assertThat(gateway.post(path, body(path)).statusCode()).isEqualTo(200);
+
+        assertThat(engine.take().head).startsWith("POST " + path + " ");
+        assertThat(entries())
+                .as("keys could change no decision: none made, none learned")
+                .isZero();
+        assertThat(gateway.metrics()).doesNotContain("one_candidate");
     }
 }
