@@ -14,7 +14,6 @@ import io.helidon.http.Headers;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientUri;
 import io.helidon.webclient.api.Proxy;
-import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientProtocolConfig;
 import io.helidon.webclient.http1.Http1ClientRequest;
@@ -64,7 +63,7 @@ public final class UpstreamForwarder {
         this.settings = settings;
         this.clock = clock;
         this.tls = tls;
-        this.client = WebClient.builder()
+        this.client = Http1Client.builder()
                 .followRedirects(false)
                 .sendExpectContinue(false)
                 .connectionCacheSize(settings.maxConnectionsPerCluster())
@@ -77,8 +76,10 @@ public final class UpstreamForwarder {
                 .proxy(Proxy.noProxy())
                 // The client's headers were checked by the server as they arrived, and the ones the gateway adds are
                 // well-formed by construction, so they are not checked a second time on the way out; a cluster's
-                // answer headers still are, as they are read.
-                .addProtocolConfig(Http1ClientProtocolConfig.builder()
+                // answer headers still are, as they are read. Set on the HTTP/1 client itself: WebClient's
+                // addProtocolConfig looks its configs up by protocol id ("http/1.1"), which never matches this
+                // config's type ("http_1_1"), so there it would be silently ignored (Helidon 4.5).
+                .protocolConfig(Http1ClientProtocolConfig.builder()
                         .validateRequestHeaders(false)
                         .validateResponseHeaders(true)
                         .build())
@@ -87,8 +88,7 @@ public final class UpstreamForwarder {
                 .socketOptions(s -> s.tcpNoDelay(true)
                         .connectTimeout(settings.connectTimeout())
                         .readTimeout(settings.firstByteTimeout()))
-                .build()
-                .client(Http1Client.PROTOCOL);
+                .build();
     }
 
     /**
