@@ -6,7 +6,10 @@
 #               WebClient settings, body read with as(byte[].class), a fresh 16 KiB copy buffer per answer) -> upstream
 #   tuned       client -> tuned Helidon SE pass-through (PassThroughProxy tuned: body read into an array of its
 #               length, sent through the client's stream, a reused copy buffer, no client write buffer) -> upstream
-#   gateway     client -> grid gateway (one site; the fixed upstream and the SSE engine as two clusters) -> upstream
+#   gateway     client -> grid gateway (one site; the fixed upstream and the SSE engine as two clusters) -> upstream;
+#               the model one cluster serves, so the body is validated but not keyed (keys could change nothing)
+#   keyed       the same gateway, for a model two clusters serve (the upstream's nginx on a second port): keyed,
+#               affinity decided, keys confirmed on every answer (chat loads only)
 #   portkey     client -> Portkey AI gateway 1.15.2 (with --portkey only)
 # for Chat Completions bodies of 1, 32 and 256 KiB at 16 and 64 connections (h2load, closed loop, interleaved
 # rounds, median of 3), a Responses retrieve, a streamed answer of 50 events (sse-timing.mjs), and the added p99 at
@@ -26,7 +29,7 @@
 #
 # Installs what it uses on a Debian machine (nginx, h2load, node, maven, curl; Portkey into work/portkey with
 # --portkey) and builds the gateway jars when missing or older than the sources; PassThroughProxy is compiled with
-# javac against the gateway's libs. Listens on 127.0.0.1:18100-18107 only (Portkey has no bind option and listens
+# javac against the gateway's libs. Listens on 127.0.0.1:18100-18108 only (Portkey has no bind option and listens
 # on *:18104; it is sent loopback traffic only). Environment: GATEWAY_JAVA_OPTS adds JVM options to the gateway and
 # both pass-through proxies, GATEWAY_JAR runs another build of the gateway (for before/after comparisons; its libs/
 # must sit beside it), CONCURRENCY (default "16 64") sets the closed-loop connection counts, ROUNDS (default 3).
@@ -56,8 +59,9 @@ while [[ $# -gt 0 ]]; do
 done
 
 readonly UPSTREAM_PORT=18100 NGINX_PORT=18101 GATEWAY_PORT=18102 ADMIN_PORT=18103 PORTKEY_PORT=18104
-readonly ENGINE_PORT=18105 BARE_PORT=18106 TUNED_PORT=18107
-readonly FIXED_MODEL=bench-model STREAM_MODEL=bench-stream
+readonly ENGINE_PORT=18105 BARE_PORT=18106 TUNED_PORT=18107 UPSTREAM_B_PORT=18108
+# KEYED_MODEL has FIXED_MODEL's length, so its bodies keep their exact sizes.
+readonly FIXED_MODEL=bench-model STREAM_MODEL=bench-stream KEYED_MODEL=bench-keyed
 readonly STREAM_EVENTS=50 STREAM_GAP_MS=10
 gateway_jar=${GATEWAY_JAR:-$repo/app/target/grid-gateway.jar}
 if $quick; then
@@ -70,7 +74,7 @@ else
     read -r -a concurrencies <<<"${CONCURRENCY:-16 64}"
 fi
 concurrency=${concurrencies[0]}
-targets=(direct nginx bare tuned gateway)
+targets=(direct nginx bare tuned gateway keyed)
 stream_targets=(direct nginx gateway)
 if $portkey; then
     targets+=(portkey)
@@ -184,6 +188,7 @@ write_upstream_conf() {
   default_type application/json;
   server {
     listen 127.0.0.1:$UPSTREAM_PORT;
+    listen 127.0.0.1:$UPSTREAM_B_PORT;
     location = /v1/chat/completions {
       return 200 '{"id":"chatcmpl-bench","object":"chat.completion","created":1764460800,"model":"$FIXED_MODEL","choices":[{"index":0,"message":{"role":"assistant","content":"Hello from the fixed upstream.","refusal":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":256,"completion_tokens":8,"total_tokens":264,"prompt_tokens_details":{"cached_tokens":0}}}';
     }
@@ -230,7 +235,8 @@ EOF
 write_gateway_conf() {
     cat >"$work/gateway.yaml" <<EOF
 # One site; the fixed upstream and the streaming engine are two clusters that serve different models, so each
-# request has exactly one candidate.
+# request for them has exactly one candidate (and is not keyed); the keyed model has two, fixed and fixed-b (the
+# same nginx on a second port), so its requests are keyed and decided by affinity.
 server:
   port: $GATEWAY_PORT
   admin_port: $ADMIN_PORT
@@ -242,7 +248,10 @@ sites:
     clusters:
       - name: fixed
         url: http://127.0.0.1:$UPSTREAM_PORT
-        models: [$FIXED_MODEL]
+        models: [$FIXED_MODEL, $KEYED_MODEL]
+      - name: fixed-b
+        url: http://127.0.0.1:$UPSTREAM_B_PORT
+        models: [$KEYED_MODEL]
       - name: engine
         url: http://127.0.0.1:$ENGINE_PORT
         models: [$STREAM_MODEL]
@@ -257,9 +266,9 @@ nginx_workers() { # the worker processes of the nginx whose pid file is $1
 ports_free() {
     local port
     for port in "$UPSTREAM_PORT" "$NGINX_PORT" "$GATEWAY_PORT" "$ADMIN_PORT" "$PORTKEY_PORT" "$ENGINE_PORT" \
-        "$BARE_PORT" "$TUNED_PORT"; do
+        "$BARE_PORT" "$TUNED_PORT" "$UPSTREAM_B_PORT"; do
         if (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            echo "run.sh: port $port is in use (another run?); ports $UPSTREAM_PORT-$TUNED_PORT must be free" >&2
+            echo "run.sh: port $port is in use (another run?); ports $UPSTREAM_PORT-$UPSTREAM_B_PORT must be free" >&2
             exit 1
         fi
     done
@@ -343,7 +352,7 @@ proxy_pids() { # the process whose CPU a target costs; for direct, the upstream'
         nginx) echo "$proxy_workers" ;;
         bare) echo "$bare_pid" ;;
         tuned) echo "$tuned_pid" ;;
-        gateway) echo "$gateway_pid" ;;
+        gateway | keyed) echo "$gateway_pid" ;;
         portkey) echo "$portkey_pid" ;;
     esac
 }
@@ -355,12 +364,18 @@ url_for() { # target, path on the upstream
         nginx) echo "http://127.0.0.1:$NGINX_PORT$path" ;;
         bare) echo "http://127.0.0.1:$BARE_PORT$path" ;;
         tuned) echo "http://127.0.0.1:$TUNED_PORT$path" ;;
-        gateway) echo "http://127.0.0.1:$GATEWAY_PORT$path" ;;
+        gateway | keyed) echo "http://127.0.0.1:$GATEWAY_PORT$path" ;;
         portkey) echo "http://127.0.0.1:$PORTKEY_PORT$path" ;;
     esac
 }
 
-is_jvm() { [[ $1 == bare || $1 == tuned || $1 == gateway ]]; }
+is_jvm() { [[ $1 == bare || $1 == tuned || $1 == gateway || $1 == keyed ]]; }
+
+gc_log() { if [[ $1 == keyed ]]; then echo "$work/gc-gateway.log"; else echo "$work/gc-$1.log"; fi; }
+
+body_for() { # target size: the chat body file (the keyed row sends the keyed model)
+    if [[ $1 == keyed ]]; then echo "$work/bodies/keyed-$2.json"; else echo "$work/bodies/chat-$2.json"; fi
+}
 
 jvm_pid() { proxy_pids "$1" chat; }
 
@@ -401,7 +416,7 @@ h2load_run() {
     local logfile=$work/h2load.tsv before after gc_from=0 used_before=0 used_after=0
     rm -f "$logfile"
     if is_jvm "$target"; then
-        gc_from=$(wc -l <"$work/gc-$target.log")
+        gc_from=$(wc -l <"$(gc_log "$target")")
         used_before=$(heap_used_kb "${pids_to_watch[0]}")
     fi
     before=$(cpu_ticks "${pids_to_watch[@]}")
@@ -411,7 +426,7 @@ h2load_run() {
     local alloc=-
     if is_jvm "$target"; then
         used_after=$(heap_used_kb "${pids_to_watch[0]}")
-        alloc=$(allocated_kb "$work/gc-$target.log" "$gc_from" "$used_before" "$used_after")
+        alloc=$(allocated_kb "$(gc_log "$target")" "$gc_from" "$used_before" "$used_after")
     fi
     local ok failed rps tool
     tool=$(awk -v s="$seconds" '{ printf "%.0f", ($1 + $2) / s * 100 }' "$work/h2load.time")
@@ -468,6 +483,11 @@ warm_up_jits() {
             h2load --h1 -t 1 -c "$concurrency" -D "$per_size" -H "authorization: Bearer sk-bench" \
                 -d "$work/bodies/chat-$size.json" -H "content-type: application/json" \
                 "$(url_for "$target" /v1/chat/completions)" >/dev/null 2>&1 || true
+            if [[ $target == gateway ]]; then
+                h2load --h1 -t 1 -c "$concurrency" -D "$per_size" -H "authorization: Bearer sk-bench" \
+                    -d "$(body_for keyed "$size")" -H "content-type: application/json" \
+                    "$(url_for keyed /v1/chat/completions)" >/dev/null 2>&1 || true
+            fi
         done
         h2load --h1 -t 1 -c "$concurrency" -D 2 -H "authorization: Bearer sk-bench" \
             "$(url_for "$target" "$(retrieve_path "$target")")" >/dev/null 2>&1 || true
@@ -491,7 +511,7 @@ measure_chat() {
             for c in "${concurrencies[@]}"; do
                 for target in "${targets[@]}"; do
                     url=$(url_for "$target" /v1/chat/completions)
-                    local -a body=(-d "$work/bodies/chat-$size.json" -H "content-type: application/json")
+                    local -a body=(-d "$(body_for "$target" "$size")" -H "content-type: application/json")
                     concurrency=$c h2load_run "$target" chat "$warm" 0 "$url" "${body[@]}" >/dev/null
                     local line
                     line=$(concurrency=$c h2load_run "$target" chat "$dur" 0 "$url" "${body[@]}")
@@ -517,6 +537,7 @@ measure_retrieve() {
     local round target url
     for ((round = 1; round <= rounds; round++)); do
         for target in "${targets[@]}"; do
+            [[ $target != keyed ]] || continue
             url=$(url_for "$target" "$(retrieve_path "$target")")
             h2load_run "$target" retrieve "$warm" 0 "$url" >/dev/null
             local line
@@ -534,6 +555,7 @@ measure_half_saturation() {
         [[ $rate -gt 0 ]] || continue
         result[half-$size,rate]=$rate
         for target in "${targets[@]}"; do
+            [[ $target != keyed ]] || continue
             url=$(url_for "$target" /v1/chat/completions)
             result[half-$size,$target]=$(h2load_run "$target" chat "$rate_dur" "$rate" "$url" \
                 -d "$work/bodies/chat-$size.json" -H "content-type: application/json")
@@ -609,8 +631,8 @@ report() {
     echo
     echo "Gateway against its peers (median req/s ratios in the same run; CPU and allocation per request):"
     echo
-    echo "| load | gateway req/s | ÷ bare Helidon | ÷ tuned Helidon | ÷ nginx | gateway CPU µs/req | bare CPU µs/req | gateway KiB alloc/req | tuned KiB alloc/req |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| load | gateway req/s | ÷ bare Helidon | ÷ tuned Helidon | ÷ nginx | gateway CPU µs/req | bare CPU µs/req | gateway KiB alloc/req | tuned KiB alloc/req | keyed ÷ bare | keyed CPU µs/req | keyed KiB alloc/req |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for row in $(report_loads); do
         line=${result[$row,gateway]:-}
         [[ -n "$line" ]] || continue
@@ -619,7 +641,9 @@ report() {
         nginx=${result[$row,nginx]:-}
         echo "| $row | $(field "$line" 1) | $(ratio "$(field "$line" 1)" "$(field "$bare" 1)")" \
             "| $(ratio "$(field "$line" 1)" "$(field "$tuned" 1)") | $(ratio "$(field "$line" 1)" "$(field "$nginx" 1)")" \
-            "| $(field "$line" 6) | $(field "$bare" 6) | $(field "$line" 7) | $(field "$tuned" 7) |"
+            "| $(field "$line" 6) | $(field "$bare" 6) | $(field "$line" 7) | $(field "$tuned" 7)" \
+            "| $(ratio "$(field "${result[$row,keyed]:--}" 1)" "$(field "$bare" 1)") | $(field "${result[$row,keyed]:--}" 6)" \
+            "| $(field "${result[$row,keyed]:--}" 7) |"
     done
     echo
     echo "Every row (p50/p99 at the client; CPU of the proxy process from /proc; allocation of the JVM rows from its GC" \
@@ -653,6 +677,7 @@ report() {
         direct=${result[half-$size,direct]:-}
         [[ -n "$direct" ]] || continue
         for target in "${targets[@]}"; do
+            [[ $target != keyed ]] || continue
             line=${result[half-$size,$target]:-}
             p99=$(field "$line" 3)
             echo "| $size | ${result[half-$size,rate]} | $target | $(field "$line" 1) | $(field "$line" 2) | $p99" \
@@ -693,6 +718,9 @@ mkdir -p "$work"
 build_jars
 install_portkey
 node "$here/bodies.mjs" "$work/bodies" "$FIXED_MODEL" "$STREAM_MODEL"
+for size in "${sizes[@]}"; do
+    sed "s/\"model\":\"$FIXED_MODEL\"/\"model\":\"$KEYED_MODEL\"/" "$work/bodies/chat-$size.json" >"$work/bodies/keyed-$size.json"
+done
 load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 start_servers
 log "servers up: upstream $UPSTREAM_PORT, nginx $NGINX_PORT, gateway $GATEWAY_PORT, bare $BARE_PORT," \

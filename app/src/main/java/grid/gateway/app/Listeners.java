@@ -78,8 +78,14 @@ final class Listeners {
                 // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
                 // protocols and waits for its first bytes to choose, and a stop does not close it as idle.
                 .protocolsDiscoverServices(false)
-                .addProtocol(
-                        Http1Config.builder().addReceiveListener(headerDeadline).build())
+                .addProtocol(Http1Config.builder()
+                        .addReceiveListener(headerDeadline)
+                        // Request headers are checked here, as they arrive: the forwarder then sends them unchecked.
+                        .validateRequestHeaders(true)
+                        // Every answer header is either the gateway's own or a cluster's, which the WebClient checked
+                        // as it read it: checking each again on the way out cost about 1% of the CPU a request.
+                        .validateResponseHeaders(false)
+                        .build())
                 .featuresDiscoverServices(false)
                 // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace
                 // only has to be longer, so that it never cuts first.

@@ -264,6 +264,20 @@ public final class GatewayHarness implements AutoCloseable {
         return sites.toString();
     }
 
+    /**
+     * A second cluster of site east, east-b, serving demo-model and draining: it admits nothing, so every request
+     * still goes to east-a, but the model is served by two clusters and so is keyed (a model one cluster serves is
+     * not: its keys could change no decision). Appended to {@link #oneSite} or {@link #oneScrapedEngine}.
+     */
+    public static String drainingTwin() {
+        return """
+                      - name: east-b
+                        url: http://127.0.0.1:9
+                        models: [demo-model]
+                        draining: true
+                """;
+    }
+
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */
     public static String config(String gatewayExtra, String sites) {
         return config("", gatewayExtra, sites);

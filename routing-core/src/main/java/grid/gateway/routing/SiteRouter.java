@@ -165,6 +165,15 @@ public final class SiteRouter {
         return snapshot.grid();
     }
 
+    /**
+     * Whether a request's keys can change a decision for {@code model}: at least two clusters of the grid serve it
+     * (draining or not admitting now included, since what the memory learns now decides when they admit again).
+     * With one, or none, the keyer need not walk the prompt (docs/design.md §4).
+     */
+    public boolean keysMatter(String model) {
+        return snapshot.grid().servingCount(model) >= 2;
+    }
+
     /** Routes a request by prefix affinity and load. */
     public Route route(PromptKeys keys) {
         return route(keys, Set.of());

@@ -76,6 +76,30 @@ class SiteRouterTest {
     // --- What it remembers.
 
     @Test
+    void keysMatter_twoClustersServeTheModel_evenWhenOneDrains_oneOrNoneDoesNot() {
+        assertThat(router.keysMatter("demo-model")).isTrue();
+        assertThat(router.keysMatter("other-model")).isFalse();
+
+        router.reconfigure(
+                Grid.of(
+                        new SiteName("east"),
+                        List.of(
+                                RouterGrids.cluster(RouterGrids.EAST_A, true, Set.of("demo-model")),
+                                RouterGrids.cluster(RouterGrids.EAST_B, false, Set.of("demo-model")))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.parse(KEY_FILE));
+        assertThat(router.keysMatter("demo-model")).isTrue();
+
+        router.reconfigure(
+                Grid.of(
+                        new SiteName("east"),
+                        List.of(RouterGrids.cluster(RouterGrids.EAST_A, false, Set.of("demo-model")))),
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.parse(KEY_FILE));
+        assertThat(router.keysMatter("demo-model")).isFalse();
+    }
+
+    @Test
     void route_burstBeforeFirstAnswer_spreadsByLoad_thenSticks() {
         queue("east", "east-a", 2);
         queue("east", "east-b", 1);

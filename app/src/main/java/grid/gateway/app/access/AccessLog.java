@@ -64,9 +64,13 @@ public final class AccessLog implements Filter {
         if (logged) {
             record.logged(parts.wallClock().instant(), clientAddress.apply(req));
         }
-        req.context().register(record);
+        AccessRecord.CURRENT.set(record);
         if (!logged) {
-            chain.proceed();
+            try {
+                chain.proceed();
+            } finally {
+                AccessRecord.CURRENT.remove();
+            }
             return;
         }
         RuntimeException thrown = null;
@@ -76,6 +80,7 @@ public final class AccessLog implements Filter {
             thrown = e;
             throw e;
         } finally {
+            AccessRecord.CURRENT.remove();
             write(record, res, thrown);
         }
     }

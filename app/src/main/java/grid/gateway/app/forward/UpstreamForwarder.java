@@ -14,8 +14,8 @@ import io.helidon.http.Headers;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientUri;
 import io.helidon.webclient.api.Proxy;
-import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientProtocolConfig;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.IOException;
@@ -63,7 +63,7 @@ public final class UpstreamForwarder {
         this.settings = settings;
         this.clock = clock;
         this.tls = tls;
-        this.client = WebClient.builder()
+        this.client = Http1Client.builder()
                 .followRedirects(false)
                 .sendExpectContinue(false)
                 .connectionCacheSize(settings.maxConnectionsPerCluster())
@@ -74,13 +74,21 @@ public final class UpstreamForwarder {
                 // Backend clusters are reached directly. The default (the JVM's system proxy selector) parsed a URI
                 // and consulted the selector on every request.
                 .proxy(Proxy.noProxy())
+                // The client's headers were checked by the server as they arrived, and the ones the gateway adds are
+                // well-formed by construction, so they are not checked a second time on the way out; a cluster's
+                // answer headers still are, as they are read. Set on the HTTP/1 client itself: WebClient's
+                // addProtocolConfig looks its configs up by protocol id ("http/1.1"), which never matches this
+                // config's type ("http_1_1"), so there it would be silently ignored (Helidon 4.5).
+                .protocolConfig(Http1ClientProtocolConfig.builder()
+                        .validateRequestHeaders(false)
+                        .validateResponseHeaders(true)
+                        .build())
                 // The URL's host as written reaches the TLS identity check (an IP literal is not reverse-resolved).
                 .dnsResolver(HostKeepingResolver.INSTANCE)
                 .socketOptions(s -> s.tcpNoDelay(true)
                         .connectTimeout(settings.connectTimeout())
                         .readTimeout(settings.firstByteTimeout()))
-                .build()
-                .client(Http1Client.PROTOCOL);
+                .build();
     }
 
     /**

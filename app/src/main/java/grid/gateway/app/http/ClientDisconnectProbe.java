@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Helidon 4.5 notices a closed client connection only when a write to it fails, and its request API gives no
  * access to the socket. So while requests are forwarded, one sweeper (a virtual thread, alive only while some
- * request is watched) reads the kernel's TCP table every {@link #PERIOD} and, for each watched request, looks up its
- * client connection:
+ * request is watched) reads the kernel's TCP table every {@link #PERIOD} in which some request has been watched for a
+ * period or more (a client is noticed gone within two periods of the start of its request, one period later), and,
+ * for each watched request, looks up its client connection:
  *
  * <pre>
  *   CLOSE_WAIT (the client sent FIN)         → gone
@@ -90,12 +91,27 @@ final class ClientDisconnectProbe {
                     return;
                 }
             }
+            if (!anyWatchedFor(PERIOD.toNanos())) {
+                // Every request in flight began within the last period (a busy gateway of short requests): none
+                // has been silent long enough to matter, so the table is not read this round.
+                continue;
+            }
             try {
                 sweep(KernelTcpTable.read());
             } catch (IOException | RuntimeException unreadable) {
                 // No evidence this round; try again next period.
             }
         }
+    }
+
+    private boolean anyWatchedFor(long nanos) {
+        long now = System.nanoTime();
+        for (Watch watch : watches) {
+            if (now - watch.since >= nanos) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Checks every watched request against {@code table}. */
@@ -111,6 +127,9 @@ final class ClientDisconnectProbe {
         private final KernelTcpTable.@Nullable Connection connection;
 
         private final Thread thread;
+        /** When the watch began ({@link System#nanoTime}). */
+        private final long since = System.nanoTime();
+
         private final ReentrantLock lock = new ReentrantLock();
         private boolean done;
         private volatile boolean gone;

@@ -49,7 +49,8 @@ import java.util.function.UnaryOperator;
  *   3. stored ids           in the path and in Responses body fields → SiteRouter.pin → strip → that cluster only;
  *                           a Responses body the strict scanner rejects → 400
  *   4. new conversation     POST /v1/conversations → local site first
- *   5. PromptKeyer          model, cache_salt, block keys (or a no-keys reason: routed on load)
+ *   5. PromptKeyer          model, cache_salt, block keys (or a no-keys reason: routed on load); not walked
+ *                           when fewer than two clusters serve the model (one_candidate)
  *   6. SiteRouter.route     → 7–9. Forwarding: send (retry once on connect failure), learn, relay, tag ids
  * </pre>
  *
@@ -283,10 +284,15 @@ public final class ProxyHandler implements Handler {
         return codec.parse(tagged) instanceof TagParse.Tagged t ? codec.strip(t.id()) : tagged;
     }
 
-    /** The keys of a body its endpoint keys, else none (routed on load); a missing key is counted by its reason. */
+    /**
+     * The keys of a body its endpoint keys, else none (routed on load); a missing key is counted by its reason. A body
+     * whose model fewer than two clusters serve is validated but not keyed: keys could change no decision.
+     */
     private PromptKeys keys(Endpoint endpoint, byte[] body) {
-        PromptKeys keys = endpoint.keyedAs().map(d -> keyer.key(d, body)).orElseGet(ProxyHandler::noKeys);
-        keys.noKeysReason().ifPresent(events::noKeys);
+        PromptKeys keys = endpoint.keyedAs()
+                .map(d -> keyer.key(d, body, router::keysMatter))
+                .orElseGet(ProxyHandler::noKeys);
+        keys.noKeysReason().filter(NoKeysReason::counted).ifPresent(events::noKeys);
         return keys;
     }
 

@@ -115,7 +115,7 @@ public final class RouteExplainer {
                     out.add("handling", "new_conversation"), router.explainNewConversation());
         }
         PromptKeys keys = endpoint.keyedAs()
-                .map(dialect -> keyer.key(dialect, body))
+                .map(dialect -> keyer.key(dialect, body, router::keysMatter))
                 .orElseGet(() -> new PromptKeys(
                         Optional.empty(), Optional.empty(), BlockKeys.none(), Optional.of(NoKeysReason.EMPTY_PROMPT)));
         return ExplanationJson.routed(out.add("handling", "routed"), router.explain(keys));

@@ -33,8 +33,12 @@ import java.util.OptionalLong;
  *
  * <p>Cost: a document that contains neither {@code cached_tokens} nor {@code cache_read_input_tokens} as bytes is
  * rejected by one scan, without parsing, so a relay can call {@link #inJson} on every event of a token stream.
- * Other documents are read once by the jakarta.json streaming parser, skipping every subtree off the paths above.
- * A key spelled with JSON escapes (<code>"cached&#92;u005ftokens"</code>) is not found; no engine writes one.
+ * Other documents are read once by {@link UsageScan}: the project's JSON tokenizer, following member names by byte
+ * offsets, with nothing decoded but the number found. Only a text the tokenizer refuses (not JSON, nested deeper
+ * than its limit, malformed UTF-8) is read again by the jakarta.json streaming parser, skipping every subtree off
+ * the paths above, so every text gets the answer that parser gives (it reads malformed UTF-8 as U+FFFD and nests
+ * deeper). A key spelled with JSON escapes (<code>"cached&#92;u005ftokens"</code>) is found only when the bytes
+ * also hold the plain name; no engine writes one.
  *
  * <p>Never throws on any input: text that is not JSON, not an object, truncated or nested too deep reports
  * nothing. Stateless and thread-safe.
@@ -86,6 +90,12 @@ public final class CachedTokens {
                 && indexOf(bytes, offset, offset + length, CACHE_READ) < 0) {
             return OptionalLong.empty();
         }
+        OptionalLong scanned = UsageScan.read(bytes, offset, offset + length);
+        return scanned != null ? scanned : parsed(bytes, offset, length);
+    }
+
+    /** The answer of the jakarta.json streaming parser alone: for a text {@link UsageScan} refuses, and for tests. */
+    static OptionalLong parsed(byte[] bytes, int offset, int length) {
         try (JsonParser parser = parser(bytes, offset, length)) {
             return scan(parser);
         } catch (RuntimeException notJson) {
@@ -159,10 +169,10 @@ public final class CachedTokens {
                     path.add(key);
                     if (!isPrefix(path)) {
                         path.removeLast();
-                        parser.skipObject();
+                        skip(parser);
                     }
                 }
-                case START_ARRAY -> parser.skipArray();
+                case START_ARRAY -> skip(parser);
                 case END_OBJECT -> {
                     if (path.isEmpty()) {
                         // Anything after the top-level object makes the text invalid (hasNext throws on garbage).
@@ -182,6 +192,21 @@ public final class CachedTokens {
         }
         // The top-level object never ended: truncated text.
         return OptionalLong.empty();
+    }
+
+    /**
+     * Reads past the container just opened, event by event. Not Parsson's {@code skipArray}/{@code skipObject}: at
+     * the end of a text truncated inside an array they loop forever (Parsson 1.1.9); {@code next} throws there.
+     */
+    private static void skip(JsonParser parser) {
+        int depth = 1;
+        while (depth > 0) {
+            switch (parser.next()) {
+                case START_OBJECT, START_ARRAY -> depth++;
+                case END_OBJECT, END_ARRAY -> depth--;
+                default -> {}
+            }
+        }
     }
 
     private static boolean isPrefix(List<String> path) {

@@ -77,7 +77,9 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
             pinned.put(outcome, meters.counter(GatewayMeter.PINNED, outcome.label()));
         }
         for (NoKeysReason reason : NoKeysReason.values()) {
-            noKeys.put(reason, meters.counter(GatewayMeter.KEYER_NO_KEYS, reason.label()));
+            if (reason.counted()) {
+                noKeys.put(reason, meters.counter(GatewayMeter.KEYER_NO_KEYS, reason.label()));
+            }
         }
         for (InboundRefusal reason : InboundRefusal.values()) {
             refused.put(reason, meters.counter(GatewayMeter.REQUESTS_REFUSED, reason.label()));
@@ -189,10 +191,12 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         }
     }
 
-    /** The keyer found no keys in a request body. */
+    /** The keyer found no keys in a request body (a body not keyed by choice, one_candidate, is not counted). */
     @Override
     public void noKeys(NoKeysReason reason) {
-        registered(noKeys, requireNonNull(reason, "reason")).increment();
+        if (requireNonNull(reason, "reason").counted()) {
+            registered(noKeys, reason).increment();
+        }
     }
 
     /**

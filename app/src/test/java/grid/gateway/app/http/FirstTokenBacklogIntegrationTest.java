@@ -70,8 +70,10 @@ class FirstTokenBacklogIntegrationTest {
                 e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
             }
         };
-        gateway =
-                new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(upstream.url())) + plugins);
+        gateway = new GatewayHarness(
+                dir,
+                GatewayHarness.config("", GatewayHarness.oneEngine(upstream.url()) + GatewayHarness.drainingTwin())
+                        + plugins);
     }
 
     @Test

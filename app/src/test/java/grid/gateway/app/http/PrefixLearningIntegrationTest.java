@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,21 +25,26 @@ class PrefixLearningIntegrationTest {
     private ScriptedUpstream engine;
     private GatewayHarness gateway;
 
-    @BeforeEach
-    void start() {
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private void start() {
+        start(GatewayHarness.drainingTwin());
+    }
+
+    private void start(String moreClusters) {
         engine = new ScriptedUpstream();
         gateway = new GatewayHarness(
                 dir,
-                GatewayHarness.config("", GatewayHarness.oneScrapedEngine(engine.url()))
+                GatewayHarness.config("", GatewayHarness.oneScrapedEngine(engine.url()) + moreClusters)
                         .replace("max_body_bytes: 4096", "max_body_bytes: 65536"),
                 engine);
         engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
                 + OK.length() + "\r\n\r\n" + OK);
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
     }
 
     /** A prompt of about 2 KiB: eight or more blocks. */
@@ -71,6 +75,7 @@ class PrefixLearningIntegrationTest {
     @ParameterizedTest
     @CsvSource({"/v1/messages/count_tokens, /v1/messages", "/v1/responses/input_tokens, /v1/responses"})
     void countingCalls_routedButTeachNothing(String counting, String generating) throws Exception {
+        start();
 
         HttpResponse<String> counted = gateway.post(counting, body(counting));
         assertThat(counted.statusCode()).isEqualTo(200);
@@ -84,6 +89,7 @@ class PrefixLearningIntegrationTest {
 
     @Test
     void twoHundredWhoseBodyBreaksBeforeItsFirstByte_keysDropped() throws IOException {
+        start();
         String path = "/v1/chat/completions";
         assertThat(gateway.post(path, body(path)).statusCode()).isEqualTo(200);
         double learned = entries();
@@ -97,5 +103,19 @@ class PrefixLearningIntegrationTest {
 
         assertThat(broken.statusCode()).isEqualTo(502);
         assertThat(entries()).as("the 2xx's keys are dropped again").isZero();
+    }
+
+    @Test
+    void modelOneClusterServes_notKeyed_memoryLearnsNothingAndNoKeysNotCounted() throws Exception {
+        start("");
+        String path = "/v1/chat/completions";
+
+        assertThat(gateway.post(path, body(path)).statusCode()).isEqualTo(200);
+
+        assertThat(engine.take().head).startsWith("POST " + path + " ");
+        assertThat(entries())
+                .as("keys could change no decision: none made, none learned")
+                .isZero();
+        assertThat(gateway.metrics()).doesNotContain("one_candidate");
     }
 }

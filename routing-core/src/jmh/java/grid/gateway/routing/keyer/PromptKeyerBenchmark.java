@@ -29,6 +29,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@code key}: the whole keyer (validation pass, canonical walk, block hashing).
+ *   <li>{@code keyOneCandidate}: the keyer when keys could change no decision (one cluster serves the model):
+ *       validation, model and salt, no walk.
  *   <li>{@code validateOnly}: the keyer's own first pass alone.
  *   <li>{@code parssonParse}: jakarta.json's streaming parser (Parsson) reading every event, nothing kept.
  * </ul>
@@ -65,6 +67,12 @@ public class PromptKeyerBenchmark {
     @Benchmark
     public PromptKeys key() {
         return keyer.key(dialect, bytes);
+    }
+
+    /** What the gateway pays for a body whose model one cluster serves: validated, model read, not walked. */
+    @Benchmark
+    public PromptKeys keyOneCandidate() {
+        return keyer.key(dialect, bytes, model -> false);
     }
 
     @Benchmark

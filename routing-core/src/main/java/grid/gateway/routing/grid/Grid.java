@@ -94,6 +94,17 @@ public final class Grid {
         return serving;
     }
 
+    /** How many clusters serve {@code model}, draining ones included. */
+    public int servingCount(String model) {
+        int count = 0;
+        for (BackendCluster cluster : clusters) {
+            if (cluster.serves(model)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     /** Every model some cluster serves. */
     public Set<String> models() {
         Set<String> models = new LinkedHashSet<>();

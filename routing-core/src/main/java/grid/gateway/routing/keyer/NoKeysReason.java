@@ -33,7 +33,18 @@ public enum NoKeysReason {
      */
     PARSER_LIMIT,
     /** A defect in the keyer itself; never expected, counted so that it cannot hide. */
-    KEYER_FAULT;
+    KEYER_FAULT,
+    /**
+     * Keys could change no decision: at most one cluster of the grid serves the body's model, so the body was
+     * validated and its model read but not walked or hashed (docs/design.md §4). Not a failure: the gateway does not
+     * count it among the bodies it could not key.
+     */
+    ONE_CANDIDATE;
+
+    /** Whether it is counted as a body the keyer could not key ({@link #ONE_CANDIDATE} is not). */
+    public boolean counted() {
+        return this != ONE_CANDIDATE;
+    }
 
     /** The label value used in metrics: the constant's name in lower case. */
     public String label() {

@@ -4,13 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Turns a request body into its {@link PromptKeys} (docs/design.md §4; the seed's "What it keys on").
  *
  * <pre>
  *   body bytes ──> BodyIndex (JsonTokenizer's one pass: grammar, UTF-8, depth; root members by offset)
- *              ──> model, cache_salt ──> BlockChain seed
+ *              ──> model, cache_salt ──> (keysMatter(model)? else no keys: ONE_CANDIDATE) ──> BlockChain seed
  *              ──> DialectWalker: tools → system → messages, written as the canonical stream
  *              ──> BlockChain: 256-byte blocks, chained XXH64 keys, stops the walk at 512
  *              ──> a stopped walk: the prompt's length in blocks estimated from the body's (BlockKeys#promptBlocks)
@@ -26,8 +27,18 @@ public final class PromptKeyer {
 
     /** The keys of {@code body} sent to the {@code dialect} API. */
     public PromptKeys key(ApiDialect dialect, byte[] body) {
+        return key(dialect, body, model -> true);
+    }
+
+    /**
+     * The keys of {@code body} sent to the {@code dialect} API, when {@code keysMatter} says keys can change the
+     * decision for its model; else, once the body is validated and its model and cache_salt read, no keys for
+     * {@link NoKeysReason#ONE_CANDIDATE}, without walking or hashing the prompt.
+     */
+    public PromptKeys key(ApiDialect dialect, byte[] body, Predicate<String> keysMatter) {
         requireNonNull(dialect, "dialect");
         requireNonNull(body, "body");
+        requireNonNull(keysMatter, "keysMatter");
         Optional<String> model = Optional.empty();
         Optional<String> salt = Optional.empty();
         try {
@@ -52,6 +63,9 @@ public final class PromptKeyer {
             if (saltValue >= 0 && saltBytes == null) {
                 // vLLM refuses a cache_salt that is not a string, so the engine answers this body with 400.
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.UNEXPECTED_SHAPE);
+            }
+            if (!keysMatter.test(model.get())) {
+                return PromptKeys.unkeyed(model, salt, NoKeysReason.ONE_CANDIDATE);
             }
             BlockChain chain = new BlockChain(BlockChain.seed(modelBytes, saltBytes));
             DialectWalker.of(dialect).walk(root, new PromptWriter(nav, chain));
