@@ -219,7 +219,8 @@ public final class CachedTokens {
         return false;
     }
 
-    private static OptionalLong count(BigDecimal value) {
+    /** A JSON number as a token count: a whole number from 0 to {@code Long.MAX_VALUE}, else empty. */
+    static OptionalLong count(BigDecimal value) {
         if (value.signum() < 0) {
             return OptionalLong.empty();
         }

@@ -139,15 +139,7 @@ final class UsageScan implements JsonListener {
                 return OptionalLong.of(value);
             }
         }
-        BigDecimal value = new BigDecimal(new String(text, start, end - start, StandardCharsets.US_ASCII));
-        if (value.signum() < 0) {
-            return OptionalLong.empty();
-        }
-        try {
-            return OptionalLong.of(value.longValueExact());
-        } catch (ArithmeticException notALong) {
-            return OptionalLong.empty();
-        }
+        return CachedTokens.count(new BigDecimal(new String(text, start, end - start, StandardCharsets.US_ASCII)));
     }
 
     private static byte[] ascii(String name) {
