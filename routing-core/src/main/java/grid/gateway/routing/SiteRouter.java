@@ -171,7 +171,7 @@ public final class SiteRouter {
      * With one, or none, the keyer need not walk the prompt (docs/design.md §4).
      */
     public boolean keysMatter(String model) {
-        return snapshot.grid().servingCount(model) >= 2;
+        return snapshot.grid().servedByMany(model);
     }
 
     /** Routes a request by prefix affinity and load. */

@@ -43,8 +43,6 @@ public final class ResponseRelay {
     private static final int COPY_BUFFER = 16 * 1024;
     /** Larger JSON answers are streamed untagged rather than held (no Responses object comes near this). */
     private static final int MAX_TAGGED_JSON = 64 * 1024 * 1024;
-    /** No hook at the first body bytes. */
-    private static final Runnable NOTHING = () -> {};
 
     private final ScheduledExecutorService watchdog;
     private final Duration idleTimeout;
@@ -64,18 +62,9 @@ public final class ResponseRelay {
 
     /**
      * Relays {@code answer} to {@code response}; returns what the answer taught (its status and the tail of its
-     * body, where engines put usage).
-     */
-    public RelayResult relay(
-            Method method, Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite) {
-        return relay(method, answer, response, rewrite, NOTHING);
-    }
-
-    /**
-     * {@link #relay(Method, Http1ClientResponse, ServerResponse, AnswerRewrite)}, running {@code firstBytes} once
-     * when the first body bytes are in hand (a held JSON answer: the whole body), before anything goes to the client:
-     * a stream's first event, or a plain answer's first chunk. Not run for an answer without a body, nor for one that
-     * breaks before its first byte.
+     * body, where engines put usage). Runs {@code firstBytes} once when the first body bytes are in hand (a held
+     * JSON answer: the whole body), before anything goes to the client: a stream's first event, or a plain answer's
+     * first chunk. Not run for an answer without a body, nor for one that breaks before its first byte.
      */
     public RelayResult relay(
             Method method,

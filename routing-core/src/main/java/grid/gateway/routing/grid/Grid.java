@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,13 +25,22 @@ public final class Grid {
     private final List<BackendCluster> clusters;
     private final Map<ClusterId, BackendCluster> byId;
     private final Map<String, BackendCluster> byTag;
+    /** The models two or more clusters serve, draining ones included: computed once, asked on every request. */
+    private final Set<String> servedByMany;
 
     private Grid(SiteName localSite, List<BackendCluster> clusters) {
         this.localSite = localSite;
         this.clusters = List.copyOf(clusters);
         Map<ClusterId, BackendCluster> ids = new LinkedHashMap<>();
         Map<String, BackendCluster> tags = new HashMap<>();
+        Set<String> seen = new HashSet<>();
+        Set<String> many = new HashSet<>();
         for (BackendCluster cluster : clusters) {
+            for (String model : cluster.models()) {
+                if (!seen.add(model)) {
+                    many.add(model);
+                }
+            }
             if (ids.putIfAbsent(cluster.id(), cluster) != null) {
                 throw new IllegalArgumentException("cluster " + cluster.id() + " is listed twice");
             }
@@ -44,6 +54,7 @@ public final class Grid {
         }
         this.byId = Map.copyOf(ids);
         this.byTag = Map.copyOf(tags);
+        this.servedByMany = Set.copyOf(many);
     }
 
     /** A grid of {@code clusters} whose replica belongs to {@code localSite}. */
@@ -94,15 +105,9 @@ public final class Grid {
         return serving;
     }
 
-    /** How many clusters serve {@code model}, draining ones included. */
-    public int servingCount(String model) {
-        int count = 0;
-        for (BackendCluster cluster : clusters) {
-            if (cluster.serves(model)) {
-                count++;
-            }
-        }
-        return count;
+    /** Whether two or more clusters serve {@code model}, draining ones included. */
+    public boolean servedByMany(String model) {
+        return servedByMany.contains(model);
     }
 
     /** Every model some cluster serves. */
