@@ -28,12 +28,14 @@ import java.util.random.RandomGenerator;
  *
  * <p>With {@code load.order_by: expected_wait} ({@link LoadOrder#EXPECTED_WAIT}) "by load" means by the time to first
  * token each candidate is expected to give this request ({@link ExpectedWait}), measured first, then by how full the
- * batch is, ties at random; the outcomes are the same, and the gate is the order itself:
+ * batch is, ties at random; the outcomes are the same, and the gate is the order
+ * itself with a margin for the estimates' error:
  *
  * <pre>
  *   2% of requests / no keys / longest run not sticky  → first            (explore / unkeyed / miss)
  *   first holds the longest run                        → first            (hit)
- *   otherwise                                          → first            (load: another answers sooner)
+ *   the soonest sticky one, within 1.25 × the first's  → it              (hit: {@link ExpectedWait#stays})
+ *   otherwise                                          → first            (load: another answers much sooner)
  * </pre>
  *
  * <p>Thread-safe: stateless apart from the injected random source, which must be thread-safe itself.
@@ -136,11 +138,26 @@ public final class CandidateSelector {
             selection = chosen(first.candidate(), AffinityOutcome.UNKEYED, 0);
         } else if (!sticky) {
             selection = chosen(first.candidate(), AffinityOutcome.MISS, first.run());
+        } else if (first.run() == longest) {
+            selection = chosen(first.candidate(), AffinityOutcome.HIT, first.run());
         } else {
-            AffinityOutcome outcome = first.run() == longest ? AffinityOutcome.HIT : AffinityOutcome.LOAD;
-            selection = chosen(first.candidate(), outcome, first.run());
+            Optional<Ranked> stay = soonestSticky(ordered, longest, first.isMeasured())
+                    .filter(r -> ExpectedWait.stays(r.seconds(), first.seconds()));
+            selection = stay.isPresent()
+                    ? chosen(
+                            stay.get().candidate(),
+                            AffinityOutcome.HIT,
+                            stay.get().run())
+                    : chosen(first.candidate(), AffinityOutcome.LOAD, first.run());
         }
         return new Decision(selection, order, runList, longest, sticky && !keys.isEmpty(), Optional.empty());
+    }
+
+    /** The first of {@code ordered} holding the longest run, measured as {@code measured}, if any. */
+    private static Optional<Ranked> soonestSticky(List<Ranked> ordered, int longest, boolean measured) {
+        return ordered.stream()
+                .filter(r -> r.run() == longest && r.isMeasured() == measured)
+                .findFirst();
     }
 
     /** A candidate with its run of the request's blocks and the time to first token it is expected to give. */

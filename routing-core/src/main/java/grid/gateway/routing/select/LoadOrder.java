@@ -18,7 +18,8 @@ public enum LoadOrder {
      * By the time to first token each candidate is expected to give this request ({@link ExpectedWait}): its queue in
      * seconds, plus the prefill this replica has sent it and it has not yet worked off, plus the request's own uncached
      * prefill at that cluster's rate. The sticky set reopens when another candidate is expected
-     * to answer sooner, which is the seed's gate whenever every cluster costs the same.
+     * to answer more than {@link ExpectedWait#LEAVE_FACTOR} times sooner (with every cluster costing the same, later
+     * than the seed's gate, never earlier).
      */
     EXPECTED_WAIT("expected_wait");
 
