@@ -49,7 +49,15 @@ public final class RoutingSimMain {
 
     /** Entry point. */
     public static void main(String[] args) {
-        SimOptions options = new SimOptions(args);
+        SimOptions options;
+        try {
+            options = new SimOptions(args);
+        } catch (IllegalArgumentException e) {
+            // A mistyped option is the operator's, not a bug: say which, without a stack trace.
+            System.err.println("routing-sim: " + e.getMessage() + " (bin/routing-sim --help lists the options)");
+            System.exit(2);
+            return;
+        }
         Study study = study(options, FailedAnswers.of(options.failures(), options.seed()));
         List<SimGrid> grids = options.grids().stream().map(SimGrid::named).toList();
         if (options.decompose()) {
