@@ -77,14 +77,15 @@ public final class BoundedBody {
             return new Outcome.TooLarge();
         }
         return read(
-                () -> request.content().inputStream(),
-                declared,
-                ConnectionBuffer.unread(request),
+                new Arrival(() -> request.content().inputStream(), declared, ConnectionBuffer.unread(request)),
                 maxBytes,
                 deadline,
                 hold,
                 HELPER);
     }
+
+    /** A body as it stands when the handler starts: its stream, declared length (-1: chunked), bytes held unread. */
+    record Arrival(Supplier<InputStream> body, long declared, long buffered) {}
 
     /** Starts the helper thread a body that may block is read on; a seam for tests. */
     interface Helper {
@@ -99,14 +100,10 @@ public final class BoundedBody {
      * least {@code declared} unread bytes ({@code buffered}, -1 when unknown) no read can block, so it is read here,
      * on the handler's thread; otherwise on a thread {@code helper} starts, waited for at most {@code deadline}.
      */
-    static Outcome read(
-            Supplier<InputStream> body,
-            long declared,
-            long buffered,
-            long maxBytes,
-            Duration deadline,
-            BodyBudget.Hold hold,
-            Helper helper) {
+    static Outcome read(Arrival arrival, long maxBytes, Duration deadline, BodyBudget.Hold hold, Helper helper) {
+        Supplier<InputStream> body = arrival.body();
+        long declared = arrival.declared();
+        long buffered = arrival.buffered();
         if (declared >= 0 && buffered >= declared) {
             try {
                 return readAll(body, declared, maxBytes, hold);

@@ -191,9 +191,7 @@ class BoundedBodyTest {
 
     private static BoundedBody.Outcome readWith(byte[] body, long declared, long buffered, CountingHelper helper) {
         return BoundedBody.read(
-                () -> new ByteArrayInputStream(body),
-                declared,
-                buffered,
+                new BoundedBody.Arrival(() -> new ByteArrayInputStream(body), declared, buffered),
                 UNLIMITED,
                 java.time.Duration.ofSeconds(30),
                 new BodyBudget(() -> UNLIMITED).hold(),
@@ -227,19 +225,20 @@ class BoundedBodyTest {
     void read_bufferedBodyWhoseStreamFails_unreadable() {
         CountingHelper helper = new CountingHelper();
         BoundedBody.Outcome outcome = BoundedBody.read(
-                () -> new InputStream() {
-                    @Override
-                    public int read() throws IOException {
-                        throw new IOException("client went away");
-                    }
+                new BoundedBody.Arrival(
+                        () -> new InputStream() {
+                            @Override
+                            public int read() throws IOException {
+                                throw new IOException("client went away");
+                            }
 
-                    @Override
-                    public int read(byte[] buffer, int offset, int length) throws IOException {
-                        throw new IOException("client went away");
-                    }
-                },
-                10,
-                10,
+                            @Override
+                            public int read(byte[] buffer, int offset, int length) throws IOException {
+                                throw new IOException("client went away");
+                            }
+                        },
+                        10,
+                        10),
                 UNLIMITED,
                 java.time.Duration.ofSeconds(30),
                 new BodyBudget(() -> UNLIMITED).hold(),
