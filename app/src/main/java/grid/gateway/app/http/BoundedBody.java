@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Reads a request body of at most {@code max_body_bytes} within {@code body_timeout_ms}, held once as bytes: it is
@@ -23,8 +24,9 @@ import java.util.concurrent.TimeoutException;
  * Each buffer is reserved in the process-wide {@link BodyBudget} before it is allocated; a reservation the budget
  * refuses ends the read ({@link Outcome.OverBudget}).
  *
- * <p>Helidon 4.5 has no read deadline for a request body, so the bytes are read on a helper virtual thread while the
- * handler's thread waits for at most the deadline. When it passes, the handler still owns the response and answers
+ * <p>Helidon 4.5 has no read deadline for a request body, so a body that has not arrived whole is read on a helper
+ * virtual thread while the handler's thread waits for at most the deadline. A body Helidon already holds whole
+ * ({@link ConnectionBuffer}) cannot block, so it is read on the handler's thread, with no helper. When it passes, the handler still owns the response and answers
  * 408; closing the connection afterwards ends the helper's blocked read. Any failure of the read itself (a chunk size
  * Helidon's decoder refuses, a chunk extension, a client that went away mid-body) is {@link Outcome.Unreadable}: the
  * framing of the connection can no longer be trusted.
@@ -74,8 +76,43 @@ public final class BoundedBody {
         if (declared > maxBytes) {
             return new Outcome.TooLarge();
         }
-        FutureTask<Outcome> task = new FutureTask<>(() -> readAll(request, declared, maxBytes, hold));
-        Thread.ofVirtual().name("grid-body-reader").start(task);
+        return read(
+                new Arrival(() -> request.content().inputStream(), declared, ConnectionBuffer.unread(request)),
+                maxBytes,
+                deadline,
+                hold,
+                HELPER);
+    }
+
+    /** A body as it stands when the handler starts: its stream, declared length (-1: chunked), bytes held unread. */
+    record Arrival(Supplier<InputStream> body, long declared, long buffered) {}
+
+    /** Starts the helper thread a body that may block is read on; a seam for tests. */
+    interface Helper {
+        void start(Runnable read);
+    }
+
+    private static final Helper HELPER =
+            read -> Thread.ofVirtual().name("grid-body-reader").start(read);
+
+    /**
+     * The body of declared length {@code declared} (-1: chunked) from {@code body}. When Helidon already holds at
+     * least {@code declared} unread bytes ({@code buffered}, -1 when unknown) no read can block, so it is read here,
+     * on the handler's thread; otherwise on a thread {@code helper} starts, waited for at most {@code deadline}.
+     */
+    static Outcome read(Arrival arrival, long maxBytes, Duration deadline, BodyBudget.Hold hold, Helper helper) {
+        Supplier<InputStream> body = arrival.body();
+        long declared = arrival.declared();
+        long buffered = arrival.buffered();
+        if (declared >= 0 && buffered >= declared) {
+            try {
+                return readAll(body, declared, maxBytes, hold);
+            } catch (RuntimeException e) {
+                return unreadable(e);
+            }
+        }
+        FutureTask<Outcome> task = new FutureTask<>(() -> readAll(body, declared, maxBytes, hold));
+        helper.start(task);
         try {
             return task.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException slow) {
@@ -84,15 +121,18 @@ public final class BoundedBody {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading a request body", e);
         } catch (ExecutionException e) {
-            // Helidon's chunk decoder throws NumberFormatException, IllegalArgumentException or its own data
-            // exceptions on bad framing, and an I/O exception when the client goes away: all the same to us.
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            return new Outcome.Unreadable(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            return unreadable(e.getCause() == null ? e : e.getCause());
         }
     }
 
-    private static Outcome readAll(ServerRequest request, long declared, long maxBytes, BodyBudget.Hold hold) {
-        try (InputStream in = request.content().inputStream()) {
+    // Helidon's chunk decoder throws NumberFormatException, IllegalArgumentException or its own data exceptions on
+    // bad framing, and an I/O exception when the client goes away: all the same to us.
+    private static Outcome unreadable(Throwable cause) {
+        return new Outcome.Unreadable(cause.getClass().getSimpleName() + ": " + cause.getMessage());
+    }
+
+    private static Outcome readAll(Supplier<InputStream> body, long declared, long maxBytes, BodyBudget.Hold hold) {
+        try (InputStream in = body.get()) {
             return read(in, declared, maxBytes, hold);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -60,6 +60,7 @@ public final class HeaderDeadline implements Http1ConnectionListener {
             // The sweep got there first: the thread is (or is about to be) interrupted; end the connection cleanly.
             throw new CloseConnectionException("request headers arrived after header_timeout_ms");
         }
+        ConnectionBuffer.headersRead(ctx);
     }
 
     /** Closes every connection whose headers are overdue. */

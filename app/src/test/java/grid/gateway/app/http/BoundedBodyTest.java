@@ -177,4 +177,75 @@ class BoundedBodyTest {
         other.close();
         assertThat(budget.inUse()).isZero();
     }
+
+    /** Counts the helper threads asked for, and runs each on a real virtual thread. */
+    private static final class CountingHelper implements BoundedBody.Helper {
+        int started;
+
+        @Override
+        public void start(Runnable read) {
+            started++;
+            Thread.ofVirtual().start(read);
+        }
+    }
+
+    private static BoundedBody.Outcome readWith(byte[] body, long declared, long buffered, CountingHelper helper) {
+        return BoundedBody.read(
+                new BoundedBody.Arrival(() -> new ByteArrayInputStream(body), declared, buffered),
+                UNLIMITED,
+                java.time.Duration.ofSeconds(30),
+                new BodyBudget(() -> UNLIMITED).hold(),
+                helper);
+    }
+
+    @Test
+    void read_bodyAlreadyBufferedWhole_readWithoutAHelperThread() {
+        byte[] body = bytes(1024);
+        CountingHelper helper = new CountingHelper();
+
+        assertThat(bytesOf(readWith(body, body.length, body.length, helper))).isEqualTo(body);
+        assertThat(bytesOf(readWith(body, body.length, body.length + 500L, helper)))
+                .isEqualTo(body);
+        assertThat(helper.started).isZero();
+    }
+
+    @Test
+    void read_bodyNotYetBufferedWhole_readOnAHelperThread() {
+        byte[] body = bytes(1024);
+        CountingHelper helper = new CountingHelper();
+
+        assertThat(bytesOf(readWith(body, body.length, body.length - 1L, helper)))
+                .isEqualTo(body);
+        assertThat(bytesOf(readWith(body, -1, 4096, helper))).isEqualTo(body);
+        assertThat(bytesOf(readWith(body, body.length, -1, helper))).isEqualTo(body);
+        assertThat(helper.started).isEqualTo(3);
+    }
+
+    @Test
+    void read_bufferedBodyWhoseStreamFails_unreadable() {
+        CountingHelper helper = new CountingHelper();
+        BoundedBody.Outcome outcome = BoundedBody.read(
+                new BoundedBody.Arrival(
+                        () -> new InputStream() {
+                            @Override
+                            public int read() throws IOException {
+                                throw new IOException("client went away");
+                            }
+
+                            @Override
+                            public int read(byte[] buffer, int offset, int length) throws IOException {
+                                throw new IOException("client went away");
+                            }
+                        },
+                        10,
+                        10),
+                UNLIMITED,
+                java.time.Duration.ofSeconds(30),
+                new BodyBudget(() -> UNLIMITED).hold(),
+                helper);
+
+        assertThat(outcome).isInstanceOf(BoundedBody.Outcome.Unreadable.class);
+        assertThat(((BoundedBody.Outcome.Unreadable) outcome).cause()).contains("client went away");
+        assertThat(helper.started).isZero();
+    }
 }
