@@ -25,8 +25,9 @@ import java.util.function.Supplier;
  * refuses ends the read ({@link Outcome.OverBudget}).
  *
  * <p>Helidon 4.5 has no read deadline for a request body, so a body that has not arrived whole is read on a helper
- * virtual thread while the handler's thread waits for at most the deadline. A body Helidon already holds whole
- * ({@link ConnectionBuffer}) cannot block, so it is read on the handler's thread, with no helper. When it passes, the handler still owns the response and answers
+ * virtual thread while the handler's thread waits for at most the deadline; a body Helidon already holds whole
+ * ({@link ConnectionBuffer}) cannot block, so it is read on the handler's thread, with no helper. When the deadline
+ * passes, the handler still owns the response and answers
  * 408; closing the connection afterwards ends the helper's blocked read. Any failure of the read itself (a chunk size
  * Helidon's decoder refuses, a chunk extension, a client that went away mid-body) is {@link Outcome.Unreadable}: the
  * framing of the connection can no longer be trusted.

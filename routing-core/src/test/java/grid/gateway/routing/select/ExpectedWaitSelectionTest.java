@@ -104,9 +104,8 @@ class ExpectedWaitSelectionTest {
                         List.of(c("east-a", 12, 2_000, 0.5, 0, 390), c("west-a", 0, 20_000, 0.5, 0, 0)),
                         "west-a",
                         AffinityOutcome.LOAD),
-                // 2 × 2 s + 10 × 64 ÷ 10,000 = 4.064 s at the sticky one, 1 s of backlog + 2.56 s at the other: the
-                // other
-                // is sooner, but not 1.25 × sooner (4.45 s), so the request keeps its cache.
+                // 2 × 2 s + 10 × 64 ÷ 10,000 = 4.064 s at the sticky one, 1 s of backlog + 2.56 s at the other:
+                // the other is sooner, but not 1.25 × sooner (4.45 s), so the request keeps its cache.
                 Arguments.of(
                         "hit: another expected sooner, but within the margin, keeps the sticky cluster",
                         400,
