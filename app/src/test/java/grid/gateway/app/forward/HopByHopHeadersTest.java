@@ -71,4 +71,30 @@ class HopByHopHeadersTest {
         assertThat(hopByHop.drops(HeaderValues.create("X-Forwarded-Proto", "https")))
                 .isFalse();
     }
+
+    @Test
+    void of_connectionNamingOnlyKnownTokensInAnyCaseAndSpacing_dropsTheFixedNamesOnly() {
+        WritableHeaders<?> headers = WritableHeaders.create();
+        headers.add(HeaderValues.create("Connection", " Keep-Alive ,CLOSE,, Upgrade,\tte "));
+
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(headers);
+
+        assertThat(hopByHop.drops(HeaderValues.create("Upgrade", "h2c"))).isTrue();
+        assertThat(hopByHop.drops(HeaderValues.create("TE", "trailers"))).isTrue();
+        assertThat(hopByHop.drops(HeaderValues.create("Close", "x"))).isFalse();
+        assertThat(hopByHop.drops(HeaderValues.create("Content-Type", "application/json")))
+                .isFalse();
+    }
+
+    @Test
+    void of_connectionNamingAHeaderAfterKnownOnes_dropsItWhateverItsCase() {
+        WritableHeaders<?> headers = WritableHeaders.create();
+        headers.add(HeaderValues.create("Connection", "close,X-Private-Hop"));
+
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(headers);
+
+        assertThat(hopByHop.drops(HeaderValues.create("x-private-hop", "1"))).isTrue();
+        assertThat(hopByHop.drops(HeaderValues.create("X-PRIVATE-HOP", "1"))).isTrue();
+        assertThat(hopByHop.drops(HeaderValues.create("X-Private", "1"))).isFalse();
+    }
 }
