@@ -1,6 +1,7 @@
 package grid.gateway.app.forward;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import java.util.HashSet;
@@ -32,6 +33,12 @@ public final class HopByHopHeaders {
             "transfer-encoding",
             "upgrade");
     private static final Set<String> FIXED = Set.copyOf(FIXED_NAMES);
+    /**
+     * The fixed names among Helidon's known header names, by {@link HeaderName#index()}: a header Helidon parsed
+     * with a known name carries that index, so {@link #drops} of such a header is one array read.
+     */
+    private static final boolean[] FIXED_BY_INDEX = fixedByIndex();
+
     private static final HopByHopHeaders FIXED_ONLY = new HopByHopHeaders(FIXED);
 
     private final Set<String> names;
@@ -88,8 +95,29 @@ public final class HopByHopHeaders {
 
     /** Whether {@code header} stays on this hop. */
     public boolean drops(Header header) {
+        HeaderName name = header.headerName();
+        int index = name.index();
+        if (names == FIXED && index >= 0) {
+            // A known name (index >= 0 only for Helidon's own constants) and only the fixed names to drop.
+            return index < FIXED_BY_INDEX.length && FIXED_BY_INDEX[index];
+        }
         // Helidon keeps each header name's lower case form: no string is built per header.
-        return names.contains(header.headerName().lowerCase());
+        return names.contains(name.lowerCase());
+    }
+
+    private static boolean[] fixedByIndex() {
+        int size = 0;
+        for (String fixed : FIXED_NAMES) {
+            size = Math.max(size, HeaderNames.create(fixed).index() + 1);
+        }
+        boolean[] byIndex = new boolean[size];
+        for (String fixed : FIXED_NAMES) {
+            int index = HeaderNames.create(fixed).index();
+            if (index >= 0) {
+                byIndex[index] = true;
+            }
+        }
+        return byIndex;
     }
 
     /** Whether the token at {@code start} is {@code close} or a fixed name, in any ASCII case, without copying it. */

@@ -2,6 +2,7 @@ package grid.gateway.app.forward;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.WritableHeaders;
 import org.junit.jupiter.api.Test;
@@ -96,5 +97,29 @@ class HopByHopHeadersTest {
         assertThat(hopByHop.drops(HeaderValues.create("x-private-hop", "1"))).isTrue();
         assertThat(hopByHop.drops(HeaderValues.create("X-PRIVATE-HOP", "1"))).isTrue();
         assertThat(hopByHop.drops(HeaderValues.create("X-Private", "1"))).isFalse();
+    }
+
+    @Test
+    void drops_knownAndCustomNamesAlike_asTheirLowerCaseNames() {
+        // Helidon's own name constants are looked up by index, other names by their lower-case text: both agree.
+        HopByHopHeaders fixedOnly = HopByHopHeaders.of(WritableHeaders.create());
+        WritableHeaders<?> named = WritableHeaders.create();
+        named.add(HeaderValues.create("Connection", "Content-Type, X-Hop"));
+        HopByHopHeaders withNamed = HopByHopHeaders.of(named);
+
+        assertThat(fixedOnly.drops(HeaderValues.create(HeaderNames.TRANSFER_ENCODING, "chunked")))
+                .isTrue();
+        assertThat(fixedOnly.drops(HeaderValues.create(HeaderNames.UPGRADE, "h2c")))
+                .isTrue();
+        assertThat(fixedOnly.drops(HeaderValues.create(HeaderNames.CONTENT_TYPE, "text/plain")))
+                .isFalse();
+        assertThat(fixedOnly.drops(HeaderValues.create(HeaderNames.create("Proxy-Connection"), "x")))
+                .isTrue();
+        assertThat(withNamed.drops(HeaderValues.create(HeaderNames.CONTENT_TYPE, "text/plain")))
+                .isTrue();
+        assertThat(withNamed.drops(HeaderValues.create(HeaderNames.TRANSFER_ENCODING, "chunked")))
+                .isTrue();
+        assertThat(withNamed.drops(HeaderValues.create(HeaderNames.ACCEPT, "*/*")))
+                .isFalse();
     }
 }
