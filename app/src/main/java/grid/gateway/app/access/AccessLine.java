@@ -4,6 +4,7 @@ import grid.gateway.routing.select.AffinityOutcome;
 import jakarta.json.Json;
 import jakarta.json.stream.JsonGenerator;
 import jakarta.json.stream.JsonGeneratorFactory;
+import java.util.Arrays;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +20,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class AccessLine {
     private static final long TOKENS_PER_BLOCK = 64;
+    /** {@link AffinityOutcome#label()} lower-cases its name per call; the line takes these, built once. */
+    private static final String[] AFFINITY_LABELS =
+            Arrays.stream(AffinityOutcome.values()).map(AffinityOutcome::label).toArray(String[]::new);
+
     private static final double MICROS_PER_MILLI = 1_000.0;
 
     private final JsonGeneratorFactory factory = Json.createGeneratorFactory(Map.of());
@@ -53,7 +58,7 @@ final class AccessLine {
             string(json, "stored_id_cluster", record.storedIdOwner == null ? null : record.storedIdOwner.name());
             json.write("pinned", record.pinned);
             AffinityOutcome affinity = record.affinity;
-            string(json, "affinity", affinity == null ? null : affinity.label());
+            string(json, "affinity", affinity == null ? null : AFFINITY_LABELS[affinity.ordinal()]);
             boolean routed = record.cluster != null;
             number(json, "run_blocks", routed ? record.runBlocks : -1);
             number(json, "candidates", record.candidates);
