@@ -10,12 +10,19 @@
 # of every load. Per window: successful answers, CPU µs per answer of the gateway JVM (utime+stime from /proc),
 # KiB allocated per answer (young collections in its GC log plus the heap in use at both ends, from jstat). JVM
 # options for both: -Xms512m -Xmx512m -Xmn128m. Ports 18200-18215 on 127.0.0.1. Prints one line per window and the
-# medians per load and jar at the end (also in work/ab/results.txt).
+# medians per load and jar at the end (also in work/ab/results.txt). Installs nginx, h2load, node and curl when
+# missing and finds its JDK as run.sh does (tools.sh, bin/lib/common.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bin/lib/common.sh
+. "$here/../../bin/lib/common.sh"
+# shellcheck source=bench/side-by-side/tools.sh
+. "$here/tools.sh"
 before_jar=$1 after_jar=$2 rounds=${3:-3}
 work=$here/work/ab
-jdk=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+# The same tools and JDK as run.sh (installed when missing); jstat reads the heap in use.
+install_missing nginx h2load node curl
+require_jdk21 ab.sh --install jstat
 mkdir -p "$work/nginx/logs" "$work/nginx/tmp"
 readonly UP_A=18200 UP_B=18201
 node "$here/bodies.mjs" "$work/bodies" bench-model bench-stream >/dev/null
@@ -50,7 +57,7 @@ cleanup() {
     [[ -f $work/nginx/nginx.pid ]] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
 }
 trap cleanup EXIT
-/usr/sbin/nginx -q -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx/logs/error.log"
+"$(nginx_bin)" -q -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx/logs/error.log"
 echo "ab-bench-tag-key-000000000001" >"$work/tag-key"
 declare -A pid_of port_of
 start() { # name jar port

@@ -38,6 +38,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bin/lib/common.sh
 . "$here/../../bin/lib/common.sh"
+# shellcheck source=bench/side-by-side/tools.sh
+. "$here/tools.sh"
 repo=$GRID_REPO
 work=$here/work
 quick=false
@@ -87,24 +89,7 @@ log() { printf '%s run.sh: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 # ---------------------------------------------------------------------------------------------------------------
 # Tools: install what is missing (Debian), find a JDK 21+, build the jars, install Portkey.
 
-sudo_if_needed() {
-    if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
-}
-
-install_missing() {
-    local -a packages=()
-    command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || packages+=(nginx)
-    command -v h2load >/dev/null 2>&1 || packages+=(nghttp2-client)
-    command -v node >/dev/null 2>&1 || packages+=(nodejs)
-    command -v npm >/dev/null 2>&1 || packages+=(npm)
-    command -v mvn >/dev/null 2>&1 || packages+=(maven)
-    command -v curl >/dev/null 2>&1 || packages+=(curl)
-    if [[ ${#packages[@]} -gt 0 ]]; then
-        log "installing ${packages[*]} with apt-get"
-        sudo_if_needed apt-get update -qq
-        sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}"
-    fi
-}
+# sudo_if_needed, install_missing and nginx_bin: tools.sh, shared with ab.sh.
 
 build_jars() {
     build_if_stale run.sh app/target/grid-gateway.jar engine-sim/target/engine-simulator.jar \
@@ -161,7 +146,6 @@ wait_for() {
     exit 1
 }
 
-nginx_bin() { command -v nginx 2>/dev/null || echo /usr/sbin/nginx; }
 
 # The first lines of an nginx.conf in $1 (made beforehand with logs/ and tmp/): one worker, logs and temporary files
 # under $1, up to the open http block.
@@ -712,7 +696,7 @@ report() {
 
 # ---------------------------------------------------------------------------------------------------------------
 
-install_missing
+install_missing nginx h2load node npm mvn curl
 require_jdk21 run.sh
 mkdir -p "$work"
 build_jars

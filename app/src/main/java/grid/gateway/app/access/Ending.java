@@ -22,9 +22,12 @@ public enum Ending {
     /** A fault in the gateway. */
     ERROR;
 
+    /** Built once: every access line writes one (a lower-cased copy per line showed in the profile). */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     /** The field's value. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 
     /**

@@ -30,9 +30,12 @@ public enum UpstreamFailure {
      */
     OTHER;
 
+    /** Built once, not per failed attempt. */
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     /** The metric label value: the constant's name in lower case. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 
     /**

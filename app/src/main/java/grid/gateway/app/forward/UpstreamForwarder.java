@@ -5,6 +5,8 @@ import grid.gateway.app.config.UpstreamSettings;
 import grid.gateway.app.trace.RequestTrace;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.common.context.Context;
+import io.helidon.common.context.Contexts;
 import io.helidon.common.tls.Tls;
 import io.helidon.common.uri.UriInfo;
 import io.helidon.common.uri.UriPath;
@@ -24,6 +26,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Sends one request to one backend cluster with the Helidon WebClient (docs/design.md §9).
@@ -43,6 +46,9 @@ import java.util.function.Function;
  */
 public final class UpstreamForwarder {
     private final Http1Client client;
+    /** The Helidon context every request is sent in: the client has no services to read or write it. */
+    private final Context sendContext = Context.create();
+
     private final UpstreamSettings settings;
     private final MonotonicClock clock;
     private final Function<BackendCluster, Optional<Tls>> tls;
@@ -65,6 +71,9 @@ public final class UpstreamForwarder {
         this.tls = tls;
         this.client = Http1Client.builder()
                 .followRedirects(false)
+                // No client services (none configured, none discovered on the class path): one context can serve
+                // every request (sent()).
+                .servicesDiscoverServices(false)
                 .sendExpectContinue(false)
                 .connectionCacheSize(settings.maxConnectionsPerCluster())
                 .shareConnectionCache(false)
@@ -136,7 +145,7 @@ public final class UpstreamForwarder {
         long start = clock.nanoTime();
         Http1ClientResponse answer;
         try {
-            answer = body.length == 0 ? outgoing.submit(body) : outgoing.outputStream(out -> writeBody(out, body));
+            answer = sent(() -> submit(outgoing, body));
         } catch (RuntimeException failure) {
             Optional<String> handshake = TlsHandshakeFailure.reason(failure);
             if (handshake.isPresent()) {
@@ -162,6 +171,22 @@ public final class UpstreamForwarder {
      */
     public void close() {
         client.closeResource();
+    }
+
+    /**
+     * Runs {@code send} inside {@link #sendContext}: the WebClient hands the calling thread's
+     * Helidon context to its services and creates a new one (with a generated id) for every request when the thread
+     * has none, as the gateway's request threads do not. The client has no services, so nothing reads or writes it,
+     * and one context serves every request.
+     */
+    private Http1ClientResponse sent(Supplier<Http1ClientResponse> send) {
+        // runInContext rethrows a RuntimeException as it is, so failures are sorted as before.
+        return Contexts.runInContext(sendContext, send::get);
+    }
+
+    /** Sends the request: an empty body with {@code submit}, any other through {@link #writeBody}. */
+    private static Http1ClientResponse submit(Http1ClientRequest outgoing, byte[] body) {
+        return body.length == 0 ? outgoing.submit(body) : outgoing.outputStream(out -> writeBody(out, body));
     }
 
     /**

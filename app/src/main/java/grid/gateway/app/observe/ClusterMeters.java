@@ -11,13 +11,12 @@ import io.helidon.metrics.api.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The meters of one backend cluster, all labelled {@code cluster="<site>/<name>"}: its gauges (the pod census of its
@@ -36,14 +35,27 @@ final class ClusterMeters {
     /** The state label of pods that failed the round or gave no queue depth. */
     static final String UNMEASURED = "unmeasured";
 
+    private static final int OUTCOMES = AffinityOutcome.values().length + 1;
+    private static final int NO_OUTCOME_INDEX = OUTCOMES - 1;
+    private static final int LOWEST_STATUS = 100;
+    private static final int HIGHEST_STATUS = 599;
+    private static final int STATUS_SLOTS = HIGHEST_STATUS - LOWEST_STATUS + 2;
+
     private final MeterSet meterSet;
     private final String cluster;
     private final List<Meter> fixed = new ArrayList<>();
     private final Timer latency;
     private final Map<UpstreamFailure, Counter> errors = new EnumMap<>(UpstreamFailure.class);
-    private final Map<String, Counter> predicted = new HashMap<>();
-    private final Map<String, Counter> reported = new HashMap<>();
-    private final ConcurrentMap<Integer, Counter> statuses = new ConcurrentHashMap<>();
+    /** By outcome: {@link AffinityOutcome#ordinal()}, then {@link #NO_OUTCOME} last (no string lookup per answer). */
+    private final Counter[] predicted = new Counter[OUTCOMES];
+
+    private final Counter[] reported = new Counter[OUTCOMES];
+    /**
+     * By status: index {@code status - 99} for 100 to 599, 0 for {@code other}; created at the first answer with each
+     * (an array, not a map keyed by a boxed status: no allocation per answer).
+     */
+    private final AtomicReferenceArray<Counter> statuses = new AtomicReferenceArray<>(STATUS_SLOTS);
+
     private final Counter dnsFailures;
     private volatile PodCensus census = PodCensus.NONE;
     private volatile boolean removed;
@@ -79,24 +91,25 @@ final class ClusterMeters {
         for (UpstreamFailure kind : UpstreamFailure.values()) {
             errors.put(kind, fixedCounter(GatewayMeter.UPSTREAM_ERRORS, kind.label()));
         }
-        List<String> outcomes = new ArrayList<>();
         for (AffinityOutcome outcome : AffinityOutcome.values()) {
-            outcomes.add(outcome.label());
+            predicted[outcome.ordinal()] = fixedCounter(GatewayMeter.CACHED_TOKENS_PREDICTED, outcome.label());
+            reported[outcome.ordinal()] = fixedCounter(GatewayMeter.CACHED_TOKENS_REPORTED, outcome.label());
         }
-        outcomes.add(NO_OUTCOME);
-        for (String outcome : outcomes) {
-            predicted.put(outcome, fixedCounter(GatewayMeter.CACHED_TOKENS_PREDICTED, outcome));
-            reported.put(outcome, fixedCounter(GatewayMeter.CACHED_TOKENS_REPORTED, outcome));
-        }
+        predicted[NO_OUTCOME_INDEX] = fixedCounter(GatewayMeter.CACHED_TOKENS_PREDICTED, NO_OUTCOME);
+        reported[NO_OUTCOME_INDEX] = fixedCounter(GatewayMeter.CACHED_TOKENS_REPORTED, NO_OUTCOME);
     }
 
     /** Counts an answer with {@code status} that took {@code toHeaders}. */
     void answered(int status, Duration toHeaders) {
-        int key = isHttpStatus(status) ? status : 0;
-        Counter counter = statuses.get(key);
+        int slot = isHttpStatus(status) ? status - LOWEST_STATUS + 1 : 0;
+        Counter counter = statuses.get(slot);
         if (counter == null) {
-            counter = statuses.computeIfAbsent(
-                    key, code -> meterSet.counter(GatewayMeter.UPSTREAM_REQUESTS, cluster, statusLabel(code)));
+            // The registry returns the one counter of a name and tags, so two threads racing here count on the same.
+            Counter created = meterSet.counter(GatewayMeter.UPSTREAM_REQUESTS, cluster, statusLabel(status));
+            counter = statuses.compareAndExchange(slot, null, created);
+            if (counter == null) {
+                counter = created;
+            }
             if (removed) {
                 meterSet.remove(List.of(counter));
             }
@@ -120,16 +133,28 @@ final class ClusterMeters {
         GatewayMetrics.registered(errors, kind).increment();
     }
 
-    void cachedTokens(String outcome, long predictedTokens, long reportedTokens) {
-        GatewayMetrics.registered(predicted, outcome).increment(predictedTokens);
-        GatewayMetrics.registered(reported, outcome).increment(reportedTokens);
+    /**
+     * Counts one answer's cached tokens under {@code outcome}, {@code null} for {@link #NO_OUTCOME} (affinity did not
+     * decide).
+     */
+    void cachedTokens(@Nullable AffinityOutcome outcome, long predictedTokens, long reportedTokens) {
+        int index = outcome == null ? NO_OUTCOME_INDEX : outcome.ordinal();
+        predicted[index].increment(predictedTokens);
+        reported[index].increment(reportedTokens);
     }
 
     /** Removes every meter of this cluster from the registry. */
     void remove() {
         removed = true;
         meterSet.remove(fixed);
-        meterSet.remove(List.copyOf(statuses.values()));
+        List<Counter> created = new ArrayList<>();
+        for (int i = 0; i < statuses.length(); i++) {
+            Counter counter = statuses.get(i);
+            if (counter != null) {
+                created.add(counter);
+            }
+        }
+        meterSet.remove(created);
     }
 
     private Counter fixedCounter(GatewayMeter meter, String label) {

@@ -27,6 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gateway's meters (docs/design.md §10), fed by the routing core's events and by the proxy; the list of meters is
@@ -118,14 +119,20 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     @Override
     public void upstreamAnswered(ClusterId cluster, int status, Duration toHeaders) {
         requireNonNull(toHeaders, "toHeaders");
-        meters(cluster).ifPresent(m -> m.answered(status, toHeaders));
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.answered(status, toHeaders);
+        }
     }
 
     /** A forwarding attempt to {@code cluster} failed: counts {@code grid_upstream_errors_total{kind}}. */
     @Override
     public void upstreamFailed(ClusterId cluster, UpstreamFailure failure) {
         requireNonNull(failure, "failure");
-        meters(cluster).ifPresent(m -> m.failed(failure));
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.failed(failure);
+        }
     }
 
     /**
@@ -145,21 +152,29 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         if (reportedTokens.isEmpty() || reportedTokens.getAsLong() < 0) {
             return;
         }
-        String label = outcome.map(AffinityOutcome::label).orElse(ClusterMeters.NO_OUTCOME);
-        meters(cluster).ifPresent(m -> m.cachedTokens(label, Math.max(0, predictedTokens), reportedTokens.getAsLong()));
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.cachedTokens(outcome.orElse(null), Math.max(0, predictedTokens), reportedTokens.getAsLong());
+        }
     }
 
     /** Sets {@code grid_cluster_pods} and {@code grid_cluster_partly_measured} of {@code cluster}. */
     @Override
     public void podsScraped(ClusterId cluster, PodCensus census) {
         requireNonNull(census, "census");
-        meters(cluster).ifPresent(m -> m.census(census));
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.census(census);
+        }
     }
 
     /** Counts {@code grid_cluster_dns_failures_total} of {@code cluster}. */
     @Override
     public void dnsFailed(ClusterId cluster) {
-        meters(cluster).ifPresent(ClusterMeters::dnsFailed);
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.dnsFailed();
+        }
     }
 
     /** A client request was refused or cut before it was forwarded. */
@@ -254,15 +269,18 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         }
     }
 
-    /** The meters of {@code cluster}; a cluster of the grid in force that is not synced yet is synced first. */
-    private Optional<ClusterMeters> meters(ClusterId cluster) {
+    /**
+     * The meters of {@code cluster}, or null for a cluster not in the grid in force; one of the grid that is not synced
+     * yet is synced first. Nullable rather than an {@code Optional} and a lambda: every answer calls it.
+     */
+    private @Nullable ClusterMeters meters(ClusterId cluster) {
         requireNonNull(cluster, "cluster");
         ClusterMeters found = clusters.get(cluster);
         if (found == null && state.grid().get().cluster(cluster).isPresent()) {
             syncClusters();
             found = clusters.get(cluster);
         }
-        return Optional.ofNullable(found);
+        return found;
     }
 
     /** The {@code result} label of {@code grid_config_reloads_total}. */
