@@ -36,6 +36,7 @@ public final class RedisSharing implements AutoCloseable {
 
     private final PrefixMemory memory;
     private final Backlog backlog;
+    private final boolean shareBacklog;
     private final SharingPublisher publisher;
     private final SharingReader reader;
     private final Thread publishing;
@@ -51,6 +52,7 @@ public final class RedisSharing implements AutoCloseable {
             SharingSettings settings, PrefixMemory memory, Backlog backlog, SharingMeters meters, LongSupplier wall) {
         this.memory = memory;
         this.backlog = backlog;
+        this.shareBacklog = settings.shareBacklog();
         // Unique per process start, so a restarted replica applies its former self's entries. Not drawn from the
         // injected random source: replicas seeded alike (tests) must still tell their entries apart.
         String replica = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
@@ -112,13 +114,18 @@ public final class RedisSharing implements AutoCloseable {
         }
     }
 
-    /** About what the replicas' LRUs can hold, in entries: Σ capacities ÷ keys per entry. */
+    /**
+     * About what the replicas' LRUs can hold, in entries: Σ capacities ÷ keys per entry; twice that with
+     * {@code share_backlog}, whose sends (one a request, as many as the confirmations) would otherwise halve the
+     * confirmation history the stream keeps for a warm start.
+     */
     private long streamLength() {
         long capacity = 0;
         for (ClusterId cluster : memory.clusters()) {
             capacity += memory.capacity(cluster);
         }
-        return Math.clamp(capacity / KEYS_PER_ENTRY, MIN_STREAM, MAX_STREAM);
+        long entries = capacity / KEYS_PER_ENTRY;
+        return Math.clamp(shareBacklog ? 2 * entries : entries, MIN_STREAM, MAX_STREAM);
     }
 
     /** Entries waiting to be published (for tests). */
