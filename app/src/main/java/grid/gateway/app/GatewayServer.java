@@ -118,7 +118,8 @@ public final class GatewayServer implements AutoCloseable {
                 initial.keyRing(),
                 new RoutingParts(memory, window, ejector, runtime.random(), clock, metrics),
                 initial.config().load().rules());
-        this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, metrics.sharing());
+        RedisSharing.Backlog backlog = new RedisSharing.Backlog(router.backlog(), clock);
+        this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
         this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);

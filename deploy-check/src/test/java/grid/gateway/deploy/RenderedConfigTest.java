@@ -75,7 +75,7 @@ class RenderedConfigTest {
                         false,
                         // No prefixSharing.redisUrl: no sharing, the block's defaults printed.
                         "sharing",
-                        Map.of("stream", "grid-prefix-memory", "warm_start_ms", 5000)));
+                        Map.of("stream", "grid-prefix-memory", "warm_start_ms", 5000, "share_backlog", false)));
     }
 
     @Test

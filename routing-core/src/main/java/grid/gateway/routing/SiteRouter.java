@@ -47,7 +47,7 @@ import java.util.stream.Collectors;
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
  *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
  *   scraped(c, sample)   queue depth → window; sent-since-scrape → 0; engine series → calibration (auto)
- *   (expected_wait)      each forwarded request's uncached prefill → its cluster's PrefillBacklog
+ *   (expected_wait)      each forwarded request's uncached prefill → its cluster's PrefillBacklog (→ peers, backlog())
  *   firstToken(d)        (expected_wait) the backlog of d's cluster is what was sent after d
  * </pre>
  *
@@ -69,17 +69,7 @@ public final class SiteRouter {
 
     /** A router over {@code grid}; the prefix memory is configured for it at once. */
     public SiteRouter(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts) {
-        this(grid, settings, keyRing, parts, false);
-    }
-
-    /** A router over {@code grid} with {@code load.count_sent_since_scrape}. */
-    public SiteRouter(
-            Grid grid,
-            PrefixAffinitySettings settings,
-            TagKeyRing keyRing,
-            RoutingParts parts,
-            boolean countSentSinceScrape) {
-        this(grid, settings, keyRing, parts, new LoadRules(countSentSinceScrape, LoadOrder.DEPTH));
+        this(grid, settings, keyRing, parts, LoadRules.SEED);
     }
 
     /** A router over {@code grid} with the {@code load} block's selection rules. */
@@ -158,6 +148,11 @@ public final class SiteRouter {
     /** Requests sent to {@code cluster} since its latest scrape. */
     public int sentSinceScrape(ClusterId cluster) {
         return sent.count(cluster);
+    }
+
+    /** The prefill backlog of {@code load.order_by: expected_wait}: it shares this replica's sends, takes peers'. */
+    public PrefillBacklog backlog() {
+        return backlog;
     }
 
     /** The grid in force. */

@@ -94,7 +94,8 @@ final class GatewayPolicies {
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
-        int me = stream.map(s -> s.join(memory)).orElse(-1);
+        Optional<SiteRouter> backlog = tuning.sharedBacklog() ? Optional.of(router) : Optional.empty();
+        int me = stream.map(s -> s.join(memory, backlog)).orElse(-1);
         MissPlacement placement = new MissPlacement(tuning, grid, clock);
         return new Policy() {
             @Override

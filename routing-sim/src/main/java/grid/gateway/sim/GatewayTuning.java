@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
  *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
  * @param streamLagSeconds replicas each keep their own memory and share confirmations and drops through a stream
  *     that delivers them this many seconds later (the Redis design of docs/prefix-sharing.md, {@link SharedStream}); negative: no stream
+ * @param sharedBacklog with a stream, the replicas also publish their sends and add their peers' to their prefill
+ *     backlogs ({@code sharing.share_backlog}; matters only with {@code load.order_by: expected_wait})
  * @param switchedOff causes of slow first tokens the simulation switches off around the router ({@link SimCause}); empty
  *     in every report run
  */
@@ -38,6 +40,7 @@ public record GatewayTuning(
         LoadOrder orderBy,
         boolean sharedMemory,
         double streamLagSeconds,
+        boolean sharedBacklog,
         Set<SimCause> switchedOff) {
     public GatewayTuning {
         switchedOff = Set.copyOf(switchedOff);
@@ -52,7 +55,7 @@ public record GatewayTuning(
 
     /** A tuning that counts only scraped depths, as the seed does. */
     public GatewayTuning(String name, PrefixAffinitySettings settings, double pollSeconds, Duration window) {
-        this(name, settings, pollSeconds, window, false, LoadOrder.DEPTH, false, -1, Set.of());
+        this(name, settings, pollSeconds, window, false, LoadOrder.DEPTH, false, -1, false, Set.of());
     }
 
     /** A tuning whose replicas each remember only what they routed. */
@@ -62,7 +65,7 @@ public record GatewayTuning(
             double pollSeconds,
             Duration window,
             boolean countSentSinceScrape) {
-        this(name, settings, pollSeconds, window, countSentSinceScrape, LoadOrder.DEPTH, false, -1, Set.of());
+        this(name, settings, pollSeconds, window, countSentSinceScrape, LoadOrder.DEPTH, false, -1, false, Set.of());
     }
 
     /** This tuning with the replicas sharing one prefix memory. */
@@ -76,6 +79,7 @@ public record GatewayTuning(
                 orderBy,
                 true,
                 -1,
+                false,
                 switchedOff);
     }
 
@@ -90,6 +94,25 @@ public record GatewayTuning(
                 orderBy,
                 false,
                 lagSeconds,
+                sharedBacklog,
+                switchedOff);
+    }
+
+    /** This tuning with its stream also carrying the replicas' sends to their peers' prefill backlogs. */
+    public GatewayTuning withSharedBacklog() {
+        if (!streamSharing()) {
+            throw new IllegalStateException("a shared backlog travels through the stream: no stream");
+        }
+        return new GatewayTuning(
+                name + " and backlog",
+                settings,
+                pollSeconds,
+                window,
+                countSentSinceScrape,
+                orderBy,
+                false,
+                streamLagSeconds,
+                true,
                 switchedOff);
     }
 
@@ -104,6 +127,7 @@ public record GatewayTuning(
                 order,
                 sharedMemory,
                 streamLagSeconds,
+                sharedBacklog,
                 switchedOff);
     }
 
@@ -122,6 +146,7 @@ public record GatewayTuning(
                 orderBy,
                 sharedMemory,
                 streamLagSeconds,
+                sharedBacklog,
                 off);
     }
 

@@ -30,6 +30,8 @@ import java.util.List;
  *   --replicas 1,3,6     gateway replica counts; counts above 1 run grid_site_route only (1,3,6)
  *   --sharing-lag-ms N   the "shared" runs share through a stream delivering N ms later (docs/prefix-sharing.md's Redis
  *                        design) instead of one ideal memory
+ *   --share-backlog on   with --sharing-lag-ms, the stream also carries each replica's sends to its peers' prefill
+ *                        backlogs (sharing.share_backlog; load.order_by: expected_wait) (off)
  *   --failures X         share of attempts answered with errors, half 429 and half 503 (0.02)
  *   --poll-ms N          the gateway's load.poll_interval_ms, for both gateway-fed policies (1000)
  *   --window-secs N      the gateway's load.window_secs (2)

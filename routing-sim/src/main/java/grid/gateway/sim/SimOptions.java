@@ -29,6 +29,8 @@ final class SimOptions {
     private List<Integer> replicas = List.of(1, 3, 6);
     /** With it, the "shared" runs share through a stream with this lag (docs/prefix-sharing.md) instead of one memory. */
     private OptionalLong sharingLagMs = OptionalLong.empty();
+    /** With the stream, the "shared" runs also share the replicas' sends (their prefill backlogs). */
+    private boolean shareBacklog;
 
     private double failures = 0.02;
     private long pollMs = 1000;
@@ -51,6 +53,7 @@ final class SimOptions {
                 throw new IllegalArgumentException("option " + args[i] + " needs a value");
             }
         }
+        check();
     }
 
     private void set(String option, String value) {
@@ -73,6 +76,12 @@ final class SimOptions {
             case "--loads" ->
                 loads = list(value).stream().mapToDouble(Double::parseDouble).toArray();
             case "--sharing-lag-ms" -> sharingLagMs = OptionalLong.of(Long.parseLong(value));
+            case "--share-backlog" ->
+                shareBacklog = switch (value) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--share-backlog: on or off, not " + value);
+                };
             case "--replicas" ->
                 replicas = list(value).stream().map(Integer::valueOf).toList();
             case "--failures" -> failures = Double.parseDouble(value);
@@ -197,7 +206,18 @@ final class SimOptions {
         GatewayTuning shared = sharingLagMs.isPresent()
                 ? own.tuning().withStreamSharing(sharingLagMs.getAsLong() / 1000.0)
                 : own.tuning().withSharedMemory();
+        if (shareBacklog) {
+            shared = shared.withSharedBacklog();
+        }
         return new Study.Selection(own.policies(), loads, shared, replicaCount);
+    }
+
+    /** Validates what depends on several options, once all are read. */
+    private void check() {
+        if (shareBacklog && sharingLagMs.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "--share-backlog on needs --sharing-lag-ms (the backlog travels in the stream)");
+        }
     }
 
     Study.Selection recommended(int replicaCount) {

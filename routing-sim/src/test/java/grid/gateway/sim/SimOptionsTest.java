@@ -50,4 +50,23 @@ class SimOptionsTest {
         assertThatThrownBy(() -> new SimOptions(new String[] {"--trace-load", "max"}))
                 .hasMessageContaining("mean or peak");
     }
+
+    @Test
+    void options_shareBacklog_travelsInTheStream() {
+        SimOptions options = new SimOptions(new String[] {"--sharing-lag-ms", "10", "--share-backlog", "on"});
+        assertThat(options.recommendedShared(3).tuning().sharedBacklog()).isTrue();
+        assertThat(options.recommended(3).tuning().sharedBacklog())
+                .as("the replicas alone")
+                .isFalse();
+        assertThat(new SimOptions(new String[] {"--sharing-lag-ms", "10"})
+                        .recommendedShared(3)
+                        .tuning()
+                        .sharedBacklog())
+                .isFalse();
+
+        assertThatThrownBy(() -> new SimOptions(new String[] {"--share-backlog", "on"}))
+                .hasMessageContaining("--sharing-lag-ms");
+        assertThatThrownBy(() -> new SimOptions(new String[] {"--share-backlog", "yes"}))
+                .hasMessageContaining("on or off");
+    }
 }

@@ -160,6 +160,7 @@ public final class EffectiveConfig {
         share.put("stream", sharing.stream());
         sharing.passwordFile().ifPresent(path -> share.put("password_file", path.toString()));
         share.put("warm_start_ms", sharing.warmStart().toMillis());
+        share.put("share_backlog", sharing.shareBacklog());
         affinity.put("sharing", share);
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("load", loadBlock);

@@ -28,7 +28,7 @@ final class SharingBlock {
     /** The settings in {@code affinity.sharing}, defaults filled in. */
     static SharingSettings read(YamlBlock affinity, Path configDirectory) {
         YamlBlock block = affinity.block("sharing");
-        block.only("redis_url", "stream", "password_file", "warm_start_ms");
+        block.only("redis_url", "stream", "password_file", "warm_start_ms", "share_backlog");
         Optional<URI> url = block.string("redis_url", URL_EXPECTED).flatMap(text -> url(block, text));
         String streamExpected = "a Redis key of letters, digits and _.:{}-";
         String stream = block.string("stream", streamExpected).orElse(SharingSettings.DEFAULT_STREAM);
@@ -41,7 +41,8 @@ final class SharingBlock {
                 "warm_start_ms",
                 SharingSettings.DEFAULT_WARM_START.toMillis(),
                 new LongRange(0, 600_000, "0..600000", "0..600000"));
-        return new SharingSettings(url, stream, password, Duration.ofMillis(warm));
+        boolean backlog = block.bool("share_backlog", false);
+        return new SharingSettings(url, stream, password, Duration.ofMillis(warm), backlog);
     }
 
     private static Optional<URI> url(YamlBlock block, String text) {

@@ -20,8 +20,12 @@ import java.util.Optional;
  * @param passwordFile {@code password_file}: a file holding the Redis password (a mounted Secret), relative to the
  *     config file's directory
  * @param warmStart {@code warm_start_ms}: how long a starting replica replays the stream before it serves anyway
+ * @param shareBacklog {@code share_backlog}: the replicas also share their sends, each prompt's uncached prefill
+ *     seconds, for the prefill backlogs of {@code load.order_by: expected_wait} (default false: not published, and
+ *     peers' sends skipped)
  */
-public record SharingSettings(Optional<URI> redisUrl, String stream, Optional<Path> passwordFile, Duration warmStart) {
+public record SharingSettings(
+        Optional<URI> redisUrl, String stream, Optional<Path> passwordFile, Duration warmStart, boolean shareBacklog) {
     /** The default stream name. */
     public static final String DEFAULT_STREAM = "grid-prefix-memory";
     /** The default warm-start bound. */
@@ -36,7 +40,7 @@ public record SharingSettings(Optional<URI> redisUrl, String stream, Optional<Pa
 
     /** No sharing. */
     public static SharingSettings none() {
-        return new SharingSettings(Optional.empty(), DEFAULT_STREAM, Optional.empty(), DEFAULT_WARM_START);
+        return new SharingSettings(Optional.empty(), DEFAULT_STREAM, Optional.empty(), DEFAULT_WARM_START, false);
     }
 
     /** Whether a Redis URL is configured. */

@@ -17,16 +17,18 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One confirmation or drop as it travels in the stream. Its fields, all short strings:
+ * One confirmation, drop or send as it travels in the stream. Its fields, all short strings:
  *
  * <pre>
  *   r   the publishing replica's random id (a replica skips its own)
  *   s   the cluster's site name          c   the cluster's 8-character digest (as in stored-id tags)
- *   o   "c" confirm, "d" drop            t   when it was confirmed, wall clock, epoch milliseconds
- *   k   the block keys: 8 bytes each, big-endian, base64
+ *   o   "c" confirm, "d" drop, "p" sent  t   when it was confirmed or sent, wall clock, epoch milliseconds
+ *   k   the block keys: 8 bytes each, big-endian, base64          (o = c or d)
+ *   w   the prompt's uncached prefill, whole microseconds, > 0    (o = p, sharing.share_backlog; no k)
  * </pre>
  *
- * Block keys are 64-bit hashes of prompt blocks: no prompt text and no cluster name leaves the replica.
+ * Block keys are 64-bit hashes of prompt blocks: no prompt text and no cluster name leaves the replica. A replica
+ * older than the "p" entries finds an unknown field in them and counts them as malformed, applying nothing.
  *
  * <p>Thread-safe (immutable; the keys array is never handed out for writing).
  *
@@ -35,14 +37,20 @@ import org.jspecify.annotations.Nullable;
  * @param digest the cluster's digest
  * @param confirmed confirm ({@code true}) or drop
  * @param atMillis the confirmation time, epoch milliseconds
- * @param keys the block keys, in request order
+ * @param keys the block keys, in request order (none in a send)
+ * @param prefillMicros a send's uncached prefill, microseconds; 0 in a confirmation or drop
  */
-record SharedEntry(String replica, String site, String digest, boolean confirmed, long atMillis, long[] keys) {
+record SharedEntry(
+        String replica, String site, String digest, boolean confirmed, long atMillis, long[] keys, long prefillMicros) {
     /** More keys than any request body the gateway accepts can produce: beyond is bad data. */
     static final int MAX_KEYS = 1 << 16;
 
-    /** The fields, in the order {@link #parseRaw} keeps their values. */
+    /** The fields, in the order {@link #parseRaw} keeps their values: a send has w where the others have k. */
     private static final String FIELDS = "rscotk";
+
+    private static final String SEND_FIELDS = "rscotw";
+    /** More microseconds than any prompt's prefill (about 11 days): beyond is bad data. */
+    private static final int MAX_MICROS_DIGITS = 12;
 
     private static final String ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final boolean[] HEX = allowed("0123456789abcdef");
@@ -55,12 +63,30 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
     /** The entry for {@code cluster}. */
     static SharedEntry of(String replica, ClusterId cluster, boolean confirmed, long atMillis, long[] keys) {
         return new SharedEntry(
-                replica, cluster.site().value(), ClusterDigest.of(cluster.name()), confirmed, atMillis, keys);
+                replica, cluster.site().value(), ClusterDigest.of(cluster.name()), confirmed, atMillis, keys, 0);
+    }
+
+    /** The send of a prompt of {@code prefillSeconds} uncached prefill to {@code cluster} (at least 1 µs). */
+    static SharedEntry sent(String replica, ClusterId cluster, long atMillis, double prefillSeconds) {
+        long micros = Math.max(1, Math.min(999_999_999_999L, Math.round(prefillSeconds * 1e6)));
+        return new SharedEntry(
+                replica, cluster.site().value(), ClusterDigest.of(cluster.name()), true, atMillis, new long[0], micros);
+    }
+
+    /** Whether this is a send ({@code o = p}), not a confirmation or drop. */
+    boolean isSend() {
+        return prefillMicros > 0;
+    }
+
+    /** A send's prefill, seconds. */
+    double prefillSeconds() {
+        return prefillMicros / 1e6;
     }
 
     /** This confirmation without its first {@code from} keys (the peers have them): the new tail. */
     SharedEntry tail(int from) {
-        return new SharedEntry(replica, site, digest, confirmed, atMillis, Arrays.copyOfRange(keys, from, keys.length));
+        return new SharedEntry(
+                replica, site, digest, confirmed, atMillis, Arrays.copyOfRange(keys, from, keys.length), 0);
     }
 
     /** Where a cluster is looked up: site and digest. */
@@ -74,6 +100,21 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
 
     /** The stream fields. */
     Map<String, String> fields() {
+        if (isSend()) {
+            return Map.of(
+                    "r",
+                    replica,
+                    "s",
+                    site,
+                    "c",
+                    digest,
+                    "o",
+                    "p",
+                    "t",
+                    Long.toString(atMillis),
+                    "w",
+                    Long.toString(prefillMicros));
+        }
         ByteBuffer bytes = ByteBuffer.allocate(keys.length * Long.BYTES);
         for (long key : keys) {
             bytes.putLong(key);
@@ -108,10 +149,12 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
         if (fields.size() != FIELDS.length()) {
             return Optional.empty();
         }
-        byte[][] values = new byte[FIELDS.length()][];
+        boolean send = fields.keySet().stream().anyMatch(name -> name.length == 1 && name[0] == 'w');
+        String names = send ? SEND_FIELDS : FIELDS;
+        byte[][] values = new byte[names.length()][];
         for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
             byte[] name = field.getKey();
-            int at = name.length == 1 ? FIELDS.indexOf(name[0]) : -1;
+            int at = name.length == 1 ? names.indexOf(name[0]) : -1;
             if (at < 0 || values[at] != null) {
                 return Optional.empty();
             }
@@ -122,22 +165,29 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
         byte[] digest = values[2];
         byte[] op = values[3];
         byte[] at = values[4];
-        long[] keys = keys(values[5]);
+        long[] keys = send ? new long[0] : keys(values[5]);
+        long micros = send && matches(values[5], MAX_MICROS_DIGITS, DIGITS) ? number(values[5]) : 0;
         if (!matches(replica, 32, HEX)
                 || !matches(site, 128, SITE)
                 || digest.length != ClusterDigest.LENGTH
                 || !matches(digest, ClusterDigest.LENGTH, DIGEST)
                 || op.length != 1
-                || (op[0] != 'c' && op[0] != 'd')
+                || (send ? op[0] != 'p' || micros <= 0 : op[0] != 'c' && op[0] != 'd')
                 || !matches(at, 18, DIGITS)
                 || keys == null) {
             return Optional.empty();
         }
-        long millis = 0;
-        for (byte digit : at) {
-            millis = millis * 10 + (digit - '0');
+        return Optional.of(
+                new SharedEntry(latin1(replica), latin1(site), latin1(digest), op[0] != 'd', number(at), keys, micros));
+    }
+
+    /** The number in ASCII {@code digits} (checked: at most 18 digits). */
+    private static long number(byte[] digits) {
+        long value = 0;
+        for (byte digit : digits) {
+            value = value * 10 + (digit - '0');
         }
-        return Optional.of(new SharedEntry(latin1(replica), latin1(site), latin1(digest), op[0] == 'c', millis, keys));
+        return value;
     }
 
     /** The cluster key ({@link #clusterKey()}) in raw {@code fields}, unchecked; empty when a part is missing. */
@@ -153,6 +203,18 @@ record SharedEntry(String replica, String site, String digest, boolean confirmed
             }
         }
         return site == null || digest == null ? "" : clusterKey(latin1(site), latin1(digest));
+    }
+
+    /** Whether raw {@code fields} are a send ({@code o = p}; checked before anything is decoded). */
+    static boolean isSend(Map<byte[], byte[]> fields) {
+        for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+            byte[] name = field.getKey();
+            if (name.length == 1 && name[0] == 'o') {
+                byte[] op = field.getValue();
+                return op.length == 1 && op[0] == 'p';
+            }
+        }
+        return false;
     }
 
     /** Whether {@code fields} were published by {@code replica} (checked before the keys are decoded). */

@@ -3,6 +3,7 @@ package grid.gateway.app.sharing;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.load.BacklogSharing;
 import grid.gateway.routing.prefix.MemorySharing;
 import grid.gateway.routing.prefix.RecentlyShared;
 import java.util.ArrayList;
@@ -17,7 +18,9 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XAddParams;
 
 /**
- * Publishes this replica's confirmations and drops: {@link #learned} (on the request's thread) only stamps the entry
+ * Publishes this replica's confirmations and drops, and with {@code share_backlog} its sends ({@link #sent}: the
+ * cluster and the prompt's uncached prefill seconds, docs/prefix-sharing.md): {@link #learned} and {@link #sent} (on
+ * the request's thread) only stamp the entry
  * and offers it to a bounded queue, dropping the oldest when full; one thread writes batches with XADD, trimming the
  * stream to about what the replicas' LRUs hold ({@code MAXLEN ~}).
  *
@@ -30,7 +33,7 @@ import redis.clients.jedis.params.XAddParams;
  *
  * <p>Thread-safe: the queue is concurrent; the connection belongs to the publishing thread.
  */
-final class SharingPublisher implements MemorySharing, Runnable {
+final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable {
     /** Entries waiting for Redis: about 10 s of a busy replica (1,000 answers a second). */
     static final int QUEUE_CAPACITY = 10_000;
     /** Entries per pipelined write. */
@@ -66,8 +69,15 @@ final class SharingPublisher implements MemorySharing, Runnable {
 
     @Override
     public void learned(ClusterId cluster, BlockKeys keys, boolean confirmed) {
-        SharedEntry entry =
-                SharedEntry.of(replica, cluster, confirmed, context.wallMillis().getAsLong(), keys.toArray());
+        offer(SharedEntry.of(replica, cluster, confirmed, context.wallMillis().getAsLong(), keys.toArray()));
+    }
+
+    @Override
+    public void sent(ClusterId cluster, double prefillSeconds) {
+        offer(SharedEntry.sent(replica, cluster, context.wallMillis().getAsLong(), prefillSeconds));
+    }
+
+    private void offer(SharedEntry entry) {
         while (!queue.offer(entry)) {
             if (queue.poll() != null) {
                 context.meters().dropped(SharingMeters.Dropped.QUEUE_FULL, 1);
@@ -83,10 +93,13 @@ final class SharingPublisher implements MemorySharing, Runnable {
     /**
      * What of {@code entry} is news to the peers (on the publishing thread): a confirmation without its leading keys
      * sent within the refresh interval, or null when every key was; a drop in full, after which nothing of its
-     * cluster counts as sent.
+     * cluster counts as sent; a send as it is.
      */
     @Nullable
     SharedEntry news(SharedEntry entry) {
+        if (entry.isSend()) {
+            return entry;
+        }
         String cluster = entry.clusterKey();
         if (!entry.confirmed()) {
             recent.dropped(cluster);
@@ -139,7 +152,9 @@ final class SharingPublisher implements MemorySharing, Runnable {
             } catch (JedisException e) {
                 context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
                 // What did not go out is not "recently sent": the next confirmation sends it again.
-                batch.forEach(unsent -> recent.dropped(unsent.clusterKey()));
+                batch.stream()
+                        .filter(unsent -> !unsent.isSend())
+                        .forEach(unsent -> recent.dropped(unsent.clusterKey()));
                 batch.clear();
                 if (!backoff.pause()) {
                     return;
@@ -162,7 +177,9 @@ final class SharingPublisher implements MemorySharing, Runnable {
         for (int i = 0; i < replies.size(); i++) {
             if (replies.get(i) instanceof Exception) {
                 refused++;
-                recent.dropped(batch.get(i).clusterKey());
+                if (!batch.get(i).isSend()) {
+                    recent.dropped(batch.get(i).clusterKey());
+                }
             }
         }
         return refused;

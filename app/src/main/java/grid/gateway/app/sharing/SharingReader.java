@@ -23,7 +23,9 @@ import redis.clients.jedis.resps.StreamEntryBinary;
 
 /**
  * Reads the peers' confirmations and drops and has them applied to this replica's memory, with the same semantics as
- * its own ({@link PrefixMemory#applyPeer}): its own entries are skipped before they are decoded; the others go to
+ * its own ({@link PrefixMemory#applyPeer}), and with {@code share_backlog} their sends to its prefill backlog
+ * ({@link PeerSends}): its own entries, and sends without {@code share_backlog}, are skipped before they are decoded;
+ * the others go to
  * their cluster's worker ({@link PeerAppliers}), where entries for clusters it does not know and bad data are
  * counted and ignored.
  *
@@ -50,6 +52,9 @@ final class SharingReader implements Runnable {
     private final LongSupplier wallMillis;
     private final CountDownLatch warm = new CountDownLatch(1);
     private final PeerAppliers appliers;
+    /** Where peers' sends go ({@code share_backlog}); without it they are skipped, as own entries are. */
+    private final Optional<PeerSends> sends;
+
     private StreamEntryID last = new StreamEntryID(0, 0);
     private Set<ClusterId> knownClusters = Set.of();
     /** The clusters by site and digest; written by the reader, read by the workers. */
@@ -57,8 +62,12 @@ final class SharingReader implements Runnable {
     /** Each known cluster's worker: the clusters in order, dealt round the workers. */
     private Map<String, Integer> workerOf = Map.of();
 
-    SharingReader(
-            String replica, String stream, RedisEndpoint endpoint, PrefixMemory memory, SharingPublisher.Context c) {
+    /** What the peers' entries are applied to: the memory, and with {@code share_backlog} the prefill backlog. */
+    record Targets(PrefixMemory memory, Optional<PeerSends> sends) {}
+
+    SharingReader(String replica, String stream, RedisEndpoint endpoint, Targets targets, SharingPublisher.Context c) {
+        PrefixMemory memory = targets.memory();
+        this.sends = targets.sends();
         this.replica = replica.getBytes(StandardCharsets.UTF_8);
         this.stream = stream.getBytes(StandardCharsets.UTF_8);
         this.endpoint = endpoint;
@@ -129,7 +138,7 @@ final class SharingReader implements Runnable {
         for (StreamEntryBinary entry : entries) {
             last = entry.getID();
             Map<byte[], byte[]> fields = entry.getFields();
-            if (!SharedEntry.from(fields, replica)) {
+            if (!SharedEntry.from(fields, replica) && (sends.isPresent() || !SharedEntry.isSend(fields))) {
                 Integer worker = workerOf.get(SharedEntry.clusterKey(fields));
                 appliers.offer(fields, worker == null ? 0 : worker, replaying);
             }
@@ -151,6 +160,14 @@ final class SharingReader implements Runnable {
             return;
         }
         long ageMillis = wallMillis.getAsLong() - entry.atMillis();
+        if (entry.isSend()) {
+            if (sends.isPresent() && sends.get().apply(entry, cluster, ageMillis)) {
+                meters.applied(ageMillis);
+            } else {
+                meters.dropped(SharingMeters.Dropped.EXPIRED, 1);
+            }
+            return;
+        }
         BlockKeys keys = BlockKeys.copyOf(entry.keys(), entry.keys().length);
         if (memory.applyPeer(cluster, keys, entry.confirmed(), TimeUnit.MILLISECONDS.toNanos(ageMillis))) {
             meters.applied(ageMillis);

@@ -97,6 +97,7 @@ class EffectiveConfigTest {
                               sharing:
                                 stream: grid-prefix-memory
                                 warm_start_ms: 5000
+                                share_backlog: false
                         development:
                           allow_insecure_tls: false
                         tracing:

@@ -33,6 +33,19 @@ class SharingBlockTest {
         assertThat(settings.enabled()).isFalse();
         assertThat(settings.stream()).isEqualTo("grid-prefix-memory");
         assertThat(settings.warmStart()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings.shareBacklog()).isFalse();
+    }
+
+    @Test
+    void shareBacklog_readAsABoolean() {
+        String on = sharing("redis_url: redis://redis.site\nshare_backlog: true\n");
+        assertThat(ConfigLoader.load(TestConfigs.write(dir, "gateway.yaml", on))
+                        .config()
+                        .sharing()
+                        .shareBacklog())
+                .isTrue();
+        assertThat(TestConfigs.problems(dir, sharing("share_backlog: \"yes\"\n")))
+                .anySatisfy(p -> assertThat(p).startsWith(PATH + ".share_backlog"));
     }
 
     @Test

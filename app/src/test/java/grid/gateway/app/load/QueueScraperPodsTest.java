@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
+import grid.gateway.routing.LoadRules;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
@@ -12,6 +13,7 @@ import grid.gateway.routing.grid.MetricsSource;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import io.helidon.http.Status;
@@ -48,7 +50,11 @@ class QueueScraperPodsTest {
     private final AtomicBoolean dnsWorks = new AtomicBoolean(true);
     private Grid grid = Grid.of(EAST, List.of(cluster(List.of(URI.create("http://127.0.0.1:9/metrics")))));
     private final SiteRouter router = new SiteRouter(
-            grid, PrefixAffinitySettings.defaults(), TagKeyRing.none(), QueueScraperTest.parts(clock, window), true);
+            grid,
+            PrefixAffinitySettings.defaults(),
+            TagKeyRing.none(),
+            QueueScraperTest.parts(clock, window),
+            new LoadRules(true, LoadOrder.DEPTH));
     private final QueueScraper scraper = new QueueScraper(() -> grid, LoadSettings::defaults, router, clock, scheduler)
             .events(new LoadEvents() {
                 @Override

@@ -33,6 +33,15 @@ final class SharingGrid implements AutoCloseable {
     final List<GatewayHarness> replicas = new ArrayList<>();
 
     SharingGrid(Path dir) {
+        this(dir, "", "", "");
+    }
+
+    /**
+     * As {@link #SharingGrid(Path)}, with {@code load} lines under {@code grid_site_route}, {@code affinity} lines
+     * under {@code prefix_affinity} and {@code sharing} lines in the sharing block (each line indented for its place,
+     * ending in a newline).
+     */
+    SharingGrid(Path dir, String load, String affinity, String sharing) {
         this.redis = RedisProcess.start();
         for (String name : List.of("east-a", "east-b")) {
             engines.put(name, GatewayHarness.engine(name));
@@ -46,9 +55,9 @@ final class SharingGrid implements AutoCloseable {
                   site: east
                 plugins:
                   grid_site_route:
-                    prefix_affinity:
-                      sharing:
                 """);
+        yaml.append(load).append("    prefix_affinity:\n").append(affinity);
+        yaml.append("      sharing:\n").append(sharing);
         yaml.append("        redis_url: ").append(redis.url()).append('\n');
         yaml.append("        stream: ").append(STREAM).append('\n');
         yaml.append("        warm_start_ms: 10000\nsites:\n").append(GatewayHarness.site("east", engines));

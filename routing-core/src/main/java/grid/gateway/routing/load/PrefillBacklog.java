@@ -26,11 +26,18 @@ import java.util.concurrent.ConcurrentMap;
  * is computed, and with it everything sent before it, so what is left is what was sent after it; each first token
  * re-anchors the backlog there, and the error is only that of the requests still in flight.
  *
- * <p>What other replicas send is not seen; the scraped queue still counts it once it waits for a slot, and a first
- * token's time includes their prompts sent before it. Thread-safe: each cluster's state is updated under its own lock.
+ * <p>What other replicas send is not seen unless they publish it ({@code sharing.share_backlog},
+ * docs/prefix-sharing.md): a peer's send, applied with {@link #peerSent}, adds its work as this replica's own does, from
+ * when the peer sent it, and counts in {@code sent(c)} too, so a first token's "what was sent after my mark" includes
+ * the peers' prompts sent after it (those already in the mark are worked off with it). A peer's send that arrives
+ * after a later own send (the stream's delay, milliseconds) counts as sent after that send's mark: the error is at most
+ * what the peers sent within one delay. Unpublished, the scraped queue still counts it once it waits for a slot, and a
+ * first token's time includes their prompts sent before it. Thread-safe: each cluster's state is updated under its own
+ * lock.
  */
 public final class PrefillBacklog {
     private final ConcurrentMap<ClusterId, Line> lines = new ConcurrentHashMap<>();
+    private volatile BacklogSharing sharing = BacklogSharing.NONE;
 
     /** One cluster's backlog: when its prefill path frees, and the prefill ever sent to it, nanoseconds. */
     private static final class Line {
@@ -45,6 +52,12 @@ public final class PrefillBacklog {
             freeAt = Math.max(freeAt, now) + work;
             sent += work;
             return sent;
+        }
+
+        /** Work a peer sent at {@code sentAt} (the line may have been idle since then: it drains from there). */
+        synchronized void addPeer(long work, long sentAt) {
+            freeAt = Math.max(freeAt, sentAt) + work;
+            sent += work;
         }
 
         synchronized void anchor(long mark, long now) {
@@ -72,7 +85,33 @@ public final class PrefillBacklog {
             return -1;
         }
         long work = (long) Math.min(Long.MAX_VALUE / 4.0, prefillSeconds * 1e9);
-        return lines.computeIfAbsent(cluster, id -> new Line(nowNanos)).add(work, nowNanos);
+        long mark = lines.computeIfAbsent(cluster, id -> new Line(nowNanos)).add(work, nowNanos);
+        sharing.sent(cluster, prefillSeconds);
+        return mark;
+    }
+
+    /** Offers this replica's later sends ({@link #sent}) to {@code target} ({@link BacklogSharing#NONE}: nowhere). */
+    public void sharing(BacklogSharing target) {
+        this.sharing = requireNonNull(target, "target");
+    }
+
+    /**
+     * A peer replica sent {@code prefillSeconds} of prompt work to {@code cluster} {@code ageNanos} before
+     * {@code nowNanos} (a negative age, the peers' clocks disagreeing, counts as 0). It is added as an own send is,
+     * from when it was sent, and without a mark: only the replica that sent a request hears its first token. It is
+     * not offered again.
+     *
+     * @return whether it added anything (false for no work)
+     */
+    public boolean peerSent(ClusterId cluster, double prefillSeconds, long ageNanos, long nowNanos) {
+        requireNonNull(cluster, "cluster");
+        if (!(prefillSeconds > 0)) {
+            return false;
+        }
+        long work = (long) Math.min(Long.MAX_VALUE / 4.0, prefillSeconds * 1e9);
+        long sentAt = nowNanos - Math.min(Math.max(0, ageNanos), Long.MAX_VALUE / 4);
+        lines.computeIfAbsent(cluster, id -> new Line(sentAt)).addPeer(work, sentAt);
+        return true;
     }
 
     /**

@@ -1,0 +1,50 @@
+package grid.gateway.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.routing.select.LoadOrder;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The replicas' sends in the stream ({@code sharing.share_backlog}): with {@code load.order_by: expected_wait} each
+ * replica's prefill backlog then counts its peers' prompts, not only its own third of them; under {@code depth} the
+ * backlog is not read, so sharing it changes nothing.
+ */
+class SharedBacklogTest {
+    private static final double LAG_SECONDS = 0.010;
+
+    @Test
+    void expectedWait_withThePeersSends_waitsLessThanWithOwnSendsOnly() {
+        Trace trace = TraceGenerator.generate(Workload.TENANT_MIX, 120, 11);
+        GatewayTuning shared = GatewayTuning.recommended(1.0, Duration.ofSeconds(2))
+                .withOrderBy(LoadOrder.EXPECTED_WAIT)
+                .withStreamSharing(LAG_SECONDS);
+        RunResult own = run(trace, 3, shared);
+        RunResult backlog = run(trace, 3, shared.withSharedBacklog());
+
+        String what = "p90 own " + own.p90Ttft() + ", with the peers' sends " + backlog.p90Ttft();
+        assertThat(backlog.p90Ttft()).as(what).isLessThan(own.p90Ttft());
+        assertThat(backlog.meanTtft()).as(what).isLessThan(own.meanTtft());
+    }
+
+    @Test
+    void depth_doesNotReadTheBacklog_soSharingItChangesNothing() {
+        Trace trace = TraceGenerator.generate(Workload.SHARED_CHAT, 60, 11);
+        GatewayTuning shared =
+                GatewayTuning.recommended(1.0, Duration.ofSeconds(2)).withStreamSharing(LAG_SECONDS);
+        RunResult without = run(trace, 3, shared);
+        RunResult with = run(trace, 3, shared.withSharedBacklog());
+
+        assertThat(with.hitRate()).isEqualTo(without.hitRate());
+        assertThat(with.p90Ttft()).isEqualTo(without.p90Ttft());
+        assertThat(with.meanTtft()).isEqualTo(without.meanTtft());
+    }
+
+    private static RunResult run(Trace trace, int replicas, GatewayTuning tuning) {
+        return Simulation.run(
+                new Simulation.RunSpec(
+                        SimGrid.slow(), trace, PolicyKind.GRID_SITE_ROUTE, 0.8, 9, replicas, FailedAnswers.none()),
+                tuning);
+    }
+}
