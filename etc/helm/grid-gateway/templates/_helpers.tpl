@@ -284,6 +284,9 @@ plugins:
         redis_url: {{ $sharing.redisUrl | toJson }}
         stream: {{ $sharing.stream | toJson }}
         warm_start_ms: {{ $sharing.warmStartMs | toJson }}
+        {{- if $sharing.shareBacklog }}
+        share_backlog: true
+        {{- end }}
         {{- if $sharing.password.existingSecret }}
         password_file: {{ printf "%s/%s" (trimSuffix "/" $sharing.password.mountPath) $sharing.password.secretKey | toJson }}
         {{- end }}

@@ -30,6 +30,7 @@ class ChartSharingTest {
                                 "redis_url", "redis://gateway@redis-master.redis.svc.cluster.local:6380/1",
                                 "stream", "east-prefix-memory",
                                 "warm_start_ms", 3000,
+                                "share_backlog", true,
                                 "password_file", "/var/run/grid/redis/redis-password")));
         assertThat(at(named(pod.get("volumes"), "redis-password"), "secret", "secretName"))
                 .isEqualTo("redis-credentials");
