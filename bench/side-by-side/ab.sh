@@ -4,6 +4,9 @@
 #
 #   bench/side-by-side/ab.sh BEFORE_JAR AFTER_JAR [ROUNDS]
 #
+# ROUNDS (default 4) should be even: the window measured second in a round tends to be the slower one on a busy
+# host, and the order flips every round, so only an even count gives both jars that place equally often.
+#
 # Each jar's libs/ must sit beside it. Loads: the side-by-side Chat Completions bodies of 1 and 32 KiB, for the model
 # one cluster serves (not keyed since issue 14) and for a model two clusters serve (keyed: both clusters are the same
 # nginx on two ports). h2load --h1 -t 1 -c 16, 1 s of warm-up then 8 s measured per window; every JVM first gets 30 s
@@ -18,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../bin/lib/common.sh"
 # shellcheck source=bench/side-by-side/tools.sh
 . "$here/tools.sh"
-before_jar=$1 after_jar=$2 rounds=${3:-3}
+before_jar=$1 after_jar=$2 rounds=${3:-4}
 work=$here/work/ab
 # The same tools and JDK as run.sh (installed when missing); jstat reads the heap in use.
 install_missing nginx h2load node curl
@@ -140,4 +143,14 @@ done
             echo "$body $name $(median 3) $(median 4) $(median 5)"
         done
     done
+    # The figure to quote: the median over rounds of after ÷ before within one round (same minute of the machine).
+    echo "load cpu_after_over_before req_s_after_over_before (medians of the same-round ratios)"
+    for body in "${loads[@]}"; do
+        awk -v b="$body" '$1 == b { if ($2 == "before") { bc = $4; bq = $3 } else { ac = $4; aq = $3 }
+                n++; if (n % 2 == 0) { print ac / bc, aq / bq } }' "$work/windows.txt" >"$work/ratios.txt"
+        cpu=$(cut -d ' ' -f 1 "$work/ratios.txt" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+        req=$(cut -d ' ' -f 2 "$work/ratios.txt" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+        echo "$body $cpu $req"
+    done
+    ((rounds % 2 == 0)) || echo "note: $rounds rounds is odd; one jar was measured first more often"
 } | tee "$work/results.txt"
