@@ -36,7 +36,25 @@ final class Report {
         return find(results, new RunResult.Key(router.workload(), router.grid(), 1, label, router.load()));
     }
 
+    /** How the "shared" runs share, as the report says it when no other is given: the ideal one memory. */
+    static final String ONE_MEMORY =
+            "sharing one prefix memory, the ideal that sharing confirmations" + " (docs/replica-sharing.md) approaches";
+
+    /**
+     * What the report says its runs were: {@code recommendedAs} names what {@code +rec} ran (after "`+rec`:"),
+     * {@code sharedAs} how the "shared" replica runs share (after "the same replicas").
+     */
+    record Labels(String recommendedAs, String sharedAs) {
+        static final Labels DEFAULT = new Labels("the recommended configuration", ONE_MEMORY);
+    }
+
     static String markdown(Study study, List<SimGrid> grids, List<RunResult> results, List<Diagnosis.Row> diagnosis) {
+        return markdown(study, grids, results, diagnosis, Labels.DEFAULT);
+    }
+
+    /** As above, the runs described by {@code labels}. */
+    static String markdown(
+            Study study, List<SimGrid> grids, List<RunResult> results, List<Diagnosis.Row> diagnosis, Labels labels) {
         StringBuilder out = new StringBuilder();
         grids(out, study, grids);
         traces(out, study);
@@ -45,9 +63,9 @@ final class Report {
                 workload(out, workload, grid, results);
             }
         }
-        ratios(out, results);
+        ratios(out, results, labels.recommendedAs());
         outcomes(out, results);
-        replicas(out, results);
+        replicas(out, results, labels.sharedAs());
         diagnosis(out, diagnosis);
         return out.toString();
     }
@@ -124,8 +142,8 @@ final class Report {
         }
     }
 
-    private static void ratios(StringBuilder out, List<RunResult> results) {
-        out.append("\n`grid_site_route` (one replica; `+rec`: the recommended configuration) against the oracle and"
+    private static void ratios(StringBuilder out, List<RunResult> results, String recommendedAs) {
+        out.append("\n`grid_site_route` (one replica; `+rec`: " + recommendedAs + ") against the oracle and"
                 + " least-queued on the same load signal; cached tokens summed over measured requests (predicted ="
                 + " decision run × 64):\n\n");
         out.append(
@@ -175,7 +193,7 @@ final class Report {
         }
     }
 
-    private static void replicas(StringBuilder out, List<RunResult> results) {
+    private static void replicas(StringBuilder out, List<RunResult> results, String sharedAs) {
         List<Integer> counts = results.stream()
                 .filter(Report::isRouter)
                 .map(RunResult::replicas)
@@ -186,8 +204,8 @@ final class Report {
             return;
         }
         out.append("\nThe cost of per-replica memory: `grid_site_route` as R replicas behind a random spread (each its"
-                + " own memory and window; every replica scrapes every cluster); \"shared\": the same replicas sharing"
-                + " one prefix memory, the ideal that sharing confirmations (docs/replica-sharing.md) approaches:\n\n"
+                + " own memory and window; every replica scrapes every cluster); \"shared\": the same replicas "
+                + sharedAs + ":\n\n"
                 + "| workload | grid | load | policy |");
         counts.forEach(n -> out.append(f(" hit R=%d |", n)));
         counts.forEach(n -> out.append(f(" p90 R=%d (s) |", n)));

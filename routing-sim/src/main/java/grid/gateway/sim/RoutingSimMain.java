@@ -37,7 +37,8 @@ import java.util.List;
  *   --window-secs N      the gateway's load.window_secs (2)
  *   --config C,D         gateway configurations: defaults (every policy), recommended (grid_site_route and
  *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
- *   --order-by O         the recommended configuration's load.order_by: depth or expected_wait (depth)
+ *   --order-by O         the recommended configuration's load.order_by: depth (recommended before) or
+ *                        expected_wait (expected_wait)
  *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
  *   --decompose          instead of the report, decompose grid_site_route's p90 under the recommended configuration
  *                        (with --order-by) on the chosen workloads, grids and loads: each cause switched off in the
@@ -88,7 +89,8 @@ public final class RoutingSimMain {
         }
         List<Diagnosis.Row> diagnosis =
                 options.diagnosis() ? Diagnosis.run(study, SimGrid.slow(), System.out::println) : List.of();
-        String report = Report.markdown(study, grids, results, diagnosis);
+        String report = Report.markdown(
+                study, grids, results, diagnosis, new Report.Labels(options.recommendedAs(), options.sharedAs()));
         try {
             Files.createDirectories(options.out());
             Files.writeString(options.out().resolve("routing-quality.md"), report);

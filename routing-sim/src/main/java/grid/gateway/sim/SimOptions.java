@@ -212,6 +212,23 @@ final class SimOptions {
         return new Study.Selection(own.policies(), loads, shared, replicaCount);
     }
 
+    /** What the report's {@code +rec} runs are: the recommended configuration and its {@code load.order_by}. */
+    String recommendedAs() {
+        return "the recommended configuration, load.order_by: "
+                + recommended(1).tuning().orderBy().label();
+    }
+
+    /** How the report's "shared" replica runs share (after "the same replicas"). */
+    String sharedAs() {
+        if (sharingLagMs.isEmpty()) {
+            return Report.ONE_MEMORY;
+        }
+        return "sharing through a stream that delivers confirmations and drops "
+                + sharingLagMs.getAsLong()
+                + " ms later (docs/prefix-sharing.md)"
+                + (shareBacklog ? ", and each replica's sends to its peers' prefill backlogs (share_backlog)" : "");
+    }
+
     /** Validates what depends on several options, once all are read. */
     private void check() {
         if (shareBacklog && sharingLagMs.isEmpty()) {

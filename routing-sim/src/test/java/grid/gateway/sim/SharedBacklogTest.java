@@ -31,8 +31,9 @@ class SharedBacklogTest {
     @Test
     void depth_doesNotReadTheBacklog_soSharingItChangesNothing() {
         Trace trace = TraceGenerator.generate(Workload.SHARED_CHAT, 60, 11);
-        GatewayTuning shared =
-                GatewayTuning.recommended(1.0, Duration.ofSeconds(2)).withStreamSharing(LAG_SECONDS);
+        GatewayTuning shared = GatewayTuning.recommended(1.0, Duration.ofSeconds(2))
+                .withOrderBy(LoadOrder.DEPTH)
+                .withStreamSharing(LAG_SECONDS);
         RunResult without = run(trace, 3, shared);
         RunResult with = run(trace, 3, shared.withSharedBacklog());
 

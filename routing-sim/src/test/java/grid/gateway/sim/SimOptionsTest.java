@@ -3,6 +3,7 @@ package grid.gateway.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import grid.gateway.routing.select.LoadOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -68,5 +69,21 @@ class SimOptionsTest {
                 .hasMessageContaining("--sharing-lag-ms");
         assertThatThrownBy(() -> new SimOptions(new String[] {"--share-backlog", "yes"}))
                 .hasMessageContaining("on or off");
+    }
+
+    @Test
+    void options_recommended_ordersByExpectedWait_andDepthStillChosenByFlag() {
+        SimOptions options = new SimOptions(new String[] {});
+        assertThat(options.recommended(1).tuning().orderBy()).isEqualTo(LoadOrder.EXPECTED_WAIT);
+        assertThat(options.recommendedAs()).endsWith("load.order_by: expected_wait");
+        assertThat(options.sharedAs()).isEqualTo(Report.ONE_MEMORY);
+        assertThat(options.tuning().orderBy()).as("the seed's defaults").isEqualTo(LoadOrder.DEPTH);
+
+        SimOptions depth = new SimOptions(new String[] {"--order-by", "depth"});
+        assertThat(depth.recommended(1).tuning().orderBy()).isEqualTo(LoadOrder.DEPTH);
+        assertThat(depth.recommendedAs()).endsWith("load.order_by: depth");
+
+        SimOptions stream = new SimOptions(new String[] {"--sharing-lag-ms", "10", "--share-backlog", "on"});
+        assertThat(stream.sharedAs()).contains("10 ms later").contains("share_backlog");
     }
 }
