@@ -101,37 +101,19 @@ record SharedEntry(
     /** The stream fields. */
     Map<String, String> fields() {
         if (isSend()) {
-            return Map.of(
-                    "r",
-                    replica,
-                    "s",
-                    site,
-                    "c",
-                    digest,
-                    "o",
-                    "p",
-                    "t",
-                    Long.toString(atMillis),
-                    "w",
-                    Long.toString(prefillMicros));
+            return fields("p", "w", Long.toString(prefillMicros));
         }
         ByteBuffer bytes = ByteBuffer.allocate(keys.length * Long.BYTES);
         for (long key : keys) {
             bytes.putLong(key);
         }
+        return fields(confirmed ? "c" : "d", "k", Base64.getEncoder().encodeToString(bytes.array()));
+    }
+
+    /** The fields every entry has, then its operation's payload: the keys of a confirmation or drop, a send's work. */
+    private Map<String, String> fields(String op, String payloadField, String payload) {
         return Map.of(
-                "r",
-                replica,
-                "s",
-                site,
-                "c",
-                digest,
-                "o",
-                confirmed ? "c" : "d",
-                "t",
-                Long.toString(atMillis),
-                "k",
-                Base64.getEncoder().encodeToString(bytes.array()));
+                "r", replica, "s", site, "c", digest, "o", op, "t", Long.toString(atMillis), payloadField, payload);
     }
 
     /** The entry in {@code fields}, or empty when they are not a well-formed entry (bad data is never applied). */
