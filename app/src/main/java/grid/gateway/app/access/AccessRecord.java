@@ -91,6 +91,14 @@ public final class AccessRecord {
     }
 
     /**
+     * The client's address as the access filter took it on arrival, or null when the request is not logged: the
+     * proxy forwards the same text in {@code X-Forwarded-For} without building it a second time.
+     */
+    public @Nullable String loggedClient() {
+        return logged ? client : null;
+    }
+
+    /**
      * The record of {@code request}; one nobody writes when the request did not pass {@link AccessLog} (a handler
      * used without it, in tests).
      */

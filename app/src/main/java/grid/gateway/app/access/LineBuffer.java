@@ -36,10 +36,7 @@ final class LineBuffer extends Writer {
     /** The line written so far with its newline; empties {@code buffer} and gives it back for the next line. */
     static String release(LineBuffer buffer) {
         String line = buffer.text.append('\n').toString();
-        buffer.text.setLength(0);
-        if (buffer.text.capacity() <= KEPT_CAPACITY) {
-            SPARE.set(buffer);
-        }
+        discard(buffer);
         return line;
     }
 

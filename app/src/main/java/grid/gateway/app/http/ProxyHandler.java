@@ -181,11 +181,13 @@ public final class ProxyHandler implements Handler {
         access.bodyRead(body.length);
         String path = request.path().rawPath();
         String query = request.query().rawValue();
+        String client = access.loggedClient();
         return new ForwardRequest(
                 request.prologue().method(),
                 endpoint,
                 query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(request.headers(), ClientAddress.of(request), access, trace),
+                new ForwardRequest.Client(
+                        request.headers(), client != null ? client : ClientAddress.of(request), access, trace),
                 body);
     }
 

@@ -277,11 +277,13 @@ class AccessLogIntegrationTest {
     }
 
     @Test
-    void accessLogOff_writesNothing_requestIdStillReturned() {
+    void accessLogOff_writesNothing_requestIdStillReturned_clientAddressStillForwarded() {
         EngineSimulator engine = engine("  access_log: \"off\"");
         HttpResponse<String> off = gateway.post("/v1/chat/completions", CHAT);
         assertThat(off.statusCode()).isEqualTo(200);
         assertThat(off.headers().firstValue("X-Request-Id")).contains("req-1");
+        // Unlogged, the proxy builds the client's address itself (logged, it forwards the access filter's text).
+        assertThat(GatewayHarness.take(engine).header("x-forwarded-for")).contains("127.0.0.1");
 
         // Back on by a reload: the next request's line is the only one.
         gateway.server.apply(gateway.snapshot(GatewayHarness.config("", GatewayHarness.oneEngine(engine.url()))));
