@@ -39,7 +39,10 @@ final class ChatApi {
                 stream(exchange.stream(), run, head, includeUsage);
             } else {
                 run.decode(run.pieces().size());
-                exchange.answer(200, completion(run, head));
+                JsonObject answer = completion(run, head);
+                // Done before the answer leaves, as an engine is: a scrape after the answer never counts it running.
+                run.close();
+                exchange.answer(200, answer);
             }
         }
     }

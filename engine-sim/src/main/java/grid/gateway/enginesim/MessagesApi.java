@@ -41,14 +41,15 @@ final class MessagesApi {
                 stream(exchange.stream(), run, message(id, model));
             } else {
                 run.decode(run.pieces().size());
-                exchange.answer(
-                        200,
-                        message(id, model)
-                                .add("content", JsonText.array().add(text(run.text())))
-                                .add("stop_reason", stopReason(run))
-                                .addNull("stop_sequence")
-                                .add("usage", usage(run.usage(), run.usage().outputTokens()))
-                                .build());
+                JsonObject answer = message(id, model)
+                        .add("content", JsonText.array().add(text(run.text())))
+                        .add("stop_reason", stopReason(run))
+                        .addNull("stop_sequence")
+                        .add("usage", usage(run.usage(), run.usage().outputTokens()))
+                        .build();
+                // Done before the answer leaves, as an engine is: a scrape after the answer never counts it running.
+                run.close();
+                exchange.answer(200, answer);
             }
         }
     }

@@ -55,7 +55,10 @@ final class ResponsesApi {
             } else {
                 run.decode(run.pieces().size());
                 JsonObject message = ResponseDraft.message(itemId, "completed", Optional.of(run.text()));
-                exchange.answer(200, finish(resolved, run, message, store, false));
+                JsonObject answer = finish(resolved, run, message, store, false);
+                // Done before the answer leaves, as an engine is: a scrape after the answer never counts it running.
+                run.close();
+                exchange.answer(200, answer);
             }
         }
     }
