@@ -6,7 +6,6 @@ import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,8 +58,8 @@ final class SharingReader implements Runnable {
     private Set<ClusterId> knownClusters = Set.of();
     /** The clusters by site and digest; written by the reader, read by the workers. */
     private volatile Map<String, ClusterId> byKey = Map.of();
-    /** Each known cluster's worker: the clusters in order, dealt round the workers. */
-    private Map<String, Integer> workerOf = Map.of();
+    /** Each known cluster's worker. */
+    private ClusterWorkers workers = ClusterWorkers.NONE;
 
     /** What the peers' entries are applied to: the memory, and with {@code share_backlog} the prefill backlog. */
     record Targets(PrefixMemory memory, Optional<PeerSends> sends) {}
@@ -139,8 +138,7 @@ final class SharingReader implements Runnable {
             last = entry.getID();
             Map<byte[], byte[]> fields = entry.getFields();
             if (!SharedEntry.from(fields, replica) && (sends.isPresent() || !SharedEntry.isSend(fields))) {
-                Integer worker = workerOf.get(SharedEntry.clusterKey(fields));
-                appliers.offer(fields, worker == null ? 0 : worker, replaying);
+                appliers.offer(fields, workers.of(SharedEntry.clusterKey(fields)), replaying);
             }
         }
         return entries.size();
@@ -178,26 +176,23 @@ final class SharingReader implements Runnable {
 
     /**
      * The clusters of the grid in force, by site and digest, and their workers (rebuilt when a reload changed them).
-     * Before a cluster can move to another worker, the workers apply what they hold, so that one cluster's entries
-     * are never applied by two workers at once, out of order.
+     * Before a cluster moves to another worker, the workers apply what they hold, so that one cluster's entries
+     * are never applied by two workers at once, out of order ({@link ClusterWorkers#moves}).
      */
     private void refreshClusters() throws InterruptedException {
         Set<ClusterId> now = memory.clusters();
         if (!now.equals(knownClusters)) {
-            Map<String, ClusterId> keys = new TreeMap<>();
+            TreeMap<String, ClusterId> keys = new TreeMap<>();
             for (ClusterId id : now) {
                 keys.put(SharedEntry.clusterKey(id.site().value(), ClusterDigest.of(id.name())), id);
             }
-            Map<String, Integer> workers = new HashMap<>();
-            for (String key : keys.keySet()) {
-                workers.put(key, workers.size() % appliers.threads());
-            }
-            if (!workerOf.isEmpty() && !workers.equals(workerOf)) {
+            ClusterWorkers next = ClusterWorkers.deal(keys.navigableKeySet(), appliers.threads());
+            if (workers.moves(next)) {
                 appliers.drain(DRAIN_MILLIS);
             }
             knownClusters = now;
             byKey = Map.copyOf(keys);
-            workerOf = workers;
+            workers = next;
         }
     }
 }
