@@ -69,6 +69,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 "$(nginx_bin)" -q -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx/logs/error.log"
 
+# Before the JVMs start (their start-up would count).
+load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 declare -A pid_of port_of
 port=$FIRST_PORT
 for v in tuned "${variants[@]}"; do
@@ -94,7 +96,6 @@ load() { # variant size seconds [log]
         -H 'authorization: Bearer sk-bench' ${4:+--log-file=$4} \
         "http://127.0.0.1:${port_of[$1]}/v1/chat/completions" >"$work/h2load.out" 2>&1 || true
 }
-load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 log "warming ${#variants[@]} variants and tuned: ${jvm_warm}s per body size each"
 for v in tuned "${variants[@]}"; do
     for size in "${sizes[@]}"; do load "$v" "$size" "$jvm_warm"; done

@@ -28,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.net.StandardSocketOptions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,44 +60,46 @@ public final class PassThroughProxy {
     private static final int SOCKET_BUFFER = 256 * 1024;
 
     /** The variants beside naive and tuned, each with what it changes against tuned (printed by layers.sh). */
-    static final Map<String, String> VARIANTS = new LinkedHashMap<>();
+    static final Map<String, String> VARIANTS = variants();
 
-    static {
-        VARIANTS.put("control", "nothing: tuned again in a JVM of its own, the method's noise floor");
-        VARIANTS.put(
+    private static Map<String, String> variants() {
+        Map<String, String> variants = new LinkedHashMap<>();
+        variants.put("control", "nothing: tuned again in a JVM of its own, the method's noise floor");
+        variants.put(
                 "c-shared-cache", "client: the connection cache shared by all clients (shareConnectionCache(true))");
-        VARIANTS.put(
+        variants.put(
                 "c-write-buffer-4k",
                 "client: a 4 KiB connection write buffer (writeBufferSize(4096), Helidon's default)");
-        VARIANTS.put("c-socket-buffers", "client: 256 KiB socket send and receive buffers");
-        VARIANTS.put("c-empty-media", "client: an empty MediaContext (no discovered or default media supports)");
-        VARIANTS.put(
+        variants.put("c-socket-buffers", "client: 256 KiB socket send and receive buffers");
+        variants.put("c-empty-media", "client: an empty MediaContext (no discovered or default media supports)");
+        variants.put(
                 "c-no-services",
                 "client: no discovered services, every request sent in one shared Context (the gateway's)");
-        VARIANTS.put(
+        variants.put(
                 "c-http1-builder",
                 "client: Http1Client.builder() itself instead of WebClient.builder()...client(Http1Client.PROTOCOL)");
-        VARIANTS.put(
+        variants.put(
                 "c-webclient", "client: the WebClient facade (protocol chosen per request) instead of its Http1Client");
-        VARIANTS.put(
+        variants.put(
                 "c-raw", "client: pooled TcpClientConnections, HTTP/1.1 head and body framed by hand (RawUpstream)");
-        VARIANTS.put(
+        variants.put(
                 "s-write-queue",
                 "server: writeQueueLength(32) (default 0: each write goes to the socket on the handler's thread)");
-        VARIANTS.put("s-smart-async", "server: writeQueueLength(32) with smartAsyncWrites(true)");
-        VARIANTS.put(
+        variants.put("s-smart-async", "server: writeQueueLength(32) with smartAsyncWrites(true)");
+        variants.put(
                 "s-write-buffer-16k",
                 "server: writeBufferSize(16384) (the response stream's buffer, allocated per response; default 4096)");
-        VARIANTS.put("s-write-buffer-1k", "server: writeBufferSize(1024) (the response stream's buffer)");
-        VARIANTS.put("s-socket-buffers", "server: 256 KiB send and receive buffers on each connection");
-        VARIANTS.put("s-listener-rcvbuf", "server: the listener's SO_RCVBUF 256 KiB (inherited by accepted sockets)");
-        VARIANTS.put(
+        variants.put("s-write-buffer-1k", "server: writeBufferSize(1024) (the response stream's buffer)");
+        variants.put("s-socket-buffers", "server: 256 KiB send and receive buffers on each connection");
+        variants.put("s-listener-rcvbuf", "server: the listener's SO_RCVBUF 256 KiB (inherited by accepted sockets)");
+        variants.put(
                 "s-plain-sockets", "server: useNio(false) (plain sockets instead of NIO socket channels, the default)");
-        VARIANTS.put(
+        variants.put(
                 "s-no-features", "server: no discovered features (featuresDiscoverServices(false), the gateway's)");
-        VARIANTS.put(
+        variants.put(
                 "s-send-bytes",
                 "server: the answer read whole and sent with response.send(bytes) instead of outputStream()");
+        return Collections.unmodifiableMap(variants);
     }
 
     private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[COPY_BUFFER]);
