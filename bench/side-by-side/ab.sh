@@ -14,46 +14,28 @@
 # KiB allocated per answer (young collections in its GC log plus the heap in use at both ends, from jstat). JVM
 # options for both: -Xms512m -Xmx512m -Xmn128m. Ports 18200-18215 on 127.0.0.1. Prints one line per window and the
 # medians per load and jar at the end (also in work/ab/results.txt). Installs nginx, h2load, node and curl when
-# missing and finds its JDK as run.sh does (tools.sh, bin/lib/common.sh).
+# missing and finds its JDK as run.sh does (tools.sh, bin/lib/common.sh); the upstream and the per-window figures
+# are measure.sh's, shared with layers.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bin/lib/common.sh
 . "$here/../../bin/lib/common.sh"
 # shellcheck source=bench/side-by-side/tools.sh
 . "$here/tools.sh"
+# shellcheck source=bench/side-by-side/measure.sh
+. "$here/measure.sh"
 before_jar=$1 after_jar=$2 rounds=${3:-4}
 work=$here/work/ab
 # The same tools and JDK as run.sh (installed when missing); jstat reads the heap in use.
 install_missing nginx h2load node curl
 require_jdk21 ab.sh --install jstat
-mkdir -p "$work/nginx/logs" "$work/nginx/tmp"
 readonly UP_A=18200 UP_B=18201
 node "$here/bodies.mjs" "$work/bodies" bench-model bench-stream >/dev/null
 for size in 1k 32k; do
     # Same length as bench-model, so the bodies keep their exact sizes.
     sed 's/"model":"bench-model"/"model":"bench-keyed"/' "$work/bodies/chat-$size.json" >"$work/bodies/keyed-$size.json"
 done
-answer='{"id":"chatcmpl-bench","object":"chat.completion","created":1764460800,"model":"bench-model","choices":[{"index":0,"message":{"role":"assistant","content":"Hello from the fixed upstream.","refusal":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":256,"completion_tokens":8,"total_tokens":264,"prompt_tokens_details":{"cached_tokens":0}}}'
-cat >"$work/nginx/nginx.conf" <<EOF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/tmp;
-  client_max_body_size 64m;
-  client_body_buffer_size 1m;
-  keepalive_requests 1000000;
-  default_type application/json;
-  server {
-    listen 127.0.0.1:$UP_A;
-    listen 127.0.0.1:$UP_B;
-    location = /v1/chat/completions { return 200 '$answer'; }
-    location = /metrics { default_type text/plain; return 200 'vllm:num_requests_waiting 0\n'; }
-  }
-}
-EOF
+write_fixed_upstream "$work/nginx" "$UP_A" "$UP_B"
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -97,8 +79,6 @@ for name in before after; do
         sleep 0.2
     done
 done
-ticks() { local s; s=$(cat "/proc/$1/stat"); s=${s##*) }; read -r -a f <<<"$s"; echo $((f[11] + f[12])); }
-heap_kb() { "$jdk/bin/jstat" -gc "$1" | tail -n 1 | awk '{ printf "%.0f", $3 + $4 + $6 + $8 }'; }
 load() { # name body seconds [log]
     local url=http://127.0.0.1:${port_of[$1]}/v1/chat/completions
     h2load --h1 -t 1 -c 16 -D "$3" -d "$work/bodies/$2.json" -H 'content-type: application/json' \
@@ -114,16 +94,13 @@ window() { # name body: one measured window, appended to windows.txt
     load "$name" "$body" 1
     gc_from=$(wc -l <"$work/gc-$name.log")
     h0=$(heap_kb "$pid")
-    t0=$(ticks "$pid")
+    t0=$(proc_ticks "$pid")
     rm -f "$work/h2load.tsv"
     load "$name" "$body" 8 "$work/h2load.tsv"
-    t1=$(ticks "$pid")
+    t1=$(proc_ticks "$pid")
     h1=$(heap_kb "$pid")
     ok=$(awk -F'\t' '$2 >= 200 && $2 < 300 { n++ } END { print n + 0 }' "$work/h2load.tsv")
-    alloc=$(tail -n +"$((gc_from + 1))" "$work/gc-$name.log" | { grep 'Pause Young' || true; } |
-        sed -n 's/.* \([0-9]*\)M->\([0-9]*\)M.*/\1 \2/p' |
-        awk -v u0="$h0" -v u1="$h1" 'NR == 1 { s = $1 * 1024 - u0 } NR > 1 { s += ($1 - prev) * 1024 } { prev = $2 }
-            END { if (NR == 0) print u1 - u0; else print s + u1 - prev * 1024 }')
+    alloc=$(alloc_kb "$work/gc-$name.log" "$gc_from" "$h0" "$h1")
     awk -v n="$ok" -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v a="$alloc" -v name="$name" -v body="$body" \
         'BEGIN { printf "%s %s %d %.0f %.1f\n", body, name, n / 8, t / hz * 1e6 / n, a / n }' | tee -a "$work/windows.txt"
 }

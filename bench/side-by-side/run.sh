@@ -40,6 +40,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../bin/lib/common.sh"
 # shellcheck source=bench/side-by-side/tools.sh
 . "$here/tools.sh"
+# shellcheck source=bench/side-by-side/measure.sh
+. "$here/measure.sh"
 repo=$GRID_REPO
 work=$here/work
 quick=false
@@ -94,11 +96,7 @@ log() { printf '%s run.sh: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 build_jars() {
     build_if_stale run.sh app/target/grid-gateway.jar engine-sim/target/engine-simulator.jar \
         -- routing-core/src/main app/src/main engine-sim/src/main -- -DskipTests package
-    local src=$repo/app/src/jmh/java/grid/gateway/app/bench/PassThroughProxy.java
-    local class=$work/pass-through/grid/gateway/app/bench/PassThroughProxy.class
-    if [[ ! -f "$class" || "$src" -nt "$class" || "$repo/app/target/grid-gateway.jar" -nt "$class" ]]; then
-        "$jdk/bin/javac" -d "$work/pass-through" -cp "$repo/app/target/libs/*" "$src"
-    fi
+    compile_pass_through "$repo" "$work/pass-through"
 }
 
 install_portkey() {
