@@ -88,9 +88,14 @@ public final class AccessLog implements Filter {
     private void write(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown) {
         try {
             CountingStream out = record.counted;
-            // A relayed answer is counted as it streams; the gateway's own answers are sent whole, with their length.
-            long bytesOut = out == null ? res.headers().contentLength().orElse(0) : out.written();
-            boolean writeFailed = out != null && out.failed();
+            // A relayed answer is counted as it streams, or told when sent whole; the gateway's own answers are sent
+            // whole, with their length.
+            long bytesOut = out != null
+                    ? out.written()
+                    : record.wholeBytes >= 0
+                            ? record.wholeBytes
+                            : res.headers().contentLength().orElse(0);
+            boolean writeFailed = out != null ? out.failed() : record.wholeFailed;
             int status = res.status().code();
             Ending ending = Ending.of(record, thrown, writeFailed, res.isSent() || bytesOut > 0, status);
             boolean nothingSent = ending == Ending.CLIENT_GONE && bytesOut == 0 && !res.isSent();

@@ -1,6 +1,7 @@
 package grid.gateway.app.access;
 
 import grid.gateway.app.endpoint.Classified;
+import grid.gateway.app.forward.RelayWatch;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.rewrite.PathId;
 import grid.gateway.routing.RouteDecision;
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not thread-safe: owned by the request's thread.
  */
-public final class AccessRecord {
+public final class AccessRecord implements RelayWatch {
     /** What replaces a stored id in a logged path. */
     static final String ID_PLACEHOLDER = "{id}";
 
@@ -73,6 +74,11 @@ public final class AccessRecord {
 
     @Nullable
     CountingStream counted;
+
+    /** The body bytes of a cluster's answer sent whole, or -1 (streamed through {@link #counted}, or not relayed). */
+    long wholeBytes = -1;
+
+    boolean wholeFailed;
 
     private boolean logged;
 
@@ -176,10 +182,11 @@ public final class AccessRecord {
     }
 
     /**
-     * A cluster's answer is about to be relayed to {@code response}: its body bytes are counted, and a failed write
-     * to the client noticed. Only for a logged request: the gateway's own answers, sent whole, are not wrapped.
+     * A cluster's answer is about to stream to {@code response}: its body bytes are counted, and a failed write to
+     * the client noticed. Only for a logged request: the gateway's own answers, sent whole, are not wrapped.
      */
-    public void relaying(ServerResponse response) {
+    @Override
+    public void streaming(ServerResponse response) {
         if (logged && counted == null) {
             response.streamFilter(out -> {
                 CountingStream stream = new CountingStream(out);
@@ -187,6 +194,19 @@ public final class AccessRecord {
                 return stream;
             });
         }
+    }
+
+    /** A cluster's answer went to the client whole: {@code bytes} of body, counted without wrapping the stream. */
+    @Override
+    public void sentWhole(int bytes) {
+        wholeBytes = bytes;
+    }
+
+    /** Writing a cluster's whole answer to the client failed: nothing of its body counts as sent. */
+    @Override
+    public void wholeFailed() {
+        wholeBytes = 0;
+        wholeFailed = true;
     }
 
     /** Cached prompt tokens: {@code predicted} by the router, {@code reported} by the engine's usage. */

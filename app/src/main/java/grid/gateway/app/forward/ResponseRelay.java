@@ -7,6 +7,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
 import io.helidon.http.Method;
 import io.helidon.webclient.http1.Http1ClientResponse;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Copies a backend cluster's answer to the client (docs/design.md §9).
@@ -62,26 +64,26 @@ public final class ResponseRelay {
 
     /**
      * Relays {@code answer} to {@code response}; returns what the answer taught (its status and the tail of its
-     * body, where engines put usage). Runs {@code firstBytes} once when the first body bytes are in hand (a held
-     * JSON answer: the whole body), before anything goes to the client: a stream's first event, or a plain answer's
-     * first chunk. Not run for an answer without a body, nor for one that breaks before its first byte.
+     * body, where engines put usage), doing what {@code plan} says. Runs its {@code firstBytes} once when the first
+     * body bytes are in hand (a held JSON answer: the whole body), before anything goes to the client: a stream's
+     * first event, or a plain answer's first chunk; not for an answer without a body, nor for one that breaks before
+     * its first byte. Its {@code watch} is told how the answer went out (streamed, or whole and how long), before the
+     * stream is opened.
      */
-    public RelayResult relay(
-            Method method,
-            Http1ClientResponse answer,
-            ServerResponse response,
-            AnswerRewrite rewrite,
-            Runnable firstBytes) {
+    public RelayResult relay(Method method, Http1ClientResponse answer, ServerResponse response, RelayPlan plan) {
+        AnswerRewrite rewrite = plan.rewrite();
+        Runnable firstBytes = plan.firstBytes();
+        RelayWatch watch = plan.watch();
         int status = answer.status().code();
         if (method == Method.HEAD || status < 200 || status == 204 || status == 304) {
             copyHeaders(answer, response, false);
             answer.close(); // no body to read (docs/design.md §H2): the connection goes back to the pool
-            response.send();
+            sendWhole(response, null, watch); // send() as is: a HEAD answer keeps the Content-Length it announced
             return new RelayResult(status, new BodyTail());
         }
         relaying.add(answer);
         try {
-            return relayBody(answer, response, rewrite, firstBytes);
+            return relayBody(answer, response, rewrite, firstBytes, watch);
         } finally {
             relaying.remove(answer);
         }
@@ -89,7 +91,11 @@ public final class ResponseRelay {
 
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
     private RelayResult relayBody(
-            Http1ClientResponse answer, ServerResponse response, AnswerRewrite rewrite, Runnable firstBytes) {
+            Http1ClientResponse answer,
+            ServerResponse response,
+            AnswerRewrite rewrite,
+            Runnable firstBytes,
+            RelayWatch watch) {
         int status = answer.status().code();
         Optional<HttpMediaType> type = answer.headers().contentType();
         boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
@@ -120,16 +126,18 @@ public final class ResponseRelay {
             firstBytes.run();
             RelayResult result;
             if (holdJson && first < 0) {
-                result = jsonTagged(status, held.toByteArray(), response, rewrite);
+                result = jsonTagged(status, held.toByteArray(), response, rewrite, watch);
             } else if (holdJson) {
                 // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
+                watch.streaming(response);
                 OutputStream out = response.outputStream();
                 held.writeTo(out);
                 out.flush();
                 result = copy(status, reader, out, AnswerRewrite.NONE.events(out), 0);
             } else if (!sse && reader.holdsWhole(first)) {
-                result = whole(status, reader, response);
+                result = whole(status, reader, response, watch);
             } else {
+                watch.streaming(response);
                 OutputStream out = response.outputStream();
                 EventWriter events = (sse && tagged ? rewrite : AnswerRewrite.NONE).events(out);
                 result = copy(status, reader, out, events, first);
@@ -190,10 +198,11 @@ public final class ResponseRelay {
         return -1;
     }
 
-    private static RelayResult jsonTagged(int status, byte[] body, ServerResponse response, AnswerRewrite rewrite) {
+    private static RelayResult jsonTagged(
+            int status, byte[] body, ServerResponse response, AnswerRewrite rewrite, RelayWatch watch) {
         byte[] tagged = rewrite.tagJson(body);
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
-        response.send(tagged);
+        sendWhole(response, tagged, watch);
         BodyTail tail = new BodyTail();
         tail.append(body, 0, body.length);
         return new RelayResult(status, tail);
@@ -203,15 +212,34 @@ public final class ResponseRelay {
      * Sends an answer the first read brought whole (its announced length, in a buffer of exactly that size) in one
      * write, without the response's output stream and its buffers: the common short JSON answer.
      */
-    private static RelayResult whole(int status, UpstreamReader reader, ServerResponse response) throws IOException {
+    private static RelayResult whole(int status, UpstreamReader reader, ServerResponse response, RelayWatch watch)
+            throws IOException {
         if (reader.read() >= 0) {
             throw new IOException("upstream answer longer than announced");
         }
         reader.checkComplete();
-        response.send(reader.buffer);
+        sendWhole(response, reader.buffer, watch);
         BodyTail tail = new BodyTail();
         tail.append(reader.buffer, 0, reader.buffer.length);
         return new RelayResult(status, tail);
+    }
+
+    /**
+     * Sends {@code body} whole (null: no body), and tells {@code watch} how it went (a failed write is the client
+     * gone).
+     */
+    private static void sendWhole(ServerResponse response, byte @Nullable [] body, RelayWatch watch) {
+        try {
+            if (body == null) {
+                response.send();
+            } else {
+                response.send(body);
+            }
+        } catch (UncheckedIOException | CloseConnectionException e) {
+            watch.wholeFailed();
+            throw e;
+        }
+        watch.sentWhole(body == null ? 0 : body.length);
     }
 
     /** Relays the {@code first} bytes already in the reader's buffer, then the rest of the answer. */

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.Attempt;
 import grid.gateway.app.forward.ForwardRequest;
+import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamFailure;
@@ -204,9 +205,11 @@ final class Forwarding {
         request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
-        request.access().relaying(response);
-        RelayResult result =
-                relay.relay(request.method(), answered.response(), response, rewrite, firstToken(decision, status));
+        RelayResult result = relay.relay(
+                request.method(),
+                answered.response(),
+                response,
+                new RelayPlan(rewrite, firstToken(decision, status), request.access()));
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);

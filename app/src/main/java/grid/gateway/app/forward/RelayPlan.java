@@ -1,0 +1,18 @@
+package grid.gateway.app.forward;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the relay does with one answer besides copying it ({@link ResponseRelay#relay}).
+ *
+ * @param rewrite the ids it tags ({@link AnswerRewrite#NONE}: none)
+ * @param firstBytes run once when the first body bytes are in hand, before anything goes to the client
+ * @param watch told how the answer went out, for the access line ({@link RelayWatch#NONE}: not logged)
+ */
+public record RelayPlan(AnswerRewrite rewrite, Runnable firstBytes, RelayWatch watch) {
+    public RelayPlan {
+        requireNonNull(rewrite, "rewrite");
+        requireNonNull(firstBytes, "firstBytes");
+        requireNonNull(watch, "watch");
+    }
+}
