@@ -61,7 +61,7 @@ public final class SiteRouter {
     private final TagCodec codec = new TagCodec();
     private final Calibration calibration = new Calibration();
     private final SentSinceScrape sent = new SentSinceScrape();
-    private final PrefillBacklog backlog = new PrefillBacklog();
+    private volatile PrefillBacklog backlog = new PrefillBacklog();
     private volatile Snapshot snapshot;
 
     /** The grid, settings and key ring in force, replaced together. */
@@ -153,6 +153,11 @@ public final class SiteRouter {
     /** The prefill backlog of {@code load.order_by: expected_wait}: it shares this replica's sends, takes peers'. */
     public PrefillBacklog backlog() {
         return backlog;
+    }
+
+    /** Counts sends in {@code shared} from now on, before routing (the simulator's one-memory replicas share one). */
+    public void useBacklog(PrefillBacklog shared) {
+        this.backlog = requireNonNull(shared, "shared");
     }
 
     /** The grid in force. */

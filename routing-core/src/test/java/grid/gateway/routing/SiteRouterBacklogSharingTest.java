@@ -8,6 +8,7 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.PrefillBacklog;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
@@ -98,5 +99,22 @@ class SiteRouterBacklogSharingTest {
         assertThat(route(router(LoadOrder.EXPECTED_WAIT), prompt(1)))
                 .as("without it")
                 .isEqualTo(first);
+    }
+
+    @Test
+    void routersGivenOneBacklog_countEachOthersSends() {
+        PrefillBacklog one = new PrefillBacklog();
+        SiteRouter sender = router(LoadOrder.EXPECTED_WAIT);
+        SiteRouter other = router(LoadOrder.EXPECTED_WAIT);
+        sender.useBacklog(one);
+        other.useBacklog(one);
+
+        ClusterId first = route(sender, prompt(1));
+
+        assertThat(other.backlog()).isSameAs(one);
+        assertThat(other.backlog().seconds(first, clock.nanoTime())).isPositive();
+        assertThat(route(other, prompt(1)))
+                .as("2.56 s of the sender's prefill there, none elsewhere")
+                .isNotEqualTo(first);
     }
 }

@@ -15,6 +15,7 @@ import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.EngineSample;
 import grid.gateway.routing.load.EngineSeriesParser;
 import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.PrefillBacklog;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
@@ -74,10 +75,13 @@ final class GatewayPolicies {
      * How replicas share what they learn.
      *
      * @param oneMemory every replica remembers in this one memory (the ideal)
+     * @param oneBacklog with it, every replica counts its sends in this one prefill backlog, so that under
+     *     {@code expected_wait} the ideal sees the whole site's prompts as the shared stream's backlog does
      * @param stream each replica keeps its own memory and shares through this stream (the design of docs/prefix-sharing.md)
      */
-    record Sharing(Optional<PrefixMemory> oneMemory, Optional<SharedStream> stream) {
-        static final Sharing NONE = new Sharing(Optional.empty(), Optional.empty());
+    record Sharing(
+            Optional<PrefixMemory> oneMemory, Optional<PrefillBacklog> oneBacklog, Optional<SharedStream> stream) {
+        static final Sharing NONE = new Sharing(Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** As above, the replicas sharing as {@code sharing} says. */
@@ -92,6 +96,7 @@ final class GatewayPolicies {
         RoutingParts parts =
                 new RoutingParts(memory, window, new OutlierEjector(), source, clock, RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
+        sharing.oneBacklog().ifPresent(router::useBacklog);
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
         Optional<SiteRouter> backlog = tuning.sharedBacklog() ? Optional.of(router) : Optional.empty();

@@ -2,6 +2,7 @@ package grid.gateway.sim;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.load.PrefillBacklog;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
 import java.util.ArrayList;
@@ -121,6 +122,7 @@ public final class Simulation {
                 Optional<PrefixMemory> shared = tuning.sharedMemory()
                         ? Optional.of(new PrefixMemory(tuning.settings(), clock, random.nextLong()))
                         : Optional.empty();
+                Optional<PrefillBacklog> oneBacklog = shared.map(m -> new PrefillBacklog());
                 Optional<SharedStream> stream = tuning.streamSharing()
                         ? Optional.of(new SharedStream(tuning.streamLagSeconds(), clock))
                         : Optional.empty();
@@ -128,7 +130,7 @@ public final class Simulation {
                         replicas,
                         random,
                         r -> GatewayPolicies.gridSiteRoute(
-                                grid, tuning, r, clock, new GatewayPolicies.Sharing(shared, stream)));
+                                grid, tuning, r, clock, new GatewayPolicies.Sharing(shared, oneBacklog, stream)));
             }
             case LEAST_QUEUED ->
                 GatewayPolicies.replicated(replicas, random, r -> GatewayPolicies.leastQueued(grid, tuning, r, clock));

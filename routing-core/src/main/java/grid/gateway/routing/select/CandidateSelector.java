@@ -32,6 +32,7 @@ import java.util.random.RandomGenerator;
  * itself with a margin for the estimates' error:
  *
  * <pre>
+ *   (not sticky, and no candidate with a free slot: ordered by wait alone, without its own prefill)
  *   2% of requests / no keys / longest run not sticky  → first            (explore / unkeyed / miss)
  *   first holds the longest run                        → first            (hit)
  *   the soonest sticky one, within 1.25 × the first's  → it              (hit: {@link ExpectedWait#stays})
@@ -121,16 +122,25 @@ public final class CandidateSelector {
             List<Candidate> candidates, BlockKeys keys, RunLookup runs, PrefixAffinitySettings settings, Way way) {
         List<Ranked> ranked = new ArrayList<>();
         int longest = 0;
-        for (Candidate candidate : candidates) {
-            int run = runOf(candidate, keys, runs);
-            longest = Math.max(longest, run);
-            ranked.add(new Ranked(candidate, run, ExpectedWait.seconds(candidate, keys, run, settings)));
+        int[] run = new int[candidates.size()];
+        for (int i = 0; i < run.length; i++) {
+            run[i] = runOf(candidates.get(i), keys, runs);
+            longest = Math.max(longest, run[i]);
+        }
+        boolean sticky = StickyRule.isSticky(longest, keys.size());
+        // A request that keeps nothing, when no candidate has a free slot, goes by wait alone (ExpectedWait.saturated).
+        boolean waitAlone = !sticky && ExpectedWait.saturated(candidates);
+        for (int i = 0; i < run.length; i++) {
+            Candidate candidate = candidates.get(i);
+            double seconds = waitAlone
+                    ? ExpectedWait.waitSeconds(candidate, settings)
+                    : ExpectedWait.seconds(candidate, keys, run[i], settings);
+            ranked.add(new Ranked(candidate, run[i], seconds));
         }
         List<Ranked> ordered = shuffleTies(ranked, BY_EXPECTED_WAIT, way.ties());
         Ranked first = ordered.getFirst();
         List<Candidate> order = ordered.stream().map(Ranked::candidate).toList();
         List<Integer> runList = ordered.stream().map(Ranked::run).toList();
-        boolean sticky = StickyRule.isSticky(longest, keys.size());
         Selection selection;
         if (way.explores().getAsBoolean()) {
             selection = chosen(first.candidate(), AffinityOutcome.EXPLORE, first.run());

@@ -3,6 +3,7 @@ package grid.gateway.routing.select;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import java.util.List;
 
 /**
  * The time to first token a candidate is expected to give a request ({@code load.order_by: expected_wait}), from what
@@ -13,6 +14,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
  *   expected(c, r) = wait(c) + uncached(c, r) × 64 tokens ÷ prefill_tokens_per_second(c)
  *   uncached(c, r) = prompt blocks − run(c)     the run ends before the last key: the prompts part there
  *                  = 0                          the run reaches the last key
+ *   a request that is not sticky, when every candidate has a line waiting for a slot: wait(c) alone
  * </pre>
  *
  * The keyer stops at 512 keys (32k tokens); a longer prompt's length in blocks is estimated from its body
@@ -51,6 +53,19 @@ public final class ExpectedWait {
      */
     public static boolean stays(double stickySeconds, double soonestSeconds) {
         return stickySeconds <= LEAVE_FACTOR * soonestSeconds;
+    }
+
+    /**
+     * Whether no candidate can start a request at once: each is measured with a line waiting for a slot (its queue
+     * depth, with what was sent since the scrape, at least one). A request that keeps nothing anywhere (not sticky) is
+     * then ordered by {@link #waitSeconds} alone, without its own prefill: in saturation that term sorts prompts by
+     * length onto the clusters that prefill fastest, which on a grid whose prefill grows with its slots are simply the
+     * largest, and their lines then hold more work than their length says. In the simulator that made one-off prompts
+     * on the fast grid at 110% load 5–6% slower than least-queued; without it they were 1–2% faster, and the mixed
+     * grid, where the term matters most, keeps it whenever some cluster has a free slot (docs/tuning.md).
+     */
+    public static boolean saturated(List<Candidate> candidates) {
+        return candidates.stream().allMatch(c -> c.queueDepth().orElse(0) >= 1);
     }
 
     /** Seconds {@code candidate} keeps a request waiting before its prefill starts. */

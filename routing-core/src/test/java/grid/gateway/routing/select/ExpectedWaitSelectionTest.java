@@ -147,6 +147,30 @@ class ExpectedWaitSelectionTest {
                         List.of(c("east-a", 9, 0, 0, 0, 390), c("west-a", -1, 0, 0, 0, 0)),
                         "east-a",
                         AffinityOutcome.HIT),
+                // No free slot anywhere: 2 × 0.5 s at the fast one against 1 × 0.9 s at the slow one; their own
+                // prefill (0.32 s against 3.2 s for 6,400 tokens) is left out (ExpectedWait.saturated).
+                Arguments.of(
+                        "miss: no candidate with a free slot, by wait alone",
+                        100,
+                        List.of(c("east-a", 2, 20_000, 0.5, 0, 0), c("west-a", 1, 2_000, 0.9, 0, 0)),
+                        "west-a",
+                        AffinityOutcome.MISS),
+                // The same with the slow one's line empty: 1 s + 0.32 s against 0 + 3.2 s, the own prefill counts.
+                Arguments.of(
+                        "miss: a candidate with a free slot, the own prefill counts",
+                        100,
+                        List.of(c("east-a", 2, 20_000, 0.5, 0, 0), c("west-a", 0, 2_000, 0.9, 0, 0)),
+                        "east-a",
+                        AffinityOutcome.MISS),
+                // No free slot anywhere, but the request is sticky: 4 s + 0.064 s at the sticky one against 2 s +
+                // 2.56 s at the other, which would have to compute the whole prompt. Priced by wait alone it would
+                // leave (2 × 1.25 < 4).
+                Arguments.of(
+                        "hit: no candidate with a free slot, a sticky request still prices its prefill",
+                        400,
+                        List.of(c("east-a", 2, 10_000, 2, 0, 390), c("west-a", 1, 10_000, 2, 0, 0)),
+                        "east-a",
+                        AffinityOutcome.HIT),
                 Arguments.of(
                         "unkeyed: by wait alone",
                         0,
@@ -312,6 +336,25 @@ class ExpectedWaitSelectionTest {
         assertThat(ExpectedWait.seconds(c("west-c", -1, 0, 0, 0, 0).candidate(), 10, 10, DEFAULTS))
                 .as("unmeasured: no queue, nothing to compute")
                 .isZero();
+    }
+
+    @Test
+    void saturated_onlyWhenEveryCandidateHasALine() {
+        Candidate one = c("east-a", 1, 0, 0, 0, 0).candidate();
+        Candidate three = c("east-b", 3, 0, 0, 0, 0).candidate();
+        assertThat(ExpectedWait.saturated(List.of(one, three))).isTrue();
+        assertThat(ExpectedWait.saturated(
+                        List.of(three, c("west-a", 0.5, 0, 0, 0, 0).candidate())))
+                .as("a line under one request: a slot may be free")
+                .isFalse();
+        assertThat(ExpectedWait.saturated(
+                        List.of(three, c("west-b", -1, 0, 0, 0, 0).candidate())))
+                .as("an unmeasured candidate")
+                .isFalse();
+        assertThat(ExpectedWait.saturated(
+                        List.of(three, c("west-c", 0, 0, 0, 9, 0).candidate())))
+                .as("a backlog is no line for a slot")
+                .isFalse();
     }
 
     @Test
