@@ -65,7 +65,12 @@ public final class ExpectedWait {
      * grid, where the term matters most, keeps it whenever some cluster has a free slot (docs/tuning.md).
      */
     public static boolean saturated(List<Candidate> candidates) {
-        return candidates.stream().allMatch(c -> c.queueDepth().orElse(0) >= 1);
+        for (Candidate candidate : candidates) { // a loop, not a stream: it runs for every keyed request
+            if (candidate.queueDepth().orElse(0) < 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Seconds {@code candidate} keeps a request waiting before its prefill starts. */
