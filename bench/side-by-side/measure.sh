@@ -5,6 +5,7 @@
 #   . "$here/measure.sh"                 (after bin/lib/common.sh and tools.sh; jdk set by require_jdk21)
 #   write_fixed_upstream DIR PORT...     writes DIR/nginx.conf (one worker, logs and temporary files under DIR):
 #                                        nginx answering the fixed chat completion on every PORT of 127.0.0.1
+#   nginx_conf_head DIR                  an nginx.conf's first lines, up to the open http block (run.sh's configs)
 #   proc_ticks PID                       utime+stime of a process, in clock ticks (/proc)
 #   heap_kb PID                          the heap in use of a JVM, in KiB (jstat)
 #   alloc_kb GC_LOG FROM_LINE H0 H1      KiB a JVM allocated since line FROM_LINE of its -Xlog:gc log, given the heap
@@ -21,9 +22,10 @@ write_fixed_upstream() {
     fixed_upstream_conf "$dir" "$@" >"$dir/nginx.conf"
 }
 
-fixed_upstream_conf() {
-    local dir=$1 port
-    shift
+# The first lines of an nginx.conf in $1 (made beforehand with logs/ and tmp/): one worker, logs and temporary files
+# under $1, up to the open http block.
+nginx_conf_head() {
+    local dir=$1
     cat <<EOF
 worker_processes 1;
 pid $dir/nginx.pid;
@@ -32,6 +34,14 @@ events { worker_connections 4096; }
 http {
   access_log off;
   client_body_temp_path $dir/tmp;
+EOF
+}
+
+fixed_upstream_conf() {
+    local dir=$1 port
+    shift
+    nginx_conf_head "$dir"
+    cat <<EOF
   client_max_body_size 64m;
   client_body_buffer_size 1m;
   keepalive_requests 1000000;

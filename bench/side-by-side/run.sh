@@ -145,21 +145,6 @@ wait_for() {
 }
 
 
-# The first lines of an nginx.conf in $1 (made beforehand with logs/ and tmp/): one worker, logs and temporary files
-# under $1, up to the open http block.
-nginx_conf_head() {
-    local dir=$1
-    cat <<EOF
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $dir/tmp;
-EOF
-}
-
 write_upstream_conf() {
     local dir=$work/nginx-upstream
     mkdir -p "$dir/logs" "$dir/tmp"
