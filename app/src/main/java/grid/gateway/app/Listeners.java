@@ -77,10 +77,10 @@ final class Listeners {
                 .port(settings.port())
                 .maxTcpConnections(maxConnections == 0 ? -1 : maxConnections)
                 .connectionOptions(o -> o.tcpNoDelay(true))
-                // The response stream's buffer is allocated for every relayed answer (sent whole too: the access
-                // record's byte-counting filter routes send(bytes) through the stream); the relay writes each read or
-                // event in one call and flushes after it, so a bigger buffer only costs memory: 1 KiB instead of
-                // Helidon's 4 KiB, about 3 KiB less a relayed answer, the same writes (docs/design.md §H16).
+                // The response stream's buffer is allocated for every answer written through the stream (a streamed
+                // relay; a whole one is sent without it); the relay writes each read or event in one call and flushes
+                // after it, so a bigger buffer only costs memory: 1 KiB instead of Helidon's 4 KiB, about 3 KiB less
+                // a streamed answer, the same writes (docs/design.md §H16).
                 .writeBufferSize(RESPONSE_BUFFER)
                 // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
                 // protocols and waits for its first bytes to choose, and a stop does not close it as idle.

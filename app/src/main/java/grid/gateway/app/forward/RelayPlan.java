@@ -7,7 +7,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param rewrite the ids it tags ({@link AnswerRewrite#NONE}: none)
  * @param firstBytes run once when the first body bytes are in hand, before anything goes to the client
- * @param watch told how the answer went out, for the access line ({@link RelayWatch#NONE}: not logged)
+ * @param watch told how the answer went out, for the access line (the request's access record)
  */
 public record RelayPlan(AnswerRewrite rewrite, Runnable firstBytes, RelayWatch watch) {
     public RelayPlan {

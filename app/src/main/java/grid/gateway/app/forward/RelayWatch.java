@@ -11,18 +11,6 @@ import io.helidon.webserver.http.ServerResponse;
  * while a whole answer's length is known before it is written.
  */
 public interface RelayWatch {
-    /** Watches nothing (an answer that is not logged). */
-    RelayWatch NONE = new RelayWatch() {
-        @Override
-        public void streaming(ServerResponse response) {}
-
-        @Override
-        public void sentWhole(int bytes) {}
-
-        @Override
-        public void wholeFailed() {}
-    };
-
     /** The answer is about to go out through {@code response}'s output stream: count what is written to it. */
     void streaming(ServerResponse response);
 
