@@ -1,5 +1,6 @@
 package grid.gateway.app.access;
 
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,6 +38,14 @@ final class AccessJson {
         } else {
             escaped(text, value);
         }
+    }
+
+    /** The timestamp member: {@code time} as {@code clock} writes it, a string that needs no escape. */
+    void time(String name, AccessTime clock, Instant time) {
+        name(name);
+        text.append('"');
+        clock.appendTo(text, time);
+        text.append('"');
     }
 
     /** A count member, or {@code null} when negative (not known, or does not apply). */

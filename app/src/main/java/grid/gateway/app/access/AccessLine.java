@@ -51,7 +51,7 @@ final class AccessLine {
         LineBuffer buffer = LineBuffer.take();
         try {
             AccessJson json = new AccessJson(buffer.text());
-            json.string("time", time.format(record.time));
+            json.time("time", time, record.time);
             json.string("request_id", record.requestId);
             json.string("method", record.method);
             json.string("path", record.path);
