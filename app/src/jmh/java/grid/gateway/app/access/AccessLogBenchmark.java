@@ -67,7 +67,7 @@ public class AccessLogBenchmark {
 
     @Benchmark
     public void lineWritten() {
-        sink.write(line.format(record, finish));
+        line.write(record, finish, sink);
     }
 
     @Benchmark

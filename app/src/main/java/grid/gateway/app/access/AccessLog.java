@@ -101,7 +101,7 @@ public final class AccessLog implements Filter {
             boolean nothingSent = ending == Ending.CLIENT_GONE && bytesOut == 0 && !res.isSent();
             AccessLine.Finish finish = new AccessLine.Finish(
                     nothingSent ? -1 : status, bytesOut, clock.nanoTime() - record.startNanos, ending);
-            parts.sink().write(line.format(record, finish));
+            line.write(record, finish, parts.sink());
         } catch (RuntimeException e) {
             // The request is over; a line that cannot be built must not turn its end into an error.
             LOG.log(System.Logger.Level.WARNING, "access log line not written: " + e);

@@ -3,7 +3,6 @@ package grid.gateway.app.access;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -14,8 +13,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 @FunctionalInterface
 public interface AccessSink {
-    /** Writes one line; {@code line} ends with a newline. Never throws: a line that cannot be written is lost. */
-    void write(String line);
+    /**
+     * Writes one line: the first {@code length} bytes of {@code line}, UTF-8, ending with a newline. The array is the
+     * caller's and reused for its next line, so it must not be kept after the call. Never throws: a line that cannot
+     * be written is lost.
+     */
+    void write(byte[] line, int length);
 
     /** The process's stdout. */
     static AccessSink stdout() {
@@ -28,11 +31,10 @@ public interface AccessSink {
      */
     static AccessSink to(OutputStream out) {
         ReentrantLock lock = new ReentrantLock();
-        return line -> {
-            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return (line, length) -> {
             lock.lock();
             try {
-                out.write(bytes);
+                out.write(line, 0, length);
                 out.flush();
             } catch (IOException lost) {
                 // stdout closed or full: the request was served, and the access log must never fail it.

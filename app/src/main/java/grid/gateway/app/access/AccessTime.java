@@ -19,11 +19,20 @@ final class AccessTime {
     private static final DateTimeFormatter SECOND =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.").withZone(ZoneOffset.UTC);
     private static final int NANOS_PER_MILLI = 1_000_000;
+    /** {@code 2026-01-02T03:04:05.}: the usual length of the second's text. */
+    private static final int PREFIX_LENGTH = 20;
 
     private volatile Second cached = new Second(Long.MIN_VALUE, "");
 
     /** {@code time} as the access line writes it. */
     String format(Instant time) {
+        StringBuilder text = new StringBuilder(PREFIX_LENGTH + 4);
+        appendTo(text, time);
+        return text.toString();
+    }
+
+    /** Appends {@code time} as the access line writes it to {@code text} (no character of it needs a JSON escape). */
+    void appendTo(StringBuilder text, Instant time) {
         long epochSecond = time.getEpochSecond();
         Second second = cached;
         if (second.epochSecond != epochSecond) {
@@ -31,14 +40,14 @@ final class AccessTime {
             cached = second;
         }
         int millis = time.getNano() / NANOS_PER_MILLI;
-        StringBuilder text = new StringBuilder(second.prefix.length() + 4).append(second.prefix);
+        text.append(second.prefix);
         if (millis < 100) {
             text.append('0');
         }
         if (millis < 10) {
             text.append('0');
         }
-        return text.append(millis).append('Z').toString();
+        text.append(millis).append('Z');
     }
 
     private record Second(long epochSecond, String prefix) {}

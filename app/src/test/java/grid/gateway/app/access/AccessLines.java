@@ -3,6 +3,7 @@ package grid.gateway.app.access;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -17,8 +18,8 @@ public final class AccessLines implements AccessSink {
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
     @Override
-    public void write(String line) {
-        lines.add(line);
+    public void write(byte[] line, int length) {
+        lines.add(new String(line, 0, length, StandardCharsets.UTF_8));
     }
 
     /** The next line, parsed, waiting up to 10 s; fails unless it is one JSON object ending in one newline. */
