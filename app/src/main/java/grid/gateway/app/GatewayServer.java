@@ -58,7 +58,7 @@ import org.jspecify.annotations.Nullable;
  *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
  *   admin server  ──> /metrics, /health/live, /health/ready, /route/explain   (a server of its own: it outlives the
  *                     client drain)
- *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, header-deadline sweeps
+ *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, header and body deadlines
  * </pre>
  *
  * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once.
@@ -170,7 +170,8 @@ public final class GatewayServer implements AutoCloseable {
                 metrics,
                 budget,
                 runtime.endpoints(),
-                new GatewayRouting.Observing(runtime.access(), runtime.clock(), tracing));
+                new GatewayRouting.Observing(runtime.access(), runtime.clock(), tracing),
+                scheduler);
     }
 
     private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {

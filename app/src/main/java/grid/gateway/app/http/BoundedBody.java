@@ -1,6 +1,7 @@
 package grid.gateway.app.http;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a request body of at most {@code max_body_bytes} within {@code body_timeout_ms}, held once as bytes: it is
@@ -24,11 +26,13 @@ import java.util.function.Supplier;
  * Each buffer is reserved in the process-wide {@link BodyBudget} before it is allocated; a reservation the budget
  * refuses ends the read ({@link Outcome.OverBudget}).
  *
- * <p>Helidon 4.5 has no read deadline for a request body, so a body that has not arrived whole is read on a helper
- * virtual thread while the handler's thread waits for at most the deadline; a body Helidon already holds whole
- * ({@link ConnectionBuffer}) cannot block, so it is read on the handler's thread, with no helper. When the deadline
- * passes, the handler still owns the response and answers
- * 408; closing the connection afterwards ends the helper's blocked read. Any failure of the read itself (a chunk size
+ * <p>Helidon 4.5 has no read deadline for a request body. A body Helidon already holds whole ({@link ConnectionBuffer})
+ * cannot block, so it is read on the handler's thread. One that has not arrived whole is read on the handler's
+ * thread too when its connection's socket is reachable ({@link BodyDeadline}): an alarm at the deadline shuts the
+ * socket's input, which ends the blocked read, and the handler answers 408 on the still open output. Otherwise (TLS,
+ * HTTP/2) it is read on a helper virtual thread while the handler's thread waits for at most the deadline; when the
+ * deadline passes, the handler still owns the response and answers 408; closing the connection afterwards ends the
+ * helper's blocked read. Any failure of the read itself (a chunk size
  * Helidon's decoder refuses, a chunk extension, a client that went away mid-body) is {@link Outcome.Unreadable}: the
  * framing of the connection can no longer be trusted.
  */
@@ -64,9 +68,10 @@ public final class BoundedBody {
 
     /**
      * The body, or why there is none, reading at most {@code maxBytes} for at most {@code deadline}, its buffers
-     * reserved in {@code hold}.
+     * reserved in {@code hold}; {@code alarm} ends a read still blocked at the deadline.
      */
-    public static Outcome read(ServerRequest request, long maxBytes, Duration deadline, BodyBudget.Hold hold) {
+    static Outcome read(
+            ServerRequest request, long maxBytes, Duration deadline, BodyBudget.Hold hold, BodyDeadline.Alarm alarm) {
         if (!request.content().hasEntity()) {
             return new Outcome.Read(new byte[0]);
         }
@@ -77,16 +82,30 @@ public final class BoundedBody {
         if (declared > maxBytes) {
             return new Outcome.TooLarge();
         }
+        ConnectionContext ctx = ConnectionBuffer.connection(request);
         return read(
-                new Arrival(() -> request.content().inputStream(), declared, ConnectionBuffer.unread(request)),
+                new Arrival(
+                        () -> request.content().inputStream(),
+                        declared,
+                        ConnectionBuffer.unread(ctx, request),
+                        ctx == null ? null : BodyDeadline.endRead(ctx)),
                 maxBytes,
-                deadline,
                 hold,
-                HELPER);
+                new Waits(deadline, HELPER, alarm));
     }
 
-    /** A body as it stands when the handler starts: its stream, declared length (-1: chunked), bytes held unread. */
-    record Arrival(Supplier<InputStream> body, long declared, long buffered) {}
+    /**
+     * A body as it stands when the handler starts: its stream, declared length (-1: chunked), bytes held unread (-1:
+     * unknown), and what ends a read of it blocked at the deadline ({@code null}: nothing, read it on a helper).
+     */
+    record Arrival(
+            Supplier<InputStream> body,
+            long declared,
+            long buffered,
+            @Nullable Runnable endRead) {}
+
+    /** How a body that may block is waited for: at most {@code deadline}, by an alarm or on a helper thread. */
+    record Waits(Duration deadline, Helper helper, BodyDeadline.Alarm alarm) {}
 
     /** Starts the helper thread a body that may block is read on; a seam for tests. */
     interface Helper {
@@ -97,25 +116,33 @@ public final class BoundedBody {
             read -> Thread.ofVirtual().name("grid-body-reader").start(read);
 
     /**
-     * The body of declared length {@code declared} (-1: chunked) from {@code body}. When Helidon already holds at
-     * least {@code declared} unread bytes ({@code buffered}, -1 when unknown) no read can block, so it is read here,
-     * on the handler's thread; otherwise on a thread {@code helper} starts, waited for at most {@code deadline}.
+     * The body of declared length {@code declared} (-1: chunked) from {@code body}, on the handler's thread when no
+     * read can block (Helidon already holds at least {@code declared} unread bytes) or when a read blocked at the
+     * deadline can be ended ({@code endRead}, by the alarm); otherwise on a thread the helper starts, waited for at
+     * most the deadline.
      */
-    static Outcome read(Arrival arrival, long maxBytes, Duration deadline, BodyBudget.Hold hold, Helper helper) {
+    static Outcome read(Arrival arrival, long maxBytes, BodyBudget.Hold hold, Waits waits) {
         Supplier<InputStream> body = arrival.body();
         long declared = arrival.declared();
-        long buffered = arrival.buffered();
-        if (declared >= 0 && buffered >= declared) {
-            try {
-                return readAll(body, declared, maxBytes, hold);
-            } catch (RuntimeException e) {
-                return unreadable(e);
+        if (declared >= 0 && arrival.buffered() >= declared) {
+            return readHere(body, declared, maxBytes, hold);
+        }
+        Runnable endRead = arrival.endRead();
+        if (endRead != null) {
+            BodyDeadline.Expiry expiry = new BodyDeadline.Expiry(endRead);
+            Runnable cancel = waits.alarm().arm(waits.deadline(), expiry);
+            Outcome outcome = readHere(body, declared, maxBytes, hold);
+            if (!expiry.finish()) {
+                // The alarm came first: it shut the input (which may be what ended the read) and the body is late.
+                return new Outcome.TimedOut();
             }
+            cancel.run();
+            return outcome;
         }
         FutureTask<Outcome> task = new FutureTask<>(() -> readAll(body, declared, maxBytes, hold));
-        helper.start(task);
+        waits.helper().start(task);
         try {
-            return task.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+            return task.get(waits.deadline().toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException slow) {
             return new Outcome.TimedOut();
         } catch (InterruptedException e) {
@@ -123,6 +150,14 @@ public final class BoundedBody {
             throw new IllegalStateException("interrupted while reading a request body", e);
         } catch (ExecutionException e) {
             return unreadable(e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    private static Outcome readHere(Supplier<InputStream> body, long declared, long maxBytes, BodyBudget.Hold hold) {
+        try {
+            return readAll(body, declared, maxBytes, hold);
+        } catch (RuntimeException e) {
+            return unreadable(e);
         }
     }
 

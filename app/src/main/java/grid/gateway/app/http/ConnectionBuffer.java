@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells {@link BoundedBody} how many bytes of a request Helidon has already read from the socket and holds unread,
@@ -13,7 +14,8 @@ import io.helidon.webserver.http.ServerRequest;
  * calls {@link #headersRead} (one listener for both: Helidon 4.5's list of several receive listeners drops their
  * {@code prologue} and {@code headers} calls). It runs on the connection's own virtual thread right after the
  * request headers were read, the thread that then runs the handler (HTTP/1: routing is synchronous on it), so a thread-local carries the connection to {@link #unread}. A request on
- * another thread (HTTP/2) or whose connection does not match gets -1: unknown, read on the helper thread.
+ * another thread (HTTP/2) or whose connection does not match has no connection here: it is read on the helper
+ * thread. The same connection gives {@link BodyDeadline} its socket, for a body that has not arrived whole.
  *
  * <p>What the reader holds after the headers is this request's body first (then possibly a pipelined request), so
  * {@code unread >= Content-Length} means every read of the body returns from memory.
@@ -28,15 +30,18 @@ final class ConnectionBuffer {
         CONNECTION.set(ctx);
     }
 
-    /**
-     * Bytes of {@code request}'s connection Helidon has read and not handed out yet, or -1 when unknown (not this
-     * connection's thread, or a first read that would write: {@code Expect: 100-continue}).
-     */
-    static long unread(ServerRequest request) {
+    /** The connection {@code request} arrived on, when this thread read its headers; else {@code null}. */
+    static @Nullable ConnectionContext connection(ServerRequest request) {
         ConnectionContext ctx = CONNECTION.get();
-        if (ctx == null
-                || !ctx.childSocketId().equals(request.socketId())
-                || request.headers().contains(HeaderNames.EXPECT)) {
+        return ctx != null && ctx.childSocketId().equals(request.socketId()) ? ctx : null;
+    }
+
+    /**
+     * Bytes of {@code request}'s connection {@code ctx} Helidon has read and not handed out yet, or -1 when unknown
+     * (no connection, or a first read that would write: {@code Expect: 100-continue}).
+     */
+    static long unread(@Nullable ConnectionContext ctx, ServerRequest request) {
+        if (ctx == null || request.headers().contains(HeaderNames.EXPECT)) {
             return -1;
         }
         return ctx.dataReader().available();

@@ -15,6 +15,7 @@ import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.OptionalLong;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -38,6 +39,7 @@ public final class GatewayRouting {
      * @param budget the process-wide budget of request body bytes in memory
      * @param endpoints the API paths served and what each one is
      * @param observing what the access log and the traces are built from
+     * @param scheduler the shared scheduler, where a body read's deadline runs
      */
     public record Parts(
             SiteRouter router,
@@ -47,7 +49,8 @@ public final class GatewayRouting {
             GatewayMetrics metrics,
             BodyBudget budget,
             EndpointTable endpoints,
-            Observing observing) {}
+            Observing observing,
+            ScheduledExecutorService scheduler) {}
 
     /**
      * What the access log and the traces are built from.
@@ -78,6 +81,7 @@ public final class GatewayRouting {
                 () -> snapshot.get().config().server().maxBodyBytes(),
                 () -> snapshot.get().config().server().bodyTimeout(),
                 parts.budget(),
+                BodyDeadline.on(parts.scheduler()),
                 observing.tracing());
         routing.addFilter(new AccessLog(
                 () -> snapshot.get().config().gateway().accessLog(),

@@ -87,7 +87,8 @@ public final class ProxyHandler implements Handler {
 
     /**
      * What a request is checked against: the endpoint table, and the parts of the config the handler reads per request
-     * (the path policy, the body limits), the process-wide budget of body bytes, and the tracing that continues the
+     * (the path policy, the body limits), the process-wide budget of body bytes, the alarm that ends a body read at
+     * its deadline, and the tracing that continues the
      * client's trace.
      */
     record Inbound(
@@ -96,6 +97,7 @@ public final class ProxyHandler implements Handler {
             LongSupplier maxBodyBytes,
             Supplier<Duration> bodyTimeout,
             BodyBudget budget,
+            BodyDeadline.Alarm bodyAlarm,
             Tracing tracing) {}
 
     @Override
@@ -198,7 +200,8 @@ public final class ProxyHandler implements Handler {
                 request,
                 inbound.maxBodyBytes().getAsLong(),
                 inbound.bodyTimeout().get(),
-                hold)) {
+                hold,
+                inbound.bodyAlarm())) {
             case BoundedBody.Outcome.Read read -> read.bytes();
             case BoundedBody.Outcome.TooLarge tooLarge ->
                 throw refuse(request, response, errors, ApiError.BODY_TOO_LARGE, InboundRefusal.BODY_TOO_LARGE);

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class BoundedBodyTest {
@@ -189,13 +193,39 @@ class BoundedBodyTest {
         }
     }
 
+    /** An alarm that only goes off when the test says so, and counts what was armed and cancelled. */
+    private static final class ManualAlarm implements BodyDeadline.Alarm {
+        final List<Runnable> armed = new ArrayList<>();
+        int cancelled;
+
+        @Override
+        public Runnable arm(Duration delay, Runnable action) {
+            armed.add(action);
+            return () -> cancelled++;
+        }
+
+        void goOff() {
+            armed.getLast().run();
+        }
+    }
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
     private static BoundedBody.Outcome readWith(byte[] body, long declared, long buffered, CountingHelper helper) {
         return BoundedBody.read(
-                new BoundedBody.Arrival(() -> new ByteArrayInputStream(body), declared, buffered),
+                new BoundedBody.Arrival(() -> new ByteArrayInputStream(body), declared, buffered, null),
                 UNLIMITED,
-                java.time.Duration.ofSeconds(30),
                 new BodyBudget(() -> UNLIMITED).hold(),
-                helper);
+                new BoundedBody.Waits(DEADLINE, helper, new ManualAlarm()));
+    }
+
+    private static BoundedBody.Outcome readWatched(
+            Supplier<InputStream> body, long declared, Runnable endRead, CountingHelper helper, ManualAlarm alarm) {
+        return BoundedBody.read(
+                new BoundedBody.Arrival(body, declared, 0, endRead),
+                UNLIMITED,
+                new BodyBudget(() -> UNLIMITED).hold(),
+                new BoundedBody.Waits(DEADLINE, helper, alarm));
     }
 
     @Test
@@ -238,14 +268,115 @@ class BoundedBodyTest {
                             }
                         },
                         10,
-                        10),
+                        10,
+                        null),
                 UNLIMITED,
-                java.time.Duration.ofSeconds(30),
                 new BodyBudget(() -> UNLIMITED).hold(),
-                helper);
+                new BoundedBody.Waits(DEADLINE, helper, new ManualAlarm()));
 
         assertThat(outcome).isInstanceOf(BoundedBody.Outcome.Unreadable.class);
         assertThat(((BoundedBody.Outcome.Unreadable) outcome).cause()).contains("client went away");
         assertThat(helper.started).isZero();
+    }
+
+    @Test
+    void read_bodyNotYetArrivedWithAnEndableRead_readHereUnderAnAlarmThatIsCancelled() {
+        byte[] body = bytes(40_000);
+        CountingHelper helper = new CountingHelper();
+        ManualAlarm alarm = new ManualAlarm();
+        int[] ended = {0};
+
+        BoundedBody.Outcome outcome = readWatched(
+                () -> new Trickle(new ByteArrayInputStream(body), 8192), body.length, () -> ended[0]++, helper, alarm);
+
+        assertThat(bytesOf(outcome)).isEqualTo(body);
+        assertThat(helper.started).isZero();
+        assertThat(alarm.armed).hasSize(1);
+        assertThat(alarm.cancelled).isEqualTo(1);
+        assertThat(ended[0]).isZero();
+        alarm.goOff(); // a cancel that loses the race to the scheduler: the finished read is left alone
+        assertThat(ended[0]).isZero();
+    }
+
+    @Test
+    void read_deadlinePassesWhileTheReadWaits_readEndedAndTimedOut() {
+        byte[] body = bytes(40_000);
+        CountingHelper helper = new CountingHelper();
+        ManualAlarm alarm = new ManualAlarm();
+        boolean[] shut = {false};
+        // Hands out 8 KiB, then "blocks": the deadline passes during the read (the alarm goes off on this thread, as
+        // the scheduler's would while the read waits), and the read returns what a shut input gives: end of stream.
+        Supplier<InputStream> stalls = () -> new InputStream() {
+            private int left = 8192;
+
+            @Override
+            public int read() {
+                throw new AssertionError("not read byte by byte here");
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                if (left > 0) {
+                    int n = Math.min(left, length);
+                    left -= n;
+                    return n;
+                }
+                alarm.goOff();
+                if (!shut[0]) {
+                    throw new AssertionError("the alarm did not end the read");
+                }
+                throw new IOException("end of stream before Content-Length");
+            }
+        };
+
+        BoundedBody.Outcome outcome = readWatched(stalls, body.length, () -> shut[0] = true, helper, alarm);
+
+        assertThat(outcome).isInstanceOf(BoundedBody.Outcome.TimedOut.class);
+        assertThat(shut[0]).isTrue();
+        assertThat(helper.started).isZero();
+        assertThat(alarm.cancelled).isZero();
+    }
+
+    @Test
+    void read_deadlinePassesJustAfterTheReadEnded_timedOutAndInputShut() {
+        byte[] body = bytes(20_000);
+        ManualAlarm alarm = new ManualAlarm();
+        boolean[] shut = {false};
+        // The whole body is read, and the alarm goes off before the handler's thread says so: the alarm won.
+        Supplier<InputStream> endsLate = () -> new InputStream() {
+            private final InputStream in = new ByteArrayInputStream(body);
+
+            @Override
+            public int read() throws IOException {
+                return in.read();
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                int n = in.read(buffer, offset, length);
+                if (n < 0) {
+                    alarm.goOff();
+                }
+                return n;
+            }
+        };
+
+        BoundedBody.Outcome outcome = readWatched(endsLate, -1, () -> shut[0] = true, new CountingHelper(), alarm);
+
+        assertThat(outcome).isInstanceOf(BoundedBody.Outcome.TimedOut.class);
+        assertThat(shut[0]).isTrue();
+    }
+
+    @Test
+    void read_watchedReadThatFailsBeforeTheDeadline_unreadableAndAlarmCancelled() {
+        ManualAlarm alarm = new ManualAlarm();
+        boolean[] shut = {false};
+
+        BoundedBody.Outcome outcome =
+                readWatched(() -> new GoneAfter(100), 5000, () -> shut[0] = true, new CountingHelper(), alarm);
+
+        assertThat(outcome).isInstanceOf(BoundedBody.Outcome.Unreadable.class);
+        assertThat(alarm.cancelled).isEqualTo(1);
+        assertThat(shut[0]).isFalse();
     }
 }
