@@ -3,6 +3,7 @@ package grid.gateway.routing;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.PrefillBacklog;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.MonotonicClock;
@@ -20,6 +21,8 @@ import java.util.random.RandomGenerator;
  * @param random exploration and tie-breaks
  * @param clock the monotonic clock
  * @param listener metrics and logs
+ * @param backlog the prefill sent to each cluster not yet worked off ({@code load.order_by: expected_wait}); routers
+ *     given one backlog count each other's sends in it (the simulator's one-memory replicas)
  */
 public record RoutingParts(
         PrefixMemory memory,
@@ -27,7 +30,8 @@ public record RoutingParts(
         OutlierEjector ejector,
         RandomGenerator random,
         MonotonicClock clock,
-        RoutingListener listener) {
+        RoutingListener listener,
+        PrefillBacklog backlog) {
 
     public RoutingParts {
         requireNonNull(memory, "memory");
@@ -36,5 +40,19 @@ public record RoutingParts(
         requireNonNull(random, "random");
         requireNonNull(clock, "clock");
         requireNonNull(listener, "listener");
+        requireNonNull(backlog, "backlog");
+    }
+
+    /** The parts with a prefill backlog of their own (one replica, or replicas that share it through a stream). */
+    // Six of the record's seven parts (the canonical constructor takes all seven): only the backlog is made here.
+    @SuppressWarnings("checkstyle:parameternumber")
+    public RoutingParts(
+            PrefixMemory memory,
+            QueueDepthWindow window,
+            OutlierEjector ejector,
+            RandomGenerator random,
+            MonotonicClock clock,
+            RoutingListener listener) {
+        this(memory, window, ejector, random, clock, listener, new PrefillBacklog());
     }
 }

@@ -61,7 +61,6 @@ public final class SiteRouter {
     private final TagCodec codec = new TagCodec();
     private final Calibration calibration = new Calibration();
     private final SentSinceScrape sent = new SentSinceScrape();
-    private volatile PrefillBacklog backlog = new PrefillBacklog();
     private volatile Snapshot snapshot;
 
     /** The grid, settings and key ring in force, replaced together. */
@@ -106,7 +105,7 @@ public final class SiteRouter {
         parts.ejector().retain(ids);
         calibration.retain(ids);
         sent.retain(ids);
-        backlog.retain(ids);
+        parts.backlog().retain(ids);
         snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"), requireNonNull(load, "load"));
     }
 
@@ -150,14 +149,9 @@ public final class SiteRouter {
         return sent.count(cluster);
     }
 
-    /** The prefill backlog of {@code load.order_by: expected_wait}: it shares this replica's sends, takes peers'. */
+    /** The prefill backlog of {@code expected_wait} ({@link RoutingParts#backlog}): shares own sends, takes peers'. */
     public PrefillBacklog backlog() {
-        return backlog;
-    }
-
-    /** Counts sends in {@code shared} from now on, before routing (the simulator's one-memory replicas share one). */
-    public void useBacklog(PrefillBacklog shared) {
-        this.backlog = requireNonNull(shared, "shared");
+        return parts.backlog();
     }
 
     /** The grid in force. */
@@ -213,7 +207,7 @@ public final class SiteRouter {
             double uncached =
                     ExpectedWait.uncachedBlocks(keys.keys(), chosen.run()) * (double) LoadGate.TOKENS_PER_BLOCK;
             double prefill = calibration.prices(id, current.settings()).prefillTokensPerSecond();
-            mark = backlog.sent(id, uncached / prefill, parts.clock().nanoTime());
+            mark = parts.backlog().sent(id, uncached / prefill, parts.clock().nanoTime());
         }
         return new Route.Forward(
                 new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence, mark),
@@ -350,8 +344,11 @@ public final class SiteRouter {
      * {@code load.order_by: expected_wait} its cluster's prefill backlog is re-anchored ({@link PrefillBacklog}).
      */
     public void firstToken(RouteDecision decision) {
-        backlog.firstToken(
-                decision.cluster().id(), decision.backlogMark(), parts.clock().nanoTime());
+        parts.backlog()
+                .firstToken(
+                        decision.cluster().id(),
+                        decision.backlogMark(),
+                        parts.clock().nanoTime());
     }
 
     /**
@@ -390,7 +387,9 @@ public final class SiteRouter {
                 Optional<ClusterPrices> prices = current.settings().auto().any()
                         ? Optional.of(calibration.prices(id, current.settings()))
                         : Optional.empty();
-                double waiting = current.load().orderBy() == LoadOrder.EXPECTED_WAIT ? backlog.seconds(id, now) : 0;
+                double waiting = current.load().orderBy() == LoadOrder.EXPECTED_WAIT
+                        ? parts.backlog().seconds(id, now)
+                        : 0;
                 candidates.add(new Candidate(cluster, depth, prices, busyShare, waiting));
             }
         }

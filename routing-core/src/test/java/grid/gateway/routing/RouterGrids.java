@@ -7,9 +7,18 @@ import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.EngineSample;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.PrefillBacklog;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.select.LoadOrder;
+import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
+import grid.gateway.routing.time.ScriptedRandom;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -51,6 +60,35 @@ final class RouterGrids {
             clusters.add(cluster(id, false, Set.of(model)));
         }
         return Grid.of(new SiteName("east"), clusters);
+    }
+
+    /**
+     * A router over {@link #threeClusters} serving "m", never exploring, with a 2 s window, {@code order} and no
+     * sent-since-scrape count, counting its sends in {@code backlog}; nothing scraped yet.
+     */
+    static SiteRouter router(
+            ManualClock clock, PrefixAffinitySettings settings, LoadOrder order, PrefillBacklog backlog) {
+        RoutingParts parts = new RoutingParts(
+                new PrefixMemory(settings, clock, 42),
+                new QueueDepthWindow(Duration.ofSeconds(2)),
+                new OutlierEjector(),
+                ScriptedRandom.neverExploring(),
+                clock,
+                RoutingListener.NONE,
+                backlog);
+        return new SiteRouter(threeClusters("m"), settings, TagKeyRing.none(), parts, new LoadRules(false, order));
+    }
+
+    /** {@link #router(ManualClock, PrefixAffinitySettings, LoadOrder, PrefillBacklog)} with a backlog of its own. */
+    static SiteRouter router(ManualClock clock, PrefixAffinitySettings settings, LoadOrder order) {
+        return router(clock, settings, order, new PrefillBacklog());
+    }
+
+    /** One scrape of each of the three clusters, every queue empty. */
+    static void idle(SiteRouter router, ManualClock clock) {
+        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
+            router.scraped(id, EngineSample.queueOnly(clock.nanoTime(), 0));
+        }
     }
 
     /** A prompt for {@code model} whose {@code blocks} block keys are {@code first}, {@code first + 1}, ... */

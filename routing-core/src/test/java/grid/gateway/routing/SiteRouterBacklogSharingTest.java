@@ -4,19 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.PromptKeys;
-import grid.gateway.routing.load.EngineSample;
-import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.PrefillBacklog;
-import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
-import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.LoadOrder;
-import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
-import grid.gateway.routing.time.ScriptedRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,28 +19,17 @@ import org.junit.jupiter.api.Test;
  * an own send would; under {@code depth} nothing is offered.
  */
 class SiteRouterBacklogSharingTest {
-    private static final ClusterId EAST_A = RouterGrids.EAST_A;
-    private static final ClusterId EAST_B = RouterGrids.EAST_B;
-    private static final ClusterId WEST_A = RouterGrids.WEST_A;
-
     private final ManualClock clock = new ManualClock();
 
     private record Offered(ClusterId cluster, double seconds) {}
 
     private SiteRouter router(LoadOrder order) {
-        Grid grid = RouterGrids.threeClusters("m");
-        PrefixAffinitySettings settings = PrefixAffinitySettings.defaults();
-        RoutingParts parts = new RoutingParts(
-                new PrefixMemory(settings, clock, 42),
-                new QueueDepthWindow(Duration.ofSeconds(2)),
-                new OutlierEjector(),
-                ScriptedRandom.neverExploring(),
-                clock,
-                RoutingListener.NONE);
-        SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts, new LoadRules(false, order));
-        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
-            router.scraped(id, EngineSample.queueOnly(clock.nanoTime(), 0));
-        }
+        return router(order, new PrefillBacklog());
+    }
+
+    private SiteRouter router(LoadOrder order, PrefillBacklog backlog) {
+        SiteRouter router = RouterGrids.router(clock, PrefixAffinitySettings.defaults(), order, backlog);
+        RouterGrids.idle(router, clock);
         return router;
     }
 
@@ -104,10 +85,8 @@ class SiteRouterBacklogSharingTest {
     @Test
     void routersGivenOneBacklog_countEachOthersSends() {
         PrefillBacklog one = new PrefillBacklog();
-        SiteRouter sender = router(LoadOrder.EXPECTED_WAIT);
-        SiteRouter other = router(LoadOrder.EXPECTED_WAIT);
-        sender.useBacklog(one);
-        other.useBacklog(one);
+        SiteRouter sender = router(LoadOrder.EXPECTED_WAIT, one);
+        SiteRouter other = router(LoadOrder.EXPECTED_WAIT, one);
 
         ClusterId first = route(sender, prompt(1));
 

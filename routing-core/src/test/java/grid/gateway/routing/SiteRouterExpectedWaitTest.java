@@ -3,19 +3,12 @@ package grid.gateway.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.PromptKeys;
-import grid.gateway.routing.load.EngineSample;
-import grid.gateway.routing.load.OutlierEjector;
-import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixAffinitySettings.Calibrated;
-import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.LoadOrder;
-import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
-import grid.gateway.routing.time.ScriptedRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,15 +27,7 @@ class SiteRouterExpectedWaitTest {
     private final ManualClock clock = new ManualClock();
 
     private SiteRouter router(PrefixAffinitySettings settings, LoadOrder order) {
-        Grid grid = RouterGrids.threeClusters("m");
-        RoutingParts parts = new RoutingParts(
-                new PrefixMemory(settings, clock, 42),
-                new QueueDepthWindow(Duration.ofSeconds(2)),
-                new OutlierEjector(),
-                ScriptedRandom.neverExploring(),
-                clock,
-                RoutingListener.NONE);
-        return new SiteRouter(grid, settings, TagKeyRing.none(), parts, new LoadRules(false, order));
+        return RouterGrids.router(clock, settings, order);
     }
 
     private static PromptKeys prompt(long first, int blocks) {
@@ -54,9 +39,7 @@ class SiteRouterExpectedWaitTest {
     }
 
     private void idle(SiteRouter router) {
-        for (ClusterId id : List.of(EAST_A, EAST_B, WEST_A)) {
-            router.scraped(id, EngineSample.queueOnly(clock.nanoTime(), 0));
-        }
+        RouterGrids.idle(router, clock);
     }
 
     /** Twenty scrapes of an engine prefilling {@code rate} uncached tokens a second over 12 slots. */

@@ -88,15 +88,19 @@ final class GatewayPolicies {
     static Policy gridSiteRoute(
             Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock, Sharing sharing) {
         PrefixAffinitySettings settings = tuning.settings();
-        QueueDepthWindow window = new QueueDepthWindow(tuning.window());
         long salt = random.nextLong();
         PrefixMemory memory = sharing.oneMemory().orElseGet(() -> new PrefixMemory(settings, clock, salt));
         Optional<SharedStream> stream = sharing.stream();
         RandomGenerator source = tuning.isOff(SimCause.EXPLORATION) ? neverExploring(random) : random;
-        RoutingParts parts =
-                new RoutingParts(memory, window, new OutlierEjector(), source, clock, RoutingListener.NONE);
+        RoutingParts parts = new RoutingParts(
+                memory,
+                new QueueDepthWindow(tuning.window()),
+                new OutlierEjector(),
+                source,
+                clock,
+                RoutingListener.NONE,
+                sharing.oneBacklog().orElseGet(PrefillBacklog::new));
         SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
-        sharing.oneBacklog().ifPresent(router::useBacklog);
         router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
         Map<ClusterId, Integer> index = indexOf(grid);
         Optional<SiteRouter> backlog = tuning.sharedBacklog() ? Optional.of(router) : Optional.empty();
