@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The members of one access line's JSON object, appended straight to the line's text.
  *
- * <p>Written by hand, not by the jakarta.json generator it replaces (issue 14: the generator was about 6% of a
+ * <p>Written by hand, not by the jakarta.json generator it replaces (docs/decisions.md: the generator was about 6% of a
  * request's CPU samples, most of it copying every character through its own buffer). The output is byte for byte
  * what Parsson 1.1.9's generator wrote, which {@code AccessJsonTest} checks over random strings and numbers: a string
  * escapes {@code "}, {@code \} and the control characters below U+0020 ({@code \b \t \n \f \r} by name, the others as
