@@ -46,8 +46,7 @@ class SharedBacklogTest {
     void theOneMemoryIdeal_waitsLessThanStreamSharingWithOwnBacklogs() {
         // The ideal's replicas share one memory and one backlog. This compares it with replicas that share memory
         // through the stream but keep their own backlogs; it does not isolate the backlog (the ideal still wins with
-        // a backlog per replica, its memory being instant), so GatewayPolicies' wiring of the one backlog is not
-        // proved here.
+        // a backlog per replica, its memory being instant); OneBacklogWiringTest proves the wiring of the one backlog.
         Trace trace = TraceGenerator.generate(Workload.TENANT_MIX, 120, 11);
         GatewayTuning tuning =
                 GatewayTuning.recommended(1.0, Duration.ofSeconds(2)).withOrderBy(LoadOrder.EXPECTED_WAIT);
