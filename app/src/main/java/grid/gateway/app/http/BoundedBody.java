@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Stateless and thread-safe. A declared {@code Content-Length} over the limit is refused before any byte is
  * read; a chunked body is read up to one byte past the limit, never further, so an endless body costs at most the
  * limit. Memory follows the bytes that actually arrived, never the declared length: the first buffer is at most
- * 16 KiB and it grows by doubling (up to the declared length, so a body of its declared length needs no final copy).
+ * 16 KiB (a pooled one, {@link ScratchBuffers}, when the body may be longer) and it grows by doubling (up to the declared length, so a body of its declared length needs no final copy).
  * Each buffer is reserved in the process-wide {@link BodyBudget} before it is allocated; a reservation the budget
  * refuses ends the read ({@link Outcome.OverBudget}).
  *
@@ -41,6 +41,8 @@ public final class BoundedBody {
     static final int FIRST_BUFFER = 16 * 1024;
 
     private static final int SINK = 16 * 1024;
+    /** What {@link #grow} returns when the budget refuses the larger buffer. */
+    private static final byte[] REFUSED = new byte[0];
     /** How long a refused body is drained before its connection closes. */
     private static final Duration LINGER_TIME = Duration.ofSeconds(2);
     /** How much of a refused body is drained at most before its connection closes. */
@@ -176,22 +178,85 @@ public final class BoundedBody {
     }
 
     /**
-     * Reads {@code in} to its end. The first buffer is at most {@value #FIRST_BUFFER} bytes; a full buffer is probed
-     * with a one-byte read before it grows, by doubling, to at most {@code declared} (when known, else one byte past
-     * {@code maxBytes}), so a body of its declared length is returned in the buffer it was read into, with no copy.
-     * Every buffer is reserved in {@code hold} before it is allocated. {@link Outcome.TooLarge} once more than
-     * {@code maxBytes} were read (at most one byte more is read).
+     * Reads {@code in} to its end. The first buffer is at most {@value #FIRST_BUFFER} bytes (a pooled one when the
+     * body may be longer); a full buffer is probed with a one-byte read before it grows, by doubling, to at most
+     * {@code declared} (when known, else one byte past {@code maxBytes}), so a body of its declared length is
+     * returned in the buffer it was read into, with no copy. Every buffer is reserved in {@code hold} before it is
+     * used. {@link Outcome.TooLarge} once more than {@code maxBytes} were read (at most one byte more is read).
      *
      * @param declared the declared {@code Content-Length}, or -1 for a chunked body
      */
     static Outcome read(InputStream in, long declared, long maxBytes, BodyBudget.Hold hold) throws IOException {
+        return read(in, declared, maxBytes, hold, ScratchBuffers.SHARED);
+    }
+
+    /** {@link #read(InputStream, long, long, BodyBudget.Hold)}, the first buffer of a longer body from {@code pool}. */
+    static Outcome read(InputStream in, long declared, long maxBytes, BodyBudget.Hold hold, ScratchBuffers pool)
+            throws IOException {
         long cap = declared >= 0 ? declared : maxBytes + 1;
-        int first = (int) Math.max(1, Math.min(FIRST_BUFFER, cap));
-        if (!hold.reserve(first)) {
+        Bounds bounds = new Bounds(cap, maxBytes);
+        if (cap <= FIRST_BUFFER) {
+            // Known to fit: its own array from the start, of the exact declared length.
+            int first = (int) Math.max(1, cap);
+            return hold.reserve(first) ? readInto(in, new byte[first], 0, bounds, hold) : new Outcome.OverBudget();
+        }
+        if (!hold.reserve(FIRST_BUFFER)) {
             return new Outcome.OverBudget();
         }
-        byte[] buffer = new byte[first];
+        byte[] scratch = pool.take();
+        try {
+            int size = fill(in, scratch);
+            if (size > maxBytes) {
+                return new Outcome.TooLarge();
+            }
+            if (size < scratch.length) {
+                return new Outcome.Read(Arrays.copyOf(scratch, size));
+            }
+            int next = in.read();
+            if (next < 0) {
+                return new Outcome.Read(scratch.clone());
+            }
+            if (size + 1L > maxBytes) {
+                return new Outcome.TooLarge();
+            }
+            byte[] grown = grow(scratch, size, cap, hold);
+            if (grown == REFUSED) {
+                return new Outcome.OverBudget();
+            }
+            grown[size] = (byte) next;
+            return readInto(in, grown, size + 1, bounds, hold);
+        } finally {
+            pool.give(scratch);
+        }
+    }
+
+    /** Reads into {@code buffer} until it is full or {@code in} ends; how many bytes it holds. */
+    private static int fill(InputStream in, byte[] buffer) throws IOException {
         int size = 0;
+        int n;
+        while (size < buffer.length && (n = in.read(buffer, size, buffer.length - size)) >= 0) {
+            size += n;
+        }
+        return size;
+    }
+
+    /** {@code buffer}'s first {@code size} bytes in a buffer twice as long (at most {@code cap}); empty: refused. */
+    private static byte[] grow(byte[] buffer, int size, long cap, BodyBudget.Hold hold) {
+        int grown = (int) Math.min((long) size * 2, Math.max(cap, size + 1L));
+        // The old buffer is garbage (or back in the pool) once copied: the hold tracks the live buffer's size.
+        if (!hold.reserve(grown - (long) buffer.length)) {
+            return REFUSED;
+        }
+        return Arrays.copyOf(buffer, grown);
+    }
+
+    /** How far a body's buffer grows ({@code cap}) and how long the body may be ({@code max}). */
+    private record Bounds(long cap, long max) {}
+
+    /** Reads the rest of the body into {@code buffer}, which holds {@code size} bytes of it, growing it as needed. */
+    private static Outcome readInto(InputStream in, byte[] buffer, int size, Bounds bounds, BodyBudget.Hold hold)
+            throws IOException {
+        long maxBytes = bounds.max();
         while (true) {
             if (size == buffer.length) {
                 int next = in.read();
@@ -201,12 +266,10 @@ public final class BoundedBody {
                 if (size + 1L > maxBytes) {
                     return new Outcome.TooLarge();
                 }
-                int grown = (int) Math.min((long) size * 2, Math.max(cap, size + 1L));
-                // The old buffer is garbage once copied: the hold tracks the live buffer's size.
-                if (!hold.reserve(grown - (long) buffer.length)) {
+                buffer = grow(buffer, size, bounds.cap(), hold);
+                if (buffer == REFUSED) {
                     return new Outcome.OverBudget();
                 }
-                buffer = Arrays.copyOf(buffer, grown);
                 buffer[size++] = (byte) next;
             }
             int n = in.read(buffer, size, buffer.length - size);
