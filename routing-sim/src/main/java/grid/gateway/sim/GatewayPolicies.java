@@ -132,7 +132,7 @@ final class GatewayPolicies {
 
             @Override
             public void answered(Flight flight, int status) {
-                if (status != 200 && tuning.isOff(SimCause.DROP_ON_ERROR)) {
+                if (!heard(status, tuning)) {
                     return;
                 }
                 if (flight.decision instanceof RouteDecision decision) {
@@ -145,6 +145,12 @@ final class GatewayPolicies {
                 }
             }
         };
+    }
+
+    /** Whether the router hears an answer of {@code status}: not an error whose drop the simulation switches off. */
+    private static boolean heard(int status, GatewayTuning tuning) {
+        return status == 200
+                || !(tuning.isOff(SimCause.DROP_ON_ERROR) || status == 429 && tuning.isOff(SimCause.DROP_ON_429));
     }
 
     /**

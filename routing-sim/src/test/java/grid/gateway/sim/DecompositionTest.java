@@ -58,6 +58,22 @@ class DecompositionTest {
     }
 
     @Test
+    void withoutDropOn429_only429sAreUnheard_a503StillDrops() {
+        FailedAnswers only429 = new FailedAnswers(0.1, 0, 5);
+        assertThat(run(Set.of(SimCause.DROP_ON_429), only429))
+                .isEqualTo(run(Set.of(SimCause.DROP_ON_ERROR), only429))
+                .isNotEqualTo(run(Set.of(), only429));
+        FailedAnswers only503 = new FailedAnswers(0, 0.1, 5);
+        assertThat(run(Set.of(SimCause.DROP_ON_429), only503))
+                .isEqualTo(run(Set.of(), only503))
+                .isNotEqualTo(run(Set.of(SimCause.DROP_ON_ERROR), only503));
+        RunResult half = run(Set.of(SimCause.DROP_ON_429), FAILURES);
+        assertThat(half.hitRate())
+                .isGreaterThan(run(Set.of(), FAILURES).hitRate())
+                .isLessThan(run(Set.of(SimCause.DROP_ON_ERROR), FAILURES).hitRate());
+    }
+
+    @Test
     void missPlacement_missesStillCounted_butPlacedElsewhere() {
         RunResult byOracle = run(Set.of(SimCause.MISS_PLACEMENT), FAILURES);
         RunResult byLoad = run(Set.of(SimCause.MISS_LOAD), FAILURES);
@@ -98,6 +114,7 @@ class DecompositionTest {
                         "as configured",
                         "without exploration",
                         "without drop on error",
+                        "without drop on 429 (5xx still drops)",
                         "misses placed by true load",
                         "misses placed by the oracle",
                         "without error answers",
@@ -106,7 +123,7 @@ class DecompositionTest {
                         "oracle without error answers");
         String table = Decomposition.markdown(rows, "recommended");
         assertThat(table.lines().filter(l -> l.startsWith("| shared-chat | mixed | 80% |")))
-                .hasSize(9);
+                .hasSize(10);
         assertThat(table).contains("| oracle | ").contains(" | 1.00 | ");
     }
 }
