@@ -150,7 +150,7 @@ final class GatewayPolicies {
     /** Whether the router hears an answer of {@code status}: not an error whose drop the simulation switches off. */
     private static boolean heard(int status, GatewayTuning tuning) {
         return status == 200
-                || !(tuning.isOff(SimCause.DROP_ON_ERROR) || status == 429 && tuning.isOff(SimCause.DROP_ON_429));
+                || !(tuning.isOff(SimCause.DROP_ON_ERROR) || (status == 429 && tuning.isOff(SimCause.DROP_ON_429)));
     }
 
     /**

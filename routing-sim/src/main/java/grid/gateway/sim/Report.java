@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * Writes the study as markdown: the grids, the traces, one table per workload and grid, the ratios of
  * {@code grid_site_route} to the oracle and to least-queued with its predicted and reported cached tokens, the
- * outcome shares, the cost of per-replica memory, and the diagnosis.
+ * routing-quality aims met and missed ({@link Scoreboard}), the outcome shares, the cost of per-replica memory, and
+ * the diagnosis.
  *
  * <p>Stateless.
  */
@@ -23,6 +24,10 @@ final class Report {
 
     private static final String GSR = PolicyKind.GRID_SITE_ROUTE.label();
     private static final String GSR_REC = GSR + RECOMMENDED;
+    /** The label of {@code grid_site_route}'s runs under the recommended configuration. */
+    static final String RECOMMENDED_ROUTER = GSR_REC;
+    /** The label of least-queued's runs on the recommended configuration's load signal. */
+    static final String RECOMMENDED_LEAST_QUEUED = PolicyKind.LEAST_QUEUED.label() + RECOMMENDED;
 
     private Report() {}
 
@@ -64,6 +69,7 @@ final class Report {
             }
         }
         ratios(out, results, labels.recommendedAs());
+        out.append(Scoreboard.markdown(results));
         outcomes(out, results);
         replicas(out, results, labels.sharedAs());
         diagnosis(out, diagnosis);
