@@ -87,7 +87,8 @@ final class Scoreboard {
                     overload.count(p90 <= OVERLOAD_AIM, f("%s (p90 %.2f ×)", cell, p90));
                 }
                 noWorse.count(
-                        p90 <= NO_WORSE_AIM && mean <= NO_WORSE_AIM, f("%s (mean %.2f ×, p90 %.2f ×)", cell, mean, p90));
+                        p90 <= NO_WORSE_AIM && mean <= NO_WORSE_AIM,
+                        f("%s (mean %.2f ×, p90 %.2f ×)", cell, mean, p90));
             }
         }
         return List.of(at80.aim(), overload.aim(), noWorse.aim(), defaultsFast.aim());
@@ -106,10 +107,7 @@ final class Scoreboard {
         for (Aim aim : aims) {
             out.append(f(
                     "| %s | %d of %d | %s |\n",
-                    aim.name(),
-                    aim.met(),
-                    aim.of(),
-                    aim.misses().isEmpty() ? "–" : String.join("; ", aim.misses())));
+                    aim.name(), aim.met(), aim.of(), aim.misses().isEmpty() ? "–" : String.join("; ", aim.misses())));
         }
         return out.toString();
     }

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 12's aims counted from a report's runs: each aim's boundary, what counts toward none, and the misses named. */
+/**
+ * The routing-quality aims (docs/tuning.md) counted from a report's runs: each aim's boundary, what counts toward none,
+ * and the misses named.
+ */
 class ScoreboardTest {
     private static final String ROUTER = Report.RECOMMENDED_ROUTER;
     private static final String LQ = Report.RECOMMENDED_LEAST_QUEUED;
@@ -51,8 +54,8 @@ class ScoreboardTest {
 
     @Test
     void at80_aWorkloadWithoutHitsIsJudgedOnP90Alone() {
-        List<RunResult> results = cell("one-off", 0.8, new double[] {0, 0.2, 1.0}, new double[] {0, 0.1, 0.5},
-                new double[] {0, 1, 2});
+        List<RunResult> results =
+                cell("one-off", 0.8, new double[] {0, 0.2, 1.0}, new double[] {0, 0.1, 0.5}, new double[] {0, 1, 2});
 
         assertThat(aim(results, 0).met()).isEqualTo(1);
     }
@@ -121,7 +124,22 @@ class ScoreboardTest {
         List<RunResult> results = List.of(
                 run("defaults", PolicyKind.GRID_SITE_ROUTE.label(), 0.8, 0.1, 9, 9),
                 run("defaults", ORACLE, 0.8, 0.9, 0.1, 0.5),
-                new RunResult("replicas", "mixed", 3, ROUTER, 0.8, 100, 0.1, 9, 9, 0, Map.of(), 0, 0, 0, 0,
+                new RunResult(
+                        "replicas",
+                        "mixed",
+                        3,
+                        ROUTER,
+                        0.8,
+                        100,
+                        0.1,
+                        9,
+                        9,
+                        0,
+                        Map.of(),
+                        0,
+                        0,
+                        0,
+                        0,
                         RunResult.Tail.NONE),
                 run("replicas", ORACLE, 0.8, 0.9, 0.1, 0.5),
                 run("alone", ROUTER, 0.95, 0.1, 9, 9));
@@ -132,8 +150,9 @@ class ScoreboardTest {
 
     @Test
     void markdown_oneRowAnAim_withItsCount() {
-        List<RunResult> results = cell("shared-chat", 0.8, new double[] {0.9, 0.2, 1.5}, new double[] {0.9, 0.1, 0.5},
-                new double[] {0.7, 1, 2});
+        List<RunResult> results = cell(
+                "shared-chat", 0.8, new double[] {0.9, 0.2, 1.5}, new double[] {0.9, 0.1, 0.5}, new double[] {0.7, 1, 2
+                });
 
         assertThat(Scoreboard.markdown(results))
                 .contains("| 80%: hit rate ≥ 0.95 × the oracle's and p90 ≤ 2 × the oracle's | 0 of 1 | "
