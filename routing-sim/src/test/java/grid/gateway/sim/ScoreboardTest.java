@@ -17,8 +17,35 @@ class ScoreboardTest {
     private static final String ORACLE = PolicyKind.ORACLE.label();
 
     private static RunResult run(String workload, String policy, double load, double hit, double mean, double p90) {
+        return run(workload, "mixed", 1, policy, load, hit, mean, p90);
+    }
+
+    private static RunResult run(
+            String workload,
+            String grid,
+            int replicas,
+            String policy,
+            double load,
+            double hit,
+            double mean,
+            double p90) {
         return new RunResult(
-                workload, "mixed", 1, policy, load, 100, hit, mean, p90, 0, Map.of(), 0, 0, 0, 0, RunResult.Tail.NONE);
+                workload,
+                grid,
+                replicas,
+                policy,
+                load,
+                100,
+                hit,
+                mean,
+                p90,
+                0,
+                Map.of(),
+                0,
+                0,
+                0,
+                0,
+                RunResult.Tail.NONE);
     }
 
     /** A cell at {@code load}: the router, the oracle and least-queued, each as hit rate, mean and p90. */
@@ -115,8 +142,7 @@ class ScoreboardTest {
     }
 
     private static RunResult fast(String workload, String policy, double load, double hit) {
-        return new RunResult(
-                workload, "fast", 1, policy, load, 100, hit, 1, 1, 0, Map.of(), 0, 0, 0, 0, RunResult.Tail.NONE);
+        return run(workload, "fast", 1, policy, load, hit, 1, 1);
     }
 
     @Test
@@ -124,23 +150,7 @@ class ScoreboardTest {
         List<RunResult> results = List.of(
                 run("defaults", PolicyKind.GRID_SITE_ROUTE.label(), 0.8, 0.1, 9, 9),
                 run("defaults", ORACLE, 0.8, 0.9, 0.1, 0.5),
-                new RunResult(
-                        "replicas",
-                        "mixed",
-                        3,
-                        ROUTER,
-                        0.8,
-                        100,
-                        0.1,
-                        9,
-                        9,
-                        0,
-                        Map.of(),
-                        0,
-                        0,
-                        0,
-                        0,
-                        RunResult.Tail.NONE),
+                run("replicas", "mixed", 3, ROUTER, 0.8, 0.1, 9, 9),
                 run("replicas", ORACLE, 0.8, 0.9, 0.1, 0.5),
                 run("alone", ROUTER, 0.95, 0.1, 9, 9));
 
@@ -150,9 +160,10 @@ class ScoreboardTest {
 
     @Test
     void markdown_oneRowAnAim_withItsCount() {
-        List<RunResult> results = cell(
-                "shared-chat", 0.8, new double[] {0.9, 0.2, 1.5}, new double[] {0.9, 0.1, 0.5}, new double[] {0.7, 1, 2
-                });
+        double[] router = {0.9, 0.2, 1.5};
+        double[] oracle = {0.9, 0.1, 0.5};
+        double[] lq = {0.7, 1, 2};
+        List<RunResult> results = cell("shared-chat", 0.8, router, oracle, lq);
 
         assertThat(Scoreboard.markdown(results))
                 .contains("| 80%: hit rate ≥ 0.95 × the oracle's and p90 ≤ 2 × the oracle's | 0 of 1 | "
