@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Writes the study as markdown: the grids, the traces, one table per workload and grid, the ratios of
@@ -49,8 +50,23 @@ final class Report {
      * What the report says its runs were: {@code recommendedAs} names what {@code +rec} ran (after "`+rec`:"),
      * {@code sharedAs} how the "shared" replica runs share (after "the same replicas").
      */
-    record Labels(String recommendedAs, String sharedAs) {
-        static final Labels DEFAULT = new Labels("the recommended configuration", ONE_MEMORY);
+    record Labels(String recommendedAs, String sharedAs, Set<SimCause> switchedOff) {
+        static final Labels DEFAULT = new Labels("the recommended configuration", ONE_MEMORY, Set.of());
+
+        Labels {
+            switchedOff = Set.copyOf(switchedOff);
+        }
+    }
+
+    /**
+     * What a label adds when the simulation switches {@code causes} off around the router ({@code --without}): empty
+     * for none.
+     */
+    static String switchedOff(Set<SimCause> causes) {
+        return causes.isEmpty()
+                ? ""
+                : ", with the simulation switching off "
+                        + causes.stream().sorted().map(SimCause::label).collect(Collectors.joining(", "));
     }
 
     static String markdown(Study study, List<SimGrid> grids, List<RunResult> results, List<Diagnosis.Row> diagnosis) {
@@ -61,6 +77,16 @@ final class Report {
     static String markdown(
             Study study, List<SimGrid> grids, List<RunResult> results, List<Diagnosis.Row> diagnosis, Labels labels) {
         StringBuilder out = new StringBuilder();
+        if (!labels.switchedOff().isEmpty()) {
+            // A report of a hypothetical must never be read as the product's: say so before any table.
+            out.append("**Not the product's behaviour:** every gateway-fed run below ran with the simulation"
+                    + " switching off "
+                    + labels.switchedOff().stream()
+                            .sorted()
+                            .map(SimCause::label)
+                            .collect(Collectors.joining(", "))
+                    + " around the router (`--without`; docs/routing-sim.md).\n\n");
+        }
         grids(out, study, grids);
         traces(out, study);
         for (String workload : workloads(results)) {
@@ -151,11 +177,13 @@ final class Report {
     private static void ratios(StringBuilder out, List<RunResult> results, String recommendedAs) {
         out.append("\n`grid_site_route` (one replica; `+rec`: " + recommendedAs + ") against the oracle and"
                 + " least-queued on the same load signal; cached tokens summed over measured requests (predicted ="
-                + " decision run × 64):\n\n");
+                + " decision run × 64; within the keys' reach = each request's reported tokens capped at its keys × 64,"
+                + " since the keyer stops at 512 keys, 32,768 tokens):\n\n");
         out.append(
                 "| workload | grid | load | config | hit ÷ oracle | p90 ÷ oracle | mean ÷ oracle | p90 ÷ least-queued"
-                        + " | mean ÷ least-queued | predicted cached | reported cached | predicted ÷ reported |\n");
-        out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + " | mean ÷ least-queued | predicted cached | reported cached | predicted ÷ reported"
+                        + " | predicted ÷ reported within the keys' reach |\n");
+        out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult g : results) {
             if (!isRouter(g) || g.replicas() != 1) {
                 continue;
@@ -175,6 +203,8 @@ final class Report {
             out.append(ratio(g.meanTtft(), lq.map(RunResult::meanTtft))).append(" | ");
             out.append(f("%,d | %,d | ", g.predictedCached(), g.reportedCached()));
             out.append(ratio(g.predictedCached(), Optional.of((double) g.reportedCached())))
+                    .append(" | ");
+            out.append(ratio(g.predictedCached(), Optional.of((double) g.reachableCached())))
                     .append(" |\n");
         }
     }

@@ -40,6 +40,10 @@ import java.util.List;
  *   --order-by O         the recommended configuration's load.order_by: depth (recommended before) or
  *                        expected_wait (expected_wait)
  *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
+ *   --without C,D        switch these causes off in the simulation around the router in every gateway-fed run
+ *                        (SimCause: exploration, drop-on-error, drop-on-429, miss-load, miss-placement): what a
+ *                        change to one of the product owner's rules would buy, on the whole scoreboard; the report
+ *                        says so at its top
  *   --decompose          instead of the report, decompose grid_site_route's p90 under the recommended configuration
  *                        (with --order-by) on the chosen workloads, grids and loads: each cause switched off in the
  *                        simulation (SimCause), without error answers, all off, the oracle; writes DIR/decomposition.md
@@ -90,7 +94,11 @@ public final class RoutingSimMain {
         List<Diagnosis.Row> diagnosis =
                 options.diagnosis() ? Diagnosis.run(study, SimGrid.slow(), System.out::println) : List.of();
         String report = Report.markdown(
-                study, grids, results, diagnosis, new Report.Labels(options.recommendedAs(), options.sharedAs()));
+                study,
+                grids,
+                results,
+                diagnosis,
+                new Report.Labels(options.recommendedAs(), options.sharedAs(), options.without()));
         try {
             Files.createDirectories(options.out());
             Files.writeString(options.out().resolve("routing-quality.md"), report);

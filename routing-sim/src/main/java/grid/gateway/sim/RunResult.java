@@ -27,6 +27,8 @@ import java.util.Map;
  * @param predictedCached {@code grid_site_route}'s predicted cached tokens (decision run × 64) summed over served
  *     requests (0 for other policies)
  * @param reportedCached the engines' cached tokens of the same requests, summed
+ * @param reachableCached the same, each request's capped at its keys × 64 tokens: what the keys can show (the keyer
+ *     stops at 512 keys, so a prompt's cached tokens beyond 32,768 are reported but never predicted)
  * @param tail what the slowest tenth of served requests (time to first token at or above the p90) were
  */
 public record RunResult(
@@ -45,6 +47,7 @@ public record RunResult(
         double retriedShare,
         long predictedCached,
         long reportedCached,
+        long reachableCached,
         Tail tail) {
 
     public RunResult {
@@ -93,6 +96,7 @@ public record RunResult(
                 retriedShare,
                 predictedCached,
                 reportedCached,
+                reachableCached,
                 tail);
     }
 

@@ -1,5 +1,9 @@
 package grid.gateway.sim;
 
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
 /**
  * A cause of slow first tokens that a simulation run can switch off, to measure what it costs ({@link Decomposition}).
  * Each is switched off in the simulation around the real router, never by changing the router's rules.
@@ -55,5 +59,21 @@ public enum SimCause {
     /** The label of the run with it switched off. */
     public String row() {
         return row;
+    }
+
+    /** How the command line names it ({@code --without}): its constant in lower case, dashed. */
+    public String option() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The cause {@code option} names ({@link #option()}); an unknown name fails, listing the known ones. */
+    public static SimCause ofOption(String option) {
+        for (SimCause cause : values()) {
+            if (cause.option().equals(option)) {
+                return cause;
+            }
+        }
+        throw new IllegalArgumentException("--without: no cause " + option + " (expected one of "
+                + Arrays.stream(values()).map(SimCause::option).collect(Collectors.joining(", ")) + ")");
     }
 }

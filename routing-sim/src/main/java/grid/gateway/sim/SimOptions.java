@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The command line of {@link RoutingSimMain} (its javadoc lists the options), parsed strictly: an unknown option or
@@ -40,6 +42,11 @@ final class SimOptions {
     private boolean diagnosis;
     private boolean decompose;
     private boolean tracePeakLoad = true;
+    /**
+     * Causes the simulation switches off around the router in every gateway-fed run of the report: what a change to
+     * one of the product owner's rules would buy, counted on the whole scoreboard (never the product's behaviour).
+     */
+    private Set<SimCause> without = EnumSet.noneOf(SimCause.class);
 
     SimOptions(String[] args) {
         for (int i = 0; i < args.length; i++) {
@@ -89,6 +96,10 @@ final class SimOptions {
             case "--window-secs" -> windowSecs = Long.parseLong(value);
             case "--config" -> configs = list(value);
             case "--order-by" -> orderBy = Optional.of(LoadOrder.of(value));
+            case "--without" -> {
+                without = EnumSet.noneOf(SimCause.class);
+                list(value).stream().map(SimCause::ofOption).forEach(without::add);
+            }
             default -> throw new IllegalArgumentException("unknown option " + option);
         }
     }
@@ -180,10 +191,16 @@ final class SimOptions {
         GatewayTuning defaults = GatewayTuning.defaults();
         boolean isDefault = pollMs == 1000 && windowSecs == 2;
         return new GatewayTuning(
-                isDefault ? defaults.name() : "poll " + pollMs + " ms, window " + windowSecs + " s",
-                defaults.settings(),
-                pollMs / 1000.0,
-                Duration.ofSeconds(windowSecs));
+                        isDefault ? defaults.name() : "poll " + pollMs + " ms, window " + windowSecs + " s",
+                        defaults.settings(),
+                        pollMs / 1000.0,
+                        Duration.ofSeconds(windowSecs))
+                .withSwitchedOff(without);
+    }
+
+    /** The causes switched off in every gateway-fed run ({@code --without}); empty for the product's behaviour. */
+    Set<SimCause> without() {
+        return Set.copyOf(without);
     }
 
     /** Whether the seed's defaults are run (every policy). */
@@ -215,7 +232,8 @@ final class SimOptions {
     /** What the report's {@code +rec} runs are: the recommended configuration and its {@code load.order_by}. */
     String recommendedAs() {
         return "the recommended configuration, load.order_by: "
-                + recommended(1).tuning().orderBy().label();
+                + recommended(1).tuning().orderBy().label()
+                + Report.switchedOff(without);
     }
 
     /** How the report's "shared" replica runs share (after "the same replicas"). */
@@ -243,7 +261,10 @@ final class SimOptions {
                 : List.of(PolicyKind.GRID_SITE_ROUTE);
         GatewayTuning tuning = GatewayTuning.recommended(1.0, Duration.ofSeconds(2));
         return new Study.Selection(
-                policies, loads, orderBy.map(tuning::withOrderBy).orElse(tuning), replicaCount);
+                policies,
+                loads,
+                orderBy.map(tuning::withOrderBy).orElse(tuning).withSwitchedOff(without),
+                replicaCount);
     }
 
     /**

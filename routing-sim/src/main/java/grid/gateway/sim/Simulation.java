@@ -242,6 +242,7 @@ public final class Simulation {
         private long cached;
         private long prompt;
         private long predicted;
+        private long reachable;
         private boolean predicting;
         private int failed;
         private int retried;
@@ -261,6 +262,7 @@ public final class Simulation {
             cached += flight.cachedTokens;
             prompt += flight.turn.promptTokens();
             predicted += Math.max(0, flight.predictedCached);
+            reachable += Math.min(flight.cachedTokens, reach(flight.turn));
             predicting |= flight.predictedCached >= 0;
             counted(flight);
         }
@@ -307,7 +309,16 @@ public final class Simulation {
                     requests == 0 ? 0 : retried / (double) requests,
                     predicted,
                     predicting ? cached : 0,
+                    predicting ? reachable : 0,
                     tail(p90));
+        }
+
+        /**
+         * The most cached tokens the gateway can predict for {@code turn}: its keys × 64 (the keyer stops at 512
+         * keys, 32,768 tokens, however long the prompt goes on).
+         */
+        private static long reach(Turn turn) {
+            return (long) turn.keys().keys().size() * GatewayPolicies.PREDICTED_TOKENS_PER_BLOCK;
         }
 
         /** What the served requests at or above the p90 were. */

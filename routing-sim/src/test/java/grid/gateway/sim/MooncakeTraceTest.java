@@ -140,6 +140,47 @@ class MooncakeTraceTest {
                 .allSatisfy(c -> assertThat(c.cacheTokens()).isEqualTo(SimGrid.TRACE_CACHE_TOKENS));
     }
 
+    @Test
+    void study_promptsBeyondTheKeyersReach_reportedCachedOverIt_predictedMatchesWhatTheKeysCanShow()
+            throws IOException {
+        // 40 requests sharing a 39,424-token prefix (77 blocks of 512) with a 576-token tail of their own: past the
+        // keyer's 512 keys (32,768 tokens), so the engine reports cached tokens the gateway can never predict. At 5%
+        // of the grid's capacity each request arrives after the earlier ones were answered and finds their prefix.
+        Study study = new Study(7, 0.1, FailedAnswers.none());
+        study.add(MooncakeTrace.read(write(sharedPrefixTrace(40_000, 77)), "long", 1));
+        study.add(MooncakeTrace.read(write(sharedPrefixTrace(4_000, 7)), "short", 1));
+        var selection = Study.Selection.of(List.of(PolicyKind.GRID_SITE_ROUTE), new double[] {0.05});
+
+        RunResult beyond =
+                study.run("long", SimGrid.fast(), selection, line -> {}).getFirst();
+        RunResult within =
+                study.run("short", SimGrid.fast(), selection, line -> {}).getFirst();
+
+        assertThat(beyond.reportedCached()).isGreaterThan(beyond.reachableCached());
+        assertThat(beyond.reachableCached()).isLessThanOrEqualTo((long) beyond.requests() * 512 * 64);
+        assertThat((double) beyond.predictedCached() / beyond.reachableCached()).isBetween(0.9, 1.1);
+        assertThat((double) beyond.predictedCached() / beyond.reportedCached()).isLessThan(0.9);
+        assertThat(within.reachableCached())
+                .as("a prompt under 512 keys: every reported token is within reach")
+                .isEqualTo(within.reportedCached())
+                .isPositive();
+    }
+
+    /** 40 requests of {@code tokens} sharing their first {@code shared} 512-token blocks, one a second. */
+    private static String[] sharedPrefixTrace(int tokens, int shared) {
+        int blocks = (tokens + 511) / 512;
+        String[] lines = new String[40];
+        for (int i = 0; i < lines.length; i++) {
+            StringBuilder ids = new StringBuilder();
+            for (int b = 0; b < blocks; b++) {
+                ids.append(b == 0 ? "" : ", ").append(b < shared ? b : 1_000 * (i + 1) + b);
+            }
+            lines[i] = "{\"timestamp\": " + i * 1000 + ", \"input_length\": " + tokens
+                    + ", \"output_length\": 20, \"hash_ids\": [" + ids + "]}";
+        }
+        return lines;
+    }
+
     private Path write(String... lines) throws IOException {
         Path file = Files.createTempFile(dir, "trace", ".jsonl");
         Files.write(file, List.of(lines));

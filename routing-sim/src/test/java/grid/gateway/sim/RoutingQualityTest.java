@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import grid.gateway.routing.select.AffinityOutcome;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +83,19 @@ class RoutingQualityTest {
         List<SimGrid> grids = List.of(SimGrid.standard());
         assertThat(Report.markdown(again, grids, repeat, List.of()))
                 .isEqualTo(Report.markdown(again, grids, List.of(result(PolicyKind.GRID_SITE_ROUTE, 0.5)), List.of()));
+    }
+
+    @Test
+    void report_ofAHypothetical_saysSoBeforeAnyTable() {
+        Study again = new Study(7, 0.2, FailedAnswers.none());
+        List<SimGrid> grids = List.of(SimGrid.standard());
+        List<RunResult> one = List.of(result(PolicyKind.GRID_SITE_ROUTE, 0.5));
+        var hypothetical = new Report.Labels("r", Report.ONE_MEMORY, Set.of(SimCause.DROP_ON_ERROR));
+
+        assertThat(Report.markdown(again, grids, one, List.of(), hypothetical))
+                .startsWith("**Not the product's behaviour:** every gateway-fed run below ran with the simulation"
+                        + " switching off drop on error");
+        assertThat(Report.markdown(again, grids, one, List.of())).doesNotContain("Not the product's behaviour");
     }
 
     @Test

@@ -45,6 +45,7 @@ class ScoreboardTest {
                 0,
                 0,
                 0,
+                0,
                 RunResult.Tail.NONE);
     }
 

@@ -86,4 +86,39 @@ class SimOptionsTest {
         SimOptions stream = new SimOptions(new String[] {"--sharing-lag-ms", "10", "--share-backlog", "on"});
         assertThat(stream.sharedAs()).contains("10 ms later").contains("share_backlog");
     }
+
+    @Test
+    void options_without_switchesTheCausesOffInEveryGatewayFedRun_andTheLabelsSaySo() {
+        SimOptions options = new SimOptions(new String[] {"--without", "drop-on-error,exploration", "--replicas", "3"});
+
+        for (GatewayTuning tuning : List.of(
+                options.tuning(),
+                options.recommended(1).tuning(),
+                options.recommendedShared(3).tuning())) {
+            assertThat(tuning.isOff(SimCause.DROP_ON_ERROR)).as(tuning.name()).isTrue();
+            assertThat(tuning.isOff(SimCause.EXPLORATION)).as(tuning.name()).isTrue();
+            assertThat(tuning.isOff(SimCause.DROP_ON_429)).as(tuning.name()).isFalse();
+        }
+        assertThat(options.without()).containsExactlyInAnyOrder(SimCause.DROP_ON_ERROR, SimCause.EXPLORATION);
+        assertThat(options.recommendedAs())
+                .endsWith("load.order_by: expected_wait, with the simulation switching off exploration, drop on error");
+
+        SimOptions product = new SimOptions(new String[] {});
+        assertThat(product.without()).isEmpty();
+        assertThat(product.recommended(1).tuning().isOff(SimCause.DROP_ON_ERROR))
+                .as("the product's rules by default")
+                .isFalse();
+    }
+
+    @Test
+    void options_without_everyCauseByItsOptionName_andAnUnknownOneFailsListingThem() {
+        for (SimCause cause : SimCause.values()) {
+            assertThat(SimCause.ofOption(cause.option())).isEqualTo(cause);
+        }
+        assertThat(SimCause.DROP_ON_429.option()).isEqualTo("drop-on-429");
+
+        assertThatThrownBy(() -> new SimOptions(new String[] {"--without", "drop"}))
+                .hasMessageContaining("no cause drop")
+                .hasMessageContaining("drop-on-error, drop-on-429");
+    }
 }
