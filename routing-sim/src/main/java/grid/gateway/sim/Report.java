@@ -63,10 +63,12 @@ final class Report {
      * for none.
      */
     static String switchedOff(Set<SimCause> causes) {
-        return causes.isEmpty()
-                ? ""
-                : ", with the simulation switching off "
-                        + causes.stream().sorted().map(SimCause::label).collect(Collectors.joining(", "));
+        return causes.isEmpty() ? "" : ", with the simulation switching off " + named(causes);
+    }
+
+    /** {@code causes} by their labels, in declaration order. */
+    private static String named(Set<SimCause> causes) {
+        return causes.stream().sorted().map(SimCause::label).collect(Collectors.joining(", "));
     }
 
     static String markdown(Study study, List<SimGrid> grids, List<RunResult> results, List<Diagnosis.Row> diagnosis) {
@@ -80,11 +82,7 @@ final class Report {
         if (!labels.switchedOff().isEmpty()) {
             // A report of a hypothetical must never be read as the product's: say so before any table.
             out.append("**Not the product's behaviour:** every gateway-fed run below ran with the simulation"
-                    + " switching off "
-                    + labels.switchedOff().stream()
-                            .sorted()
-                            .map(SimCause::label)
-                            .collect(Collectors.joining(", "))
+                    + " switching off " + named(labels.switchedOff())
                     + " around the router (`--without`; docs/routing-sim.md).\n\n");
         }
         grids(out, study, grids);
