@@ -37,7 +37,15 @@ public enum SimCause {
      * The same, placed where the oracle would: true load and true caches, so a miss also finds the partial prefix
      * the sticky rule does not count.
      */
-    MISS_PLACEMENT("miss placement", "misses placed by the oracle");
+    MISS_PLACEMENT("miss placement", "misses placed by the oracle"),
+    /**
+     * The slots the router cannot see: vLLM exports no {@code max_num_seqs}, so the router takes a cluster's slots to
+     * be the most sequences it has seen running, and a cluster never seen full shows a queue it does not have. Switched
+     * off, the simulation tells the router each cluster's true slot count once, at that cluster's first scrape, as a
+     * sample whose running count is the slots (what an operator's per-cluster batch limit would give, or
+     * {@code vllm:kv_cache_usage_perc} where KV memory limits the batch); the router's rules are unchanged.
+     */
+    UNKNOWN_SLOTS("unknown slots", "slots known (told at the first scrape)");
 
     private final String label;
     private final String row;

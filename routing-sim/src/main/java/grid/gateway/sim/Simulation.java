@@ -138,6 +138,11 @@ public final class Simulation {
             case RANDOM -> BlindPolicies.random(random);
             case ORACLE -> BlindPolicies.oracle(random, clock);
         };
+        if (spec.policy() == PolicyKind.GRID_SITE_ROUTE && tuning.isOff(SimCause.UNKNOWN_SLOTS)) {
+            policy = new SlotsTold(
+                    policy,
+                    spec.grid().clusters().stream().map(ClusterModel::slots).toList());
+        }
         return new Simulation(spec, policy, clock, tuning.pollSeconds()).replay(spec);
     }
 

@@ -100,6 +100,17 @@ class DecompositionTest {
     }
 
     @Test
+    void slotsKnown_theMixedGridsFastClustersShowNoPhantomQueue_soFewerStickyRequestsLeaveForLoad() {
+        RunResult learned = run(Set.of(), FAILURES);
+        RunResult known = run(Set.of(SimCause.UNKNOWN_SLOTS), FAILURES);
+
+        // Learned as the most sequences seen running, a cluster's slots stay below its true 16–32 at 80% load, and
+        // what was sent since a scrape queues there: sticky requests leave for another cluster (outcome load).
+        assertThat(known.share(AffinityOutcome.LOAD)).isLessThan(learned.share(AffinityOutcome.LOAD));
+        assertThat(known.hitRate()).isGreaterThan(learned.hitRate());
+    }
+
+    @Test
     void markdown_oneLineARun_againstTheOracleWithErrorAnswers() {
         Study study = new Study(5, 0.05, FAILURES);
         Study clean = new Study(5, 0.05, FailedAnswers.none());
@@ -117,13 +128,14 @@ class DecompositionTest {
                         "without drop on 429 (5xx still drops)",
                         "misses placed by true load",
                         "misses placed by the oracle",
+                        "slots known (told at the first scrape)",
                         "without error answers",
                         "without exploration and error answers, misses placed by the oracle",
                         "oracle",
                         "oracle without error answers");
         String table = Decomposition.markdown(rows, "recommended");
         assertThat(table.lines().filter(l -> l.startsWith("| shared-chat | mixed | 80% |")))
-                .hasSize(10);
+                .hasSize(11);
         assertThat(table).contains("| oracle | ").contains(" | 1.00 | ");
     }
 }
