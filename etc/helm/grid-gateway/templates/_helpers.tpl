@@ -218,7 +218,7 @@ sites:
   - name: {{ $site.name | toJson }}
     clusters:
       {{- range $j, $c := $site.clusters }}
-      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "metricsUrls" "metricsDns" "maxQueueDepth" "draining" "tls")) }}
+      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "metricsUrls" "metricsDns" "maxQueueDepth" "maxRunning" "draining" "tls")) }}
       - name: {{ $c.name | toJson }}
         url: {{ $c.url | toJson }}
         models: {{ $c.models | toJson }}
@@ -233,6 +233,9 @@ sites:
         {{- end }}
         {{- if hasKey $c "maxQueueDepth" }}
         max_queue_depth: {{ $c.maxQueueDepth | toJson }}
+        {{- end }}
+        {{- if hasKey $c "maxRunning" }}
+        max_running: {{ $c.maxRunning | toJson }}
         {{- end }}
         {{- if hasKey $c "draining" }}
         draining: {{ $c.draining | toJson }}

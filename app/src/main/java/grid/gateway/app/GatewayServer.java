@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.ConfigWatcher;
 import grid.gateway.app.config.GatewaySnapshot;
-import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.forward.ResponseRelay;
@@ -40,6 +39,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
@@ -81,7 +81,6 @@ public final class GatewayServer implements AutoCloseable {
     private final ResponseRelay relay;
     private final Optional<RedisSharing> sharing;
     private final Tracing tracing;
-
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
     private final CountDownLatch delayEnded = new CountDownLatch(1);
@@ -111,7 +110,8 @@ public final class GatewayServer implements AutoCloseable {
                         new Admission(window, ejector),
                         memory,
                         clock,
-                        this::prices));
+                        this::prices,
+                        this::missingSeries));
         this.router = new SiteRouter(
                 initial.config().grid(),
                 initial.config().prefixAffinity(),
@@ -244,18 +244,24 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The queue scraper: https metrics URLs are scraped with their cluster's TLS; pod censuses go to the metrics. */
     private QueueScraper scraper(MonotonicClock clock) {
-        return new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
+        return new QueueScraper(
+                        () -> snapshot.get().config().grid(),
+                        () -> snapshot.get().config().load(),
+                        router,
+                        clock,
+                        scheduler)
                 .tls(tls::forCluster)
                 .events(metrics);
-    }
-
-    private LoadSettings loadSettings() {
-        return snapshot.get().config().load();
     }
 
     /** The prices in force, for the gauges: read once the admin listener serves, after the router is built. */
     private ClusterPrices prices(ClusterId cluster) {
         return router.prices(cluster);
+    }
+
+    /** The engine series an auto estimate lacks, for the gauges: read like {@link #prices}. */
+    private Set<String> missingSeries(ClusterId cluster) {
+        return router.missingSeries(cluster);
     }
 
     /** The bound client port. */
@@ -390,7 +396,6 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * What a shutdown did.
-     *
      * @param inFlightAtStart requests in flight when it began
      * @param finished requests that completed while it drained (including ones that arrived on open connections)
      * @param cut requests cut at the grace deadline

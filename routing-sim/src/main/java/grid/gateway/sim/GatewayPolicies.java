@@ -144,6 +144,13 @@ final class GatewayPolicies {
                     }
                 }
             }
+
+            @Override
+            public void finished(Flight flight) {
+                if (flight.decision instanceof RouteDecision decision) {
+                    router.ended(decision);
+                }
+            }
         };
     }
 
@@ -189,11 +196,19 @@ final class GatewayPolicies {
                 }
                 flight.cluster =
                         requireNonNull(index.get(forward.decision().cluster().id()), "a cluster of the grid");
+                flight.decision = forward.decision();
             }
 
             @Override
             public void scraped(int cluster, EngineSeries series) {
                 router.scraped(grid.clusters().get(cluster).id(), sample(series));
+            }
+
+            @Override
+            public void finished(Flight flight) {
+                if (flight.decision instanceof RouteDecision decision) {
+                    router.ended(decision);
+                }
             }
         };
     }
@@ -276,7 +291,9 @@ final class GatewayPolicies {
                 OptionalDouble.of(series.prefillSecondsSum()),
                 OptionalDouble.of(series.inferenceSecondsSum()),
                 OptionalDouble.of(series.inferenceCount()),
-                OptionalDouble.of((double) series.numGpuBlocks() * series.blockSize()));
+                OptionalDouble.of((double) series.numGpuBlocks() * series.blockSize()),
+                OptionalDouble.of(series.prefillCount()),
+                OptionalDouble.of(series.requestSuccess()));
     }
 
     private static Map<ClusterId, Integer> indexOf(Grid grid) {

@@ -127,6 +127,7 @@ public final class EffectiveConfig {
             case MetricsSource.Dns dns -> block.put("metrics_dns", dns.url().toString());
         }
         cluster.maxQueueDepth().ifPresent(depth -> block.put("max_queue_depth", depth));
+        cluster.maxRunning().ifPresent(slots -> block.put("max_running", slots));
         block.put("draining", cluster.draining());
         UpstreamTls own = tls.clusters().get(cluster.id());
         if (own != null) {

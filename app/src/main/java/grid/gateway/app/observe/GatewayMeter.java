@@ -102,6 +102,14 @@ public enum GatewayMeter {
             "Entries a backend cluster's prefix LRU may hold on this replica: measured under capacity auto, else"
                     + " configured",
             "cluster"),
+    /** Engine series an {@code auto} estimate needs that a cluster's latest scrape lacked. */
+    CALIBRATION_MISSING(
+            Type.GAUGE,
+            "grid_cluster_calibration_missing",
+            "1 while a backend cluster's latest scrape lacks an engine series that an auto estimate needs (that"
+                    + " estimate keeps the configured value), 0 once it is back; a series shows from its first absence",
+            "cluster",
+            "series"),
     /** Config reloads by result. */
     CONFIG_RELOADS(Type.COUNTER, "grid_config_reloads", "Serving config changes, applied or refused", "result"),
     /** Cached prompt tokens the gateway predicted (run × 64). */
