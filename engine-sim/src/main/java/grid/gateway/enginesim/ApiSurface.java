@@ -19,28 +19,54 @@ package grid.gateway.enginesim;
  *     {@code POST /v1/responses} names; vLLM answers 404 and ignores that field; default false
  * @param deleteStoredResponses serve {@code DELETE /v1/responses/{id}}; vLLM answers {@code 405
  *     {"detail":"Method Not Allowed"}}; default false
+ * @param zeroCachedTokensReported with prompt-token details on, report {@code {"cached_tokens": 0}} when nothing was
+ *     cached, as OpenAI's own API does, instead of vLLM's {@code null}; default false
  */
 public record ApiSurface(
         boolean promptTokensDetails,
         boolean resetAfterValidationError,
         boolean conversations,
-        boolean deleteStoredResponses) {
+        boolean deleteStoredResponses,
+        boolean zeroCachedTokensReported) {
 
     /** vLLM's own surface, as recorded. */
-    public static final ApiSurface VLLM = new ApiSurface(true, true, false, false);
+    public static final ApiSurface VLLM = new ApiSurface(true, true, false, false, false);
 
     /** This surface plus the OpenAI features vLLM lacks: the Conversations API and deleting a stored response. */
     public ApiSurface withOpenAiAdditions() {
-        return new ApiSurface(promptTokensDetails, resetAfterValidationError, true, true);
+        return withConversations().withStoredResponseDelete();
+    }
+
+    /** This surface with the Conversations API. */
+    public ApiSurface withConversations() {
+        return new ApiSurface(
+                promptTokensDetails, resetAfterValidationError, true, deleteStoredResponses, zeroCachedTokensReported);
+    }
+
+    /** This surface with {@code DELETE /v1/responses/{id}}. */
+    public ApiSurface withStoredResponseDelete() {
+        return new ApiSurface(
+                promptTokensDetails, resetAfterValidationError, conversations, true, zeroCachedTokensReported);
     }
 
     /** This surface without {@code prompt_tokens_details} (vLLM started without the option). */
     public ApiSurface withoutPromptTokensDetails() {
-        return new ApiSurface(false, resetAfterValidationError, conversations, deleteStoredResponses);
+        return new ApiSurface(false, resetAfterValidationError, conversations, deleteStoredResponses, false);
     }
 
     /** This surface with validation errors answered on a connection that stays open. */
     public ApiSurface withoutResetAfterValidationError() {
-        return new ApiSurface(promptTokensDetails, false, conversations, deleteStoredResponses);
+        return new ApiSurface(
+                promptTokensDetails, false, conversations, deleteStoredResponses, zeroCachedTokensReported);
+    }
+
+    /** This surface reporting {@code cached_tokens: 0} rather than nothing, as OpenAI's API does (vLLM does not). */
+    public ApiSurface withZeroCachedTokensReported() {
+        return new ApiSurface(true, resetAfterValidationError, conversations, deleteStoredResponses, true);
+    }
+
+    /** Whether a Chat Completions or Completions usage carries {@code prompt_tokens_details} for {@code cached}. */
+    boolean reportsCachedTokens(int cached) {
+        return promptTokensDetails && (cached > 0 || zeroCachedTokensReported);
     }
 }

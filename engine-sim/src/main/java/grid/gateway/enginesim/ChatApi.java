@@ -96,7 +96,7 @@ final class ChatApi {
                 .add("choices", JsonText.array().add(choice))
                 .addNull("service_tier")
                 .add("system_fingerprint", ApiParts.FINGERPRINT)
-                .add("usage", UsageJson.openAi(run.usage(), parts.api().promptTokensDetails()))
+                .add("usage", UsageJson.openAi(run.usage(), parts.api()))
                 .addNull("prompt_logprobs")
                 .addNull("prompt_token_ids")
                 .addNull("prompt_text")
@@ -130,7 +130,7 @@ final class ChatApi {
         if (usage.atEnd()) {
             events.data(head.start("chat.completion.chunk")
                     .add("choices", JsonText.array())
-                    .add("usage", UsageJson.openAiChunk(run.usage(), parts.api().promptTokensDetails()))
+                    .add("usage", UsageJson.openAiChunk(run.usage(), parts.api()))
                     .add("system_fingerprint", ApiParts.FINGERPRINT)
                     .build());
         }

@@ -74,7 +74,7 @@ final class CompletionsApi {
                         .add("choices", choices)
                         .addNull("service_tier")
                         .add("system_fingerprint", ApiParts.FINGERPRINT)
-                        .add("usage", UsageJson.openAi(total, parts.api().promptTokensDetails()))
+                        .add("usage", UsageJson.openAi(total, parts.api()))
                         .addNull("kv_transfer_params")
                         .build());
     }
@@ -107,7 +107,7 @@ final class CompletionsApi {
         if (usage.atEnd()) {
             events.data(head.start("text_completion")
                     .add("choices", JsonText.array())
-                    .add("usage", UsageJson.openAiChunk(total, parts.api().promptTokensDetails()))
+                    .add("usage", UsageJson.openAiChunk(total, parts.api()))
                     .add("system_fingerprint", ApiParts.FINGERPRINT)
                     .build());
         }

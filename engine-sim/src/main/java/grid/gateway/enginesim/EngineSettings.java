@@ -8,6 +8,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
@@ -205,6 +206,11 @@ public record EngineSettings(
         public Builder api(ApiSurface value) {
             this.api = requireNonNull(value, "api");
             return this;
+        }
+
+        /** Changes the API surface set so far, such as {@code api(ApiSurface::withOpenAiAdditions)}. */
+        public Builder api(UnaryOperator<ApiSurface> change) {
+            return api(change.apply(api));
         }
 
         /** How the API server in front of the engine behaves under a burst. */

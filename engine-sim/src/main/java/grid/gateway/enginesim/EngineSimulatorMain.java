@@ -175,11 +175,8 @@ public final class EngineSimulatorMain {
         return switch (flag) {
             case "--no-prompt-tokens-details" -> api.withoutPromptTokensDetails();
             case "--keep-alive-after-rejection" -> api.withoutResetAfterValidationError();
-            case "--conversations" ->
-                new ApiSurface(
-                        api.promptTokensDetails(), api.resetAfterValidationError(), true, api.deleteStoredResponses());
-            case "--delete-stored-responses" ->
-                new ApiSurface(api.promptTokensDetails(), api.resetAfterValidationError(), api.conversations(), true);
+            case "--conversations" -> api.withConversations();
+            case "--delete-stored-responses" -> api.withStoredResponseDelete();
             default -> throw new IllegalArgumentException("unknown option " + flag);
         };
     }

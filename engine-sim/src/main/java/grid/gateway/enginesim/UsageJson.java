@@ -20,9 +20,9 @@ final class UsageJson {
     private UsageJson() {}
 
     /** The usage of a plain Chat Completions or Completions answer. */
-    static JsonObject openAi(Usage usage, boolean details) {
+    static JsonObject openAi(Usage usage, ApiSurface api) {
         JsonObjectBuilder json = counts(usage.promptTokens(), usage.outputTokens());
-        if (details && usage.cachedTokens() > 0) {
+        if (api.reportsCachedTokens(usage.cachedTokens())) {
             json.add("prompt_tokens_details", cached(usage));
         } else {
             json.addNull("prompt_tokens_details");
@@ -31,9 +31,9 @@ final class UsageJson {
     }
 
     /** The usage of a stream's final usage chunk (with {@code stream_options.include_usage}). */
-    static JsonObject openAiChunk(Usage usage, boolean details) {
+    static JsonObject openAiChunk(Usage usage, ApiSurface api) {
         JsonObjectBuilder json = counts(usage.promptTokens(), usage.outputTokens());
-        if (details && usage.cachedTokens() > 0) {
+        if (api.reportsCachedTokens(usage.cachedTokens())) {
             json.add("prompt_tokens_details", cached(usage));
         }
         return json.build();

@@ -104,6 +104,36 @@ class ChatCompletionsTest {
     }
 
     @Test
+    void zeroCachedTokensReported_cachedTokensZeroInPlainAndStreamedUsage() throws Exception {
+        engine.close();
+        engine = EngineSettings.builder()
+                .model("m")
+                .api(ApiSurface.VLLM.withZeroCachedTokensReported())
+                .instant()
+                .start();
+        http = new SimHttp(engine);
+
+        JsonObject plain = SimHttp.json(http.post("/v1/chat/completions", CHAT + "}"));
+        // Another prompt, so that nothing of the first is cached.
+        List<Sse> stream = Sse.parse(http.post(
+                        "/v1/chat/completions",
+                        CHAT.replace("Be brief.", "Be terse.")
+                                + ",\"stream\":true,\"stream_options\":{\"include_usage\":true}}")
+                .body());
+
+        assertThat(plain.getJsonObject("usage")
+                        .getJsonObject("prompt_tokens_details")
+                        .getInt("cached_tokens"))
+                .isZero();
+        assertThat(stream.get(stream.size() - 2)
+                        .json()
+                        .getJsonObject("usage")
+                        .getJsonObject("prompt_tokens_details")
+                        .getInt("cached_tokens"))
+                .isZero();
+    }
+
+    @Test
     void chat_streamWithContinuousUsage_everyChunkCarriesTheUsageSoFar() throws Exception {
         HttpResponse<String> response = http.post(
                 "/v1/chat/completions",

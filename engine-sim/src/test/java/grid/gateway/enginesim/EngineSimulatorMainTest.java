@@ -78,7 +78,7 @@ class EngineSimulatorMainTest {
 
         assertThat(settings.blockSize()).isEqualTo(128);
         assertThat(settings.maxModelLen()).isEqualTo(4096);
-        assertThat(settings.api()).isEqualTo(new ApiSurface(false, false, true, true));
+        assertThat(settings.api()).isEqualTo(new ApiSurface(false, false, true, true, false));
         assertThat(settings.frontend()).isEqualTo(Frontend.asRecorded());
     }
 
