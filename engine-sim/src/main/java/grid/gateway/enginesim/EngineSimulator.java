@@ -12,8 +12,10 @@ import java.util.OptionalInt;
 /**
  * A fake vLLM-compatible engine on a Helidon web server, for the gateway's conformance scenarios and demo grid
  * (modeled on OkHttp's MockWebServer). It serves the four generation APIs plain and streamed, stored responses,
- * conversations, {@code /v1/models} and {@code /metrics}; queues requests in a fixed number of slots, paces prefill
- * and decode through a {@link Pacer}, keeps its own prefix cache, fails on demand, and records every request.
+ * {@code /v1/models} and {@code /metrics} as the vLLM server recorded in {@code testdata/vllm/} does, and, when its
+ * {@link ApiSurface} adds them, conversations and deleting a stored response; queues requests in a fixed number of
+ * slots, paces prefill and decode through a {@link Pacer}, keeps its own prefix cache, fails on demand, and records
+ * every request.
  *
  * <pre>{@code
  * try (EngineSimulator engine = EngineSettings.builder().name("a").model("m").slots(2).instant().start()) {
