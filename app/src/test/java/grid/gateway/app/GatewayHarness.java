@@ -4,6 +4,7 @@ import grid.gateway.app.access.AccessLines;
 import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.enginesim.ApiSurface;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.RecordedRequest;
@@ -147,9 +148,16 @@ public final class GatewayHarness implements AutoCloseable {
         return engineSettings(name, EngineSettings.builder().instant());
     }
 
-    /** {@code settings} named {@code name}, serving {@value #MODEL}, its ids seeded by its name. */
+    /**
+     * {@code settings} named {@code name}, serving {@value #MODEL}, its ids seeded by its name, answering as vLLM does
+     * plus the two OpenAI features vLLM lacks that the gateway forwards and these tests exercise: the Conversations
+     * API and {@code DELETE} of a stored response.
+     */
     public static EngineSettings.Builder engineSettings(String name, EngineSettings.Builder settings) {
-        return settings.name(name).model(MODEL).random(new SplittableRandom(name.hashCode()));
+        return settings.name(name)
+                .model(MODEL)
+                .random(new SplittableRandom(name.hashCode()))
+                .api(ApiSurface::withOpenAiAdditions);
     }
 
     /** The next request {@code engine} recorded, waiting up to 10 s. */

@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import org.jspecify.annotations.Nullable;
 
 /**
- * {@code POST /v1/chat/completions} in vLLM's shapes (docs/design.md §A1, §A8): a {@code chat.completion} with
- * {@code usage.prompt_tokens_details.cached_tokens}, or a stream of {@code chat.completion.chunk}s (a role chunk,
- * one chunk per token, the last carrying {@code finish_reason}), then, only with
- * {@code stream_options.include_usage}, a chunk with empty {@code choices} and the usage, then {@code [DONE]}.
+ * {@code POST /v1/chat/completions} in vLLM's shapes (docs/design.md §A1, §A8; {@code testdata/vllm/chat_*}): a
+ * {@code chat.completion}, or a stream of {@code chat.completion.chunk}s (a role chunk, one chunk per token, the last
+ * carrying {@code finish_reason}), then, only with {@code stream_options.include_usage}, one chunk with
+ * {@code "choices": []} and the usage, then {@code data: [DONE]}. With {@code stream_options.continuous_usage_stats}
+ * too, every chunk carries the usage so far. Usage as {@link UsageJson#openAi} writes it.
  *
  * <p>Thread-safe and stateless beyond its parts.
  */
@@ -30,13 +32,11 @@ final class ChatApi {
                 ModelCatalog.maxTokens(body, "max_completion_tokens", "max_tokens"),
                 PromptText.lastTurn(body.getJsonArray("messages"), "user"));
         boolean stream = JsonText.flag(body, "stream", false);
-        boolean includeUsage = JsonText.objectField(body, "stream_options")
-                .map(o -> JsonText.flag(o, "include_usage", false))
-                .orElse(false);
+        StreamUsage usage = StreamUsage.of(body);
         Head head = new Head(parts.ids().chatCompletion(), parts.now(), model);
         try (Run run = parts.engine().start(prompt, exchange.faults())) {
             if (stream) {
-                stream(exchange.stream(), run, head, includeUsage);
+                stream(exchange.stream(), run, head, usage);
             } else {
                 run.decode(run.pieces().size());
                 JsonObject answer = completion(run, head);
@@ -58,7 +58,22 @@ final class ChatApi {
         }
     }
 
-    private static JsonObject completion(Run run, Head head) {
+    /**
+     * What a stream reports of its usage: with {@code stream_options.include_usage}, a final usage chunk; with
+     * {@code continuous_usage_stats} as well, the usage so far in every chunk (vLLM ignores it without the first).
+     */
+    record StreamUsage(boolean atEnd, boolean everyChunk) {
+        static StreamUsage of(JsonObject body) {
+            return JsonText.objectField(body, "stream_options")
+                    .map(o -> {
+                        boolean include = JsonText.flag(o, "include_usage", false);
+                        return new StreamUsage(include, include && JsonText.flag(o, "continuous_usage_stats", false));
+                    })
+                    .orElse(new StreamUsage(false, false));
+        }
+    }
+
+    private JsonObject completion(Run run, Head head) {
         JsonObject message = JsonText.object()
                 .add("role", "assistant")
                 .add("content", run.text())
@@ -67,7 +82,7 @@ final class ChatApi {
                 .addNull("audio")
                 .addNull("function_call")
                 .add("tool_calls", JsonText.array())
-                .addNull("reasoning_content")
+                .addNull("reasoning")
                 .build();
         JsonObject choice = JsonText.object()
                 .add("index", 0)
@@ -75,65 +90,70 @@ final class ChatApi {
                 .addNull("logprobs")
                 .add("finish_reason", finishReason(run))
                 .addNull("stop_reason")
+                .addNull("token_ids")
                 .build();
         return head.start("chat.completion")
                 .add("choices", JsonText.array().add(choice))
                 .addNull("service_tier")
-                .addNull("system_fingerprint")
-                .add("usage", usage(run.usage()))
+                .add("system_fingerprint", ApiParts.FINGERPRINT)
+                .add("usage", UsageJson.openAi(run.usage(), parts.api()))
                 .addNull("prompt_logprobs")
+                .addNull("prompt_token_ids")
+                .addNull("prompt_text")
                 .addNull("kv_transfer_params")
                 .build();
     }
 
-    private static void stream(EventStream events, Run run, Head head, boolean includeUsage)
-            throws InterruptedException {
-        events.data(chunk(
-                head,
-                JsonText.object().add("role", "assistant").add("content", "").build(),
-                null));
+    private void stream(EventStream events, Run run, Head head, StreamUsage usage) throws InterruptedException {
+        int prompt = run.usage().promptTokens();
+        JsonObject role = JsonText.object()
+                .add("index", 0)
+                .add("delta", JsonText.object().add("role", "assistant").add("content", ""))
+                .addNull("logprobs")
+                .addNull("finish_reason")
+                .build();
+        JsonObjectBuilder first = head.start("chat.completion.chunk")
+                .add("choices", JsonText.array().add(role));
+        if (usage.everyChunk()) {
+            first.add("usage", UsageJson.continuous(prompt, 0));
+        }
+        events.data(first.addNull("prompt_token_ids").addNull("prompt_text").build());
         for (int i = 0; i < run.pieces().size(); i++) {
             run.decode(1);
             boolean last = i == run.pieces().size() - 1;
-            events.data(chunk(
-                    head,
-                    JsonText.object().add("content", run.pieces().get(i)).build(),
-                    last ? finishReason(run) : null));
+            JsonObjectBuilder chunk = chunk(head, run.pieces().get(i), last ? finishReason(run) : null);
+            if (usage.everyChunk()) {
+                chunk.add("usage", UsageJson.continuous(prompt, i + 1));
+            }
+            events.data(chunk.build());
         }
-        if (includeUsage) {
+        if (usage.atEnd()) {
             events.data(head.start("chat.completion.chunk")
                     .add("choices", JsonText.array())
-                    .add("usage", usage(run.usage()))
+                    .add("usage", UsageJson.openAiChunk(run.usage(), parts.api()))
+                    .add("system_fingerprint", ApiParts.FINGERPRINT)
                     .build());
         }
         events.done();
         events.end();
     }
 
-    private static JsonObject chunk(Head head, JsonObject delta, @org.jspecify.annotations.Nullable String finish) {
-        JsonObjectBuilder choice =
-                JsonText.object().add("index", 0).add("delta", delta).addNull("logprobs");
+    private static JsonObjectBuilder chunk(Head head, String content, @Nullable String finish) {
+        JsonObjectBuilder choice = JsonText.object()
+                .add("index", 0)
+                .add("delta", JsonText.object().add("content", content))
+                .addNull("logprobs");
         if (finish == null) {
             choice.addNull("finish_reason");
         } else {
             choice.add("finish_reason", finish).addNull("stop_reason");
         }
+        choice.addNull("token_ids");
         return head.start("chat.completion.chunk")
-                .add("choices", JsonText.array().add(choice))
-                .build();
+                .add("choices", JsonText.array().add(choice));
     }
 
     static String finishReason(Run run) {
         return run.truncated() ? "length" : "stop";
-    }
-
-    /** OpenAI usage with vLLM's {@code prompt_tokens_details} (as with {@code --enable-prompt-tokens-details}). */
-    static JsonObject usage(Usage usage) {
-        return JsonText.object()
-                .add("prompt_tokens", usage.promptTokens())
-                .add("total_tokens", usage.totalTokens())
-                .add("completion_tokens", usage.outputTokens())
-                .add("prompt_tokens_details", JsonText.object().add("cached_tokens", usage.cachedTokens()))
-                .build();
     }
 }

@@ -16,9 +16,10 @@ import java.util.OptionalInt;
 /**
  * {@code POST /v1/completions} in vLLM's shapes (docs/design.md §A2, §A8): a {@code text_completion} with one choice
  * per prompt (a string, a list of strings, a token-id list or a list of them; each prompt runs as its own engine
- * request, one after the other), or a stream of {@code text_completion} chunks, a usage chunk only with
- * {@code stream_options.include_usage}, then {@code [DONE]}. {@code max_tokens} defaults to 16 as in vLLM;
- * {@code suffix} is refused as vLLM refuses it.
+ * request, one after the other, all validated before the first runs), or a stream of {@code text_completion}
+ * chunks, a usage chunk with {@code "choices": []} only with {@code stream_options.include_usage}, then
+ * {@code [DONE]} ({@code testdata/vllm/completions_*}). {@code max_tokens} defaults to 16 as in vLLM; {@code suffix}
+ * is refused as vLLM refuses it. Usage as {@link UsageJson#openAi} writes it.
  *
  * <p>Thread-safe and stateless beyond its parts.
  */
@@ -43,10 +44,9 @@ final class CompletionsApi {
         for (String text : prompts(body)) {
             prompts.add(new Prompt(model, text, salt, OptionalInt.of(limit.orElse(DEFAULT_MAX_TOKENS)), text));
         }
+        prompts.forEach(parts.engine()::validate);
         boolean stream = JsonText.flag(body, "stream", false);
-        boolean includeUsage = JsonText.objectField(body, "stream_options")
-                .map(o -> JsonText.flag(o, "include_usage", false))
-                .orElse(false);
+        ChatApi.StreamUsage includeUsage = ChatApi.StreamUsage.of(body);
         ChatApi.Head head = new ChatApi.Head(parts.ids().completion(), parts.now(), model);
         if (stream) {
             stream(exchange, prompts, head, includeUsage);
@@ -61,7 +61,10 @@ final class CompletionsApi {
         for (int i = 0; i < prompts.size(); i++) {
             try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
                 run.decode(run.pieces().size());
-                choices.add(choice(i, run.text(), ChatApi.finishReason(run)));
+                choices.add(choice(i, run.text(), ChatApi.finishReason(run))
+                        .addNull("token_ids")
+                        .addNull("prompt_logprobs")
+                        .addNull("prompt_token_ids"));
                 total = sum(total, run.usage());
             }
         }
@@ -70,13 +73,13 @@ final class CompletionsApi {
                 head.start("text_completion")
                         .add("choices", choices)
                         .addNull("service_tier")
-                        .addNull("system_fingerprint")
-                        .add("usage", ChatApi.usage(total))
+                        .add("system_fingerprint", ApiParts.FINGERPRINT)
+                        .add("usage", UsageJson.openAi(total, parts.api()))
                         .addNull("kv_transfer_params")
                         .build());
     }
 
-    private void stream(Exchange exchange, List<Prompt> prompts, ChatApi.Head head, boolean includeUsage)
+    private void stream(Exchange exchange, List<Prompt> prompts, ChatApi.Head head, ChatApi.StreamUsage usage)
             throws InterruptedException {
         EventStream events = null;
         Usage total = new Usage(0, 0, 0);
@@ -86,26 +89,34 @@ final class CompletionsApi {
                 for (int t = 0; t < run.pieces().size(); t++) {
                     run.decode(1);
                     boolean last = t == run.pieces().size() - 1;
-                    JsonObject choice = choice(i, run.pieces().get(t), last ? ChatApi.finishReason(run) : null);
-                    events.data(head.start("text_completion")
-                            .add("choices", JsonText.array().add(choice))
-                            .build());
+                    JsonObjectBuilder choice = choice(i, run.pieces().get(t), last ? ChatApi.finishReason(run) : null)
+                            .addNull("prompt_token_ids")
+                            .addNull("token_ids");
+                    JsonObjectBuilder chunk = head.start("text_completion")
+                            .add("choices", JsonText.array().add(choice));
+                    if (usage.everyChunk()) {
+                        int prompt = total.promptTokens() + run.usage().promptTokens();
+                        chunk.add("usage", UsageJson.continuous(prompt, total.outputTokens() + t + 1));
+                    }
+                    events.data(chunk.build());
                 }
                 total = sum(total, run.usage());
             }
         }
         requireNonNull(events, "events");
-        if (includeUsage) {
+        if (usage.atEnd()) {
             events.data(head.start("text_completion")
                     .add("choices", JsonText.array())
-                    .add("usage", ChatApi.usage(total))
+                    .add("usage", UsageJson.openAiChunk(total, parts.api()))
+                    .add("system_fingerprint", ApiParts.FINGERPRINT)
                     .build());
         }
         events.done();
         events.end();
     }
 
-    private static JsonObject choice(int index, String text, @org.jspecify.annotations.Nullable String finish) {
+    /** A choice's leading fields; a plain answer adds {@code token_ids}, a chunk its own nulls. */
+    private static JsonObjectBuilder choice(int index, String text, @org.jspecify.annotations.Nullable String finish) {
         JsonObjectBuilder choice =
                 JsonText.object().add("index", index).add("text", text).addNull("logprobs");
         if (finish == null) {
@@ -113,7 +124,7 @@ final class CompletionsApi {
         } else {
             choice.add("finish_reason", finish);
         }
-        return choice.addNull("stop_reason").addNull("prompt_logprobs").build();
+        return choice.addNull("stop_reason");
     }
 
     /** The rendered prompts of {@code body}: one per string or token list; a 400 when there is none. */

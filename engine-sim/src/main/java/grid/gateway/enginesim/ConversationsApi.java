@@ -7,7 +7,8 @@ import jakarta.json.JsonValue;
 import java.util.List;
 
 /**
- * The Conversations API (docs/design.md §A5.6), which vLLM lacks and the simulator serves the OpenAI way:
+ * The Conversations API (docs/design.md §A5.6), which vLLM lacks and the simulator serves the OpenAI way when its
+ * {@link ApiSurface} adds it:
  * create ({@code conv_…} ids, up to 20 initial items), retrieve, update metadata, delete, add and list items, and
  * retrieve or delete one item. An unknown conversation or item answers a 404 in the OpenAI shape.
  *

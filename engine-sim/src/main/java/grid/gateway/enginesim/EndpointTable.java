@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.util.Map;
 
 /**
- * Which endpoint serves which method and path (docs/design.md §A1–§A6), ids taken from the raw path segments.
+ * Which endpoint serves which method and path (docs/design.md §A1–§A6), ids taken from the raw path segments. The
+ * Conversations API and {@code DELETE /v1/responses/{id}} are there only when the {@link ApiSurface} adds them
+ * (vLLM has neither: 404 and 405).
  *
  * <p>Immutable and thread-safe.
  */
@@ -43,6 +45,9 @@ final class EndpointTable {
         if (s.length < 3 || !s[0].isEmpty() || !s[1].equals("v1")) {
             return path.equals("/health") ? Map.of("GET", Exchange::empty) : Map.of();
         }
+        if (s[2].equals("conversations") && !parts.api().conversations()) {
+            return Map.of();
+        }
         return switch (s.length) {
             case 3 -> top(s[2]);
             case 4 -> second(s[2], s[3]);
@@ -54,7 +59,12 @@ final class EndpointTable {
 
     private Map<String, EngineRoutes.Endpoint> top(String name) {
         return switch (name) {
-            case "models" -> Map.of("GET", e -> e.answer(200, parts.catalog().list(parts.now())));
+            case "models" ->
+                Map.of(
+                        "GET",
+                        e -> e.answer(
+                                200,
+                                parts.catalog().list(parts.now(), parts.ids().permission())));
             case "completions" -> Map.of("POST", completions::create);
             case "messages" -> Map.of("POST", messages::create);
             case "responses" -> Map.of("POST", responses::create);
@@ -70,10 +80,7 @@ final class EndpointTable {
         return switch (name) {
             case "chat" -> id.equals("completions") ? Map.of("POST", chat::create) : Map.of();
             case "messages" -> id.equals("count_tokens") ? Map.of("POST", messages::countTokens) : Map.of();
-            case "responses" ->
-                id.equals("input_tokens")
-                        ? Map.of("POST", responses::inputTokens)
-                        : Map.of("GET", e -> stored.retrieve(e, id), "DELETE", e -> stored.delete(e, id));
+            case "responses" -> storedResponse(id);
             case "conversations" ->
                 Map.of(
                         "GET", e -> conversations.retrieve(e, id),
@@ -81,6 +88,15 @@ final class EndpointTable {
                         "DELETE", e -> conversations.delete(e, id));
             default -> Map.of();
         };
+    }
+
+    private Map<String, EngineRoutes.Endpoint> storedResponse(String id) {
+        if (id.equals("input_tokens")) {
+            return Map.of("POST", responses::inputTokens);
+        }
+        return parts.api().deleteStoredResponses()
+                ? Map.of("GET", e -> stored.retrieve(e, id), "DELETE", e -> stored.delete(e, id))
+                : Map.of("GET", e -> stored.retrieve(e, id));
     }
 
     private Map<String, EngineRoutes.Endpoint> third(String name, String id, String action) {

@@ -8,6 +8,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
@@ -23,12 +24,19 @@ import java.util.random.RandomGenerator;
  * @param slots requests that run at once; later ones wait (vLLM's {@code max_num_seqs}); default 4
  * @param prefillTokensPerSecond prompt tokens computed per second, per request; default 8000
  * @param decodeTokensPerSecond output tokens generated per second, per request; default 60
- * @param cacheBlocks prefix-cache capacity in blocks of 16 tokens; default 4096
+ * @param cacheBlocks prefix-cache capacity in blocks of {@code blockSize} tokens ({@code num_gpu_blocks}); default
+ *     4096
+ * @param blockSize tokens per KV block (vLLM's {@code block_size}: 16 on most GPUs, 128 on the CPU backend); cached
+ *     token counts are whole blocks; default 16
+ * @param maxModelLen the context length (vLLM's {@code max_model_len}): a prompt with its output limit beyond it,
+ *     or an output limit beyond it alone, gets vLLM's validation 400; default 32768
  * @param answerTokens output tokens of an answer when the request's limit is higher; default 8
  * @param pacer where simulated time is spent; default {@link Pacer#sleeping()}
  * @param wallClock the source of {@code created} timestamps; default the system clock
  * @param random the source of ids; default a thread-local random source
  * @param tls serve HTTPS with this TLS; default empty: plain HTTP
+ * @param api which of vLLM's behaviours and which additions the API surface has; default {@link ApiSurface#VLLM}
+ * @param frontend how the API server in front of the engine behaves under a burst; default {@link Frontend#NONE}
  */
 public record EngineSettings(
         String host,
@@ -39,11 +47,15 @@ public record EngineSettings(
         double prefillTokensPerSecond,
         double decodeTokensPerSecond,
         int cacheBlocks,
+        int blockSize,
+        int maxModelLen,
         int answerTokens,
         Pacer pacer,
         InstantSource wallClock,
         RandomGenerator random,
-        Optional<Tls> tls) {
+        Optional<Tls> tls,
+        ApiSurface api,
+        Frontend frontend) {
 
     /** Validates and copies. */
     public EngineSettings {
@@ -54,14 +66,21 @@ public record EngineSettings(
         requireNonNull(wallClock, "wallClock");
         requireNonNull(random, "random");
         requireNonNull(tls, "tls");
+        requireNonNull(api, "api");
+        requireNonNull(frontend, "frontend");
         check(port >= 0 && port <= 65535, "port", port);
         check(!models.isEmpty(), "models", models);
         check(slots > 0, "slots", slots);
         check(prefillTokensPerSecond > 0, "prefillTokensPerSecond", prefillTokensPerSecond);
         check(decodeTokensPerSecond > 0, "decodeTokensPerSecond", decodeTokensPerSecond);
         check(cacheBlocks >= 0, "cacheBlocks", cacheBlocks);
+        check(blockSize > 0 && blockSize <= MAX_BLOCK_SIZE, "blockSize", blockSize);
+        check(maxModelLen > 0, "maxModelLen", maxModelLen);
         check(answerTokens > 0, "answerTokens", answerTokens);
     }
+
+    /** The largest block size accepted, in tokens. */
+    static final int MAX_BLOCK_SIZE = 1024;
 
     /** A builder holding every default. */
     public static Builder builder() {
@@ -79,11 +98,15 @@ public record EngineSettings(
                 prefillTokensPerSecond,
                 decodeTokensPerSecond,
                 cacheBlocks,
+                blockSize,
+                maxModelLen,
                 answerTokens,
                 pacer,
                 wallClock,
                 random,
-                tls);
+                tls,
+                api,
+                frontend);
     }
 
     /** The model labelling {@code /metrics} and answering requests that name none. */
@@ -107,11 +130,15 @@ public record EngineSettings(
         private double prefillTokensPerSecond = 8000;
         private double decodeTokensPerSecond = 60;
         private int cacheBlocks = 4096;
+        private int blockSize = PromptBlocks.BLOCK_TOKENS;
+        private int maxModelLen = 32_768;
         private int answerTokens = 8;
         private Pacer pacer = Pacer.sleeping();
         private InstantSource wallClock = InstantSource.system();
         private RandomGenerator random = Randomness.INSTANCE;
         private Optional<Tls> tls = Optional.empty();
+        private ApiSurface api = ApiSurface.VLLM;
+        private Frontend frontend = Frontend.NONE;
 
         private Builder() {}
 
@@ -163,6 +190,35 @@ public record EngineSettings(
             return this;
         }
 
+        /** Tokens per KV block (16 or 128 as vLLM reports them). */
+        public Builder blockSize(int value) {
+            this.blockSize = value;
+            return this;
+        }
+
+        /** The context length, in tokens. */
+        public Builder maxModelLen(int value) {
+            this.maxModelLen = value;
+            return this;
+        }
+
+        /** Which of vLLM's behaviours and which additions the API surface has. */
+        public Builder api(ApiSurface value) {
+            this.api = requireNonNull(value, "api");
+            return this;
+        }
+
+        /** Changes the API surface set so far, such as {@code api(ApiSurface::withOpenAiAdditions)}. */
+        public Builder api(UnaryOperator<ApiSurface> change) {
+            return api(change.apply(api));
+        }
+
+        /** How the API server in front of the engine behaves under a burst. */
+        public Builder frontend(Frontend value) {
+            this.frontend = requireNonNull(value, "frontend");
+            return this;
+        }
+
         /** Output tokens of an answer when the request allows more. */
         public Builder answerTokens(int value) {
             this.answerTokens = value;
@@ -210,11 +266,15 @@ public record EngineSettings(
                     prefillTokensPerSecond,
                     decodeTokensPerSecond,
                     cacheBlocks,
+                    blockSize,
+                    maxModelLen,
                     answerTokens,
                     pacer,
                     wallClock,
                     random,
-                    tls);
+                    tls,
+                    api,
+                    frontend);
         }
 
         /** Builds the settings and starts a simulator with them. */

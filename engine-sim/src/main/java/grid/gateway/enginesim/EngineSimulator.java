@@ -12,8 +12,10 @@ import java.util.OptionalInt;
 /**
  * A fake vLLM-compatible engine on a Helidon web server, for the gateway's conformance scenarios and demo grid
  * (modeled on OkHttp's MockWebServer). It serves the four generation APIs plain and streamed, stored responses,
- * conversations, {@code /v1/models} and {@code /metrics}; queues requests in a fixed number of slots, paces prefill
- * and decode through a {@link Pacer}, keeps its own prefix cache, fails on demand, and records every request.
+ * {@code /v1/models} and {@code /metrics} as the vLLM server recorded in {@code testdata/vllm/} does, and, when its
+ * {@link ApiSurface} adds them, conversations and deleting a stored response; queues requests in a fixed number of
+ * slots, paces prefill and decode through a {@link Pacer}, keeps its own prefix cache, fails on demand, and records
+ * every request.
  *
  * <pre>{@code
  * try (EngineSimulator engine = EngineSettings.builder().name("a").model("m").slots(2).instant().start()) {
@@ -33,6 +35,7 @@ public final class EngineSimulator implements AutoCloseable {
     private final RequestLog log = new RequestLog();
     private final FaultScript script = new FaultScript();
     private final InFlight inFlight = new InFlight();
+    private final ConnectionResets resets = new ConnectionResets();
     private final EngineQueue queue;
     private final EngineMetrics metrics;
     private final PrefixCache cache;
@@ -42,14 +45,15 @@ public final class EngineSimulator implements AutoCloseable {
         this.settings = requireNonNull(settings, "settings");
         this.queue = new EngineQueue(settings.slots());
         this.cache = new PrefixCache(settings.cacheBlocks());
-        this.metrics = new EngineMetrics(settings.defaultModel(), queue, cache);
+        this.metrics = new EngineMetrics(settings, queue, cache);
         ApiParts parts = new ApiParts(
                 new SimulatedEngine(settings, queue, cache, metrics),
-                new ModelCatalog(settings.models()),
+                new ModelCatalog(settings.models(), settings.maxModelLen()),
                 new Ids(settings.random()),
-                settings.wallClock());
+                settings.wallClock(),
+                settings.api());
         EngineRoutes routes = new EngineRoutes(
-                new EngineRoutes.Parts(log, script, metrics, inFlight, settings.pacer(), endpoints(parts)));
+                new EngineRoutes.Parts(log, script, metrics, inFlight, settings, endpoints(parts), resets));
         WebServerConfig.Builder builder = WebServer.builder();
         settings.tls().ifPresent(builder::tls);
         this.server = builder.host(settings.host())
@@ -196,6 +200,14 @@ public final class EngineSimulator implements AutoCloseable {
      */
     public boolean awaitAbandonedAnswer(Duration timeout) throws InterruptedException {
         return log.awaitAbandoned(timeout);
+    }
+
+    /**
+     * Requests that found their connection reset because the answer before them on it was scripted as its last
+     * ({@link Fault#resetAfterAnswer()}); they are not recorded.
+     */
+    public int connectionResets() {
+        return resets.count();
     }
 
     /** Requests recorded so far ({@code /metrics} scrapes excluded). */

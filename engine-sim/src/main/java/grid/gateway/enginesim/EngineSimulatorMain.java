@@ -4,8 +4,10 @@ import io.helidon.common.configurable.Resource;
 import io.helidon.common.tls.Tls;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -14,8 +16,17 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -cp … grid.gateway.enginesim.EngineSimulatorMain --port 8001 --name site-a --model demo-model \
  *     [--model other] [--host 127.0.0.1] [--slots 4] [--prefill-tps 8000] [--decode-tps 60] [--cache-blocks 4096]
- *     [--answer-tokens 8] [--instant] [--tls-cert FILE --tls-key FILE] [--pod-hosts 127.0.0.1,127.0.0.2]
+ *     [--answer-tokens 8] [--block-size 16] [--max-model-len 32768] [--no-prompt-tokens-details]
+ *     [--conversations] [--delete-stored-responses] [--keep-alive-after-rejection]
+ *     [--engine-intake N] [--scrape-stall-at N --scrape-stall-ms MS]
+ *     [--instant] [--tls-cert FILE --tls-key FILE] [--pod-hosts 127.0.0.1,127.0.0.2]
  * </pre>
+ *
+ * <p>Without options it answers as vLLM does ({@link ApiSurface#VLLM}); {@code --conversations} and
+ * {@code --delete-stored-responses} add the OpenAI features vLLM lacks, {@code --no-prompt-tokens-details} drops
+ * {@code cached_tokens} as vLLM without {@code --enable-prompt-tokens-details} does, and
+ * {@code --keep-alive-after-rejection} keeps the connection open after a validation error. {@code --engine-intake}
+ * and {@code --scrape-stall-*} set the {@link Frontend}.
  *
  * <p>With {@code --pod-hosts} it runs one pod of the cluster on each address, all on one port ({@link EnginePods}),
  * in place of one engine on {@code --host}.
@@ -27,6 +38,13 @@ import java.util.concurrent.CountDownLatch;
  * when the port cannot be bound.
  */
 public final class EngineSimulatorMain {
+    /** The options without a value that change the {@link ApiSurface}. */
+    private static final Set<String> SURFACE_FLAGS = Set.of(
+            "--no-prompt-tokens-details",
+            "--keep-alive-after-rejection",
+            "--conversations",
+            "--delete-stored-responses");
+
     private EngineSimulatorMain() {}
 
     /** Starts the simulator (or its pods) and blocks until the JVM shuts down. */
@@ -103,10 +121,16 @@ public final class EngineSimulatorMain {
         EngineSettings.Builder builder = EngineSettings.builder();
         Path tlsCert = null;
         Path tlsKey = null;
+        ApiSurface api = ApiSurface.VLLM;
+        int[] frontend = {Integer.MAX_VALUE, Integer.MAX_VALUE, 0};
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--instant")) {
                 builder.instant();
+                continue;
+            }
+            if (SURFACE_FLAGS.contains(flag)) {
+                api = surface(flag, api);
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -123,6 +147,11 @@ public final class EngineSimulatorMain {
                 case "--decode-tps" -> builder.decodeTokensPerSecond(decimal(flag, value));
                 case "--cache-blocks" -> builder.cacheBlocks(integer(flag, value));
                 case "--answer-tokens" -> builder.answerTokens(integer(flag, value));
+                case "--block-size" -> builder.blockSize(integer(flag, value));
+                case "--max-model-len" -> builder.maxModelLen(integer(flag, value));
+                case "--engine-intake" -> frontend[0] = integer(flag, value);
+                case "--scrape-stall-at" -> frontend[1] = integer(flag, value);
+                case "--scrape-stall-ms" -> frontend[2] = integer(flag, value);
                 case "--tls-cert" -> tlsCert = Path.of(value);
                 case "--tls-key" -> tlsKey = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag);
@@ -134,7 +163,22 @@ public final class EngineSimulatorMain {
         if (tlsCert != null) {
             builder.tls(tls(tlsCert, tlsKey));
         }
+        builder.api(api);
+        if (frontend[0] != Integer.MAX_VALUE || frontend[1] != Integer.MAX_VALUE || frontend[2] != 0) {
+            builder.frontend(new Frontend(frontend[0], frontend[1], Duration.ofMillis(frontend[2])));
+        }
         return builder.build();
+    }
+
+    /** {@code api} changed by {@code flag}, one of {@link #SURFACE_FLAGS}. */
+    private static ApiSurface surface(String flag, ApiSurface api) {
+        return switch (flag) {
+            case "--no-prompt-tokens-details" -> api.withoutPromptTokensDetails();
+            case "--keep-alive-after-rejection" -> api.withoutResetAfterValidationError();
+            case "--conversations" -> api.withConversations();
+            case "--delete-stored-responses" -> api.withStoredResponseDelete();
+            default -> throw new IllegalArgumentException("unknown option " + flag);
+        };
     }
 
     /** HTTPS with the PEM certificate chain and key in these files, read with Helidon's PEM support. */
@@ -164,7 +208,10 @@ public final class EngineSimulatorMain {
     private static void usage(PrintStream err, String problem) {
         err.println("engine-simulator: " + problem);
         err.println("usage: EngineSimulatorMain --port N --name NAME --model M [--model M2] [--host H] [--slots N]"
-                + " [--prefill-tps N] [--decode-tps N] [--cache-blocks N] [--answer-tokens N] [--instant]"
+                + " [--prefill-tps N] [--decode-tps N] [--cache-blocks N] [--answer-tokens N] [--block-size N]"
+                + " [--max-model-len N] [--no-prompt-tokens-details] [--conversations] [--delete-stored-responses]"
+                + " [--keep-alive-after-rejection] [--engine-intake N] [--scrape-stall-at N --scrape-stall-ms MS]"
+                + " [--instant]"
                 + " [--tls-cert FILE --tls-key FILE] [--pod-hosts H1,H2,...]");
     }
 }

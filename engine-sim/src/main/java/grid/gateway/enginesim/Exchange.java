@@ -26,13 +26,24 @@ final class Exchange {
     private final RecordedRequest recorded;
     private final FaultPlan faults;
     private final Pacer pacer;
+    private final boolean closeAfterRejection;
 
-    Exchange(ServerRequest request, ServerResponse response, RecordedRequest recorded, FaultPlan faults, Pacer pacer) {
+    /**
+     * One exchange of an engine with {@code settings}: its pacer paces streams, and its API surface says whether a
+     * refused request's answer closes the connection as vLLM's does ({@link ApiSurface#resetAfterValidationError()}).
+     */
+    Exchange(
+            ServerRequest request,
+            ServerResponse response,
+            RecordedRequest recorded,
+            FaultPlan faults,
+            EngineSettings settings) {
         this.request = requireNonNull(request, "request");
         this.response = requireNonNull(response, "response");
         this.recorded = requireNonNull(recorded, "recorded");
         this.faults = requireNonNull(faults, "faults");
-        this.pacer = requireNonNull(pacer, "pacer");
+        this.pacer = settings.pacer();
+        this.closeAfterRejection = settings.api().resetAfterValidationError();
     }
 
     RecordedRequest recorded() {
@@ -101,10 +112,21 @@ final class Exchange {
         fail(error.status(), "Simulated failure: " + error.status(), Optional.empty(), Optional.empty());
     }
 
-    /** Answers a rejected request. */
+    /**
+     * Answers a rejected request. What vLLM refuses while validating a generation request is answered with
+     * {@code Connection: close}, and the connection is closed once the whole answer is out (unless the answer is
+     * scripted to stay keep-alive and reset later, {@link Fault.ResetAfterAnswer}).
+     */
     void fail(RequestRejected rejected) {
+        boolean close = closeAfterRejection && rejected.closesConnection() && !faults.resetAfterAnswer();
+        if (close) {
+            response.header(HeaderNames.CONNECTION, "close");
+        }
         // RequestRejected's constructor requires a message, so getMessage() is never null here.
         fail(rejected.status(), requireNonNull(rejected.getMessage()), rejected.type(), rejected.param());
+        if (close) {
+            throw new CloseConnectionException("closed after refusing the request, as vLLM closes it");
+        }
     }
 
     /** Opens an event stream for this request's answer. */

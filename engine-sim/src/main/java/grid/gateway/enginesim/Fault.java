@@ -14,6 +14,8 @@ import java.util.concurrent.CountDownLatch;
  * request ─▶ ErrorStatus? ─▶ slot (queue) ─▶ HoldFirstByte / DelayFirstByte ─▶ prefill ─▶ events…
  *             answers at once,                 inside the slot: counted            PauseBetweenEvents, HoldBeforeEvent,
  *             nothing queued                   as running                          ResetAfterEvents
+ *                                                                  ─▶ whole answer ─▶ ResetAfterAnswer: the next request
+ *                                                                                     on the connection finds it reset
  * </pre>
  *
  * <p>Immutable records; a latch inside one is shared with the test that opens it.
@@ -79,6 +81,14 @@ public sealed interface Fault {
         }
     }
 
+    /**
+     * Sends the whole answer as a keep-alive answer (whatever it is: an error status, a validation 400, a success),
+     * then resets the connection when the next request arrives on it, before any byte of answer to that request:
+     * what a pooled client meets when it reuses a connection vLLM closed after refusing a request. The reset request
+     * is not recorded (no engine would have received it); {@link EngineSimulator#connectionResets()} counts it.
+     */
+    record ResetAfterAnswer() implements Fault {}
+
     /** An error answer with {@code status} (400–599) and no {@code Retry-After}. */
     static Fault status(int status) {
         return new ErrorStatus(status, Optional.empty());
@@ -117,5 +127,10 @@ public sealed interface Fault {
     /** Resets the connection after {@code events} stream events. */
     static Fault resetAfterEvents(int events) {
         return new ResetAfterEvents(events);
+    }
+
+    /** Answers, then resets the connection under the next request sent on it. */
+    static Fault resetAfterAnswer() {
+        return new ResetAfterAnswer();
     }
 }

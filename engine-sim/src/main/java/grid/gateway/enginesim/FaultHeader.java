@@ -15,6 +15,7 @@ import java.util.Optional;
  *   first-byte-ms=N     nothing written for N ms of simulated time (slot taken)
  *   pause-ms=N          N ms of simulated time before every stream event but the first
  *   reset-after=N       the connection closes abruptly after N stream events (a JSON answer: after half its body)
+ *   reset-after-answer=1  the whole answer, then the connection is reset under the next request sent on it
  * </pre>
  *
  * <p>Stateless and thread-safe.
@@ -48,6 +49,11 @@ final class FaultHeader {
                 case "first-byte-ms" -> faults.add(Fault.delayFirstByte(Duration.ofMillis(number)));
                 case "pause-ms" -> faults.add(Fault.pauseBetweenEvents(Duration.ofMillis(number)));
                 case "reset-after" -> faults.add(Fault.resetAfterEvents((int) number));
+                case "reset-after-answer" -> {
+                    if (number > 0) {
+                        faults.add(Fault.resetAfterAnswer());
+                    }
+                }
                 default -> throw new IllegalArgumentException(NAME + ": unknown fault " + name);
             }
         }

@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
  * @param eventPause simulated time before every stream event but the first; zero for none
  * @param eventGates latches that hold the stream before the event of the same index
  * @param resetAfter events written before the connection is reset; empty for a normal end
+ * @param resetAfterAnswer whether the connection is reset under the next request after a whole answer
  */
 record FaultPlan(
         Optional<Fault.ErrorStatus> error,
@@ -28,11 +29,12 @@ record FaultPlan(
         Duration firstByteDelay,
         Duration eventPause,
         List<Fault.HoldBeforeEvent> eventGates,
-        OptionalInt resetAfter) {
+        OptionalInt resetAfter,
+        boolean resetAfterAnswer) {
 
     /** No fault: a normal answer. */
-    static final FaultPlan NONE =
-            new FaultPlan(Optional.empty(), List.of(), Duration.ZERO, Duration.ZERO, List.of(), OptionalInt.empty());
+    static final FaultPlan NONE = new FaultPlan(
+            Optional.empty(), List.of(), Duration.ZERO, Duration.ZERO, List.of(), OptionalInt.empty(), false);
 
     FaultPlan {
         requireNonNull(error, "error");
@@ -50,6 +52,7 @@ record FaultPlan(
         Duration pause = Duration.ZERO;
         List<Fault.HoldBeforeEvent> eventGates = new ArrayList<>();
         OptionalInt reset = OptionalInt.empty();
+        boolean resetAfterAnswer = false;
         for (Fault fault : faults) {
             switch (requireNonNull(fault, "fault")) {
                 case Fault.ErrorStatus e -> error = Optional.of(e);
@@ -58,9 +61,10 @@ record FaultPlan(
                 case Fault.PauseBetweenEvents p -> pause = pause.plus(p.pause());
                 case Fault.HoldBeforeEvent h -> eventGates.add(h);
                 case Fault.ResetAfterEvents r -> reset = OptionalInt.of(r.events());
+                case Fault.ResetAfterAnswer r -> resetAfterAnswer = true;
             }
         }
-        return new FaultPlan(error, gates, delay, pause, eventGates, reset);
+        return new FaultPlan(error, gates, delay, pause, eventGates, reset, resetAfterAnswer);
     }
 
     /** Waits for the first-byte gates and delay; called with the slot taken. */

@@ -50,6 +50,11 @@ final class JsonText {
 
     /** A copy of {@code object} with {@code key} set to {@code value}, in place when it was there. */
     static JsonObject with(JsonObject object, String key, String value) {
+        return with(object, key, string(value));
+    }
+
+    /** A copy of {@code object} with {@code key} set to {@code value}, in place when it was there. */
+    static JsonObject with(JsonObject object, String key, JsonValue value) {
         JsonObjectBuilder copy = object();
         object.forEach(copy::add);
         return copy.add(key, value).build();

@@ -14,13 +14,13 @@ import java.util.OptionalInt;
  * <p>Immutable and thread-safe.
  */
 final class ModelCatalog {
-    /** The context length {@code /v1/models} reports. */
-    static final int MAX_MODEL_LEN = 32768;
-
     private final List<String> models;
+    private final int maxModelLen;
 
-    ModelCatalog(List<String> models) {
+    /** The catalog of {@code models}, each with a context of {@code maxModelLen} tokens. */
+    ModelCatalog(List<String> models, int maxModelLen) {
         this.models = List.copyOf(models);
+        this.maxModelLen = maxModelLen;
     }
 
     /** The model {@code body} names, or the first served model when it names none. */
@@ -56,8 +56,8 @@ final class ModelCatalog {
         return OptionalInt.empty();
     }
 
-    /** {@code GET /v1/models}, in vLLM's shape. */
-    JsonObject list(long createdAt) {
+    /** {@code GET /v1/models}, in vLLM's shape; {@code permissionId} names the one permission object. */
+    JsonObject list(long createdAt, String permissionId) {
         JsonArrayBuilder data = JsonText.array();
         for (String model : models) {
             data.add(JsonText.object()
@@ -67,8 +67,26 @@ final class ModelCatalog {
                     .add("owned_by", "vllm")
                     .add("root", model)
                     .addNull("parent")
-                    .add("max_model_len", MAX_MODEL_LEN));
+                    .add("max_model_len", maxModelLen)
+                    .add("permission", JsonText.array().add(permission(createdAt, permissionId))));
         }
         return JsonText.object().add("object", "list").add("data", data).build();
+    }
+
+    private static JsonObject permission(long createdAt, String id) {
+        return JsonText.object()
+                .add("id", id)
+                .add("object", "model_permission")
+                .add("created", createdAt)
+                .add("allow_create_engine", false)
+                .add("allow_sampling", true)
+                .add("allow_logprobs", true)
+                .add("allow_search_indices", false)
+                .add("allow_view", true)
+                .add("allow_fine_tuning", false)
+                .add("organization", "*")
+                .addNull("group")
+                .add("is_blocking", false)
+                .build();
     }
 }

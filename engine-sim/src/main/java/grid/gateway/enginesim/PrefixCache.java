@@ -13,8 +13,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: one lock around an access-ordered {@link LinkedHashMap}.
  */
 final class PrefixCache {
-    static final int BLOCK_TOKENS = PromptBlocks.BLOCK_TOKENS;
-
     private final int capacity;
     private final ReentrantLock lock = new ReentrantLock();
     private final LinkedHashMap<Long, Boolean> blocks;
@@ -43,7 +41,8 @@ final class PrefixCache {
             for (int i = 0; i < prompt.size(); i++) {
                 blocks.put(prompt.hash(i), Boolean.TRUE);
             }
-            return hit * BLOCK_TOKENS;
+            // Whole blocks only: the partial last block of a prompt is never cached (vLLM reports the same).
+            return hit * prompt.blockTokens();
         } finally {
             lock.unlock();
         }

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * The simulator's stand-in for vLLM's block hashes (docs/design.md §A6.3): the rendered prompt is cut into
- * "tokens" of {@value #BYTES_PER_TOKEN} bytes and blocks of {@value #BLOCK_TOKENS} tokens; only full blocks are
+ * "tokens" of {@value #BYTES_PER_TOKEN} bytes and blocks of the engine's block size (vLLM's {@code block_size}: 16
+ * tokens on most GPUs, 128 on the CPU backend); only full blocks are
  * hashed, each as {@code sha256(parent hash, block bytes, extra)} cut to 64 bits, where {@code extra} is the model
  * and the {@code cache_salt} and is added to the first block only, so the chain carries both into every later
  * block. Requests with another model or salt share no block.
@@ -19,41 +20,50 @@ import java.util.Optional;
  * <p>Immutable.
  */
 final class PromptBlocks {
-    /** Tokens per block, vLLM's usual block size. */
+    /** Tokens per block, vLLM's usual block size on GPUs (and the simulator's default). */
     static final int BLOCK_TOKENS = 16;
     /** Bytes of rendered prompt per simulated token. */
     static final int BYTES_PER_TOKEN = 4;
-    /** Bytes per block. */
-    static final int BLOCK_BYTES = BLOCK_TOKENS * BYTES_PER_TOKEN;
 
     private final int tokens;
+    private final int blockTokens;
     private final long[] hashes;
 
-    private PromptBlocks(int tokens, long[] hashes) {
+    private PromptBlocks(int tokens, int blockTokens, long[] hashes) {
         this.tokens = tokens;
+        this.blockTokens = blockTokens;
         this.hashes = hashes;
     }
 
-    /** The blocks of {@code prompt} for {@code model}, salted with {@code salt} when present. */
+    /** The blocks of {@value #BLOCK_TOKENS} tokens of {@code prompt} for {@code model}, salted with {@code salt}. */
     static PromptBlocks of(String prompt, String model, Optional<String> salt) {
+        return of(prompt, model, salt, BLOCK_TOKENS);
+    }
+
+    /** The blocks of {@code blockTokens} tokens of {@code prompt} for {@code model}, salted with {@code salt}. */
+    static PromptBlocks of(String prompt, String model, Optional<String> salt, int blockTokens) {
         requireNonNull(model, "model");
         requireNonNull(salt, "salt");
+        if (blockTokens <= 0) {
+            throw new IllegalArgumentException("blockTokens: " + blockTokens + " (expected: > 0)");
+        }
+        int blockBytes = blockTokens * BYTES_PER_TOKEN;
         byte[] bytes = prompt.getBytes(StandardCharsets.UTF_8);
         int tokens = tokensIn(bytes.length);
-        long[] hashes = new long[bytes.length / BLOCK_BYTES];
+        long[] hashes = new long[bytes.length / blockBytes];
         MessageDigest sha = sha256();
         byte[] extra = (model + "\u0000" + salt.map(s -> "salt:" + s).orElse("")).getBytes(StandardCharsets.UTF_8);
         long parent = 0;
         for (int i = 0; i < hashes.length; i++) {
             sha.update(ByteBuffer.allocate(Long.BYTES).putLong(parent).array());
-            sha.update(bytes, i * BLOCK_BYTES, BLOCK_BYTES);
+            sha.update(bytes, i * blockBytes, blockBytes);
             if (i == 0) {
                 sha.update(extra);
             }
             parent = ByteBuffer.wrap(sha.digest()).getLong();
             hashes[i] = parent;
         }
-        return new PromptBlocks(tokens, hashes);
+        return new PromptBlocks(tokens, blockTokens, hashes);
     }
 
     /** Simulated tokens in a text of {@code bytes} UTF-8 bytes: one per started group of four, at least one. */
@@ -64,6 +74,11 @@ final class PromptBlocks {
     /** Simulated tokens of the whole prompt. */
     int tokens() {
         return tokens;
+    }
+
+    /** Tokens per block. */
+    int blockTokens() {
+        return blockTokens;
     }
 
     /** Full blocks. */
@@ -80,7 +95,7 @@ final class PromptBlocks {
      * {@code k} full blocks can hit at most {@code k - 1} of them.
      */
     int maxHitBlocks() {
-        return Math.min(hashes.length, (tokens - 1) / BLOCK_TOKENS);
+        return Math.min(hashes.length, (tokens - 1) / blockTokens);
     }
 
     private static MessageDigest sha256() {
@@ -98,7 +113,10 @@ final class PromptBlocks {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof PromptBlocks that && tokens == that.tokens && Arrays.equals(hashes, that.hashes);
+        return other instanceof PromptBlocks that
+                && tokens == that.tokens
+                && blockTokens == that.blockTokens
+                && Arrays.equals(hashes, that.hashes);
     }
 
     @Override

@@ -57,9 +57,12 @@ final class PromptText {
     }
 
     private static JsonArray messages(JsonObject body) {
-        return JsonText.arrayField(body, "messages")
-                .filter(m -> !m.isEmpty())
-                .orElseThrow(() -> RequestRejected.badRequest("messages: Field required", "messages"));
+        JsonArray messages = JsonText.arrayField(body, "messages")
+                .orElseThrow(() -> RequestRejected.missing("messages", body.toString()));
+        if (messages.isEmpty()) {
+            throw RequestRejected.badRequest("messages: List should have at least 1 item", "messages");
+        }
+        return messages;
     }
 
     /** The prompt text so far: a {@code tools} turn when the body declares tools. */

@@ -9,9 +9,10 @@ import jakarta.json.JsonValue;
 import java.util.Optional;
 
 /**
- * The {@code Response} object of one Responses request at any stage (docs/design.md §A5.2, vLLM's
- * {@code ResponsesResponse} plus OpenAI's {@code conversation}): the request's settings echoed, a status, the output
- * items and the usage with {@code input_tokens_details.cached_tokens}.
+ * The {@code Response} object of one Responses request at any stage, in vLLM's fields and order (docs/design.md
+ * §A5.2; {@code testdata/vllm/responses_*}), plus OpenAI's {@code conversation} when the request named one (only
+ * with the Conversations API on): the request's settings echoed, a status, the output items and the usage with
+ * {@code input_tokens_details.cached_tokens}, always present.
  *
  * <p>Immutable.
  *
@@ -48,39 +49,44 @@ record ResponseDraft(
         return build(
                 run.truncated() ? "incomplete" : "completed",
                 JsonText.array().add(message).build(),
-                Optional.of(usage(run.usage())));
+                Optional.of(UsageJson.responses(run.usage())));
     }
 
-    /** The assistant message item {@code itemId} with {@code text}, {@code completed} or {@code in_progress}. */
+    /**
+     * The assistant message item {@code itemId} with {@code text}, {@code completed} or {@code in_progress}, as vLLM
+     * writes it in a response's {@code output}.
+     */
     static JsonObject message(String itemId, String status, Optional<String> text) {
         return JsonText.object()
                 .add("id", itemId)
-                .add("type", "message")
-                .add("role", "assistant")
-                .add("status", status)
                 .add(
                         "content",
-                        text.map(t -> JsonText.array().add(outputText(t)).build())
+                        text.map(t -> JsonText.array()
+                                        .add(outputText(t, JsonValue.NULL))
+                                        .build())
                                 .orElse(JsonValue.EMPTY_JSON_ARRAY))
+                .add("role", "assistant")
+                .add("status", status)
+                .add("type", "message")
+                .addNull("phase")
                 .build();
     }
 
-    static JsonObject outputText(String text) {
+    /** An {@code output_text} part; {@code logprobs} is {@code []} in stream events and {@code null} elsewhere. */
+    static JsonObject outputText(String text, JsonValue logprobs) {
         return JsonText.object()
-                .add("type", "output_text")
-                .add("text", text)
                 .add("annotations", JsonText.array())
+                .add("text", text)
+                .add("type", "output_text")
+                .add("logprobs", logprobs)
                 .build();
     }
 
     private JsonObject build(String status, JsonArray output, Optional<JsonObject> usage) {
+        JsonArray tools = JsonText.arrayField(request, "tools").orElse(JsonValue.EMPTY_JSON_ARRAY);
         JsonObjectBuilder response = JsonText.object()
                 .add("id", id)
-                .add("object", "response")
                 .add("created_at", createdAt)
-                .add("status", status)
-                .add("background", JsonText.flag(request, "background", false))
-                .addNull("error")
                 .add(
                         "incomplete_details",
                         status.equals("incomplete")
@@ -89,53 +95,43 @@ record ResponseDraft(
                                         .build()
                                 : JsonValue.NULL)
                 .add("instructions", echo("instructions"))
-                .add("max_output_tokens", echo("max_output_tokens"))
-                .addNull("max_tool_calls")
                 .add("metadata", echo("metadata"))
                 .add("model", model)
+                .add("object", "response")
                 .add("output", output)
                 .add("parallel_tool_calls", JsonText.flag(request, "parallel_tool_calls", true))
-                .add(
-                        "previous_response_id",
-                        previous.<JsonValue>map(JsonText::string).orElse(JsonValue.NULL))
-                .add(
-                        "conversation",
-                        conversation
-                                .<JsonValue>map(
-                                        c -> JsonText.object().add("id", c).build())
-                                .orElse(JsonValue.NULL))
-                .addNull("prompt")
-                .add("reasoning", echo("reasoning"))
-                .add("service_tier", "auto")
-                .add("store", JsonText.flag(request, "store", true))
                 .add("temperature", request.getOrDefault("temperature", JsonText.number(1.0)))
                 .add(
-                        "text",
-                        request.getOrDefault(
-                                "text",
-                                JsonText.object()
-                                        .add("format", JsonText.object().add("type", "text"))
-                                        .build()))
-                .add("tool_choice", request.getOrDefault("tool_choice", JsonText.string("auto")))
-                .add("tools", request.getOrDefault("tools", JsonValue.EMPTY_JSON_ARRAY))
-                .addNull("top_logprobs")
+                        "tool_choice",
+                        request.getOrDefault("tool_choice", JsonText.string(tools.isEmpty() ? "none" : "auto")))
+                .add("tools", tools)
                 .add("top_p", request.getOrDefault("top_p", JsonText.number(1.0)))
-                .add("truncation", request.getOrDefault("truncation", JsonText.string("disabled")));
-        response.add("usage", usage.<JsonValue>map(u -> u).orElse(JsonValue.NULL));
-        return response.add("user", echo("user")).build();
+                .add("background", JsonText.flag(request, "background", false))
+                .add("max_output_tokens", echo("max_output_tokens"))
+                .addNull("max_tool_calls")
+                .add(
+                        "previous_response_id",
+                        previous.<JsonValue>map(JsonText::string).orElse(JsonValue.NULL));
+        conversation.ifPresent(
+                c -> response.add("conversation", JsonText.object().add("id", c)));
+        return response.addNull("prompt")
+                .add("reasoning", echo("reasoning"))
+                .add("service_tier", "auto")
+                .add("status", status)
+                .add("text", echo("text"))
+                .addNull("top_logprobs")
+                .add("truncation", request.getOrDefault("truncation", JsonText.string("disabled")))
+                .add("usage", usage.<JsonValue>map(u -> u).orElse(JsonValue.NULL))
+                .add("user", echo("user"))
+                .add("presence_penalty", request.getOrDefault("presence_penalty", JsonText.number(0.0)))
+                .add("frequency_penalty", request.getOrDefault("frequency_penalty", JsonText.number(0.0)))
+                .addNull("kv_transfer_params")
+                .addNull("input_messages")
+                .addNull("output_messages")
+                .build();
     }
 
     private JsonValue echo(String key) {
         return request.getOrDefault(key, JsonValue.NULL);
-    }
-
-    static JsonObject usage(Usage usage) {
-        return JsonText.object()
-                .add("input_tokens", usage.promptTokens())
-                .add("input_tokens_details", JsonText.object().add("cached_tokens", usage.cachedTokens()))
-                .add("output_tokens", usage.outputTokens())
-                .add("output_tokens_details", JsonText.object().add("reasoning_tokens", 0))
-                .add("total_tokens", usage.totalTokens())
-                .build();
     }
 }

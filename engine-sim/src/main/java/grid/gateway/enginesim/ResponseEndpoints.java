@@ -3,8 +3,8 @@ package grid.gateway.enginesim;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The stored-response paths (docs/design.md §A4.4): {@code GET /v1/responses/{id}}, {@code DELETE} of the same,
- * {@code POST …/cancel} and {@code GET …/input_items}. An unknown id answers vLLM's 404
+ * The stored-response paths (docs/design.md §A4.4): {@code GET /v1/responses/{id}}, {@code DELETE} of the same (only
+ * when the {@link ApiSurface} adds it: vLLM answers 405), {@code POST …/cancel} and {@code GET …/input_items}. An unknown id answers vLLM's 404
  * ({@code Response with id '…' not found.}); cancelling a response that already finished answers vLLM's 400.
  *
  * <p>Thread-safe: state lives in the store.

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * {@code POST /v1/responses} and {@code POST /v1/responses/input_tokens} (docs/design.md §A4, §A5, §A6.1), as vLLM
- * with its store enabled plus OpenAI's {@code conversation}: {@code store} defaults to true;
+ * with its store enabled, plus OpenAI's {@code conversation} when the Conversations API is on ({@link ApiSurface}):
+ * {@code store} defaults to true;
  * {@code previous_response_id} must name a response stored by this simulator and {@code conversation} (a string or
  * {@code {id}}) a conversation of this simulator, else 404; both at once is a 400. The prompt replays the earlier
  * context, so a chain of responses hits the prefix cache. {@code background:true} answers {@code queued} at once and
@@ -50,7 +51,7 @@ final class ResponsesApi {
         }
         try (Run run = parts.engine().start(resolved.prompt(), exchange.faults())) {
             if (JsonText.flag(body, "stream", false)) {
-                new ResponseEvents(exchange.stream(), itemId)
+                new ResponseEvents(exchange.stream(), parts.ids().streamedItem(), itemId)
                         .write(run, resolved.draft(), message -> finish(resolved, run, message, store, false));
             } else {
                 run.decode(run.pieces().size());
@@ -78,7 +79,8 @@ final class ResponsesApi {
     private Resolved resolve(JsonObject body, String id) {
         String model = parts.catalog().resolve(body);
         Optional<String> previous = JsonText.string(body, "previous_response_id");
-        Optional<String> conversation = conversationId(body);
+        // vLLM has no conversations and ignores the field; the OpenAI addition reads it.
+        Optional<String> conversation = parts.api().conversations() ? conversationId(body) : Optional.empty();
         if (previous.isPresent() && conversation.isPresent()) {
             throw RequestRejected.invalid(
                     "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or"

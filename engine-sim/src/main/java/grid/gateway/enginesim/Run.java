@@ -11,15 +11,16 @@ import java.util.List;
  * <p>Not thread-safe; one per request.
  */
 final class Run implements AutoCloseable {
-    private final EngineQueue.Slot slot;
+    private final Runnable release;
     private final Usage usage;
     private final List<String> pieces;
     private final boolean truncated;
     private final Pacer pacer;
     private final Duration perToken;
 
-    Run(EngineQueue.Slot slot, Usage usage, List<String> pieces, boolean truncated, Timing timing) {
-        this.slot = slot;
+    /** A run whose {@code release} gives its slot and its cache blocks back (once). */
+    Run(Runnable release, Usage usage, List<String> pieces, boolean truncated, Timing timing) {
+        this.release = release;
         this.usage = usage;
         this.pieces = List.copyOf(pieces);
         this.truncated = truncated;
@@ -57,6 +58,6 @@ final class Run implements AutoCloseable {
 
     @Override
     public void close() {
-        slot.close();
+        release.run();
     }
 }

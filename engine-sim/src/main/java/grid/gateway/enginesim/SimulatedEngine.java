@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
- * The simulated engine behind every API: a request waits for a slot, sits out any first-byte fault, looks its
- * prompt up in the prefix cache, and spends its prefill time, so that
+ * The simulated engine behind every API: a request is validated against the context length, waits for a slot, sits
+ * out any first-byte fault, looks its prompt up in the prefix cache, and spends its prefill time, so that
  *
  * <pre>
  *   time to first token ≈ queue wait + held first byte + (prompt tokens − cached tokens) / prefill rate
@@ -41,39 +41,82 @@ final class SimulatedEngine {
     /**
      * Runs {@code prompt} up to its first token; the caller decodes, answers, and closes the run.
      *
+     * @throws RequestRejected vLLM's validation 400 when the prompt or its output limit does not fit the context
      * @throws InterruptedException if interrupted while queued or paused (the slot is then given back)
      */
     Run start(Prompt prompt, FaultPlan faults) throws InterruptedException {
+        PromptBlocks blocks = PromptBlocks.of(prompt.text(), prompt.model(), prompt.salt(), settings.blockSize());
+        validate(blocks.tokens(), prompt.maxTokens());
         long arrived = System.nanoTime();
         EngineQueue.Slot slot = queue.admit();
         double queued = (System.nanoTime() - arrived) / 1e9;
+        int length = answerLength(prompt.maxTokens());
+        Runnable held = metrics.hold(ceilDiv(blocks.tokens() + length, settings.blockSize()));
         try {
             faults.holdFirstByte(settings.pacer());
-            PromptBlocks blocks = PromptBlocks.of(prompt.text(), prompt.model(), prompt.salt());
             int cached = cache.admit(blocks);
             double prefill = (blocks.tokens() - cached) / settings.prefillTokensPerSecond();
             settings.pacer().pause(seconds(prefill));
-            int length = answerLength(prompt.maxTokens());
             Usage usage = new Usage(blocks.tokens(), cached, length);
-            metrics.served(
+            boolean truncated = length < settings.answerTokens();
+            metrics.served(new RequestHistograms.Served(
                     usage,
-                    new EngineMetrics.RequestSeconds(
-                            queued, prefill, prefill + length / settings.decodeTokensPerSecond()));
+                    queued,
+                    prefill,
+                    length / settings.decodeTokensPerSecond(),
+                    truncated,
+                    prompt.maxTokens().orElse(settings.maxModelLen() - blocks.tokens())));
             return new Run(
-                    slot,
+                    () -> {
+                        held.run();
+                        slot.close();
+                    },
                     usage,
                     pieces(prompt.echo(), length),
-                    length < settings.answerTokens(),
+                    truncated,
                     new Run.Timing(settings.pacer(), seconds(1 / settings.decodeTokensPerSecond())));
         } catch (InterruptedException | RuntimeException e) {
+            held.run();
             slot.close();
             throw e;
         }
     }
 
+    /** Refuses {@code prompt} now, before anything runs, if vLLM would refuse it ({@link #start} checks again). */
+    void validate(Prompt prompt) {
+        validate(tokens(prompt.text()), prompt.maxTokens());
+    }
+
     /** Simulated tokens of {@code text}, as {@code count_tokens} and {@code input_tokens} report them. */
     int tokens(String text) {
         return PromptBlocks.tokensIn(text.getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    /**
+     * vLLM's checks of a request against {@code max_model_len}, in its words: an output limit beyond the context, or
+     * a prompt that leaves no room for the output (vLLM tokenizes at most {@code max_model_len − limit + 1} tokens
+     * of it, so it reports "at least" that many).
+     */
+    private void validate(int promptTokens, OptionalInt maxTokens) {
+        int context = settings.maxModelLen();
+        if (maxTokens.isPresent() && maxTokens.getAsInt() > context) {
+            int limit = maxTokens.getAsInt();
+            throw RequestRejected.badRequest(
+                    "max_tokens=" + limit + " cannot be greater than max_model_len=max_total_tokens=" + context
+                            + ". Please request fewer output tokens. (parameter=max_tokens, value=" + limit + ")",
+                    "max_tokens");
+        }
+        int output = maxTokens.orElse(1);
+        if (promptTokens + output > context) {
+            int input = Math.min(promptTokens, context - output + 1);
+            throw RequestRejected.badRequest(
+                    "This model's maximum context length is " + context + " tokens. However, you requested " + output
+                            + " output tokens and your prompt contains at least " + input
+                            + " input tokens, for a total of at least " + (input + output)
+                            + " tokens. Please reduce the length of the input prompt or the number of requested"
+                            + " output tokens. (parameter=input_tokens, value=" + input + ")",
+                    "input_tokens");
+        }
     }
 
     private int answerLength(OptionalInt maxTokens) {
@@ -97,6 +140,10 @@ final class SimulatedEngine {
             pieces.add(i == 0 ? word : " " + word);
         }
         return pieces;
+    }
+
+    private static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
     }
 
     private static Duration seconds(double seconds) {

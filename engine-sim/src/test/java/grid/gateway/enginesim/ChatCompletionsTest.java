@@ -34,7 +34,7 @@ class ChatCompletionsTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type")).contains("application/json");
         JsonObject body = SimHttp.json(response);
-        assertThat(body.getString("id")).matches("chatcmpl-[0-9a-f]{32}");
+        assertThat(body.getString("id")).matches("chatcmpl-[0-9a-f]{16}");
         assertThat(body.getString("object")).isEqualTo("chat.completion");
         assertThat(body.getString("model")).isEqualTo("m");
         assertThat(body.getJsonNumber("created").longValue()).isPositive();
@@ -47,8 +47,9 @@ class ChatCompletionsTest {
         JsonObject usage = body.getJsonObject("usage");
         assertThat(usage.getInt("completion_tokens")).isEqualTo(8);
         assertThat(usage.getInt("total_tokens")).isEqualTo(usage.getInt("prompt_tokens") + 8);
-        assertThat(usage.getJsonObject("prompt_tokens_details").getInt("cached_tokens"))
-                .isZero();
+        // vLLM reports no cached tokens when there are none: prompt_tokens_details is null, not {cached_tokens: 0}.
+        assertThat(usage.isNull("prompt_tokens_details")).isTrue();
+        assertThat(body.getString("system_fingerprint")).startsWith("vllm-");
     }
 
     @Test
@@ -96,12 +97,68 @@ class ChatCompletionsTest {
         assertThat(usageChunk.getJsonArray("choices")).isEmpty();
         assertThat(usageChunk.getJsonObject("usage").getInt("completion_tokens"))
                 .isEqualTo(8);
-        assertThat(usageChunk
+        // In a stream's usage chunk vLLM leaves prompt_tokens_details out when nothing was cached.
+        assertThat(usageChunk.getJsonObject("usage")).doesNotContainKey("prompt_tokens_details");
+        assertThat(events.subList(0, 9)).allSatisfy(e -> assertThat(e.json()).doesNotContainKey("usage"));
+        assertThat(events.get(10).data()).isEqualTo("[DONE]");
+    }
+
+    @Test
+    void zeroCachedTokensReported_cachedTokensZeroInPlainAndStreamedUsage() throws Exception {
+        engine.close();
+        engine = EngineSettings.builder()
+                .model("m")
+                .api(ApiSurface.VLLM.withZeroCachedTokensReported())
+                .instant()
+                .start();
+        http = new SimHttp(engine);
+
+        JsonObject plain = SimHttp.json(http.post("/v1/chat/completions", CHAT + "}"));
+        // Another prompt, so that nothing of the first is cached.
+        List<Sse> stream = Sse.parse(http.post(
+                        "/v1/chat/completions",
+                        CHAT.replace("Be brief.", "Be terse.")
+                                + ",\"stream\":true,\"stream_options\":{\"include_usage\":true}}")
+                .body());
+
+        assertThat(plain.getJsonObject("usage")
+                        .getJsonObject("prompt_tokens_details")
+                        .getInt("cached_tokens"))
+                .isZero();
+        assertThat(stream.get(stream.size() - 2)
+                        .json()
                         .getJsonObject("usage")
                         .getJsonObject("prompt_tokens_details")
                         .getInt("cached_tokens"))
                 .isZero();
-        assertThat(events.get(10).data()).isEqualTo("[DONE]");
+    }
+
+    @Test
+    void chat_streamWithContinuousUsage_everyChunkCarriesTheUsageSoFar() throws Exception {
+        HttpResponse<String> response = http.post(
+                "/v1/chat/completions",
+                CHAT + ",\"max_tokens\":3,\"stream\":true,"
+                        + "\"stream_options\":{\"include_usage\":true,\"continuous_usage_stats\":true}}");
+
+        List<Sse> events = Sse.parse(response.body());
+        // role chunk, 3 token chunks, usage chunk, [DONE]
+        assertThat(events).hasSize(6);
+        List<Integer> completion = events.subList(0, 5).stream()
+                .map(e -> e.json().getJsonObject("usage").getInt("completion_tokens"))
+                .toList();
+        assertThat(completion).containsExactly(0, 1, 2, 3, 3);
+        assertThat(events.get(4).json().getJsonArray("choices")).isEmpty();
+    }
+
+    @Test
+    void chat_continuousUsageWithoutIncludeUsage_noUsageAtAll() throws Exception {
+        HttpResponse<String> response = http.post(
+                "/v1/chat/completions",
+                CHAT + ",\"stream\":true,\"stream_options\":{\"continuous_usage_stats\":true}}");
+
+        List<Sse> events = Sse.parse(response.body());
+        assertThat(events).hasSize(1 + 8 + 1);
+        assertThat(events.subList(0, 9)).allSatisfy(e -> assertThat(e.json()).doesNotContainKey("usage"));
     }
 
     @Test
@@ -137,6 +194,19 @@ class ChatCompletionsTest {
         assertThat(error.getString("type")).isEqualTo("BadRequestError");
         assertThat(error.isNull("param")).isTrue();
         assertThat(error.getInt("code")).isEqualTo(400);
+        assertThat(response.headers().firstValue("connection")).contains("close");
+    }
+
+    @Test
+    void chat_noMessages_pydanticValidationErrorAsVllm() throws Exception {
+        HttpResponse<String> response = http.post("/v1/chat/completions", "{\"model\":\"m\"}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonObject error = SimHttp.json(response).getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("Bad Request");
+        assertThat(error.getString("message")).startsWith("1 validation error:").contains("'messages'");
+        assertThat(error.isNull("param")).isTrue();
+        assertThat(error.getInt("code")).isEqualTo(400);
     }
 
     @Test
@@ -154,7 +224,7 @@ class ChatCompletionsTest {
         JsonObject body = SimHttp.json(
                 http.post("/v1/completions", "{\"model\":\"m\",\"prompt\":[\"one two\",\"three\"],\"max_tokens\":2}"));
 
-        assertThat(body.getString("id")).matches("cmpl-[0-9a-f]{32}");
+        assertThat(body.getString("id")).matches("cmpl-[0-9a-f]{16}");
         assertThat(body.getString("object")).isEqualTo("text_completion");
         assertThat(body.getJsonArray("choices")).hasSize(2);
         assertThat(body.getJsonArray("choices").getJsonObject(0).getString("text"))
@@ -164,8 +234,7 @@ class ChatCompletionsTest {
         assertThat(body.getJsonArray("choices").getJsonObject(1).getInt("index"))
                 .isEqualTo(1);
         assertThat(body.getJsonObject("usage").getInt("completion_tokens")).isEqualTo(4);
-        assertThat(body.getJsonObject("usage").getJsonObject("prompt_tokens_details"))
-                .containsKey("cached_tokens");
+        assertThat(body.getJsonObject("usage").isNull("prompt_tokens_details")).isTrue();
     }
 
     @Test
@@ -192,6 +261,7 @@ class ChatCompletionsTest {
                 .isEqualTo("stop");
         assertThat(events.get(8).json().getJsonObject("usage").getInt("completion_tokens"))
                 .isEqualTo(8);
+        assertThat(events.get(8).json().getJsonArray("choices")).isEmpty();
         assertThat(events.get(9).data()).isEqualTo("[DONE]");
     }
 
@@ -226,6 +296,7 @@ class ChatCompletionsTest {
         assertThat(unknown.body()).isEqualTo("{\"detail\":\"Not Found\"}");
         assertThat(wrongMethod.statusCode()).isEqualTo(405);
         assertThat(wrongMethod.body()).isEqualTo("{\"detail\":\"Method Not Allowed\"}");
+        assertThat(wrongMethod.headers().firstValue("allow")).contains("POST");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).isEmpty();
     }

@@ -15,7 +15,11 @@ class ConversationsApiTest {
 
     @BeforeEach
     void start() {
-        engine = EngineSettings.builder().instant().start();
+        // vLLM has no Conversations API; the simulator serves it as an OpenAI addition.
+        engine = EngineSettings.builder()
+                .api(ApiSurface.VLLM.withOpenAiAdditions())
+                .instant()
+                .start();
         http = new SimHttp(engine);
     }
 

@@ -89,7 +89,8 @@ class EngineMetricsTest {
         assertThat(engine.awaitQueue(0, 0, SimHttp.TIMEOUT)).isTrue();
         assertThat(http.get("/metrics").body())
                 .contains("vllm:num_requests_waiting" + LABELS + " 0.0\n")
-                .contains("vllm:request_success_total" + LABELS + " 4.0\n");
+                .contains(
+                        "vllm:request_success_total{engine=\"0\",finished_reason=\"stop\",model_name=\"served\"} 4.0\n");
     }
 
     @Test
@@ -154,7 +155,7 @@ class EngineMetricsTest {
             assertThat(text)
                     .contains("# TYPE vllm:request_prefill_time_seconds histogram\n")
                     .contains(
-                            "vllm:request_prefill_time_seconds_bucket{engine=\"0\",model_name=\"served\",le=\"+Inf\"} 2.0\n")
+                            "vllm:request_prefill_time_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"served\"} 2.0\n")
                     .contains("vllm:request_queue_time_seconds_count{engine=\"0\",model_name=\"served\"} 2.0\n")
                     .contains("num_gpu_blocks=\"1000\"");
         } finally {

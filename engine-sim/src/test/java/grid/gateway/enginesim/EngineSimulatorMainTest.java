@@ -51,6 +51,35 @@ class EngineSimulatorMainTest {
         assertThat(settings.port()).isZero();
         assertThat(settings.models()).containsExactly("demo-model");
         assertThat(settings.pacer()).isSameAs(Pacer.sleeping());
+        // vLLM as operators run it: block size 16, prompt-token details, its usage and error shapes.
+        assertThat(settings.blockSize()).isEqualTo(16);
+        assertThat(settings.api()).isEqualTo(ApiSurface.VLLM);
+        assertThat(settings.frontend()).isEqualTo(Frontend.NONE);
+    }
+
+    @Test
+    void parse_vllmOptions_intoTheSurfaceAndFrontend() {
+        EngineSettings settings = EngineSimulatorMain.parse(new String[] {
+            "--block-size",
+            "128",
+            "--max-model-len",
+            "4096",
+            "--no-prompt-tokens-details",
+            "--conversations",
+            "--delete-stored-responses",
+            "--keep-alive-after-rejection",
+            "--engine-intake",
+            "36",
+            "--scrape-stall-at",
+            "100",
+            "--scrape-stall-ms",
+            "8000"
+        });
+
+        assertThat(settings.blockSize()).isEqualTo(128);
+        assertThat(settings.maxModelLen()).isEqualTo(4096);
+        assertThat(settings.api()).isEqualTo(new ApiSurface(false, false, true, true, false));
+        assertThat(settings.frontend()).isEqualTo(Frontend.asRecorded());
     }
 
     @Test

@@ -56,7 +56,8 @@ class FaultTest {
         assertThat(next.statusCode()).isEqualTo(200);
         // the refused request never reached the engine
         assertThat(http.get("/metrics").body())
-                .contains("vllm:request_success_total{engine=\"0\",model_name=\"demo-model\"} 1.0");
+                .contains(
+                        "vllm:request_success_total{engine=\"0\",finished_reason=\"stop\",model_name=\"demo-model\"} 1.0");
     }
 
     @Test

@@ -2,6 +2,7 @@ package grid.gateway.enginesim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.load.EngineSeriesParser;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
@@ -44,6 +45,7 @@ class PrefixCachingTest {
 
         assertThat(first).isZero();
         assertThat(second).isPositive().matches(t -> t % 16 == 0, "whole blocks");
+        assertThat(engine.settings().blockSize()).isEqualTo(16);
         assertThat(salted).isZero();
         assertThat(saltedAgain).isEqualTo(second);
         assertThat(otherModel).isZero();
@@ -86,11 +88,55 @@ class PrefixCachingTest {
                         .getInt("cached_tokens"))
                 .isPositive();
         JsonObject usage = message.getJsonObject("usage");
-        assertThat(usage.getInt("cache_read_input_tokens")).isPositive();
-        // Anthropic's input_tokens leaves out what was read from the cache
-        assertThat(usage.getInt("input_tokens") + usage.getInt("cache_read_input_tokens"))
+        // vLLM's Messages usage never tells a cache hit: input_tokens counts every prompt token, cached or not.
+        assertThat(usage.keySet()).containsExactly("input_tokens", "output_tokens");
+        assertThat(usage.getInt("input_tokens"))
                 .isEqualTo(SimHttp.json(http.post("/v1/messages/count_tokens", messages))
                         .getInt("input_tokens"));
+    }
+
+    @Test
+    void blockSize128_cachedTokensAreWholeBlocks_thePartialLastBlockNeverCached() throws Exception {
+        try (EngineSimulator cpu =
+                EngineSettings.builder().model("m").blockSize(128).instant().start()) {
+            SimHttp cpuHttp = new SimHttp(cpu);
+            // 2,559 simulated tokens, as the recorded prompt that vLLM cached 2,432 of (19 whole blocks of 128).
+            String prompt = "{\"prompt\":\"" + "x".repeat(4 * 2_559) + "\",\"max_tokens\":1}";
+            cpuHttp.post("/v1/completions", prompt);
+            JsonObject usage =
+                    SimHttp.json(cpuHttp.post("/v1/completions", prompt)).getJsonObject("usage");
+
+            assertThat(usage.getInt("prompt_tokens")).isEqualTo(2_559);
+            assertThat(usage.getJsonObject("prompt_tokens_details").getInt("cached_tokens"))
+                    .isEqualTo(2_432);
+            assertThat(cpuHttp.get("/metrics").body()).contains("block_size=\"128\"");
+        }
+    }
+
+    @Test
+    void promptTokensDetailsOff_cachedTokensNeverReported_plainNullStreamAbsent() throws Exception {
+        try (EngineSimulator plain = EngineSettings.builder()
+                .model("m")
+                .api(ApiSurface.VLLM.withoutPromptTokensDetails())
+                .instant()
+                .start()) {
+            SimHttp plainHttp = new SimHttp(plain);
+            plainHttp.post("/v1/chat/completions", chat("m", ""));
+            JsonObject warm = SimHttp.json(plainHttp.post("/v1/chat/completions", chat("m", "")));
+            List<Sse> stream = Sse.parse(plainHttp
+                    .post(
+                            "/v1/chat/completions",
+                            chat("m", ",\"stream\":true,\"stream_options\":{\"include_usage\":true}"))
+                    .body());
+
+            assertThat(warm.getJsonObject("usage").isNull("prompt_tokens_details"))
+                    .isTrue();
+            assertThat(stream.get(stream.size() - 2).json().getJsonObject("usage"))
+                    .doesNotContainKey("prompt_tokens_details");
+            // The engine still cached the prompt; it only does not say so.
+            assertThat(plainHttp.get("/metrics").body())
+                    .doesNotContain("vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"m\"} 0.0");
+        }
     }
 
     @Test
@@ -122,20 +168,30 @@ class PrefixCachingTest {
         assertThat(pacer.count(Duration.ofMillis(20))).isEqualTo(8);
     }
 
+    /** The tokens a Messages request found cached, read off {@code /metrics} (its usage never tells). */
     private int messagesCached(String billingHeader) throws Exception {
         String body = "{\"max_tokens\":4,\"system\":[{\"type\":\"text\",\"text\":\"" + billingHeader
                 + "\"},{\"type\":\"text\",\"text\":\"" + LONG + "\"}],"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-        return SimHttp.json(http.post("/v1/messages", body))
-                .getJsonObject("usage")
-                .getInt("cache_read_input_tokens");
+        double before = cacheHits();
+        http.post("/v1/messages", body);
+        return (int) (cacheHits() - before);
     }
 
+    private double cacheHits() throws Exception {
+        return new EngineSeriesParser()
+                .parse(http.get("/metrics").body(), "vllm:num_requests_waiting", 0)
+                .cachedTokens()
+                .orElseThrow();
+    }
+
+    /** The cached tokens a chat answer reports; 0 when vLLM reports none (a null {@code prompt_tokens_details}). */
     private int chatCached(String model, String extra) throws Exception {
-        JsonObject body = SimHttp.json(http.post("/v1/chat/completions", chat(model, extra)));
-        return body.getJsonObject("usage")
-                .getJsonObject("prompt_tokens_details")
-                .getInt("cached_tokens");
+        JsonObject usage = SimHttp.json(http.post("/v1/chat/completions", chat(model, extra)))
+                .getJsonObject("usage");
+        return usage.isNull("prompt_tokens_details")
+                ? 0
+                : usage.getJsonObject("prompt_tokens_details").getInt("cached_tokens");
     }
 
     private static String chat(String model, String extra) {

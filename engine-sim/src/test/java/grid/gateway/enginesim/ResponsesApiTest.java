@@ -23,6 +23,18 @@ class ResponsesApiTest {
         http = new SimHttp(engine);
     }
 
+    /** Restarts {@link #engine} with the OpenAI additions vLLM lacks: conversations and deleting a response. */
+    private void withOpenAiAdditions() {
+        engine.close();
+        engine = EngineSettings.builder()
+                .model("m")
+                .answerTokens(4)
+                .api(ApiSurface.VLLM.withOpenAiAdditions())
+                .instant()
+                .start();
+        http = new SimHttp(engine);
+    }
+
     @AfterEach
     void stop() {
         engine.close();
@@ -34,14 +46,14 @@ class ResponsesApiTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         JsonObject body = SimHttp.json(response);
-        assertThat(body.getString("id")).matches("resp_[0-9a-f]{32}");
+        assertThat(body.getString("id")).matches("resp_[0-9a-f]{16}");
         assertThat(body.getString("object")).isEqualTo("response");
         assertThat(body.getString("status")).isEqualTo("completed");
-        assertThat(body.getBoolean("store")).isTrue();
         assertThat(body.isNull("previous_response_id")).isTrue();
-        assertThat(body.isNull("conversation")).isTrue();
+        // vLLM's Response has neither a conversation nor a store field.
+        assertThat(body).doesNotContainKeys("conversation", "store");
         JsonObject item = body.getJsonArray("output").getJsonObject(0);
-        assertThat(item.getString("id")).matches("msg_[0-9a-f]{32}");
+        assertThat(item.getString("id")).matches("msg_[0-9a-f]{16}");
         assertThat(item.getString("type")).isEqualTo("message");
         assertThat(item.getString("role")).isEqualTo("assistant");
         assertThat(item.getJsonArray("content").getJsonObject(0).getString("type"))
@@ -88,11 +100,15 @@ class ResponsesApiTest {
         assertThat(created.getString("status")).isEqualTo("in_progress");
         assertThat(created.isNull("usage")).isTrue();
         String itemId = events.get(2).json().getJsonObject("item").getString("id");
+        // While it streams, vLLM names the message item with bare hex; the completed response with msg_.
+        assertThat(itemId).matches("[0-9a-f]{16}");
         assertThat(events.get(4).json().getString("item_id")).isEqualTo(itemId);
         assertThat(events.get(4).json().getString("delta")).isEqualTo("write");
         JsonObject completed = events.getLast().json().getJsonObject("response");
         assertThat(completed.getString("id")).isEqualTo(created.getString("id"));
         assertThat(completed.getString("status")).isEqualTo("completed");
+        assertThat(completed.getJsonArray("output").getJsonObject(0).getString("id"))
+                .matches("msg_[0-9a-f]{16}");
         assertThat(completed.getJsonObject("usage").getJsonObject("input_tokens_details"))
                 .containsKey("cached_tokens");
         // stored before response.completed is written
@@ -102,6 +118,7 @@ class ResponsesApiTest {
 
     @Test
     void storedResponse_lifecycle_createRetrieveInputItemsCancelDelete() throws Exception {
+        withOpenAiAdditions();
         CountDownLatch gate = new CountDownLatch(1);
         engine.failNext(1, Fault.holdFirstByte(gate));
         JsonObject queued = SimHttp.json(http.post("/v1/responses", CREATE + ",\"background\":true}"));
@@ -136,6 +153,30 @@ class ResponsesApiTest {
         assertThat(http.delete("/v1/responses/" + id).statusCode()).isEqualTo(404);
         assertThat(http.get("/v1/responses/" + id + "/input_items").statusCode())
                 .isEqualTo(404);
+    }
+
+    @Test
+    void delete_asVllm_405InFastApiShapeAndTheResponseStays() throws Exception {
+        String id = SimHttp.json(http.post("/v1/responses", CREATE + "}")).getString("id");
+
+        HttpResponse<String> deleted = http.delete("/v1/responses/" + id);
+
+        assertThat(deleted.statusCode()).isEqualTo(405);
+        assertThat(deleted.body()).isEqualTo("{\"detail\":\"Method Not Allowed\"}");
+        assertThat(deleted.headers().firstValue("allow")).contains("GET");
+        assertThat(http.get("/v1/responses/" + id).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void conversations_asVllm_404AndTheFieldIgnored() throws Exception {
+        HttpResponse<String> create = http.post("/v1/conversations", "{}");
+        HttpResponse<String> named = http.post("/v1/responses", CREATE + ",\"conversation\":\"conv_1\"}");
+
+        assertThat(create.statusCode()).isEqualTo(404);
+        assertThat(create.body()).isEqualTo("{\"detail\":\"Not Found\"}");
+        assertThat(http.get("/v1/conversations/conv_1").statusCode()).isEqualTo(404);
+        assertThat(named.statusCode()).isEqualTo(200);
+        assertThat(SimHttp.json(named)).doesNotContainKey("conversation");
     }
 
     @Test
@@ -211,13 +252,13 @@ class ResponsesApiTest {
     void storeFalse_notRetrievable() throws Exception {
         JsonObject body = SimHttp.json(http.post("/v1/responses", CREATE + ",\"store\":false}"));
 
-        assertThat(body.getBoolean("store")).isFalse();
         assertThat(http.get("/v1/responses/" + body.getString("id")).statusCode())
                 .isEqualTo(404);
     }
 
     @Test
     void conversation_unknownOrWithPreviousResponseId_refused() throws Exception {
+        withOpenAiAdditions();
         HttpResponse<String> unknown = http.post("/v1/responses", CREATE + ",\"conversation\":{\"id\":\"conv_1\"}}");
         HttpResponse<String> both = http.post(
                 "/v1/responses", CREATE + ",\"conversation\":\"conv_1\",\"previous_response_id\":\"resp_1\"}");
@@ -230,6 +271,7 @@ class ResponsesApiTest {
 
     @Test
     void conversation_known_nameInResponseAndTurnAppended() throws Exception {
+        withOpenAiAdditions();
         String conversation = SimHttp.json(http.post("/v1/conversations", "{}")).getString("id");
 
         JsonObject body =

@@ -43,6 +43,10 @@ final class SimHttp {
         return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    CompletableFuture<HttpResponse<String>> getAsync(String path) {
+        return client.sendAsync(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return client.send(request(path).DELETE().build(), HttpResponse.BodyHandlers.ofString());
     }

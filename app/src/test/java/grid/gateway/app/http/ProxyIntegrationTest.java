@@ -132,7 +132,7 @@ class ProxyIntegrationTest {
         int at = created.body().indexOf("\"id\":\"" + prefix) + 6;
         String tagged = created.body().substring(at, created.body().indexOf('"', at));
         String stored = "resp_" + tagged.substring(prefix.length());
-        assertThat(tagged).matches(java.util.regex.Pattern.quote(prefix) + "[0-9a-f]{32}");
+        assertThat(tagged).matches(java.util.regex.Pattern.quote(prefix) + "[0-9a-f]{16}");
         // Output items keep the engine's own ids: only response ids are tagged.
         assertThat(created.body()).containsPattern("\"id\":\"msg_[0-9a-f]+\"");
         assertThat(created.headers().firstValueAsLong("content-length"))

@@ -49,7 +49,11 @@ final class SoakGrid implements AutoCloseable {
                                 "--slots",
                                 "8",
                                 "--decode-tps",
-                                "400"),
+                                "400",
+                                // The soak's traffic deletes stored responses and uses conversations (vLLM has
+                                // neither; the simulator adds them on request).
+                                "--conversations",
+                                "--delete-stored-responses"),
                         List.of(line));
                 engines.add(engine);
                 enginePorts.put(name, engine.port(line, START));

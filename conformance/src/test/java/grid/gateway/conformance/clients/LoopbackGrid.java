@@ -17,7 +17,7 @@ final class LoopbackGrid implements AutoCloseable {
 
     /** A response id tagged for east-a with an empty mac (no tag key): {@code resp_east.<digest>..<engine id>}. */
     static final Pattern TAGGED_RESPONSE_ID =
-            Pattern.compile("resp_east\\." + ClusterDigest.of("east-a") + "\\.\\.[0-9a-f]{32}");
+            Pattern.compile("resp_east\\." + ClusterDigest.of("east-a") + "\\.\\.[0-9a-f]{16}");
 
     /** A conversation id tagged for east-a. */
     static final Pattern TAGGED_CONVERSATION_ID =

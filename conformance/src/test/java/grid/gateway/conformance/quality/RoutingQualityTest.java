@@ -3,6 +3,7 @@ package grid.gateway.conformance.quality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import grid.gateway.enginesim.ApiSurface;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
 import java.nio.file.Path;
@@ -144,8 +145,9 @@ class RoutingQualityTest {
      */
     private StaleProbe staleConversation(String prefixAffinity) {
         grid = new QualityGrid(dir);
-        EngineSimulator a = grid.engine("a", EngineSettings.builder());
-        EngineSimulator b = grid.engine("b", EngineSettings.builder());
+        // Engines that say "0 cached tokens" out loud, as OpenAI's API does (vLLM says nothing for 0).
+        EngineSimulator a = grid.engine("a", EngineSettings.builder().api(ApiSurface::withZeroCachedTokensReported));
+        EngineSimulator b = grid.engine("b", EngineSettings.builder().api(ApiSurface::withZeroCachedTokensReported));
         grid.startGateway("", prefixAffinity);
         a.setQueueDepth(0);
         b.setQueueDepth(3);

@@ -1,5 +1,6 @@
 package grid.gateway.conformance.scenario;
 
+import grid.gateway.enginesim.ApiSurface;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
 import java.io.IOException;
@@ -81,8 +82,13 @@ abstract sealed class GatewayUnderTest implements AutoCloseable permits InProces
         for (Scenario.Site site : grid) {
             for (Scenario.Cluster cluster : site.clusters()) {
                 engines.computeIfAbsent(cluster.name(), name -> {
-                    EngineSettings.Builder settings =
-                            EngineSettings.builder().name(name).instant().random(new SplittableRandom(name.hashCode()));
+                    // vLLM as recorded, plus the Conversations API and DELETE of a stored response that the
+                    // scenarios of stored-id pinning exercise (vLLM has neither).
+                    EngineSettings.Builder settings = EngineSettings.builder()
+                            .name(name)
+                            .instant()
+                            .random(new SplittableRandom(name.hashCode()))
+                            .api(ApiSurface.VLLM.withOpenAiAdditions());
                     cluster.models().forEach(settings::model);
                     return settings.start();
                 });
