@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.ConfigWatcher;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.forward.ResponseRelay;
@@ -24,9 +25,7 @@ import grid.gateway.app.tls.GatewayTls;
 import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
-import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.load.Admission;
-import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
@@ -39,7 +38,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
@@ -110,8 +108,8 @@ public final class GatewayServer implements AutoCloseable {
                         new Admission(window, ejector),
                         memory,
                         clock,
-                        this::prices,
-                        this::missingSeries));
+                        id -> router().prices(id),
+                        id -> router().missingSeries(id)));
         this.router = new SiteRouter(
                 initial.config().grid(),
                 initial.config().prefixAffinity(),
@@ -244,24 +242,18 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The queue scraper: https metrics URLs are scraped with their cluster's TLS; pod censuses go to the metrics. */
     private QueueScraper scraper(MonotonicClock clock) {
-        return new QueueScraper(
-                        () -> snapshot.get().config().grid(),
-                        () -> snapshot.get().config().load(),
-                        router,
-                        clock,
-                        scheduler)
+        return new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
                 .tls(tls::forCluster)
                 .events(metrics);
     }
 
-    /** The prices in force, for the gauges: read once the admin listener serves, after the router is built. */
-    private ClusterPrices prices(ClusterId cluster) {
-        return router.prices(cluster);
+    private LoadSettings loadSettings() {
+        return snapshot.get().config().load();
     }
 
-    /** The engine series an auto estimate lacks, for the gauges: read like {@link #prices}. */
-    private Set<String> missingSeries(ClusterId cluster) {
-        return router.missingSeries(cluster);
+    /** The router, for the gauges (prices, missing series): read once the admin listener serves, after it is built. */
+    private SiteRouter router() {
+        return router;
     }
 
     /** The bound client port. */
@@ -396,6 +388,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * What a shutdown did.
+     *
      * @param inFlightAtStart requests in flight when it began
      * @param finished requests that completed while it drained (including ones that arrived on open connections)
      * @param cut requests cut at the grace deadline
