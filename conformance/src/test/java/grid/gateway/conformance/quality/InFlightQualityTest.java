@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,29 +100,47 @@ class InFlightQualityTest {
         assertThat(grid.gateway.metric(AFFINITY, "outcome=\"hit\"") - hits).isEqualTo(29);
     }
 
-    /**
-     * Sends {@code requests} new conversations one after another without waiting for their answers: each engine holds
-     * every answer until the burst is over, and the next request is sent only once the one before it reached its
-     * engine. Returns what each engine received.
-     */
+    @Test
+    void sequentialConversation_enginesSeenRunningOne_noQueueOfFinishedRequests() throws Exception {
+        start(COUNT, 3);
+        // Every engine is scraped running one request (held across the scrape): one sequence seen running of slots
+        // nobody told the gateway.
+        heldBurst(3, () -> grid.gateway.server.scrapeNow());
+        double loads = grid.gateway.metric(AFFINITY, "outcome=\"load\"");
+
+        List<Integer> servedBy = conversation("conversation", 20);
+
+        assertThat(servedBy).containsOnly(servedBy.getFirst());
+        assertThat(grid.gateway.metric(AFFINITY, "outcome=\"load\"") - loads).isZero();
+    }
+
     private int[] heldBurst(int requests) throws Exception {
+        return heldBurst(requests, () -> {});
+    }
+
+    /**
+     * Sends {@code requests} new conversations (prompts that share nothing with anything sent before) one after another
+     * without waiting for their answers: each engine holds
+     * every answer until the burst is over, and the next request is sent only once the one before it reached its
+     * engine; {@code whileHeld} runs while every answer is held. Returns what each engine received.
+     */
+    private int[] heldBurst(int requests, Runnable whileHeld) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         engines.forEach(engine -> engine.failNext(requests, Fault.holdFirstByte(release)));
         int[] before = requestCounts();
         List<Future<Integer>> answers = new ArrayList<>();
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < requests; i++) {
-                String body = turn("burst conversation " + i, 0);
+                String body = "{\"model\":\"" + QualityGrid.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                        + QualityGrid.prompt("burst conversation " + i, 1_000) + "\"}]}";
                 answers.add(clients.submit(
                         () -> grid.gateway.post("/v1/chat/completions", body).statusCode()));
-                int sent = i + 1;
+                int total = IntStream.of(before).sum() + i + 1;
                 GatewayHarness.await(
-                        "request " + sent + " held at its engine",
-                        () -> engines.stream()
-                                        .mapToInt(EngineSimulator::running)
-                                        .sum()
-                                == sent);
+                        "request " + (i + 1) + " at its engine",
+                        () -> IntStream.of(requestCounts()).sum() == total);
             }
+            whileHeld.run();
             release.countDown();
             for (Future<Integer> answer : answers) {
                 assertThat(answer.get()).isEqualTo(200);

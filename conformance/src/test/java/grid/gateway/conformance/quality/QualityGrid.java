@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Test fixture for the routing-quality scenarios (issue 12): instant simulated engines of site {@code east} on
+ * Test fixture for the routing-quality scenarios: instant simulated engines of site {@code east} on
  * loopback, and a gateway in process in front of them ({@link GatewayHarness}: a manual clock, seed 1). Scheduled scrapes run an hour
  * apart ({@code poll_interval_ms} 3600000, {@code window_secs} 3600), so the only scrapes are the one at start and
  * those a test drives ({@code gateway.server.scrapeNow()}): what the gateway knows of load is what the test decided.

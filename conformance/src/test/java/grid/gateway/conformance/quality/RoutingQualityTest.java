@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12's conformance scenarios, in process on a manual clock with seed 1 and scrapes driven by the test: {@code
- * auto} calibration converges to the engine simulator's true prefill rate, {@code count_sent_since_scrape} spreads a
- * burst between two scrapes, and {@code learn_from_usage} stops a stale cluster from staying sticky. Each compares
+ * The routing-quality settings' conformance scenarios, in process on a manual clock with seed 1 and scrapes driven by the test: {@code
+ * auto} calibration converges to the engine simulator's true prefill rate, and {@code learn_from_usage} stops a stale
+ * cluster from staying sticky ({@code count_sent_since_scrape}: {@link InFlightQualityTest}). Each compares
  * against the gateway without the setting, where the behaviour is absent.
  */
 class RoutingQualityTest {
@@ -76,42 +76,6 @@ class RoutingQualityTest {
         }
 
         assertThat(grid.gateway.metric(PREFILL_GAUGE, A)).isEqualTo(10_000);
-    }
-
-    @Test
-    void burstBetweenScrapes_countSentSinceScrape_spreadsOverBothClusters() {
-        int[] served = burst("count_sent_since_scrape: true");
-
-        // The depths the burst saw: a 0 + sent, b 1 + sent; 6 requests end 4:3 either way round.
-        assertThat(served[0]).isBetween(3, 4);
-        assertThat(served[1]).isBetween(2, 3);
-    }
-
-    @Test
-    void burstBetweenScrapes_withoutCount_herdsOntoTheClusterLeastQueuedAtTheScrape() {
-        int[] served = burst("");
-
-        assertThat(served).containsExactly(6, 0);
-    }
-
-    /** Six new conversations between two scrapes, a scraped at depth 0 and b at 1; what each cluster served. */
-    private int[] burst(String load) {
-        grid = new QualityGrid(dir);
-        EngineSimulator a = grid.engine("a", EngineSettings.builder());
-        EngineSimulator b = grid.engine("b", EngineSettings.builder());
-        grid.startGateway(load, "");
-        a.setQueueDepth(0);
-        b.setQueueDepth(1);
-        grid.gateway.server.scrapeNow();
-        int beforeA = a.requestCount();
-        int beforeB = b.requestCount();
-
-        for (int i = 0; i < 6; i++) {
-            assertThat(grid.chat(QualityGrid.prompt("conversation " + i, 1_000), false))
-                    .isEqualTo(200);
-        }
-
-        return new int[] {a.requestCount() - beforeA, b.requestCount() - beforeB};
     }
 
     @Test
