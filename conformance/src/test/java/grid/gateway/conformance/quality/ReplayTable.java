@@ -63,6 +63,10 @@ public final class ReplayTable {
                 SequentialReplay.Result result =
                         replay.throughGateway(dir, config.getValue()[0], config.getValue()[1], trial + 1);
                 hit += result.hitRate();
+                if (Boolean.getBoolean("replay.verbose")) {
+                    System.out.printf(
+                            Locale.ROOT, "  %s seed %d: %.4f%n", config.getKey(), trial + 1, result.hitRate());
+                }
                 load += result.outcome("load");
             }
             System.out.printf(

@@ -25,8 +25,8 @@ import java.util.function.UnaryOperator;
  * are active at once, their turns interleaved round-robin, the next wave starting when one ends. Every conversation
  * opens with one of {@value #SYSTEM_PROMPTS} shared system prompts of 6 KiB, and each turn adds a 320-byte user
  * message and a 160-byte assistant answer to its history. Three instant simulated engines of site {@code east},
- * each with a prefix cache of {@value #CACHE_BLOCKS} blocks of 16 tokens (64 KiB of text: a few conversations,
- * far less than the gateway's memory), answer as vLLM does (or as {@code api} changes that).
+ * each with a prefix cache of {@value #CACHE_BLOCKS} blocks of 16 tokens (32 KiB of text: a few conversations, far
+ * less than the gateway's memory), answer as vLLM does (or as the replay's engine settings change that).
  *
  * <p>Time is the gateway's manual clock: {@value #STEP_MILLIS} ms a request (light load: each answer is instant), and
  * every cluster is scraped once a simulated second, as {@code poll_interval_ms: 1000} would (the scheduled rounds
@@ -38,8 +38,8 @@ import java.util.function.UnaryOperator;
  *   <li>the gateway's affinity outcomes over the replay.
  * </ul>
  *
- * <p>{@link #oracle} replays the same conversations straight to the engines, each conversation pinned to one engine
- * (round-robin), the hit rate a perfect router of this traffic gets.
+ * <p>{@link #oracle} replays the same conversations straight to the engines, each pinned to the engine of its
+ * system prompt: the hit rate of perfect affinity on this traffic (no router sees the engines' caches better).
  *
  * <p>Not thread-safe; one replay at a time.
  */
@@ -47,8 +47,11 @@ final class SequentialReplay {
     static final int TURNS = 6;
     static final int WAVE = 12;
     static final int SYSTEM_PROMPTS = 4;
-    static final int CACHE_BLOCKS = 1_024;
-    static final int STEP_MILLIS = 250;
+    /** Each engine's prefix cache, in blocks of 16 tokens: 32 KiB of text, a third of one wave's conversations. */
+    static final int CACHE_BLOCKS = 512;
+    /** Simulated time a request takes: 100 requests a second, one at a time, each answered in milliseconds. */
+    static final int STEP_MILLIS = 10;
+
     static final int ENGINES = 3;
 
     private final int conversations;
@@ -93,7 +96,24 @@ final class SequentialReplay {
         }
     }
 
-    /** The replay straight to the engines, conversation {@code c} always on engine {@code c mod 3}. */
+    /** The mean hit rate, and the {@code load} outcomes summed, over gateways seeded with {@code seeds}. */
+    Result meanThroughGateway(Path dir, String load, String prefixAffinity, long... seeds) {
+        double hit = 0;
+        Map<String, Double> outcomes = new LinkedHashMap<>();
+        int requests = 0;
+        for (long seed : seeds) {
+            Result one = throughGateway(dir, load, prefixAffinity, seed);
+            hit += one.hitRate() / seeds.length;
+            one.outcomes().forEach((outcome, count) -> outcomes.merge(outcome, count, Double::sum));
+            requests += one.requests();
+        }
+        return new Result(hit, outcomes, requests);
+    }
+
+    /**
+     * The replay straight to the engines, each conversation pinned to the engine of its system prompt (prompt
+     * {@code p} on engine {@code p mod 3}): every conversation's turns and every sharer of its prefix in one cache.
+     */
     Result oracle() {
         List<EngineSimulator> started = new ArrayList<>();
         try {
@@ -106,7 +126,7 @@ final class SequentialReplay {
             HttpClient client = GatewayHarness.client(java.util.Optional.empty());
             Tally tally = new Tally();
             for (Turn turn : schedule()) {
-                EngineSimulator engine = started.get(turn.conversation() % ENGINES);
+                EngineSimulator engine = started.get(turn.conversation() % SYSTEM_PROMPTS % ENGINES);
                 tally.add(GatewayHarness.send(
                         client,
                         HttpRequest.newBuilder(URI.create(engine.url() + "/v1/chat/completions"))
