@@ -115,7 +115,7 @@ public final class Simulation {
     public static RunResult run(RunSpec spec, GatewayTuning tuning) {
         SimClock clock = new SimClock();
         SplittableRandom random = new SplittableRandom(spec.seed());
-        var grid = spec.grid().routingGrid();
+        SimGrid grid = spec.grid();
         int replicas = spec.replicas();
         Policy policy = switch (spec.policy()) {
             case GRID_SITE_ROUTE -> {
