@@ -290,6 +290,9 @@ plugins:
         {{- if $sharing.shareBacklog }}
         share_backlog: true
         {{- end }}
+        {{- if $sharing.confirmWaitMs }}
+        confirm_wait_ms: {{ $sharing.confirmWaitMs | toJson }}
+        {{- end }}
         {{- if $sharing.password.existingSecret }}
         password_file: {{ printf "%s/%s" (trimSuffix "/" $sharing.password.mountPath) $sharing.password.secretKey | toJson }}
         {{- end }}

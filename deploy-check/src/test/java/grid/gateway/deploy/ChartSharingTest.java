@@ -31,6 +31,7 @@ class ChartSharingTest {
                                 "stream", "east-prefix-memory",
                                 "warm_start_ms", 3000,
                                 "share_backlog", true,
+                                "confirm_wait_ms", 250,
                                 "password_file", "/var/run/grid/redis/redis-password")));
         assertThat(at(named(pod.get("volumes"), "redis-password"), "secret", "secretName"))
                 .isEqualTo("redis-credentials");

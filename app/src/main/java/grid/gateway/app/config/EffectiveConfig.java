@@ -162,6 +162,7 @@ public final class EffectiveConfig {
         sharing.passwordFile().ifPresent(path -> share.put("password_file", path.toString()));
         share.put("warm_start_ms", sharing.warmStart().toMillis());
         share.put("share_backlog", sharing.shareBacklog());
+        share.put("confirm_wait_ms", sharing.confirmWait().toMillis());
         affinity.put("sharing", share);
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("load", loadBlock);

@@ -154,6 +154,13 @@ public enum GatewayMeter {
             Type.COUNTER,
             "grid_prefix_sharing_applied",
             "Peer replicas' prefix confirmations and drops applied to this replica's memory (warm start included)"),
+    /** Confirmations that waited for the peers to apply them, by how the wait ended. */
+    SHARING_WAITS(
+            Type.COUNTER,
+            "grid_prefix_sharing_waits",
+            "Confirmations that waited (sharing.confirm_wait_ms), before their answer was relayed, for every live peer to"
+                    + " apply them: applied, or timed_out",
+            "result"),
     /** Sharing entries not published or not applied, by reason. */
     SHARING_DROPPED(
             Type.COUNTER,

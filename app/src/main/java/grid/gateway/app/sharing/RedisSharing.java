@@ -64,8 +64,14 @@ public final class RedisSharing implements AutoCloseable {
         Optional<PeerSends> sends = settings.shareBacklog()
                 ? Optional.of(new PeerSends(backlog.line(), backlog.clock()))
                 : Optional.empty();
+        PeerAcks acks = new PeerAcks();
+        this.publisher.confirmations(acks, settings.confirmWait());
         this.reader = new SharingReader(
-                replica, settings.stream(), endpoint, new SharingReader.Targets(memory, sends), context);
+                replica,
+                settings.stream(),
+                endpoint,
+                new SharingReader.Targets(memory, sends, acks, publisher::ack),
+                context);
         this.reading = Thread.ofVirtual().name("grid-sharing-reader").start(reader);
         this.publishing = Thread.ofVirtual().name("grid-sharing-publisher").start(publisher);
         memory.sharing(publisher);

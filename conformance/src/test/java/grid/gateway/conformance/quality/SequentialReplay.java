@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -43,29 +45,38 @@ import java.util.function.UnaryOperator;
  *
  * <p>Not thread-safe; one replay at a time.
  */
-final class SequentialReplay {
+public final class SequentialReplay {
     static final int TURNS = 6;
     static final int WAVE = 12;
     static final int SYSTEM_PROMPTS = 4;
     /** Each engine's prefix cache, in blocks of 16 tokens: 32 KiB of text, a third of one wave's conversations. */
-    static final int CACHE_BLOCKS = 512;
+    public static final int CACHE_BLOCKS = 512;
     /** Simulated time a request takes: 100 requests a second, one at a time, each answered in milliseconds. */
     static final int STEP_MILLIS = 10;
 
-    static final int ENGINES = 3;
+    public static final int ENGINES = 3;
+    /** Where each turn is sent. */
+    public static final String PATH = "/v1/chat/completions";
 
     private final int conversations;
     private final UnaryOperator<EngineSettings.Builder> engines;
 
     /** {@code conversations} conversations on engines built by {@code engines} from the replay's settings. */
-    SequentialReplay(int conversations, UnaryOperator<EngineSettings.Builder> engines) {
+    public SequentialReplay(int conversations, UnaryOperator<EngineSettings.Builder> engines) {
         this.conversations = conversations;
         this.engines = engines;
     }
 
-    /** What one replay measured. */
-    record Result(double hitRate, Map<String, Double> outcomes, int requests) {
-        double outcome(String name) {
+    /**
+     * What one replay measured.
+     *
+     * @param hitRate Σ cached_tokens ÷ Σ prompt_tokens
+     * @param outcomes the gateway's affinity outcomes over the replay, by name (empty straight to the engines)
+     * @param requests requests sent
+     */
+    public record Result(double hitRate, Map<String, Double> outcomes, int requests) {
+        /** How many requests affinity decided as {@code name} ({@code hit}, {@code load}, ...). */
+        public double outcome(String name) {
             return outcomes.getOrDefault(name, 0.0);
         }
     }
@@ -80,20 +91,35 @@ final class SequentialReplay {
             }
             grid.startGateway(load, prefixAffinity, seed);
             Map<String, Double> before = outcomes(grid.gateway);
-            Tally tally = new Tally();
-            int step = 0;
-            for (Turn turn : schedule()) {
-                if (step % (1_000 / STEP_MILLIS) == 0) {
-                    grid.gateway.server.scrapeNow();
-                }
-                tally.add(grid.gateway.post("/v1/chat/completions", turn.body()));
-                grid.gateway.clock.advance(java.time.Duration.ofMillis(STEP_MILLIS));
-                step++;
-            }
-            Map<String, Double> after = outcomes(grid.gateway);
+            GatewayHarness gateway = grid.gateway;
+            Result replayed = replay(
+                    step -> {
+                        if (step > 0) {
+                            gateway.clock.advance(java.time.Duration.ofMillis(STEP_MILLIS));
+                        }
+                        if (step % (1_000 / STEP_MILLIS) == 0) {
+                            gateway.server.scrapeNow();
+                        }
+                    },
+                    turn -> gateway.post(PATH, turn.body()));
+            Map<String, Double> after = outcomes(gateway);
             after.replaceAll((outcome, value) -> value - before.getOrDefault(outcome, 0.0));
-            return new Result(tally.hitRate(), after, tally.requests);
+            return new Result(replayed.hitRate(), after, replayed.requests());
         }
+    }
+
+    /**
+     * The replay through {@code send}, one turn at a time, each answered before the next is sent; {@code step} runs
+     * before each turn (a scrape, the clock) with the turn's index.
+     */
+    public Result replay(IntConsumer step, Function<Turn, HttpResponse<String>> send) {
+        Tally tally = new Tally();
+        List<Turn> turns = schedule();
+        for (int i = 0; i < turns.size(); i++) {
+            step.accept(i);
+            tally.add(send.apply(turns.get(i)));
+        }
+        return new Result(tally.hitRate(), Map.of(), tally.requests);
     }
 
     /** The mean hit rate, and the {@code load} outcomes summed, over gateways seeded with {@code seeds}. */
@@ -124,17 +150,17 @@ final class SequentialReplay {
                         .start());
             }
             HttpClient client = GatewayHarness.client(java.util.Optional.empty());
-            Tally tally = new Tally();
-            for (Turn turn : schedule()) {
-                EngineSimulator engine = started.get(turn.conversation() % SYSTEM_PROMPTS % ENGINES);
-                tally.add(GatewayHarness.send(
-                        client,
-                        HttpRequest.newBuilder(URI.create(engine.url() + "/v1/chat/completions"))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(turn.body()))
-                                .build()));
-            }
-            return new Result(tally.hitRate(), Map.of(), tally.requests);
+            return replay(
+                    step -> {},
+                    turn -> GatewayHarness.send(
+                            client,
+                            HttpRequest.newBuilder(
+                                            URI.create(started.get(turn.conversation() % SYSTEM_PROMPTS % ENGINES)
+                                                            .url()
+                                                    + PATH))
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(turn.body()))
+                                    .build()));
         } finally {
             started.forEach(EngineSimulator::close);
         }
@@ -148,9 +174,15 @@ final class SequentialReplay {
         return counts;
     }
 
-    /** One turn of one conversation, as a Chat Completions body. */
-    record Turn(int conversation, int turn) {
-        String body() {
+    /**
+     * One turn of one conversation, as a Chat Completions body.
+     *
+     * @param conversation the conversation's index
+     * @param turn the turn's index in it
+     */
+    public record Turn(int conversation, int turn) {
+        /** The request body: the system prompt, every earlier turn and its answer, the new question. */
+        public String body() {
             StringBuilder messages = new StringBuilder();
             messages.append(message("system", systemPrompt(conversation % SYSTEM_PROMPTS)));
             for (int t = 0; t < turn; t++) {
@@ -167,7 +199,7 @@ final class SequentialReplay {
     }
 
     /** The turns in the order they are sent: waves of {@value #WAVE} conversations, round-robin within a wave. */
-    List<Turn> schedule() {
+    public List<Turn> schedule() {
         List<Turn> turns = new ArrayList<>();
         for (int first = 0; first < conversations; first += WAVE) {
             int last = Math.min(conversations, first + WAVE);
