@@ -4,7 +4,10 @@ import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
+import grid.gateway.app.listen.ListenerGuard;
+import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.observe.AdminRoutes;
+import grid.gateway.app.observe.EdgeMeters;
 import grid.gateway.app.observe.Readiness;
 import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.MeterRegistry;
@@ -14,6 +17,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http1.Http1Config;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The gateway's two listeners, built and started for {@link GatewayServer}: the client listener (the API paths) and
@@ -26,6 +30,13 @@ final class Listeners {
     private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
     /** The client listener's response stream buffer, in bytes (Helidon's default: 4096). */
     static final int RESPONSE_BUFFER = 1024;
+    /**
+     * Admin connections at most: probes and scrapes need a few; the cap keeps a flood of the admin port from taking
+     * the descriptors {@code server.max_connections: auto} keeps back for everything but client connections.
+     */
+    static final int ADMIN_CONNECTIONS = 128;
+
+    private static final System.Logger LOG = System.getLogger(Listeners.class.getName());
 
     private Listeners() {}
 
@@ -53,6 +64,7 @@ final class Listeners {
         WebServerConfig.Builder adminBuilder = WebServer.builder()
                 .host(bind.host())
                 .port(settings.adminPort())
+                .maxTcpConnections(ADMIN_CONNECTIONS)
                 // The header deadline guards the admin listener too: a scrape port is as easy to hold open.
                 .protocolsDiscoverServices(false)
                 .addProtocol(
@@ -63,6 +75,26 @@ final class Listeners {
         return adminBuilder.build().start();
     }
 
+    /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
+    static int connectionCap(ServerSettings settings) {
+        OptionalLong limit = OpenFiles.limit();
+        int cap = settings.binding().connectionCap(limit);
+        if (settings.binding().maxConnections() == ServerSettings.Binding.AUTO) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "client connections at most " + (cap == 0 ? "unlimited" : cap) + " (server.max_connections: auto;"
+                            + " open-file limit " + (limit.isPresent() ? limit.getAsLong() : "unknown") + ")");
+        }
+        return cap;
+    }
+
+    /** Guards a started listener's accepts ({@link ListenerGuard}) and registers its gauges in {@code meters}. */
+    static ListenerGuard guard(WebServer listener, Bind bind, String name, EdgeMeters meters) {
+        ListenerGuard guard = ListenerGuard.guard(listener, bind.host(), name, meters);
+        meters.listener(name, guard::accepting);
+        return guard;
+    }
+
     /** The client listener: every request passes the in-flight filter, then the gateway's routing. */
     static WebServer client(
             ServerSettings settings,
@@ -70,7 +102,7 @@ final class Listeners {
             HeaderDeadline headerDeadline,
             InFlightRequests inFlight,
             GatewayRouting.Parts parts) {
-        int maxConnections = settings.binding().maxConnections();
+        int maxConnections = connectionCap(settings);
         WebServerConfig.Builder builder = WebServer.builder();
         bind.tls().ifPresent(builder::tls);
         return builder.host(bind.host())

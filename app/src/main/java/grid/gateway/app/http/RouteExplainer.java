@@ -123,7 +123,12 @@ public final class RouteExplainer {
 
     /** A 400 in the admin API's error shape. */
     static Answer invalid(String code, String message) {
-        String json = Json.createObjectBuilder()
+        return new Answer(400, error(code, message));
+    }
+
+    /** The admin API's error shape: {@code {"error":{"message":…,"type":"invalid_request_error","code":…}}}. */
+    static String error(String code, String message) {
+        return Json.createObjectBuilder()
                 .add(
                         "error",
                         Json.createObjectBuilder()
@@ -132,7 +137,23 @@ public final class RouteExplainer {
                                 .add("code", code))
                 .build()
                 .toString();
-        return new Answer(400, json);
+    }
+
+    /**
+     * {@code target} as it may be logged: its path, with a stored id replaced by {@code {id}} (a stored id reads the
+     * response it names), without the query.
+     */
+    String logged(String target) {
+        int query = target.indexOf('?');
+        String path = query < 0 ? target : target.substring(0, query);
+        try {
+            Classified call = endpoints.classify(path);
+            return call.pathId()
+                    .map(id -> path.substring(0, id.start()) + "{id}" + path.substring(id.end()))
+                    .orElse(path);
+        } catch (IllegalArgumentException notHttp) {
+            return "(not a path)";
+        }
     }
 
     private static boolean isJson(byte[] body) {
