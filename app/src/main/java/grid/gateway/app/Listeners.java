@@ -4,17 +4,21 @@ import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
+import grid.gateway.app.http.RequestLineKeeper;
 import grid.gateway.app.listen.ListenerGuard;
 import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.EdgeMeters;
 import grid.gateway.app.observe.Readiness;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.DirectHandler;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -114,16 +118,27 @@ final class Listeners {
                 // after it, so a bigger buffer only costs memory: 1 KiB instead of Helidon's 4 KiB, about 3 KiB less
                 // a streamed answer, the same writes (docs/design.md §H16).
                 .writeBufferSize(RESPONSE_BUFFER)
-                // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
-                // protocols and waits for its first bytes to choose, and a stop does not close it as idle.
+                // Our HTTP/1 selector replaces the discovered protocol: with both, a new connection has two candidate
+                // protocols and waits for its first bytes to choose, and a stop does not close it as idle. It is
+                // Helidon's own, wrapped so that the handler sees each request line as sent (RequestLineKeeper).
                 .protocolsDiscoverServices(false)
-                .addProtocol(Http1Config.builder()
-                        .addReceiveListener(headerDeadline)
-                        // Request headers are checked here, as they arrive: the forwarder then sends them unchecked.
-                        .validateRequestHeaders(true)
-                        // Every answer header is either the gateway's own or a cluster's, which the WebClient checked
-                        // as it read it: checking each again on the way out cost about 1% of the CPU a request.
-                        .validateResponseHeaders(false)
+                .addConnectionSelector(new RequestLineKeeper(Http1ConnectionSelector.builder()
+                        .config(Http1Config.builder()
+                                .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
+                                // Request headers are checked here, as they arrive: the forwarder then sends them
+                                // unchecked.
+                                .validateRequestHeaders(true)
+                                // Every answer header is either the gateway's own or a cluster's, which the WebClient
+                                // checked as it read it: checking each again on the way out cost about 1% of the CPU a
+                                // request.
+                                .validateResponseHeaders(false)
+                                .build())
+                        .build()))
+                // HTTP/1.0 is refused (505) in the API's error shape, saying why (VersionRefusal).
+                .directHandlers(DirectHandlers.builder()
+                        .addHandler(
+                                DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED,
+                                GatewayRouting.versionRefusal(parts))
                         .build())
                 .featuresDiscoverServices(false)
                 // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace

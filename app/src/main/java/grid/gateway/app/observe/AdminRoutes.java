@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.listen.CloseWhenAsked;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
@@ -105,6 +106,7 @@ public final class AdminRoutes {
                         .build());
         if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
             server.routing(routing -> {
+                routing.addFilter(CloseWhenAsked.INSTANCE);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
