@@ -96,11 +96,14 @@ final class PausingServerChannel extends ServerSocketChannel {
         }
     }
 
-    /** Tells {@code pauses}; a failure there (a log or metric out of descriptors too) must not end the listener. */
+    /**
+     * Tells {@code pauses}; a failure there must not end the listener: with no descriptor free, a log handler may fail
+     * to write, and a class not loaded yet may fail to load from a class-path directory (a {@link LinkageError}).
+     */
     private static void tell(Runnable event) {
         try {
             event.run();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             // Nothing to tell it with: the next accept goes on regardless.
         }
     }
