@@ -148,7 +148,8 @@ public final class GatewayServer implements AutoCloseable {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
         }
-        metrics.edge().clientConnectionsLimit(Listeners.connectionCap(settings));
+        // Helidon's -1 is no limit, the gauge's 0.
+        metrics.edge().clientConnectionsLimit(Math.max(0, server.prototype().maxTcpConnections()));
         this.clientGuard = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge());
         Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge());
         readiness.watchClientListener(clientGuard::listening);

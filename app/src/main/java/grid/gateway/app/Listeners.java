@@ -80,7 +80,7 @@ final class Listeners {
     }
 
     /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
-    static int connectionCap(ServerSettings settings) {
+    private static int connectionCap(ServerSettings settings) {
         OptionalLong limit = OpenFiles.limit();
         int cap = settings.binding().connectionCap(limit);
         if (settings.binding().maxConnections() == ServerSettings.Binding.AUTO) {

@@ -25,7 +25,7 @@ final class ServerBlock {
             new LongRange(0, Long.MAX_VALUE, "0 (half the heap) or more", "at most " + Long.MAX_VALUE);
     /** 0 is no limit ({@code auto} is read apart). */
     private static final LongRange CONNECTIONS =
-            new LongRange(0, Integer.MAX_VALUE, "auto, 0 (no limit) or more", "at most " + Integer.MAX_VALUE);
+            new LongRange(0, Integer.MAX_VALUE, "0 (no limit) or more", "at most " + Integer.MAX_VALUE);
     /** An IPv4 or IPv6 literal or a DNS name: letters, digits, dots, hyphens, colons. */
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:-]{1,253}");
 
