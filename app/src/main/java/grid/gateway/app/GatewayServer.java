@@ -92,7 +92,6 @@ public final class GatewayServer implements AutoCloseable {
     private final WebServer admin;
     private final ReentrantLock stopping = new ReentrantLock();
     private final GatewayTls tls;
-    private final ListenerGuard clientGuard;
     private volatile @Nullable ConfigWatcher watcher;
     private @Nullable ShutdownReport stopped;
 
@@ -148,14 +147,19 @@ public final class GatewayServer implements AutoCloseable {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
         }
-        // Helidon's -1 is no limit, the gauge's 0.
-        metrics.edge().clientConnectionsLimit(Math.max(0, server.prototype().maxTcpConnections()));
-        this.clientGuard = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge());
-        Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge());
-        readiness.watchClientListener(clientGuard::listening);
+        guardListeners(settings, runtime);
         readiness.clientListenerBound();
         scraper.start();
         scheduleSweeps(headerDeadline, memory);
+    }
+
+    /** Keeps both listeners accepting through descriptor exhaustion; liveness watches the client listener's socket. */
+    private void guardListeners(ServerSettings settings, GatewayRuntime runtime) {
+        // Helidon's -1 is no limit, the gauge's 0.
+        metrics.edge().clientConnectionsLimit(Math.max(0, server.prototype().maxTcpConnections()));
+        ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge());
+        Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge());
+        readiness.watchClientListener(client::listening);
     }
 
     /** The admin listener's parts: /route/explain reads the router, endpoints and config the client listener does. */
