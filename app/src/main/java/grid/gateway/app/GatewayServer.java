@@ -16,6 +16,7 @@ import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.http.RouteExplainer;
 import grid.gateway.app.listen.ListenerGuard;
+import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.load.QueueScraper;
 import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
@@ -155,8 +156,8 @@ public final class GatewayServer implements AutoCloseable {
 
     /** Keeps both listeners accepting through descriptor exhaustion; liveness watches the client listener's socket. */
     private void guardListeners(ServerSettings settings, GatewayRuntime runtime) {
-        // Helidon's -1 is no limit, the gauge's 0.
-        metrics.edge().clientConnectionsLimit(Math.max(0, server.prototype().maxTcpConnections()));
+        // The cap Listeners.client gave the listener (it logs it).
+        metrics.edge().clientConnectionsLimit(settings.binding().connectionCap(OpenFiles.limit()));
         ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge());
         Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge());
         readiness.watchClientListener(client::listening);
