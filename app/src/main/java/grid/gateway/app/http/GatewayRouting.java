@@ -13,6 +13,7 @@ import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.http.DirectHandler;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
@@ -89,6 +90,11 @@ public final class GatewayRouting {
                 observing.clock(),
                 ClientAddress::of));
         routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
+    }
+
+    /** Helidon's direct handler that refuses HTTP/1.0 with 505 in the API's error shape ({@link VersionRefusal}). */
+    public static DirectHandler versionRefusal(Parts parts) {
+        return new VersionRefusal(parts.endpoints(), parts.metrics());
     }
 
     /**

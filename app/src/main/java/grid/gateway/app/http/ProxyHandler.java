@@ -130,7 +130,7 @@ public final class ProxyHandler implements Handler {
                     events.refused(InboundRefusal.BODY_UNSCANNABLE);
                     ErrorAnswers.send(response, endpoint.errors(), ApiError.BODY_UNSCANNABLE);
                 } else if (!named.get().values().isEmpty()) {
-                    pinned(named.get(), forward, response);
+                    pinnedIfServed(named.get(), forward, response);
                 } else if (endpoint.handling() == Handling.NEW_CONVERSATION) {
                     // 4. A new conversation goes to the local site first.
                     forwarding.routed(router.newConversation(), noKeys(), forward, response);
@@ -147,9 +147,21 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    /** Whether the role serves the path and its endpoint defines the method; if not, answers 404 or 405 unread. */
+    /**
+     * Whether the request's head is acceptable, the role serves the path and its endpoint defines the method; if not,
+     * answers 501 or 400 ({@link RequestHead}), 404 or 405, unread.
+     */
     private boolean served(Classified call, ServerRequest request, ServerResponse response) {
         Endpoint endpoint = call.endpoint();
+        Optional<ApiError> head = RequestHead.problem(request);
+        if (head.isPresent()) {
+            events.refused(
+                    head.get() == ApiError.INVALID_HEADER
+                            ? InboundRefusal.INVALID_HEADER
+                            : InboundRefusal.METHOD_NOT_IMPLEMENTED);
+            answerUnread(request, response, endpoint.errors(), head.get());
+            return false;
+        }
         if (!inbound.policy().get().serves(call)) {
             events.refused(InboundRefusal.PATH_NOT_FOUND);
             answerUnread(request, response, endpoint.errors(), ApiError.PATH_NOT_FOUND);
@@ -242,6 +254,16 @@ public final class ProxyHandler implements Handler {
             BoundedBody.linger(request);
         }
         return new CloseConnectionException("request body refused: " + reason.label());
+    }
+
+    /** Pins a request naming stored ids; a provider answers 404 instead: no stored state passes through it. */
+    private void pinnedIfServed(Named named, ForwardRequest forward, ServerResponse response) {
+        if (!inbound.policy().get().servesStoredIds()) {
+            events.refused(InboundRefusal.STORED_ID_VIA_PROVIDER);
+            ErrorAnswers.send(response, forward.errors(), ApiError.ID_NOT_FOUND);
+            return;
+        }
+        pinned(named, forward, response);
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {

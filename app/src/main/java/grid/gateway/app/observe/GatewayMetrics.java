@@ -62,6 +62,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     private final ConcurrentMap<ClusterId, ClusterMeters> clusters = new ConcurrentHashMap<>();
     private final ReentrantLock syncLock = new ReentrantLock();
     private final SharingMeters sharing;
+    private final EdgeMeters edge;
     private boolean closed;
 
     /**
@@ -89,6 +90,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
             reloads.put(result, meters.counter(GatewayMeter.CONFIG_RELOADS, result.label()));
         }
         sharing = new SharingMeters(meters);
+        edge = new EdgeMeters(meters);
         syncClusters();
     }
 
@@ -100,6 +102,11 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     /** The meters of prefix-memory sharing. */
     public SharingMeters sharing() {
         return sharing;
+    }
+
+    /** The meters of the listeners, the open files and the route explainer. */
+    public EdgeMeters edge() {
+        return edge;
     }
 
     @Override

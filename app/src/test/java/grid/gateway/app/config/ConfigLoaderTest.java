@@ -167,7 +167,8 @@ class ConfigLoaderTest {
                         Duration.ofSeconds(7),
                         Duration.ofSeconds(4),
                         8_388_608,
-                        new ServerSettings.Binding("127.0.0.1", "::1", 100)));
+                        new ServerSettings.Binding("127.0.0.1", "::1", 100),
+                        RouteExplainSettings.DISABLED));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),

@@ -71,6 +71,8 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
         metrics.requestsInFlight(() -> 3);
         metrics.inflightBodyBytes(() -> 4096);
+        metrics.edge().listener("client", () -> true);
+        metrics.edge().clientConnectionsLimit(256);
         Scrape scrape = SERVER.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {
