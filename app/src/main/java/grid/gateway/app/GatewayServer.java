@@ -32,7 +32,6 @@ import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.MonotonicClock;
-import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
@@ -122,13 +121,11 @@ public final class GatewayServer implements AutoCloseable {
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
-        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
+        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster, scheduler);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
-        // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
-        this.relay =
-                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
+        this.relay = new ResponseRelay();
         HeaderDeadline headerDeadline = new HeaderDeadline(
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         readiness.configLoaded();
@@ -179,6 +176,8 @@ public final class GatewayServer implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
         scheduler.scheduleWithFixedDelay(
                 memory::expire, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                forwarder::closeIdle, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -6,6 +6,7 @@ import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.ProxyEvents;
@@ -133,10 +134,12 @@ final class Forwarding {
         // The try's client span ends with the next try or when the request is answered (the relay included).
         UpstreamSpan span = request.trace().upstream(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
+        if (attempt.retried()) {
+            extras.events().upstreamRetried(decision.cluster().id(), RetryReason.STALE_CONNECTION);
+        }
         switch (attempt) {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
-            case Attempt.Answered answered ->
-                span.answered(answered.response().status().code());
+            case Attempt.Answered answered -> span.answered(answered.answer().status());
         }
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
@@ -200,16 +203,13 @@ final class Forwarding {
     private void answered(
             RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
         BackendCluster cluster = decision.cluster();
-        int status = answered.response().status().code();
+        int status = answered.answer().status();
         extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
         request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
         RelayResult result = relay.relay(
-                request.method(),
-                answered.response(),
-                response,
-                new RelayPlan(rewrite, firstToken(decision, status), request.access()));
+                answered.answer(), response, new RelayPlan(rewrite, firstToken(decision, status), request.access()));
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);

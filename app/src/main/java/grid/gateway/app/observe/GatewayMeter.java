@@ -43,6 +43,14 @@ public enum GatewayMeter {
             "Forwarding attempts to a backend cluster that failed before or while reading the answer, by kind",
             "cluster",
             "kind"),
+    /** Requests sent to a backend cluster a second time, by why. */
+    UPSTREAM_RETRIES(
+            Type.COUNTER,
+            "grid_upstream_retries",
+            "Requests sent to a backend cluster a second time: stale_connection (a reused connection failed before"
+                    + " any byte of the answer)",
+            "cluster",
+            "reason"),
     /** Windowed worst queue depth; NaN while unmeasured. */
     QUEUE_DEPTH(
             Type.GAUGE,

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.load.LoadEvents;
 import grid.gateway.app.load.PodCensus;
@@ -132,6 +133,16 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         ClusterMeters found = meters(cluster);
         if (found != null) {
             found.failed(failure);
+        }
+    }
+
+    /** A request was sent to {@code cluster} a second time: counts {@code grid_upstream_retries_total{reason}}. */
+    @Override
+    public void upstreamRetried(ClusterId cluster, RetryReason reason) {
+        requireNonNull(reason, "reason");
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.retried(reason);
         }
     }
 
