@@ -71,6 +71,7 @@ public final class EffectiveConfig {
         block.put("max_connections", server.binding().maxConnections());
         block.put("header_timeout_ms", server.headerTimeout().toMillis());
         block.put("body_timeout_ms", server.bodyTimeout().toMillis());
+        block.put("send_timeout_ms", server.sendTimeout().toMillis());
         block.put("shutdown_grace_ms", server.shutdownGrace().toMillis());
         block.put("shutdown_delay_ms", server.shutdownDelay().toMillis());
         return block;

@@ -41,6 +41,7 @@ final class ServerBlock {
                 "max_connections",
                 "header_timeout_ms",
                 "body_timeout_ms",
+                "send_timeout_ms",
                 "shutdown_grace_ms",
                 "shutdown_delay_ms",
                 // Read by TlsBlock, which needs the config's folder and the watcher's file reader.
@@ -57,6 +58,8 @@ final class ServerBlock {
                 "header_timeout_ms", ServerSettings.DEFAULT_HEADER_TIMEOUT.toMillis(), LongRange.millis()));
         Duration bodyTimeout = Duration.ofMillis(
                 server.integer("body_timeout_ms", ServerSettings.DEFAULT_BODY_TIMEOUT.toMillis(), LongRange.millis()));
+        Duration sendTimeout = Duration.ofMillis(
+                server.integer("send_timeout_ms", ServerSettings.DEFAULT_SEND_TIMEOUT.toMillis(), LongRange.millis()));
         long graceMillis =
                 server.integer("shutdown_grace_ms", ServerSettings.DEFAULT_SHUTDOWN_GRACE.toMillis(), SHUTDOWN_MILLIS);
         long delayMillis =
@@ -84,6 +87,7 @@ final class ServerBlock {
                 maxBodyBytes,
                 headerTimeout,
                 bodyTimeout,
+                sendTimeout,
                 Duration.ofMillis(graceMillis),
                 Duration.ofMillis(delayMillis),
                 inflight,

@@ -75,6 +75,14 @@ final class IdleAlarm implements AutoCloseable {
     void client(Duration timeout, Runnable stall) {
         this.onStall = requireNonNull(stall, "stall");
         this.clientNanos = timeout.toNanos();
+        if (clientNanos < idleNanos) {
+            // The check in the queue is due at the idle timeout: one is needed at the send timeout.
+            ScheduledFuture<?> due = pending;
+            schedule(clientNanos);
+            if (due != null) {
+                due.cancel(false);
+            }
+        }
     }
 
     /** Whether the upstream side went off: an upstream operation waited the whole idle timeout. */

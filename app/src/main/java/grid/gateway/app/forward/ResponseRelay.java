@@ -39,6 +39,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: one call per request; the set of answers in flight is concurrent.
  */
 public final class ResponseRelay {
+    private static final System.Logger LOG = System.getLogger(ResponseRelay.class.getName());
     private static final int COPY_BUFFER = 16 * 1024;
     /** Larger JSON answers are streamed untagged rather than held (no Responses object comes near this). */
     private static final int MAX_TAGGED_JSON = 64 * 1024 * 1024;
@@ -58,17 +59,30 @@ public final class ResponseRelay {
      * stream is opened.
      */
     public RelayResult relay(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
-        if (!answer.hasBody()) {
-            copyHeaders(answer, response, false);
-            answer.close(); // nothing to read: the connection goes back to the pool if nothing followed the head
-            sendWhole(response, null, plan.watch()); // a HEAD answer keeps the Content-Length it announced
-            return new RelayResult(answer.status(), new BodyTail());
-        }
+        IdleAlarm alarm = answer.alarm();
+        ClientCut cut = new ClientCut(Thread.currentThread());
+        alarm.client(plan.sendTimeout(), cut::fire);
         relaying.add(answer);
         try {
+            if (!answer.hasBody()) {
+                copyHeaders(answer, response, false);
+                try {
+                    sendWhole(response, null, plan.watch(), alarm); // a HEAD answer keeps its Content-Length
+                } finally {
+                    answer.close(); // nothing to read: pooled if nothing followed the head
+                }
+                return new RelayResult(answer.status(), new BodyTail());
+            }
             return relayBody(answer, response, plan);
+        } catch (UncheckedIOException | CloseConnectionException e) {
+            if (cut.fired()) {
+                LOG.log(System.Logger.Level.DEBUG, "a client took no byte of its answer for send_timeout_ms: cut");
+                throw new CloseConnectionException("the client stopped reading its answer", e);
+            }
+            throw e;
         } finally {
             relaying.remove(answer);
+            cut.finish();
         }
     }
 
@@ -98,23 +112,22 @@ public final class ResponseRelay {
                     Optional.of(answer.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.RESET));
         }
         copyHeaders(answer, response, tagged);
+        IdleAlarm alarm = answer.alarm();
         try {
             plan.firstBytes().run();
             RelayResult result;
             if (holdJson && first < 0) {
-                result = jsonTagged(status, held.toByteArray(), response, rewrite, watch);
+                result = jsonTagged(status, held.toByteArray(), response, rewrite, watch, alarm);
             } else if (holdJson) {
                 // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
-                watch.streaming(response);
-                OutputStream out = response.outputStream();
+                OutputStream out = stream(response, watch, alarm);
                 held.writeTo(out);
                 out.flush();
                 result = copy(status, reader, out, AnswerRewrite.NONE.events(out), 0);
             } else if (!sse && reader.holdsWhole(first)) {
-                result = whole(status, reader, response, watch);
+                result = whole(status, reader, response, watch, alarm);
             } else {
-                watch.streaming(response);
-                OutputStream out = response.outputStream();
+                OutputStream out = stream(response, watch, alarm);
                 EventWriter events = (sse && tagged ? rewrite : AnswerRewrite.NONE).events(out);
                 result = copy(status, reader, out, events, first);
             }
@@ -175,10 +188,15 @@ public final class ResponseRelay {
     }
 
     private static RelayResult jsonTagged(
-            int status, byte[] body, ServerResponse response, AnswerRewrite rewrite, RelayWatch watch) {
+            int status,
+            byte[] body,
+            ServerResponse response,
+            AnswerRewrite rewrite,
+            RelayWatch watch,
+            IdleAlarm alarm) {
         byte[] tagged = rewrite.tagJson(body);
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
-        sendWhole(response, tagged, watch);
+        sendWhole(response, tagged, watch, alarm);
         BodyTail tail = new BodyTail();
         tail.append(body, 0, body.length);
         return new RelayResult(status, tail);
@@ -188,33 +206,45 @@ public final class ResponseRelay {
      * Sends an answer the first read brought whole (its announced length, in a buffer of exactly that size) in one
      * write, without the response's output stream and its buffers: the common short JSON answer.
      */
-    private static RelayResult whole(int status, UpstreamReader reader, ServerResponse response, RelayWatch watch)
+    private static RelayResult whole(
+            int status, UpstreamReader reader, ServerResponse response, RelayWatch watch, IdleAlarm alarm)
             throws IOException {
         if (reader.read() >= 0) {
             throw new IOException("upstream answer longer than announced");
         }
-        sendWhole(response, reader.buffer, watch);
+        sendWhole(response, reader.buffer, watch, alarm);
         BodyTail tail = new BodyTail();
         tail.append(reader.buffer, 0, reader.buffer.length);
         return new RelayResult(status, tail);
     }
 
     /**
-     * Sends {@code body} whole (null: no body), and tells {@code watch} how it went (a failed write is the client
-     * gone).
+     * Sends {@code body} whole (null: no body) under the send timeout, and tells {@code watch} how it went (a failed
+     * write is the client gone, or cut).
      */
-    private static void sendWhole(ServerResponse response, byte @Nullable [] body, RelayWatch watch) {
+    private static void sendWhole(ServerResponse response, byte @Nullable [] body, RelayWatch watch, IdleAlarm alarm) {
         try {
-            if (body == null) {
-                response.send();
-            } else {
-                response.send(body);
-            }
+            alarm.clientWrite(() -> {
+                if (body == null) {
+                    response.send();
+                } else {
+                    response.send(body);
+                }
+            });
+        } catch (IOException e) {
+            watch.wholeFailed();
+            throw new UncheckedIOException(e);
         } catch (UncheckedIOException | CloseConnectionException e) {
             watch.wholeFailed();
             throw e;
         }
         watch.sentWhole(body == null ? 0 : body.length);
+    }
+
+    /** The response's output stream, each write under the send timeout; {@code watch} counts what goes through. */
+    private static OutputStream stream(ServerResponse response, RelayWatch watch, IdleAlarm alarm) {
+        watch.streaming(response);
+        return new DeadlineOutputStream(response.outputStream(), alarm);
     }
 
     /** Relays the {@code first} bytes already in the reader's buffer, then the rest of the answer. */

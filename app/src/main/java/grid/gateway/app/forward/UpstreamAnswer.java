@@ -65,6 +65,11 @@ public final class UpstreamAnswer {
         return alarm.read(body, buffer, length);
     }
 
+    /** The exchange's alarm: it watches the relay's writes to the client too. */
+    IdleAlarm alarm() {
+        return alarm;
+    }
+
     /** Whether the idle alarm ended the answer: a silence, not a fault, broke the read. */
     public boolean timedOut() {
         return alarm.fired();

@@ -20,11 +20,13 @@ import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.select.LoadGate;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Sends a routed request upstream and relays the answer (docs/design.md §3, §6, §9):
@@ -52,8 +54,12 @@ final class Forwarding {
     private final BiFunction<BackendCluster, ForwardRequest, AnswerRewrite> rewrites;
     private final Collaborators extras;
 
-    /** The metric events and the usage parser. */
-    record Collaborators(ProxyEvents events, Function<byte[], OptionalLong> reportedCachedTokens) {}
+    /**
+     * The metric events, the usage parser, and the send timeout in force ({@code server.send_timeout_ms}, read per
+     * answer so a reload applies at once).
+     */
+    record Collaborators(
+            ProxyEvents events, Function<byte[], OptionalLong> reportedCachedTokens, Supplier<Duration> sendTimeout) {}
 
     Forwarding(
             SiteRouter router,
@@ -208,8 +214,12 @@ final class Forwarding {
         request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
-        RelayResult result = relay.relay(
-                answered.answer(), response, new RelayPlan(rewrite, firstToken(decision, status), request.access()));
+        RelayPlan plan = new RelayPlan(
+                rewrite,
+                firstToken(decision, status),
+                request.access(),
+                extras.sendTimeout().get());
+        RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);
