@@ -134,7 +134,8 @@ public final class GatewayServer implements AutoCloseable {
                 .config()
                 .server()
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
-        metrics.inflightBodyBytes(budget::inUse);
+        metrics.inflightBodyBytes(budget::bodies);
+        metrics.inflightAnswerBytes(budget::answers);
         ServerSettings settings = initial.config().server();
         this.admin =
                 Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, adminParts(registry, runtime));

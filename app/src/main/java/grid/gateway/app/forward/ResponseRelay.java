@@ -1,5 +1,7 @@
 package grid.gateway.app.forward;
 
+import grid.gateway.app.rewrite.JsonIdStream;
+import grid.gateway.app.rewrite.SseIdTagger;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -7,10 +9,10 @@ import io.helidon.http.HttpMediaType;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,8 +43,8 @@ import org.jspecify.annotations.Nullable;
 public final class ResponseRelay {
     private static final System.Logger LOG = System.getLogger(ResponseRelay.class.getName());
     private static final int COPY_BUFFER = 16 * 1024;
-    /** Larger JSON answers are streamed untagged rather than held (no Responses object comes near this). */
-    private static final int MAX_TAGGED_JSON = 64 * 1024 * 1024;
+    /** What tagging an event stream may hold: one event, and an id value of an event tagged as it streams. */
+    private static final int SSE_TAGGING = SseIdTagger.DEFAULT_MAX_EVENT_BYTES + 2 * JsonIdStream.MAX_VALUE;
 
     /** Answers being copied now, so that a shutdown past its grace can cut them ({@link #cutAll()}). */
     private final Set<UpstreamAnswer> relaying = ConcurrentHashMap.newKeySet();
@@ -89,48 +91,32 @@ public final class ResponseRelay {
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
         AnswerRewrite rewrite = plan.rewrite();
-        RelayWatch watch = plan.watch();
-        int status = answer.status();
         Optional<HttpMediaType> type = answer.headers().contentType();
         boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
         boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
         boolean tagged = rewrite.tagsIds() && (sse || json);
+        if (tagged && encoded(answer)) {
+            // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
+            answer.cut();
+            return failedBeforeBody(answer);
+        }
         UpstreamReader reader = new UpstreamReader(answer);
-        boolean holdJson = tagged && json && answer.length() <= MAX_TAGGED_JSON;
-        ByteArrayOutputStream held = new ByteArrayOutputStream();
+        plan.memory().hold(reader.buffer.length + (tagged && sse ? SSE_TAGGING : 0));
+        HeldAnswer held = tagged && json ? new HeldAnswer(answer.length(), plan.memory()) : null;
         int first;
         try {
-            // The status and headers go to the client only once the first body bytes (for a held JSON answer:
-            // the whole body) are in hand, so an answer that breaks before them becomes the gateway's own 502/504
-            // instead of a status the client cannot trust.
-            first = holdJson ? hold(reader, held) : reader.read();
+            // The status and headers go to the client only once the first body bytes (for a tagged JSON answer:
+            // the whole of a short one, the first 64 KiB of a longer one) are in hand, so an answer that breaks
+            // before them becomes the gateway's own 502/504 instead of a status the client cannot trust.
+            first = held != null ? hold(reader, held) : reader.read();
         } catch (IOException | RuntimeException e) {
             answer.cut();
-            return new RelayResult(
-                    status,
-                    new BodyTail(),
-                    Optional.of(answer.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.RESET));
+            return failedBeforeBody(answer);
         }
         copyHeaders(answer, response, tagged);
-        IdleAlarm alarm = answer.alarm();
         try {
             plan.firstBytes().run();
-            RelayResult result;
-            if (holdJson && first < 0) {
-                result = jsonTagged(status, held.toByteArray(), response, rewrite, watch, alarm);
-            } else if (holdJson) {
-                // A chunked answer too large to hold: what is held goes out as is, the rest streams untagged.
-                OutputStream out = stream(response, watch, alarm);
-                held.writeTo(out);
-                out.flush();
-                result = copy(status, reader, out, AnswerRewrite.NONE.events(out), 0);
-            } else if (!sse && reader.holdsWhole(first)) {
-                result = whole(status, reader, response, watch, alarm);
-            } else {
-                OutputStream out = stream(response, watch, alarm);
-                EventWriter events = (sse && tagged ? rewrite : AnswerRewrite.NONE).events(out);
-                result = copy(status, reader, out, events, first);
-            }
+            RelayResult result = relayRead(answer, response, plan, reader, new Read(first, held, sse && tagged));
             answer.close(); // read to its end: the connection goes back to the pool if nothing followed
             return result;
         } catch (IOException e) {
@@ -140,6 +126,65 @@ public final class ResponseRelay {
             answer.cut();
             throw e;
         }
+    }
+
+    /**
+     * What was read before the headers went out: {@code first} bytes in the reader's buffer (-1: the body ended), the
+     * held start of a tagged JSON answer (or null), and whether the answer is a tagged event stream.
+     */
+    private record Read(int first, @Nullable HeldAnswer held, boolean taggedEvents) {}
+
+    /** Relays the rest of a body whose first bytes are in hand, by its kind. */
+    private static RelayResult relayRead(
+            UpstreamAnswer answer, ServerResponse response, RelayPlan plan, UpstreamReader reader, Read read)
+            throws IOException {
+        int status = answer.status();
+        IdleAlarm alarm = answer.alarm();
+        HeldAnswer held = read.held();
+        if (held != null && read.first() < 0) {
+            byte[] body = Arrays.copyOf(held.bytes(), held.size());
+            plan.memory().hold(2L * body.length); // the body and its tagged copy, while they are sent
+            return jsonTagged(status, body, response, plan, alarm);
+        }
+        if (held != null) {
+            // Longer than is held: tagged as it streams, chunked (its length changes), starting with what is held.
+            OutputStream out = stream(response, plan.watch(), alarm);
+            EventWriter writer = plan.rewrite().json(out);
+            BodyTail tail = new BodyTail();
+            tail.append(held.bytes(), 0, held.size());
+            writer.accept(held.bytes(), 0, held.size());
+            return copy(status, reader, out, writer, new Copy(0, tail));
+        }
+        if (!read.taggedEvents() && reader.holdsWhole(read.first())) {
+            return whole(status, reader, response, plan.watch(), alarm);
+        }
+        OutputStream out = stream(response, plan.watch(), alarm);
+        EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out);
+        return copy(status, reader, out, events, new Copy(read.first(), new BodyTail()));
+    }
+
+    /** Why an answer that gave the client nothing yet failed: a silence past the idle timeout, else a fault. */
+    private static RelayResult failedBeforeBody(UpstreamAnswer answer) {
+        return new RelayResult(
+                answer.status(),
+                new BodyTail(),
+                Optional.of(answer.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.RESET));
+    }
+
+    /** Whether the answer's body is in a content coding other than identity. */
+    private static boolean encoded(UpstreamAnswer answer) {
+        if (!answer.headers().contains(HeaderNames.CONTENT_ENCODING)) {
+            return false;
+        }
+        for (String value : answer.headers().values(HeaderNames.CONTENT_ENCODING)) {
+            for (String coding : value.split(",")) {
+                String token = coding.strip();
+                if (!token.isEmpty() && !token.equalsIgnoreCase("identity")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -175,12 +220,11 @@ public final class ResponseRelay {
         }
     }
 
-    /** Reads a JSON answer whole into {@code held}, up to just past the limit; -1 when it all fit. */
-    private static int hold(UpstreamReader reader, ByteArrayOutputStream held) throws IOException {
+    /** Reads a JSON answer into {@code held}, up to just past its limit; -1 when it all fit. */
+    private static int hold(UpstreamReader reader, HeldAnswer held) throws IOException {
         int n;
         while ((n = reader.read()) >= 0) {
-            held.write(reader.buffer, 0, n);
-            if (held.size() > MAX_TAGGED_JSON) {
+            if (!held.add(reader.buffer, n)) {
                 return held.size();
             }
         }
@@ -188,15 +232,10 @@ public final class ResponseRelay {
     }
 
     private static RelayResult jsonTagged(
-            int status,
-            byte[] body,
-            ServerResponse response,
-            AnswerRewrite rewrite,
-            RelayWatch watch,
-            IdleAlarm alarm) {
-        byte[] tagged = rewrite.tagJson(body);
+            int status, byte[] body, ServerResponse response, RelayPlan plan, IdleAlarm alarm) {
+        byte[] tagged = plan.rewrite().tagJson(body);
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
-        sendWhole(response, tagged, watch, alarm);
+        sendWhole(response, tagged, plan.watch(), alarm);
         BodyTail tail = new BodyTail();
         tail.append(body, 0, body.length);
         return new RelayResult(status, tail);
@@ -247,11 +286,14 @@ public final class ResponseRelay {
         return new DeadlineOutputStream(response.outputStream(), alarm);
     }
 
-    /** Relays the {@code first} bytes already in the reader's buffer, then the rest of the answer. */
-    private static RelayResult copy(int status, UpstreamReader reader, OutputStream out, EventWriter events, int first)
+    /** Where a copy starts: {@code first} bytes already in the reader's buffer, and the body's tail so far. */
+    private record Copy(int first, BodyTail tail) {}
+
+    /** Relays the first bytes already in the reader's buffer, then the rest of the answer. */
+    private static RelayResult copy(int status, UpstreamReader reader, OutputStream out, EventWriter events, Copy from)
             throws IOException {
-        BodyTail tail = new BodyTail();
-        int n = first;
+        BodyTail tail = from.tail();
+        int n = from.first();
         while (n >= 0) {
             tail.append(reader.buffer, 0, n);
             events.accept(reader.buffer, 0, n);

@@ -218,7 +218,8 @@ final class Forwarding {
                 rewrite,
                 firstToken(decision, status),
                 request.access(),
-                extras.sendTimeout().get());
+                extras.sendTimeout().get(),
+                request.memory());
         RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();

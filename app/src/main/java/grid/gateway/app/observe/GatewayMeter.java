@@ -171,7 +171,13 @@ public enum GatewayMeter {
     INFLIGHT_BODY_BYTES(
             Type.GAUGE,
             "grid_inflight_body_bytes",
-            "Request body bytes held in memory now (buffers reserved against server.max_inflight_body_bytes)");
+            "Request body bytes held in memory now (buffers reserved against server.max_inflight_body_bytes)"),
+    /** Answer bytes relays hold now, counted in the same budget as bodies. */
+    INFLIGHT_ANSWER_BYTES(
+            Type.GAUGE,
+            "grid_inflight_answer_bytes",
+            "Answer bytes relays hold in memory now (copy buffers, tagged answers and events held to be tagged),"
+                    + " counted against server.max_inflight_body_bytes");
 
     /** The Prometheus type a meter is exposed as. */
     public enum Type {

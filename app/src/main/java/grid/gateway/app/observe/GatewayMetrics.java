@@ -206,6 +206,12 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         gauge(GatewayMeter.INFLIGHT_BODY_BYTES, () -> (double) bytes.getAsLong());
     }
 
+    /** Registers {@code grid_inflight_answer_bytes}, read from {@code bytes} at each scrape. */
+    public void inflightAnswerBytes(LongSupplier bytes) {
+        requireNonNull(bytes, "bytes");
+        gauge(GatewayMeter.INFLIGHT_ANSWER_BYTES, () -> (double) bytes.getAsLong());
+    }
+
     private void gauge(GatewayMeter meter, Supplier<Double> value) {
         syncLock.lock();
         try {

@@ -305,4 +305,59 @@ class UpstreamAnswersIntegrationTest {
         }
         return null;
     }
+
+    @Test
+    void pathWhoseAnswersCarryStoredIds_engineAskedForIdentity_otherPathsForwardTheClientsChoice() throws Exception {
+        engine.script = e -> e.write(ok("{\"id\":\"resp_1\"}"));
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            byte[] body = "{\"model\":\"demo-model\",\"input\":\"hi\"}".getBytes(StandardCharsets.UTF_8);
+            client.send("POST /v1/responses HTTP/1.1\r\nHost: gw\r\nAccept-Encoding: gzip, br\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n"
+                    + new String(body, StandardCharsets.ISO_8859_1));
+            assertThat(client.read().body()).contains("resp_east.");
+        }
+        String responses = engine.take().head;
+        assertThat(header(responses, "accept-encoding")).isEqualTo("identity");
+        assertThat(responses.toLowerCase(Locale.ROOT)).doesNotContain("gzip");
+
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            String chat = chat("E");
+            client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAccept-Encoding: gzip, br\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + chat.length() + "\r\n\r\n" + chat);
+            client.read();
+        }
+        assertThat(header(engine.take().head, "accept-encoding")).isEqualTo("gzip, br");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "br", "identity, gzip"})
+    void storedIdAnswerCompressedAnyway_502_neverRelayedUntagged(String coding) throws Exception {
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: " + coding
+                    + "\r\nContent-Length: 16\r\n\r\n{\"id\":\"resp_1\"}");
+            e.awaitPeerClose(10_000);
+        };
+        RawClient.Answer answer;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");
+            answer = client.read();
+        }
+
+        assertThat(answer.status()).isEqualTo(502);
+        assertThat(answer.body()).contains("bad_gateway").doesNotContain("resp_1");
+        ScriptedUpstream.Exchange exchange = engine.take();
+        GatewayHarness.await("the engine's connection closed", () -> exchange.peerClosedAt != 0);
+    }
+
+    @Test
+    void compressedAnswerOfAPathWithoutStoredIds_relayedAsItIs() throws Exception {
+        String gzipped = "\u001f\u008b\u0008\u0000binary";
+        answerBWith(e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                + "Content-Length: " + gzipped.length() + "\r\n\r\n" + gzipped));
+
+        RawClient.Answer b = ask("/v1/chat/completions", "B");
+
+        assertThat(b.status()).isEqualTo(200);
+        assertThat(b.header("content-encoding")).isEqualTo("gzip");
+    }
 }

@@ -71,6 +71,7 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
         metrics.requestsInFlight(() -> 3);
         metrics.inflightBodyBytes(() -> 4096);
+        metrics.inflightAnswerBytes(() -> 2048);
         Scrape scrape = SERVER.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {
