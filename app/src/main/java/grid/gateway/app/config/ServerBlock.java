@@ -68,16 +68,7 @@ final class ServerBlock {
         if (server.problems().size() == before && port != 0 && port == adminPort) {
             server.problems().add(server.path("admin_port"), adminPort, "a port other than server.port, or 0");
         }
-        long inflight = server.integer("max_inflight_body_bytes", 0, INFLIGHT_BYTES);
-        if (inflight != 0 && inflight < maxBodyBytes) {
-            // A budget below one largest body would refuse every such body, whatever the load.
-            server.problems()
-                    .add(
-                            server.path("max_inflight_body_bytes"),
-                            inflight,
-                            "0 (half the heap) or at least max_body_bytes");
-            inflight = 0;
-        }
+        long inflight = inflight(server, maxBodyBytes);
         ServerSettings.Binding binding =
                 new ServerSettings.Binding(host(server, "host"), host(server, "admin_host"), (int)
                         server.integer("max_connections", 0, CONNECTIONS));
@@ -92,6 +83,21 @@ final class ServerBlock {
                 Duration.ofMillis(delayMillis),
                 inflight,
                 binding);
+    }
+
+    /** {@code max_inflight_body_bytes}: 0, or at least one largest body. */
+    private static long inflight(YamlBlock server, long maxBodyBytes) {
+        long inflight = server.integer("max_inflight_body_bytes", 0, INFLIGHT_BYTES);
+        if (inflight != 0 && inflight < maxBodyBytes) {
+            // A budget below one largest body would refuse every such body, whatever the load.
+            server.problems()
+                    .add(
+                            server.path("max_inflight_body_bytes"),
+                            inflight,
+                            "0 (half the heap) or at least max_body_bytes");
+            return 0;
+        }
+        return inflight;
     }
 
     /** A listener address: an IP literal or a host name, as written; default every interface. */
