@@ -68,11 +68,8 @@ public final class ResponseRelay {
         try {
             if (!answer.hasBody()) {
                 copyHeaders(answer, response, false);
-                try {
-                    sendWhole(response, null, plan.watch(), alarm); // a HEAD answer keeps its Content-Length
-                } finally {
-                    answer.close(); // nothing to read: pooled if nothing followed the head
-                }
+                answer.release(); // nothing to read: pooled if nothing followed the head
+                sendWhole(response, null, plan.watch(), alarm); // a HEAD answer keeps its Content-Length
                 return new RelayResult(answer.status(), new BodyTail());
             }
             return relayBody(answer, response, plan);
@@ -83,6 +80,7 @@ public final class ResponseRelay {
             }
             throw e;
         } finally {
+            answer.close(); // its alarm disarmed; its connection already let go of, or closed now
             relaying.remove(answer);
             cut.finish();
         }
@@ -116,9 +114,7 @@ public final class ResponseRelay {
         copyHeaders(answer, response, tagged);
         try {
             plan.firstBytes().run();
-            RelayResult result = relayRead(answer, response, plan, reader, new Read(first, held, sse && tagged));
-            answer.close(); // read to its end: the connection goes back to the pool if nothing followed
-            return result;
+            return relayRead(answer, response, plan, reader, new Read(first, held, sse && tagged));
         } catch (IOException e) {
             answer.cut();
             throw new UncheckedIOException(e);
@@ -142,6 +138,7 @@ public final class ResponseRelay {
         IdleAlarm alarm = answer.alarm();
         HeldAnswer held = read.held();
         if (held != null && read.first() < 0) {
+            answer.release();
             byte[] body = Arrays.copyOf(held.bytes(), held.size());
             plan.memory().hold(2L * body.length); // the body and its tagged copy, while they are sent
             return jsonTagged(status, body, response, plan, alarm);
@@ -153,14 +150,14 @@ public final class ResponseRelay {
             BodyTail tail = new BodyTail();
             tail.append(held.bytes(), 0, held.size());
             writer.accept(held.bytes(), 0, held.size());
-            return copy(status, reader, out, writer, new Copy(0, tail));
+            return copy(answer, reader, out, writer, new Copy(0, tail));
         }
         if (!read.taggedEvents() && reader.holdsWhole(read.first())) {
-            return whole(status, reader, response, plan.watch(), alarm);
+            return whole(answer, reader, response, plan.watch(), alarm);
         }
         OutputStream out = stream(response, plan.watch(), alarm);
         EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out);
-        return copy(status, reader, out, events, new Copy(read.first(), new BodyTail()));
+        return copy(answer, reader, out, events, new Copy(read.first(), new BodyTail()));
     }
 
     /** Why an answer that gave the client nothing yet failed: a silence past the idle timeout, else a fault. */
@@ -246,11 +243,13 @@ public final class ResponseRelay {
      * write, without the response's output stream and its buffers: the common short JSON answer.
      */
     private static RelayResult whole(
-            int status, UpstreamReader reader, ServerResponse response, RelayWatch watch, IdleAlarm alarm)
+            UpstreamAnswer answer, UpstreamReader reader, ServerResponse response, RelayWatch watch, IdleAlarm alarm)
             throws IOException {
+        int status = answer.status();
         if (reader.read() >= 0) {
             throw new IOException("upstream answer longer than announced");
         }
+        answer.release();
         sendWhole(response, reader.buffer, watch, alarm);
         BodyTail tail = new BodyTail();
         tail.append(reader.buffer, 0, reader.buffer.length);
@@ -290,8 +289,10 @@ public final class ResponseRelay {
     private record Copy(int first, BodyTail tail) {}
 
     /** Relays the first bytes already in the reader's buffer, then the rest of the answer. */
-    private static RelayResult copy(int status, UpstreamReader reader, OutputStream out, EventWriter events, Copy from)
+    private static RelayResult copy(
+            UpstreamAnswer answer, UpstreamReader reader, OutputStream out, EventWriter events, Copy from)
             throws IOException {
+        int status = answer.status();
         BodyTail tail = from.tail();
         int n = from.first();
         while (n >= 0) {
@@ -299,6 +300,7 @@ public final class ResponseRelay {
             events.accept(reader.buffer, 0, n);
             n = reader.read();
         }
+        answer.release(); // read to its end: the connection is pooled before the last write to the client
         events.finish();
         out.close();
         return new RelayResult(status, tail);

@@ -76,11 +76,11 @@ public final class UpstreamAnswer {
     }
 
     /**
-     * Ends the answer: its connection is pooled if the body was read exactly and nothing past it, else closed. Called
-     * by the relay's thread when it is done with the answer, read or not.
+     * Lets go of the connection: pooled if the body was read exactly and nothing past it, else closed. The relay calls
+     * it as soon as the body ended, before its last write to the client, so the next request finds the connection in
+     * the pool; the alarm keeps watching the client's writes until {@link #close()}.
      */
-    public void close() {
-        alarm.close();
+    public void release() {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
@@ -90,6 +90,15 @@ public final class UpstreamAnswer {
         } else {
             connection.close();
         }
+    }
+
+    /**
+     * Ends the answer: disarms its alarm and lets go of the connection as {@link #release()} does, if that has not
+     * happened yet. Called by the relay's thread when it is done with the answer, read or not.
+     */
+    public void close() {
+        alarm.close();
+        release();
     }
 
     /** Ends the answer from any thread by closing its connection: a blocked read fails at once. */

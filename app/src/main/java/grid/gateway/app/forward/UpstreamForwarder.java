@@ -7,7 +7,6 @@ import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.Method;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
@@ -146,12 +145,12 @@ public final class UpstreamForwarder {
             // A TLS 1.3 server refuses a client certificate after the client's side of the handshake: nothing ran.
             return new Exchanged.Failed(UpstreamFailure.CONNECT, false, cause);
         }
-        if (silent || failure instanceof SocketTimeoutException) {
-            return new Exchanged.Failed(UpstreamFailure.TIMEOUT, false, cause);
-        }
-        boolean stale =
-                connection.reused() && connection.reader().received() == 0 && !(failure instanceof MalformedAnswer);
-        return new Exchanged.Failed(UpstreamFailure.RESET, stale, cause);
+        UpstreamFailure kind = silent ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(failure);
+        boolean stale = kind == UpstreamFailure.RESET
+                && connection.reused()
+                && connection.reader().received() == 0
+                && !(failure instanceof MalformedAnswer);
+        return new Exchanged.Failed(kind, stale, cause);
     }
 
     private @Nullable Tls tlsOf(BackendCluster cluster) {

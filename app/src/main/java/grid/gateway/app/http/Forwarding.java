@@ -34,7 +34,8 @@ import java.util.function.Supplier;
  * <pre>
  *   7. send ── CONNECT (refused or timed out) ──> unpinned: next candidate (two tries in all), then 502
  *        │                                         pinned:   503 + Retry-After: 5
- *        ├── TIMEOUT before headers ──> 504        RESET before headers ──> 502
+ *        ├── (a stale pooled connection was sent again on a new one by the forwarder: counted here)
+ *        ├── TIMEOUT before headers ──> 504        RESET (or a malformed head) before headers ──> 502
  *        └── answered ──> 8. learn (2xx confirm, 429/5xx drop) ──> 9. relay ──> cached tokens (counted;
  *                            learn_from_usage); TIMEOUT or RESET before the first body byte ──> 504 / 502;
  *                            2xx with expected_wait: the first body bytes are the first token (router.firstToken)

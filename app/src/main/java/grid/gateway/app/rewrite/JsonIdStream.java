@@ -96,35 +96,32 @@ public final class JsonIdStream {
     public void accept(byte[] bytes, int offset, int length, EventSink sink) {
         int run = offset;
         int end = offset + length;
-        for (int i = offset; i < end; i++) {
-            if (broken) {
-                break;
-            }
+        int i = offset;
+        while (i < end && !broken) {
             byte b = bytes[i];
             if (holding) {
-                if (!hold(b, sink)) {
-                    run = i + 1;
-                    continue;
-                }
-                run = i; // the closing quote, or a byte that broke the text: handed on from here
-                continue;
-            }
-            if (token != Token.NONE) {
-                if (token == Token.LITERAL && !literal(b)) {
+                // A byte kept in the held value moves the run past it; at the value's end the byte is handed on.
+                run = hold(b, sink) ? i : i + 1;
+                i++;
+            } else if (token == Token.VALUE && escape == 0 && plain(b)) {
+                i = plainRun(bytes, i, end); // the bulk of a long string value, handed on in the run
+            } else if (token == Token.LITERAL) {
+                if (literal(b)) {
+                    i++;
+                } else {
                     token = Token.NONE;
-                    valueDone();
-                    i--; // the byte after a literal is structure: read it again
-                    continue;
+                    valueDone(); // the byte after a literal is structure: read it again
                 }
-                if (token != Token.LITERAL) {
-                    string(b);
+            } else if (token != Token.NONE) {
+                string(b);
+                i++;
+            } else {
+                if (structure(b) && holding) {
+                    // The opening quote of an id value: it goes out, the content is held.
+                    emit(bytes, run, i + 1 - run, sink);
+                    run = i + 1;
                 }
-                continue;
-            }
-            if (structure(b) && holding) {
-                // The opening quote of an id value: it goes out, the content is held.
-                emit(bytes, run, i + 1 - run, sink);
-                run = i + 1;
+                i++;
             }
         }
         emit(bytes, run, end - run, sink);
@@ -355,6 +352,20 @@ public final class JsonIdStream {
     private int fail() {
         broken = true;
         return 0;
+    }
+
+    /** A string byte that needs no look: not a quote, a backslash or a control byte. */
+    private static boolean plain(byte b) {
+        return b != '"' && b != '\\' && (b < 0 || b >= 0x20);
+    }
+
+    /** The index of the first byte from {@code from} that is not {@link #plain}, or {@code end}. */
+    private static int plainRun(byte[] bytes, int from, int end) {
+        int i = from;
+        while (i < end && plain(bytes[i])) {
+            i++;
+        }
+        return i;
     }
 
     private static boolean literal(byte b) {
