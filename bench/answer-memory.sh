@@ -87,6 +87,7 @@ http {
         listen $host:$upstream_port;
         root $run/root;
         default_type application/json;
+        location = /metrics { return 200 "vllm:num_requests_waiting 0\n"; }
     }
 }
 EOF
@@ -120,7 +121,8 @@ done
 digest=$(printf 'east-a' | sha256sum | cut -c1-8)
 mib_url="http://$host:$port/v1/responses/resp_east.$digest..mib"
 big_url="http://$host:$port/v1/responses/resp_east.$digest..big"
-curl -s "$mib_url" | head -c 120 | grep -q "\"id\":\"resp_east.$digest..mib\"" \
+curl -s -o "$run/mib.json" "$mib_url"
+head -c 120 "$run/mib.json" | grep -q "\"id\":\"resp_east.$digest..mib\"" \
     || { echo "answer-memory: the 1 MiB response did not come back tagged" >&2; exit 1; }
 
 metric() {
