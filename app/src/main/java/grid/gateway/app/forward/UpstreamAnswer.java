@@ -84,7 +84,7 @@ public final class UpstreamAnswer {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
-        if (body.complete() && connection.reader().buffered() == 0 && head.keepsConnection()) {
+        if (body.complete() && head.keepsConnection() && !connection.hasUnread()) {
             connection.answered();
             pool.release(connection);
         } else {

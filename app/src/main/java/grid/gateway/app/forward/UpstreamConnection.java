@@ -1,6 +1,7 @@
 package grid.gateway.app.forward;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -29,6 +30,7 @@ final class UpstreamConnection {
     private final SocketChannel channel;
     private final Socket socket;
     private final OutputStream out;
+    private final InputStream in;
     private final AnswerReader reader;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ByteBuffer probe = ByteBuffer.allocate(1);
@@ -45,6 +47,7 @@ final class UpstreamConnection {
         this.channel = channel;
         this.socket = socket;
         this.out = socket.getOutputStream();
+        this.in = socket.getInputStream();
         this.reader = new AnswerReader(socket);
     }
 
@@ -86,12 +89,24 @@ final class UpstreamConnection {
     }
 
     /**
-     * Whether the idle connection can carry a request: open, nothing buffered, and nothing to read from the socket
-     * (checked without waiting: the channel is switched to non-blocking for one read). A byte read here is one no
-     * answer may ever see, and the connection is closed by the caller anyway.
+     * Whether bytes past the answer are already held on this side: in the reader's buffer, or decrypted and held by
+     * the TLS socket (a record that carried the answer's end and more).
+     */
+    boolean hasUnread() {
+        try {
+            return reader.buffered() > 0 || in.available() > 0;
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Whether the idle connection can carry a request: open, nothing held ({@link #hasUnread()}), and nothing to read
+     * from the socket (checked without waiting: the channel is switched to non-blocking for one read). A byte read here
+     * is one no answer may ever see, and the connection is closed by the caller anyway.
      */
     boolean isQuiet() {
-        if (closed.get() || reader.buffered() > 0) {
+        if (closed.get() || hasUnread()) {
             return false;
         }
         try {

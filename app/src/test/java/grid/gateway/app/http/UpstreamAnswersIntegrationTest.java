@@ -57,10 +57,22 @@ class UpstreamAnswersIntegrationTest {
     };
 
     @BeforeEach
-    void start() {
+    void start() throws IOException {
         Logger.getLogger("").addHandler(capture);
-        engine = new ScriptedUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())), engine);
+        engine = upstream();
+        String upstream = tls().isEmpty() ? "" : "  upstream:\n" + tls();
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config(upstream, GatewayHarness.oneEngine(engine.url())), engine);
+    }
+
+    /** The scripted engine: plain HTTP here. */
+    ScriptedUpstream upstream() throws IOException {
+        return new ScriptedUpstream();
+    }
+
+    /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
+    String tls() {
+        return "";
     }
 
     @AfterEach
@@ -153,6 +165,16 @@ class UpstreamAnswersIntegrationTest {
         answerBWith(e -> e.write(ok(body("B")) + INJECTED));
 
         eachGetsItsOwn(200, body("B"));
+    }
+
+    @Test
+    void longBodyLongerThanItsContentLength_restNeverReachesTheNextRequest() throws Exception {
+        // Longer than the reader's buffer, in one write: the rest waits in the socket, or, over TLS, decrypted with
+        // the body's last bytes in the TLS socket's own buffer.
+        String b = "{\"who\":\"B\",\"pad\":\"" + "p".repeat(12_000) + "\"}";
+        answerBWith(e -> e.write(ok(b) + INJECTED));
+
+        eachGetsItsOwn(200, b);
     }
 
     @Test
