@@ -212,6 +212,7 @@ server:
   max_body_bytes: {{ $server.maxBodyBytes | toJson }}
   header_timeout_ms: {{ $server.headerTimeoutMs | toJson }}
   body_timeout_ms: {{ $server.bodyTimeoutMs | toJson }}
+  send_timeout_ms: {{ $server.sendTimeoutMs | toJson }}
   shutdown_grace_ms: {{ $server.shutdownGraceMs | toJson }}
   shutdown_delay_ms: {{ $server.shutdownDelayMs | toJson }}
   {{- /* null leaves these to the gateway's defaults. */}}
@@ -354,8 +355,8 @@ tracing:
 
 {{/*
 Checksum of the settings the gateway reads only at start (listeners, header deadline, shutdown delay and grace,
-gateway.upstream, prefix sharing, tracing): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms
-are applied live, so they are left out.
+gateway.upstream, prefix sharing, tracing): a change to them must roll the pods. server.max_body_bytes, body_timeout_ms
+and send_timeout_ms are applied live, so they are left out.
 */}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
 {{- $s := .Values.server }}

@@ -34,7 +34,6 @@ import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.MonotonicClock;
-import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
@@ -123,13 +122,11 @@ public final class GatewayServer implements AutoCloseable {
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
-        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
+        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster, scheduler);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
-        // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
-        this.relay =
-                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
+        this.relay = new ResponseRelay();
         HeaderDeadline headerDeadline = new HeaderDeadline(
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         readiness.configLoaded();
@@ -138,7 +135,8 @@ public final class GatewayServer implements AutoCloseable {
                 .config()
                 .server()
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
-        metrics.inflightBodyBytes(budget::inUse);
+        metrics.inflightBodyBytes(budget::bodies);
+        metrics.inflightAnswerBytes(budget::answers);
         ServerSettings settings = initial.config().server();
         this.admin =
                 Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, adminParts(registry, runtime));
@@ -193,6 +191,8 @@ public final class GatewayServer implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
         scheduler.scheduleWithFixedDelay(
                 memory::expire, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                forwarder::closeIdle, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Starts a gateway serving {@code snapshot}; nothing watches a file. */

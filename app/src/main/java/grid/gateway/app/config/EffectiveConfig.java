@@ -72,6 +72,7 @@ public final class EffectiveConfig {
         block.put("max_connections", connections == ServerSettings.Binding.AUTO ? "auto" : connections);
         block.put("header_timeout_ms", server.headerTimeout().toMillis());
         block.put("body_timeout_ms", server.bodyTimeout().toMillis());
+        block.put("send_timeout_ms", server.sendTimeout().toMillis());
         block.put("shutdown_grace_ms", server.shutdownGrace().toMillis());
         block.put("shutdown_delay_ms", server.shutdownDelay().toMillis());
         Map<String, Object> explain = new LinkedHashMap<>();

@@ -46,6 +46,7 @@ final class ServerBlock {
                 "max_connections",
                 "header_timeout_ms",
                 "body_timeout_ms",
+                "send_timeout_ms",
                 "shutdown_grace_ms",
                 "shutdown_delay_ms",
                 "route_explain",
@@ -63,6 +64,8 @@ final class ServerBlock {
                 "header_timeout_ms", ServerSettings.DEFAULT_HEADER_TIMEOUT.toMillis(), LongRange.millis()));
         Duration bodyTimeout = Duration.ofMillis(
                 server.integer("body_timeout_ms", ServerSettings.DEFAULT_BODY_TIMEOUT.toMillis(), LongRange.millis()));
+        Duration sendTimeout = Duration.ofMillis(
+                server.integer("send_timeout_ms", ServerSettings.DEFAULT_SEND_TIMEOUT.toMillis(), LongRange.millis()));
         long graceMillis =
                 server.integer("shutdown_grace_ms", ServerSettings.DEFAULT_SHUTDOWN_GRACE.toMillis(), SHUTDOWN_MILLIS);
         long delayMillis =
@@ -71,6 +74,23 @@ final class ServerBlock {
         if (server.problems().size() == before && port != 0 && port == adminPort) {
             server.problems().add(server.path("admin_port"), adminPort, "a port other than server.port, or 0");
         }
+        long inflight = inflight(server, maxBodyBytes);
+        return new ServerSettings(
+                port,
+                adminPort,
+                maxBodyBytes,
+                headerTimeout,
+                bodyTimeout,
+                sendTimeout,
+                Duration.ofMillis(graceMillis),
+                Duration.ofMillis(delayMillis),
+                inflight,
+                binding(server),
+                routeExplain(server.block("route_explain"), directory, keys));
+    }
+
+    /** {@code max_inflight_body_bytes}: 0, or at least one largest body. */
+    private static long inflight(YamlBlock server, long maxBodyBytes) {
         long inflight = server.integer("max_inflight_body_bytes", 0, INFLIGHT_BYTES);
         if (inflight != 0 && inflight < maxBodyBytes) {
             // A budget below one largest body would refuse every such body, whatever the load.
@@ -79,19 +99,9 @@ final class ServerBlock {
                             server.path("max_inflight_body_bytes"),
                             inflight,
                             "0 (half the heap) or at least max_body_bytes");
-            inflight = 0;
+            return 0;
         }
-        return new ServerSettings(
-                port,
-                adminPort,
-                maxBodyBytes,
-                headerTimeout,
-                bodyTimeout,
-                Duration.ofMillis(graceMillis),
-                Duration.ofMillis(delayMillis),
-                inflight,
-                binding(server),
-                routeExplain(server.block("route_explain"), directory, keys));
+        return inflight;
     }
 
     /** The listeners' addresses and the client connection cap. */

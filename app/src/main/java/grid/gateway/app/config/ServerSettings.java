@@ -17,6 +17,9 @@ import java.util.OptionalLong;
  *     a client slower than this has its connection closed; default 10000 ms
  * @param bodyTimeout {@code body_timeout_ms}: from the end of the headers to the last body byte; a client slower
  *     than this gets 408 and its connection closed; default 60000 ms
+ * @param sendTimeout {@code send_timeout_ms}: longest wait for one write of an answer to the client (nginx's
+ *     {@code send_timeout}: between two successful writes, not the whole answer); a client that reads nothing for this
+ *     long has its connection closed, and its upstream request with it; default 60000 ms
  * @param shutdownGrace {@code shutdown_grace_ms}: how long a stopping gateway lets requests in flight finish before
  *     it cuts them; default 30 s
  * @param shutdownDelay {@code shutdown_delay_ms}: how long a stopping gateway keeps accepting and answering after
@@ -34,6 +37,7 @@ public record ServerSettings(
         long maxBodyBytes,
         Duration headerTimeout,
         Duration bodyTimeout,
+        Duration sendTimeout,
         Duration shutdownGrace,
         Duration shutdownDelay,
         long maxInflightBodyBytes,
@@ -49,6 +53,8 @@ public record ServerSettings(
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     /** nginx's {@code client_body_timeout} 60 s, here for the whole body: 32 MiB then needs about 4.5 Mbit/s. */
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
+    /** nginx's {@code send_timeout}: 60 s without the client taking a byte of its answer. */
+    public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(60);
     /** Long enough for most answers in flight, and as long as Kubernetes waits before it kills a pod. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
     /**
@@ -70,6 +76,7 @@ public record ServerSettings(
     public ServerSettings {
         requireNonNull(headerTimeout, "headerTimeout");
         requireNonNull(bodyTimeout, "bodyTimeout");
+        requireNonNull(sendTimeout, "sendTimeout");
         requireNonNull(shutdownGrace, "shutdownGrace");
         requireNonNull(shutdownDelay, "shutdownDelay");
         requireNonNull(binding, "binding");
@@ -84,6 +91,7 @@ public record ServerSettings(
                 maxBodyBytes,
                 DEFAULT_HEADER_TIMEOUT,
                 DEFAULT_BODY_TIMEOUT,
+                DEFAULT_SEND_TIMEOUT,
                 DEFAULT_SHUTDOWN_GRACE,
                 DEFAULT_SHUTDOWN_DELAY,
                 0,

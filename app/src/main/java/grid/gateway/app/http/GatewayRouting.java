@@ -75,7 +75,10 @@ public final class GatewayRouting {
                 forwarder,
                 relay,
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
-                new Forwarding.Collaborators(metrics, GatewayRouting::reportedCachedTokens));
+                new Forwarding.Collaborators(
+                        metrics,
+                        GatewayRouting::reportedCachedTokens,
+                        () -> snapshot.get().config().server().sendTimeout()));
         ProxyHandler.Inbound inbound = new ProxyHandler.Inbound(
                 parts.endpoints(),
                 policies(snapshot),

@@ -118,8 +118,8 @@ public final class ProxyHandler implements Handler {
         try (BodyBudget.Hold hold = inbound.budget().hold();
                 RequestTrace trace = inbound.tracing().begin(request, response, endpoint.path())) {
             // 2. The body, held once (or refused, and the connection closed).
-            ForwardRequest forward =
-                    forwardRequest(request, endpoint, body(request, response, endpoint, hold), access, trace);
+            ForwardRequest forward = forwardRequest(
+                    request, endpoint, body(request, response, endpoint, hold), client(request, access, trace, hold));
             // The client has sent everything and may wait long for the engine's first byte: a client that leaves
             // meanwhile is noticed by the probe, not only at the next write.
             ClientDisconnectProbe.Watch watch = probe.watch(request);
@@ -191,18 +191,27 @@ public final class ProxyHandler implements Handler {
 
     /** The request as it is forwarded: the raw path and query, the client's headers and address, the body. */
     private static ForwardRequest forwardRequest(
-            ServerRequest request, Endpoint endpoint, byte[] body, AccessRecord access, RequestTrace trace) {
-        access.bodyRead(body.length);
+            ServerRequest request, Endpoint endpoint, byte[] body, ForwardRequest.Client client) {
+        client.access().bodyRead(body.length);
         String path = request.path().rawPath();
         String query = request.query().rawValue();
-        String client = access.loggedClient();
         return new ForwardRequest(
-                request.prologue().method(),
-                endpoint,
-                query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(
-                        request.headers(), client != null ? client : ClientAddress.of(request), access, trace),
-                body);
+                request.prologue().method(), endpoint, query.isEmpty() ? path : path + "?" + query, client, body);
+    }
+
+    /**
+     * Who sent the request: its headers and address (as the access log names it), its access record and trace, and
+     * the request's hold of the budget, where the answer's memory is counted too.
+     */
+    private static ForwardRequest.Client client(
+            ServerRequest request, AccessRecord access, RequestTrace trace, BodyBudget.Hold hold) {
+        String logged = access.loggedClient();
+        return new ForwardRequest.Client(
+                request.headers(),
+                logged != null ? logged : ClientAddress.of(request),
+                access,
+                trace,
+                hold::holdAnswer);
     }
 
     /** The whole body, held in {@code hold}; any other outcome is answered and ends the connection (thrown). */

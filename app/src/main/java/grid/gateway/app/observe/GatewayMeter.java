@@ -43,6 +43,14 @@ public enum GatewayMeter {
             "Forwarding attempts to a backend cluster that failed before or while reading the answer, by kind",
             "cluster",
             "kind"),
+    /** Requests sent to a backend cluster a second time, by why. */
+    UPSTREAM_RETRIES(
+            Type.COUNTER,
+            "grid_upstream_retries",
+            "Requests sent to a backend cluster a second time: stale_connection (a reused connection failed before"
+                    + " any byte of the answer)",
+            "cluster",
+            "reason"),
     /** Windowed worst queue depth; NaN while unmeasured. */
     QUEUE_DEPTH(
             Type.GAUGE,
@@ -164,6 +172,12 @@ public enum GatewayMeter {
             Type.GAUGE,
             "grid_inflight_body_bytes",
             "Request body bytes held in memory now (buffers reserved against server.max_inflight_body_bytes)"),
+    /** Answer bytes relays hold now, counted in the same budget as bodies. */
+    INFLIGHT_ANSWER_BYTES(
+            Type.GAUGE,
+            "grid_inflight_answer_bytes",
+            "Answer bytes relays hold in memory now (copy buffers, tagged answers and events held to be tagged),"
+                    + " counted against server.max_inflight_body_bytes"),
     /** Whether a listener accepts connections now. */
     LISTENER_ACCEPTING(
             Type.GAUGE,

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.load.LoadEvents;
 import grid.gateway.app.load.PodCensus;
@@ -142,6 +143,16 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         }
     }
 
+    /** A request was sent to {@code cluster} a second time: counts {@code grid_upstream_retries_total{reason}}. */
+    @Override
+    public void upstreamRetried(ClusterId cluster, RetryReason reason) {
+        requireNonNull(reason, "reason");
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.retried(reason);
+        }
+    }
+
     /**
      * What affinity saved on one answer of {@code cluster}. Both counters cover the same answers, those whose usage
      * reported cached tokens, so that their ratio compares like with like: when {@code reportedTokens} is empty
@@ -200,6 +211,12 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     public void inflightBodyBytes(LongSupplier bytes) {
         requireNonNull(bytes, "bytes");
         gauge(GatewayMeter.INFLIGHT_BODY_BYTES, () -> (double) bytes.getAsLong());
+    }
+
+    /** Registers {@code grid_inflight_answer_bytes}, read from {@code bytes} at each scrape. */
+    public void inflightAnswerBytes(LongSupplier bytes) {
+        requireNonNull(bytes, "bytes");
+        gauge(GatewayMeter.INFLIGHT_ANSWER_BYTES, () -> (double) bytes.getAsLong());
     }
 
     private void gauge(GatewayMeter meter, Supplier<Double> value) {

@@ -53,6 +53,7 @@ class EffectiveConfigTest {
                           max_connections: auto
                           header_timeout_ms: 10000
                           body_timeout_ms: 60000
+                          send_timeout_ms: 60000
                           shutdown_grace_ms: 30000
                           shutdown_delay_ms: 0
                           route_explain:

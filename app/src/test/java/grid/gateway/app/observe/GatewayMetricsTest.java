@@ -73,6 +73,7 @@ class GatewayMetricsTest {
         metrics.inflightBodyBytes(() -> 4096);
         metrics.edge().listener("client", () -> true);
         metrics.edge().clientConnectionsLimit(256);
+        metrics.inflightAnswerBytes(() -> 2048);
         Scrape scrape = SERVER.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {
