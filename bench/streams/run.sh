@@ -173,7 +173,9 @@ EOF
         done
         echo "      - { name: fast, url: \"http://127.0.0.1:$FAST_PORT\", models: [bench-fast] }"
     } >"$config"
-    "$jdk/bin/java" -XX:+UseG1GC -Xmx2g -XX:+ExitOnOutOfMemoryError -jar "$repo/app/target/grid-gateway.jar" \
+    # The heap is fixed and touched at start, so RSS above idle is what the streams cost outside the heap, and the heap
+    # they hold is read after a full GC: memory per stream is the sum (see the table's notes).
+    "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError -jar "$repo/app/target/grid-gateway.jar" \
         --config "$config" >"$work/gateway.log" 2>&1 &
     pids+=($!)
     gateway_pid=$!

@@ -22,21 +22,22 @@ END {
     for (c = 1; c <= count; c++) {
         n = order[c]
         printf "\n**N = %s**\n\n", n
-        print "| path | open | RSS MiB | RSS KiB/stream | heap KiB/stream | CPU ms/1,000 events | events/s | lost | duplicated | errors | first event p50 ms | p99 ms | slow readers open |"
-        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        print "| path | open | memory KiB/stream | RSS KiB/stream | heap KiB/stream | RSS MiB | CPU ms/1,000 events | events/s | lost | duplicated | errors | first event p50 ms | p99 ms | slow readers open |"
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         split(substr(paths[n], 2), list, " ")
         for (p = 1; p <= length(list); p++) {
             line = rows[n, list[p]]
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", list[p], field(line, "open"),
-                field(line, "rss_mib"), field(line, "rss_kib_per_stream"), field(line, "heap_kib_per_stream"),
+            printf "| %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", list[p], field(line, "open"),
+                field(line, "rss_kib_per_stream") + field(line, "heap_kib_per_stream"),
+                field(line, "rss_kib_per_stream"), field(line, "heap_kib_per_stream"), field(line, "rss_mib"),
                 field(line, "cpu_ms_per_1000_events"), field(line, "events_per_s"), field(line, "lost"),
                 field(line, "duplicated"), field(line, "errors"), field(line, "p50_ms"), field(line, "p99_ms"),
                 field(line, "slow_open")
         }
         g = rows[n, "gateway"]; x = rows[n, "nginx"]; d = rows[n, "direct"]
         if (g != "" && x != "" && field(x, "rss_kib_per_stream") > 0 && field(x, "cpu_ms_per_1000_events") > 0) {
-            printf "\ngateway ÷ nginx: RSS per stream %.2f×, CPU per event %.2f×", \
-                field(g, "rss_kib_per_stream") / field(x, "rss_kib_per_stream"), \
+            printf "\ngateway ÷ nginx: memory per stream %.2f×, CPU per event %.2f×", \
+                (field(g, "rss_kib_per_stream") + field(g, "heap_kib_per_stream")) / field(x, "rss_kib_per_stream"), \
                 field(g, "cpu_ms_per_1000_events") / field(x, "cpu_ms_per_1000_events")
         }
         if (g != "" && d != "") {
