@@ -56,11 +56,15 @@ final class Forwarding {
     private final Collaborators extras;
 
     /**
-     * The metric events, the usage parser, and the send timeout in force ({@code server.send_timeout_ms}, read per
-     * answer so a reload applies at once).
+     * The metric events, the usage parser, the send timeout in force ({@code server.send_timeout_ms}, read per
+     * answer so a reload applies at once), and what runs on the request's thread when its answer's first body bytes
+     * are about to go to the client (the disconnect probe stops watching: from then on a write notices a gone client).
      */
     record Collaborators(
-            ProxyEvents events, Function<byte[], OptionalLong> reportedCachedTokens, Supplier<Duration> sendTimeout) {}
+            ProxyEvents events,
+            Function<byte[], OptionalLong> reportedCachedTokens,
+            Supplier<Duration> sendTimeout,
+            Runnable answerStarts) {}
 
     Forwarding(
             SiteRouter router,
@@ -215,9 +219,14 @@ final class Forwarding {
         request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
+        Runnable firstToken = firstToken(decision, status);
+        Runnable answerStarts = extras.answerStarts();
         RelayPlan plan = new RelayPlan(
                 rewrite,
-                firstToken(decision, status),
+                () -> {
+                    answerStarts.run();
+                    firstToken.run();
+                },
                 request.access(),
                 extras.sendTimeout().get(),
                 request.memory());

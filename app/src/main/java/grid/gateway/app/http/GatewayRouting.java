@@ -70,6 +70,7 @@ public final class GatewayRouting {
         GatewayMetrics metrics = parts.metrics();
         UpstreamForwarder forwarder = parts.forwarder();
         ResponseRelay relay = parts.relay();
+        ClientDisconnectProbe probe = new ClientDisconnectProbe();
         Forwarding forwarding = new Forwarding(
                 router,
                 forwarder,
@@ -78,7 +79,8 @@ public final class GatewayRouting {
                 new Forwarding.Collaborators(
                         metrics,
                         GatewayRouting::reportedCachedTokens,
-                        () -> snapshot.get().config().server().sendTimeout()));
+                        () -> snapshot.get().config().server().sendTimeout(),
+                        probe::answerStarts));
         ProxyHandler.Inbound inbound = new ProxyHandler.Inbound(
                 parts.endpoints(),
                 policies(snapshot),
@@ -92,7 +94,7 @@ public final class GatewayRouting {
                 observing.access(),
                 observing.clock(),
                 ClientAddress::of));
-        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
+        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
     }
 
     /** Helidon's direct handler that refuses HTTP/1.0 with 505 in the API's error shape ({@link VersionRefusal}). */
