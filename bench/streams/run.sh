@@ -104,14 +104,14 @@ start_engines() {
     for gap in "${gap_list[@]}"; do
         tps=$(awk -v g="$gap" 'BEGIN { printf "%.4f", 1000 / g }')
         "$jdk/bin/java" -Xmx2g -jar "$repo/engine-sim/target/engine-simulator.jar" --port $((ENGINE_BASE + i)) \
-            --name "e$i" --model bench-stream --slots 1000000 --decode-tps "$tps" \
+            --name "e$i" --model bench-stream --slots 1000000 --decode-tps "$tps" --max-model-len 100000000 \
             --answer-tokens "$(awk -v s="$stream_s" -v g="$gap" 'BEGIN { printf "%d", s * 1000 / g }')" \
             >"$work/engine-$i.log" 2>&1 &
         pids+=($!)
         i=$((i + 1))
     done
     "$jdk/bin/java" -Xmx1g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
-        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000000 >"$work/engine-fast.log" 2>&1 &
+        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
     pids+=($!)
     for ((i = 0; i < ${#gap_list[@]}; i++)); do wait_port $((ENGINE_BASE + i)) "engine e$i"; done
     wait_port "$FAST_PORT" "engine fast"
