@@ -8,7 +8,8 @@
 # For each N and path: resident memory and Java heap after a full GC above idle, per stream; CPU seconds of the proxy
 # per 1,000 events; streams that lost or duplicated events (each stream checks its token events against its usage
 # chunk) and errors of any kind; the p50/p99 time from request to first event of a new stream opened while N are open.
-# Among the N, --slow readers take one byte a second from a fast stream (their own engine, 2,000 events a second), so
+# Among the N, --slow readers take one byte a second from a fast stream (their own engine: 2,000 events a second,
+# 50,000 events, about 10 MiB), so
 # a proxy that buffers what its client cannot take shows it in its memory.
 #
 #   bench/streams/run.sh [--n "1000 5000 9000"] [--paths "direct nginx gateway"] [--gaps-ms "500 750 1000 1000"]
@@ -110,8 +111,8 @@ start_engines() {
         pids+=($!)
         i=$((i + 1))
     done
-    "$jdk/bin/java" -Xmx1g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
-        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
+    "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
+        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 50000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
     pids+=($!)
     for ((i = 0; i < ${#gap_list[@]}; i++)); do wait_port $((ENGINE_BASE + i)) "engine e$i"; done
     wait_port "$FAST_PORT" "engine fast"

@@ -43,6 +43,8 @@ import org.jspecify.annotations.Nullable;
 public final class ResponseRelay {
     private static final System.Logger LOG = System.getLogger(ResponseRelay.class.getName());
     private static final int COPY_BUFFER = 16 * 1024;
+    /** The copy buffer of an event stream (see {@link UpstreamReader}). */
+    private static final int EVENT_BUFFER = 4 * 1024;
     /** What tagging an event stream may hold: one event, and an id value of an event tagged as it streams. */
     private static final int SSE_TAGGING = SseIdTagger.DEFAULT_MAX_EVENT_BYTES + 2 * JsonIdStream.MAX_VALUE;
 
@@ -98,7 +100,7 @@ public final class ResponseRelay {
             answer.cut();
             return failedBeforeBody(answer);
         }
-        UpstreamReader reader = new UpstreamReader(answer);
+        UpstreamReader reader = new UpstreamReader(answer, sse);
         plan.memory().hold(reader.buffer.length + (tagged && sse ? SSE_TAGGING : 0));
         HeldAnswer held = tagged && json ? new HeldAnswer(answer.length(), plan.memory()) : null;
         int first;
@@ -114,7 +116,7 @@ public final class ResponseRelay {
         copyHeaders(answer, response, tagged);
         try {
             plan.firstBytes().run();
-            return relayRead(answer, response, plan, reader, new Read(first, held, sse && tagged));
+            return relayRead(answer, response, plan, reader, new Read(first, held, sse, sse && tagged));
         } catch (IOException e) {
             answer.cut();
             throw new UncheckedIOException(e);
@@ -126,9 +128,9 @@ public final class ResponseRelay {
 
     /**
      * What was read before the headers went out: {@code first} bytes in the reader's buffer (-1: the body ended), the
-     * held start of a tagged JSON answer (or null), and whether the answer is a tagged event stream.
+     * held start of a tagged JSON answer (or null), whether the answer is an event stream, and a tagged one.
      */
-    private record Read(int first, @Nullable HeldAnswer held, boolean taggedEvents) {}
+    private record Read(int first, @Nullable HeldAnswer held, boolean events, boolean taggedEvents) {}
 
     /** Relays the rest of a body whose first bytes are in hand, by its kind. */
     private static RelayResult relayRead(
@@ -157,7 +159,8 @@ public final class ResponseRelay {
         }
         OutputStream out = stream(response, plan.watch(), alarm);
         EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out);
-        return copy(answer, reader, out, events, new Copy(read.first(), new BodyTail()));
+        BodyTail tail = read.events() ? BodyTail.ofEvents() : new BodyTail();
+        return copy(answer, reader, out, events, new Copy(read.first(), tail));
     }
 
     /** Why an answer that gave the client nothing yet failed: a silence past the idle timeout, else a fault. */
@@ -313,11 +316,14 @@ public final class ResponseRelay {
         /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
         private final long announced;
 
-        UpstreamReader(UpstreamAnswer answer) {
+        UpstreamReader(UpstreamAnswer answer, boolean events) {
             this.answer = answer;
             this.announced = answer.length();
-            // A short answer needs no 16 KiB buffer of its own: sized by what the answer announced.
-            this.buffer = new byte[announced < 0 ? COPY_BUFFER : (int) Math.max(1, Math.min(COPY_BUFFER, announced))];
+            // A short answer needs no 16 KiB buffer of its own: sized by what the answer announced. An event stream's
+            // reads bring an event or a few (a token's event is a few hundred bytes), and a stream may stay open for
+            // minutes holding its buffer: 4 KiB (docs/design.md §H16).
+            int most = events ? EVENT_BUFFER : COPY_BUFFER;
+            this.buffer = new byte[announced < 0 ? most : (int) Math.max(1, Math.min(most, announced))];
         }
 
         int read() throws IOException {
