@@ -20,7 +20,8 @@
 #   --gaps-ms   one engine per value, each sending an event every that many milliseconds; streams are spread over
 #               them (direct: in turn; nginx: round robin; gateway: by load)
 #   --stream-s  seconds each stream lasts (its engine's answer length); a stream that ends is reopened, so N stay open
-#   --out       the results (default bench/streams/work/results.md); the table also goes to stdout
+#   --out       the results (default bench/streams/work/results.md; the raw lines beside it as .txt, the plot as .svg);
+#               the table also goes to stdout
 #
 # Every server listens on 127.0.0.1 (ports 18200-18221). The open-file limit is raised to the hard limit; one process
 # holds one descriptor per client connection and one per upstream connection, so a single gateway or nginx worker
@@ -65,7 +66,7 @@ read -r -a gap_list <<<"$gaps"
 log() { printf '%s streams: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 require_jdk21 bench/streams/run.sh --install
-install_missing nginx curl
+install_missing nginx curl node
 ulimit -n "$(ulimit -Hn)"
 mkdir -p "$work"
 build_if_stale bench/streams/run.sh app/target/grid-gateway.jar engine-sim/target/engine-simulator.jar \
@@ -234,4 +235,7 @@ for n in $counts; do
         stop_all
     done
 done
+printf '%s\n' "${results[@]}" >"${out%.md}.txt"
 printf '%s\n' "${results[@]}" | "$here/table.sh" "$load_before" | tee "$out"
+node "$here/plot.mjs" "${out%.md}.txt" "${out%.md}.svg"
+log "results: $out, ${out%.md}.txt (raw), ${out%.md}.svg (memory per stream and added first-event p99 against N)"
