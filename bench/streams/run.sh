@@ -54,7 +54,7 @@ while [[ $# -gt 0 ]]; do
         --window-s) window_s=$2; shift ;;
         --probes) probes=$2; shift ;;
         --out) out=$2; shift ;;
-        -h | --help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
