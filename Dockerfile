@@ -12,7 +12,9 @@
 # Ports: 8080 client listener (server.port), 9090 admin: /metrics, /health/live, /health/ready (server.admin_port).
 #
 #   docker build -t grid-gateway .
-#   docker run -v "$PWD/etc/gateway-example.yaml:/etc/grid-gateway/config.yaml:ro" -p 8080:8080 -p 9090:9090 grid-gateway
+#   docker run -v "$PWD/etc/gateway-example.yaml:/etc/grid-gateway/config.yaml:ro" -e GRID_GATEWAY_ADMIN_HOST=0.0.0.0 \
+#       -p 8080:8080 -p 127.0.0.1:9090:9090 grid-gateway
+#   (the admin listener binds loopback unless told otherwise: GRID_GATEWAY_ADMIN_HOST or server.admin_host)
 #   docker run -v ... grid-gateway --check-config /etc/grid-gateway/config.yaml
 
 # Tags follow the Maven 3.9 line and the JDK/JRE 25 line, so rebuilds pick up their patch releases; pin a digest

@@ -74,6 +74,45 @@ rounded up to whole CPUs, at least 2 (empty when there is no CPU request).
 {{- end }}
 {{- end }}
 
+{{/*
+server.max_connections, checked against openFileLimit: auto as is; a number at most (openFileLimit - 512) / 2, the
+connections that limit leaves room for (the gateway's formula, docs/configuration.md); 0 (no limit) only without
+openFileLimit.
+*/}}
+{{- define "grid-gateway.maxConnections" -}}
+{{- $set := .Values.server.maxConnections }}
+{{- $limit := int .Values.openFileLimit }}
+{{- if kindIs "string" $set }}
+{{- $set | toJson }}
+{{- else }}
+{{- $room := max 16 (div (sub $limit 512) 2) }}
+{{- if and (gt $limit 0) (eq (int $set) 0) }}
+{{- fail (printf "server.maxConnections: 0 (no limit) with openFileLimit %d (expected: auto, or at most %d; or openFileLimit 0)" $limit $room) }}
+{{- end }}
+{{- if and (gt $limit 0) (gt (int $set) $room) }}
+{{- fail (printf "server.maxConnections: %d (expected: auto, or at most %d, what openFileLimit %d leaves room for: (limit - 512) / 2)" (int $set) $room $limit) }}
+{{- end }}
+{{- $set | toJson }}
+{{- end }}
+{{- end }}
+
+{{/* server.route_explain.token_file: the token file inside the mounted Secret directory. */}}
+{{- define "grid-gateway.routeExplainTokenFile" -}}
+{{- $explain := .Values.server.routeExplain }}
+{{- if not $explain.tokenSecret }}
+{{- fail "server.routeExplain.enabled is true but server.routeExplain.tokenSecret is empty (expected: an existing Secret holding the bearer tokens, one a line)" }}
+{{- end }}
+{{- printf "%s/%s" (trimSuffix "/" $explain.mountPath) $explain.secretKey }}
+{{- end }}
+
+{{/*
+The image's entrypoint, run under the open-file limit: /bin/sh sets "ulimit -n" (soft and hard; lowering needs no
+privilege) and then execs the same java command as the Dockerfile's ENTRYPOINT, which a test compares.
+*/}}
+{{- define "grid-gateway.entrypoint" -}}
+java -jar /opt/grid-gateway/grid-gateway.jar
+{{- end }}
+
 {{/* JAVA_TOOL_OPTIONS: jvm.options, -XX:ActiveProcessorCount, then extraJavaOptions (appended: later flags win). */}}
 {{- define "grid-gateway.javaToolOptions" -}}
 {{- $options := list }}
@@ -173,21 +212,33 @@ server:
   max_body_bytes: {{ $server.maxBodyBytes | toJson }}
   header_timeout_ms: {{ $server.headerTimeoutMs | toJson }}
   body_timeout_ms: {{ $server.bodyTimeoutMs | toJson }}
+  send_timeout_ms: {{ $server.sendTimeoutMs | toJson }}
   shutdown_grace_ms: {{ $server.shutdownGraceMs | toJson }}
   shutdown_delay_ms: {{ $server.shutdownDelayMs | toJson }}
-  {{- /* Issue 13's keys: null leaves them to the gateway's defaults. */}}
+  {{- /* null leaves these to the gateway's defaults. */}}
   {{- if not (kindIs "invalid" $server.maxInflightBodyBytes) }}
   max_inflight_body_bytes: {{ $server.maxInflightBodyBytes | toJson }}
   {{- end }}
   {{- if not (kindIs "invalid" $server.maxConnections) }}
-  max_connections: {{ $server.maxConnections | toJson }}
+  max_connections: {{ include "grid-gateway.maxConnections" . }}
   {{- end }}
   {{- if not (kindIs "invalid" $server.host) }}
   host: {{ $server.host | toJson }}
   {{- end }}
-  {{- if not (kindIs "invalid" $server.adminHost) }}
+  {{- if $server.adminHost }}
   admin_host: {{ $server.adminHost | toJson }}
+  {{- else }}
+  # The gateway's default; the pod sets GRID_GATEWAY_ADMIN_HOST to its IP, which wins (a ConfigMap shared by the
+  # pods cannot hold each one's address).
+  admin_host: "127.0.0.1"
   {{- end }}
+  route_explain:
+    {{- if $server.routeExplain.enabled }}
+    enabled: true
+    token_file: {{ include "grid-gateway.routeExplainTokenFile" . | toJson }}
+    {{- else }}
+    enabled: false
+    {{- end }}
   {{- include "grid-gateway.listenerTls" (list "tls" .Values.tls.server .Values.tls.mountPath) }}
   {{- include "grid-gateway.listenerTls" (list "admin_tls" .Values.tls.admin .Values.tls.mountPath) }}
 gateway:
@@ -310,12 +361,12 @@ tracing:
 
 {{/*
 Checksum of the settings the gateway reads only at start (listeners, header deadline, shutdown delay and grace,
-gateway.upstream, prefix sharing, tracing): a change to them must roll the pods. server.max_body_bytes and body_timeout_ms
-are applied live, so they are left out.
+gateway.upstream, prefix sharing, tracing): a change to them must roll the pods. server.max_body_bytes, body_timeout_ms
+and send_timeout_ms are applied live, so they are left out.
 */}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
 {{- $s := .Values.server }}
-{{- $ports := dict "port" $s.port "adminPort" $s.adminPort "headerTimeoutMs" $s.headerTimeoutMs "shutdownGraceMs" $s.shutdownGraceMs "shutdownDelayMs" $s.shutdownDelayMs "host" $s.host "adminHost" $s.adminHost }}
+{{- $ports := dict "port" $s.port "adminPort" $s.adminPort "headerTimeoutMs" $s.headerTimeoutMs "shutdownGraceMs" $s.shutdownGraceMs "shutdownDelayMs" $s.shutdownDelayMs "host" $s.host "adminHost" $s.adminHost "maxConnections" $s.maxConnections }}
 {{- dict "server" $ports "upstream" .Values.gridServing.upstream "prefixSharing" .Values.prefixSharing "tracing" .Values.tracing | toJson | sha256sum }}
 {{- end }}
 

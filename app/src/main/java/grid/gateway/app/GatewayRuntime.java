@@ -9,6 +9,7 @@ import grid.gateway.app.tls.GatewayTls;
 import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.Randomness;
 import grid.gateway.routing.time.SystemMonotonicClock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 
@@ -22,19 +23,37 @@ import java.util.random.RandomGenerator;
  * @param endpoints the API paths served; {@link EndpointTable#standard()} but in tests that add a row
  * @param access the access log's sink, request id source and wall clock; stdout, random ids and the system clock
  *     but in tests
+ * @param adminHost the address the admin listener binds when {@code host} is empty, overriding
+ *     {@code server.admin_host}: in production the environment variable {@value #ADMIN_HOST_VARIABLE} (the Helm chart
+ *     sets the pod's IP, which a shared config file cannot hold); empty: the config's
  */
 public record GatewayRuntime(
         MonotonicClock clock,
         RandomGenerator random,
         Optional<String> host,
         EndpointTable endpoints,
-        AccessLogParts access) {
+        AccessLogParts access,
+        Optional<String> adminHost) {
+    /** The environment variable that overrides {@code server.admin_host}. */
+    public static final String ADMIN_HOST_VARIABLE = "GRID_GATEWAY_ADMIN_HOST";
+
     public GatewayRuntime {
         requireNonNull(clock, "clock");
         requireNonNull(random, "random");
         requireNonNull(host, "host");
         requireNonNull(endpoints, "endpoints");
         requireNonNull(access, "access");
+        requireNonNull(adminHost, "adminHost");
+    }
+
+    /** No override of {@code server.admin_host} but {@code host}. */
+    public GatewayRuntime(
+            MonotonicClock clock,
+            RandomGenerator random,
+            Optional<String> host,
+            EndpointTable endpoints,
+            AccessLogParts access) {
+        this(clock, random, host, endpoints, access, Optional.empty());
     }
 
     /** The production access log. */
@@ -45,7 +64,7 @@ public record GatewayRuntime(
 
     /** The same runtime with {@code parts} for the access log. */
     public GatewayRuntime withAccess(AccessLogParts parts) {
-        return new GatewayRuntime(clock, random, host, endpoints, parts);
+        return new GatewayRuntime(clock, random, host, endpoints, parts, adminHost);
     }
 
     /** The standard endpoint table. */
@@ -58,9 +77,21 @@ public record GatewayRuntime(
         this(clock, random, Optional.of(host));
     }
 
-    /** Production: the system clock, thread-local randomness, the config's addresses. */
-    public static GatewayRuntime production() {
-        return new GatewayRuntime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, Optional.empty());
+    /**
+     * Production: the system clock, thread-local randomness, the config's addresses but the admin listener's when
+     * {@code environment} sets {@value #ADMIN_HOST_VARIABLE}.
+     */
+    public static GatewayRuntime production(Map<String, String> environment) {
+        Optional<String> adminHost = Optional.ofNullable(environment.get(ADMIN_HOST_VARIABLE))
+                .map(String::strip)
+                .filter(value -> !value.isEmpty());
+        return new GatewayRuntime(
+                SystemMonotonicClock.INSTANCE,
+                Randomness.INSTANCE,
+                Optional.empty(),
+                EndpointTable.standard(),
+                AccessLogParts.production(),
+                adminHost);
     }
 
     Listeners.Bind client(ServerSettings server, GatewayTls tls) {
@@ -68,6 +99,7 @@ public record GatewayRuntime(
     }
 
     Listeners.Bind admin(ServerSettings server, GatewayTls tls) {
-        return new Listeners.Bind(host.orElse(server.binding().adminHost()), tls.adminListener());
+        return new Listeners.Bind(
+                host.or(() -> adminHost).orElse(server.binding().adminHost()), tls.adminListener());
     }
 }

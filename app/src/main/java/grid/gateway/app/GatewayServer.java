@@ -15,6 +15,8 @@ import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.http.RouteExplainer;
+import grid.gateway.app.listen.ListenerGuard;
+import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.load.QueueScraper;
 import grid.gateway.app.observe.ClusterState;
 import grid.gateway.app.observe.GatewayMetrics;
@@ -30,7 +32,6 @@ import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.MonotonicClock;
-import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
@@ -41,7 +42,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -94,7 +94,7 @@ public final class GatewayServer implements AutoCloseable {
 
     private GatewayServer(GatewaySnapshot initial, GatewayRuntime runtime) {
         this.snapshot = new AtomicReference<>(initial);
-        this.scheduler = newScheduler();
+        this.scheduler = GatewayScheduler.create();
         MonotonicClock clock = runtime.clock();
         this.window = new QueueDepthWindow(initial.config().load().window());
         OutlierEjector ejector = new OutlierEjector();
@@ -120,13 +120,11 @@ public final class GatewayServer implements AutoCloseable {
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
-        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster);
+        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster, scheduler);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
-        // The idle timeout runs on the real scheduler, so on the real clock too, not the runtime's (manual in tests).
-        this.relay =
-                new ResponseRelay(scheduler, initial.config().upstream().idleTimeout(), SystemMonotonicClock.INSTANCE);
+        this.relay = new ResponseRelay();
         HeaderDeadline headerDeadline = new HeaderDeadline(
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         readiness.configLoaded();
@@ -135,7 +133,8 @@ public final class GatewayServer implements AutoCloseable {
                 .config()
                 .server()
                 .inflightBodyBudget(java.lang.Runtime.getRuntime().maxMemory()));
-        metrics.inflightBodyBytes(budget::inUse);
+        metrics.inflightBodyBytes(budget::bodies);
+        metrics.inflightAnswerBytes(budget::answers);
         ServerSettings settings = initial.config().server();
         this.admin =
                 Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, adminParts(registry, runtime));
@@ -145,16 +144,29 @@ public final class GatewayServer implements AutoCloseable {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
         }
+        guardListeners(settings, runtime);
         readiness.clientListenerBound();
         scraper.start();
         scheduleSweeps(headerDeadline, memory);
+    }
+
+    /** Keeps both listeners accepting through descriptor exhaustion; liveness watches the client listener's socket. */
+    private void guardListeners(ServerSettings settings, GatewayRuntime runtime) {
+        // The cap Listeners.client gave the listener (it logs it).
+        metrics.edge().clientConnectionsLimit(settings.binding().connectionCap(OpenFiles.limit()));
+        ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge());
+        Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge());
+        readiness.watchClientListener(client::listening);
     }
 
     /** The admin listener's parts: /route/explain reads the router, endpoints and config the client listener does. */
     private Listeners.AdminParts adminParts(MeterRegistry registry, GatewayRuntime runtime) {
         ExplainHandler explain = new ExplainHandler(
                 new RouteExplainer(router, runtime.endpoints(), snapshot::get),
-                () -> snapshot.get().config().server().maxBodyBytes());
+                () -> snapshot.get().config().server(),
+                budget,
+                scheduler,
+                metrics.edge());
         return new Listeners.AdminParts(registry, readiness, explain);
     }
 
@@ -177,19 +189,8 @@ public final class GatewayServer implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
         scheduler.scheduleWithFixedDelay(
                 memory::expire, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * The shared scheduler. Cancelled tasks leave its queue at once: every answer's idle alarm is cancelled when the
-     * answer ends, long before it is due, and by default a cancelled task stays queued, holding its answer, until its
-     * delay (idle_timeout_ms, 300 s) ends. bench/steady-heap.sh measured that as about 290 bytes of heap a request,
-     * held for the idle timeout: about 85 MB at 1,000 requests a second.
-     */
-    static ScheduledThreadPoolExecutor newScheduler() {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(
-                2, Thread.ofPlatform().daemon().name("grid-scheduler-", 0).factory());
-        scheduler.setRemoveOnCancelPolicy(true);
-        return scheduler;
+        scheduler.scheduleWithFixedDelay(
+                forwarder::closeIdle, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Starts a gateway serving {@code snapshot}; nothing watches a file. */

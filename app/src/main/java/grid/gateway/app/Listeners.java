@@ -4,16 +4,24 @@ import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
+import grid.gateway.app.http.RequestLineKeeper;
+import grid.gateway.app.listen.ListenerGuard;
+import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.observe.AdminRoutes;
+import grid.gateway.app.observe.EdgeMeters;
 import grid.gateway.app.observe.Readiness;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.DirectHandler;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The gateway's two listeners, built and started for {@link GatewayServer}: the client listener (the API paths) and
@@ -26,6 +34,13 @@ final class Listeners {
     private static final Duration HELIDON_GRACE_MARGIN = Duration.ofSeconds(5);
     /** The client listener's response stream buffer, in bytes (Helidon's default: 4096). */
     static final int RESPONSE_BUFFER = 1024;
+    /**
+     * Admin connections at most: probes and scrapes need a few; the cap keeps a flood of the admin port from taking
+     * the descriptors {@code server.max_connections: auto} keeps back for everything but client connections.
+     */
+    static final int ADMIN_CONNECTIONS = 128;
+
+    private static final System.Logger LOG = System.getLogger(Listeners.class.getName());
 
     private Listeners() {}
 
@@ -53,6 +68,7 @@ final class Listeners {
         WebServerConfig.Builder adminBuilder = WebServer.builder()
                 .host(bind.host())
                 .port(settings.adminPort())
+                .maxTcpConnections(ADMIN_CONNECTIONS)
                 // The header deadline guards the admin listener too: a scrape port is as easy to hold open.
                 .protocolsDiscoverServices(false)
                 .addProtocol(
@@ -63,6 +79,26 @@ final class Listeners {
         return adminBuilder.build().start();
     }
 
+    /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
+    private static int connectionCap(ServerSettings settings) {
+        OptionalLong limit = OpenFiles.limit();
+        int cap = settings.binding().connectionCap(limit);
+        if (settings.binding().maxConnections() == ServerSettings.Binding.AUTO) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "client connections at most " + (cap == 0 ? "unlimited" : cap) + " (server.max_connections: auto;"
+                            + " open-file limit " + (limit.isPresent() ? limit.getAsLong() : "unknown") + ")");
+        }
+        return cap;
+    }
+
+    /** Guards a started listener's accepts ({@link ListenerGuard}) and registers its gauges in {@code meters}. */
+    static ListenerGuard guard(WebServer listener, Bind bind, String name, EdgeMeters meters) {
+        ListenerGuard guard = ListenerGuard.guard(listener, bind.host(), name, meters);
+        meters.listener(name, guard::accepting);
+        return guard;
+    }
+
     /** The client listener: every request passes the in-flight filter, then the gateway's routing. */
     static WebServer client(
             ServerSettings settings,
@@ -70,7 +106,7 @@ final class Listeners {
             HeaderDeadline headerDeadline,
             InFlightRequests inFlight,
             GatewayRouting.Parts parts) {
-        int maxConnections = settings.binding().maxConnections();
+        int maxConnections = connectionCap(settings);
         WebServerConfig.Builder builder = WebServer.builder();
         bind.tls().ifPresent(builder::tls);
         return builder.host(bind.host())
@@ -82,16 +118,27 @@ final class Listeners {
                 // after it, so a bigger buffer only costs memory: 1 KiB instead of Helidon's 4 KiB, about 3 KiB less
                 // a streamed answer, the same writes (docs/design.md §H16).
                 .writeBufferSize(RESPONSE_BUFFER)
-                // Our HTTP/1 config replaces the discovered one: with both, a new connection has two candidate
-                // protocols and waits for its first bytes to choose, and a stop does not close it as idle.
+                // Our HTTP/1 selector replaces the discovered protocol: with both, a new connection has two candidate
+                // protocols and waits for its first bytes to choose, and a stop does not close it as idle. It is
+                // Helidon's own, wrapped so that the handler sees each request line as sent (RequestLineKeeper).
                 .protocolsDiscoverServices(false)
-                .addProtocol(Http1Config.builder()
-                        .addReceiveListener(headerDeadline)
-                        // Request headers are checked here, as they arrive: the forwarder then sends them unchecked.
-                        .validateRequestHeaders(true)
-                        // Every answer header is either the gateway's own or a cluster's, which the WebClient checked
-                        // as it read it: checking each again on the way out cost about 1% of the CPU a request.
-                        .validateResponseHeaders(false)
+                .addConnectionSelector(new RequestLineKeeper(Http1ConnectionSelector.builder()
+                        .config(Http1Config.builder()
+                                .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
+                                // Request headers are checked here, as they arrive: the forwarder then sends them
+                                // unchecked.
+                                .validateRequestHeaders(true)
+                                // Every answer header is either the gateway's own or a cluster's, which the WebClient
+                                // checked as it read it: checking each again on the way out cost about 1% of the CPU a
+                                // request.
+                                .validateResponseHeaders(false)
+                                .build())
+                        .build()))
+                // HTTP/1.0 is refused (505) in the API's error shape, saying why (VersionRefusal).
+                .directHandlers(DirectHandlers.builder()
+                        .addHandler(
+                                DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED,
+                                GatewayRouting.versionRefusal(parts))
                         .build())
                 .featuresDiscoverServices(false)
                 // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace

@@ -37,7 +37,8 @@ public final class Main {
                    grid-gateway --help               print this help
 
             environment: GRID_GATEWAY_CONFIG=FILE       the config to serve when no argument is given
-                         GRID_GATEWAY_LOG_FORMAT=json   the gateway's own log lines as JSON (default: text)""";
+                         GRID_GATEWAY_LOG_FORMAT=json   the gateway's own log lines as JSON (default: text)
+                         GRID_GATEWAY_ADMIN_HOST=ADDR   the admin listener's address, over server.admin_host""";
 
     private Main() {}
 
@@ -55,7 +56,7 @@ public final class Main {
         }
         GatewayServer server;
         try {
-            server = GatewayServer.start(serve.get(), GatewayRuntime.production());
+            server = GatewayServer.start(serve.get(), GatewayRuntime.production(System.getenv()));
         } catch (ConfigException invalid) {
             invalid.problems().forEach(System.err::println);
             System.exit(2);

@@ -52,6 +52,9 @@ public final class GatewayHarness implements AutoCloseable {
     /** The wall-clock time every access log line gives as its request's arrival. */
     public static final Instant WALL_TIME = Instant.parse("2026-01-02T03:04:05.678Z");
 
+    /** The bearer token {@link #routeExplain} enables {@code POST /route/explain} with. */
+    public static final String EXPLAIN_TOKEN = "explain-token-of-the-tests-0123";
+
     private static final Pattern STORED_ID = Pattern.compile("\"id\"\\s*:\\s*\"resp_([0-9a-f]+)\"");
     private static final long SEED = 7;
 
@@ -284,6 +287,26 @@ public final class GatewayHarness implements AutoCloseable {
                         models: [demo-model]
                         draining: true
                 """;
+    }
+
+    /**
+     * The {@code server} lines (indented two spaces) that enable {@code POST /route/explain} with
+     * {@link #EXPLAIN_TOKEN}, whose token file this writes into {@code dir}.
+     */
+    public static String routeExplain(Path dir) {
+        try {
+            Path file = Files.writeString(dir.resolve("explain-token"), EXPLAIN_TOKEN + "\n");
+            return "  route_explain:\n    enabled: true\n    token_file: " + file.toAbsolutePath() + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code POST /route/explain{query}} of this gateway's admin port, with {@link #EXPLAIN_TOKEN}. */
+    public HttpRequest.Builder explainRequest(String query, String body) {
+        return HttpRequest.newBuilder(adminUri("/route/explain" + query))
+                .header("Authorization", "Bearer " + EXPLAIN_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
     /** A config with the given sites block (YAML, indented two spaces under {@code sites:}). */

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class GatewaySchedulerTest {
     @Test
-    void newScheduler_cancelledAlarm_leavesTheQueueAtOnce() {
-        ScheduledThreadPoolExecutor scheduler = GatewayServer.newScheduler();
+    void create_cancelledAlarm_leavesTheQueueAtOnce() {
+        ScheduledThreadPoolExecutor scheduler = GatewayScheduler.create();
         try {
             ScheduledFuture<?> kept = scheduler.schedule(() -> {}, 1, TimeUnit.HOURS);
             for (int i = 0; i < 1_000; i++) {

@@ -5,6 +5,7 @@ import grid.gateway.app.GatewayServer;
 import grid.gateway.app.config.ConfigException;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.config.RouteExplainSettings;
 import grid.gateway.app.tls.TlsFactory;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
@@ -70,6 +71,10 @@ public final class DemoGrid {
         running.addFirst(gateway);
         boolean tls = snapshot.config().tls().server().isPresent();
         System.out.println(instructions(gateway.port(), gateway.adminPort(), tls));
+        RouteExplainSettings explain = snapshot.config().server().routeExplain();
+        if (explain.enabled()) {
+            explain.tokenFile().ifPresent(file -> System.out.println(explainInstructions(gateway.adminPort(), file)));
+        }
         new CountDownLatch(1).await();
     }
 
@@ -107,6 +112,15 @@ public final class DemoGrid {
                   curl -s http://127.0.0.1:%2$d/metrics | grep grid_route
                 Ctrl-C stops the grid.
                 """.formatted(port, adminPort, base, curl);
+    }
+
+    /** How to ask the admin listener's route explainer, with a token of {@code tokenFile}. */
+    static String explainInstructions(int adminPort, Path tokenFile) {
+        return """
+                Why did a request go where it did (admin POST /route/explain, a token of %2$s):
+                  curl -s -H "Authorization: Bearer $(head -1 %2$s)" 'http://127.0.0.1:%1$d/route/explain?path=/v1/chat/completions' \\
+                    -d '{"model":"demo-model","messages":[{"role":"user","content":"Hello grid"}]}'
+                """.formatted(adminPort, tokenFile);
     }
 
     static void closeAll(List<AutoCloseable> running) {

@@ -17,14 +17,18 @@ import java.util.regex.Pattern;
  * A rendered ConfigMap's config file, written so that the gateway's own {@code --check-config} can judge it outside
  * a pod. The one thing that differs from the pod is the tag key file: {@code gateway.tag_key_path} names the mounted
  * Secret, so it is pointed at a local copy of the key file: the Secret's content when the chart created it, else a
- * placeholder key standing for an existing Secret the chart cannot see; and so are the TLS files, pointed at the
- * example files of {@code etc/tls/}. Every other byte is as rendered.
+ * placeholder key standing for an existing Secret the chart cannot see; so is the route explainer's token file (a
+ * placeholder token); and so are the TLS files, pointed at the example files of {@code etc/tls/}. Every other byte is
+ * as rendered.
  */
 final class CheckableConfig {
     /** Stands for the content of an existing Secret; 32 bytes, one key. */
     static final String PLACEHOLDER_KEY = "placeholder-key-for-check-config\n";
+    /** Stands for the route explainer's token Secret, which the chart only names. */
+    static final String PLACEHOLDER_TOKEN = "placeholder-route-explain-token\n";
 
     private static final Pattern TAG_KEY_PATH = Pattern.compile("(?m)^(  tag_key_path: ).*$");
+    private static final Pattern TOKEN_FILE = Pattern.compile("(?m)^(    token_file: ).*$");
     /** A TLS file key and the file's name in its mounted Secret. */
     private static final Pattern TLS_FILE = Pattern.compile(
             "(?m)^(\\s+(?:cert_file|key_file|ca_file|client_ca_file): )\"[^\"]*/(tls\\.crt|tls\\.key|ca\\.crt)\"$");
@@ -63,6 +67,12 @@ final class CheckableConfig {
                 Path key = directory.resolve("tag-key");
                 Files.writeString(key, keyFile(rendered));
                 config = keyPath.replaceFirst("$1" + Matcher.quoteReplacement(key.toString()));
+            }
+            Matcher tokenFile = TOKEN_FILE.matcher(config);
+            if (tokenFile.find()) {
+                Path tokens = directory.resolve("route-explain-token");
+                Files.writeString(tokens, PLACEHOLDER_TOKEN);
+                config = tokenFile.replaceFirst("$1" + Matcher.quoteReplacement(tokens.toString()));
             }
             config = localTlsFiles(config, directory);
             Path file = directory.resolve("config.yaml");

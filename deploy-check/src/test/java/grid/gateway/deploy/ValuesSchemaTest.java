@@ -94,9 +94,10 @@ class ValuesSchemaTest {
                         true));
         assertThat(Values.map(at(CiRenders.of("defaults").config(), "server")))
                 .containsEntry("max_inflight_body_bytes", 0)
-                .containsEntry("max_connections", 0)
+                .containsEntry("max_connections", "auto")
                 .containsEntry("host", "0.0.0.0")
-                .containsEntry("admin_host", "0.0.0.0");
+                // The gateway's default, overridden in the pod by GRID_GATEWAY_ADMIN_HOST (ChartAdminPlaneTest).
+                .containsEntry("admin_host", "127.0.0.1");
     }
 
     @Test

@@ -61,7 +61,7 @@ public final class ConfigLoader {
         Path directory = absolute.getParent() == null ? absolute : absolute.getParent();
         TlsBlock.Context tls = new TlsBlock.Context(directory, keys, TlsBlock.allowInsecure(root));
         YamlBlock serverBlock = root.block("server");
-        ServerSettings server = ServerBlock.read(serverBlock);
+        ServerSettings server = ServerBlock.read(serverBlock, directory, keys);
         YamlBlock gatewayBlock = root.block("gateway");
         Optional<GatewaySettings> gateway = GatewayBlock.read(gatewayBlock, directory);
         UpstreamSettings upstream = GatewayBlock.upstream(gatewayBlock);

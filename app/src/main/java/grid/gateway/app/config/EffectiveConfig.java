@@ -68,11 +68,17 @@ public final class EffectiveConfig {
         block.put("admin_host", server.binding().adminHost());
         block.put("max_body_bytes", server.maxBodyBytes());
         block.put("max_inflight_body_bytes", server.maxInflightBodyBytes());
-        block.put("max_connections", server.binding().maxConnections());
+        int connections = server.binding().maxConnections();
+        block.put("max_connections", connections == ServerSettings.Binding.AUTO ? "auto" : connections);
         block.put("header_timeout_ms", server.headerTimeout().toMillis());
         block.put("body_timeout_ms", server.bodyTimeout().toMillis());
+        block.put("send_timeout_ms", server.sendTimeout().toMillis());
         block.put("shutdown_grace_ms", server.shutdownGrace().toMillis());
         block.put("shutdown_delay_ms", server.shutdownDelay().toMillis());
+        Map<String, Object> explain = new LinkedHashMap<>();
+        explain.put("enabled", server.routeExplain().enabled());
+        server.routeExplain().tokenFile().ifPresent(file -> explain.put("token_file", file.toString()));
+        block.put("route_explain", explain);
         return block;
     }
 

@@ -4,7 +4,7 @@ import java.io.OutputStream;
 
 /**
  * What the relay does to an answer body on its way out: for {@code /v1/responses…} and
- * {@code /v1/conversations…}, tag the stored ids (docs/design.md §5); for everything else, nothing.
+ * {@code /v1/conversations…}, tag the stored ids (docs/design.md §5, §H20); for everything else, nothing.
  *
  * <p>Implementations are thread-safe; the writers they create belong to one answer.
  */
@@ -23,6 +23,11 @@ public interface AnswerRewrite {
 
         @Override
         public EventWriter events(OutputStream out) {
+            return json(out);
+        }
+
+        @Override
+        public EventWriter json(OutputStream out) {
             return new EventWriter() {
                 @Override
                 public void accept(byte[] bytes, int offset, int length) throws java.io.IOException {
@@ -42,6 +47,9 @@ public interface AnswerRewrite {
     /** A whole JSON body with its ids tagged. */
     byte[] tagJson(byte[] body);
 
-    /** A writer of the answer's chunks (or events) to {@code out}. */
+    /** A writer of a server-sent event stream's chunks to {@code out}, tagging each event, flushing after each. */
     EventWriter events(OutputStream out);
+
+    /** A writer of a JSON answer's chunks to {@code out}, tagging as they stream (one JSON text), flushing each. */
+    EventWriter json(OutputStream out);
 }

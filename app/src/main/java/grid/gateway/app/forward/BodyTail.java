@@ -3,22 +3,76 @@ package grid.gateway.app.forward;
 import java.util.Arrays;
 
 /**
- * The last {@link #CAPACITY} bytes of an answer body, kept while it streams by: engines report usage (cached
- * tokens) at the end of a body or in a stream's final event, so this is all the usage parser needs.
+ * The end of an answer body, kept while it streams by: engines report usage (cached tokens) at the end of a body or
+ * in a stream's final event, so this is all the usage parser needs.
  *
- * <p>The buffer grows with the body up to the capacity and then wraps, so a small answer costs a small buffer.
+ * <ul>
+ *   <li>{@link #BodyTail() A body's tail}: its last {@link #CAPACITY} bytes. The buffer grows with the body up to the
+ *       capacity and then wraps, so a small answer costs a small buffer.
+ *   <li>{@link #ofEvents() An event stream's tail}: its last two whole events and the event in progress, at most
+ *       {@link #CAPACITY} bytes. A stream's usage is in its last events (a usage chunk, then {@code [DONE]}; a
+ *       Responses stream's {@code response.completed}), and a stream open for minutes would otherwise fill the whole
+ *       capacity for each stream it holds.
+ * </ul>
  *
  * <p>Not thread-safe; one per answer.
  */
 public final class BodyTail {
-    /** Bytes kept. */
+    /** Bytes kept at most. */
     public static final int CAPACITY = 64 * 1024;
 
+    private static final int FIRST_EVENTS_BUFFER = 512;
+
+    private final boolean events;
     private byte[] ring = new byte[0];
     private long total;
+    /**
+     * Event mode: where in {@link #ring} (kept linear) the older and the newer of the last two whole events begin, and
+     * where the event in progress does.
+     */
+    private int olderStart;
 
-    /** Adds bytes, keeping only the last {@link #CAPACITY}. */
+    private int newerStart;
+    private int progressStart;
+    /** Event mode: line ends in a row so far (CRs ignored); two make a blank line, an event's end. */
+    private int lineEnds;
+
+    /** The tail of a body: its last {@link #CAPACITY} bytes. */
+    public BodyTail() {
+        this(false);
+    }
+
+    private BodyTail(boolean events) {
+        this.events = events;
+    }
+
+    /** The tail of a server-sent event stream: its last two whole events and the one in progress. */
+    public static BodyTail ofEvents() {
+        return new BodyTail(true);
+    }
+
+    /** Adds bytes. */
     public void append(byte[] src, int offset, int length) {
+        if (events) {
+            appendEvents(src, offset, length);
+        } else {
+            appendRing(src, offset, length);
+        }
+    }
+
+    /** A copy of the kept bytes, oldest first. */
+    public byte[] bytes() {
+        if (events || total <= ring.length) {
+            return Arrays.copyOf(ring, (int) Math.min(total, ring.length));
+        }
+        int start = (int) (total % ring.length);
+        byte[] out = new byte[ring.length];
+        System.arraycopy(ring, start, out, 0, ring.length - start);
+        System.arraycopy(ring, 0, out, ring.length - start, start);
+        return out;
+    }
+
+    private void appendRing(byte[] src, int offset, int length) {
         int off = offset;
         int len = length;
         if (len > CAPACITY) {
@@ -38,15 +92,49 @@ public final class BodyTail {
         }
     }
 
-    /** A copy of the kept bytes, oldest first. */
-    public byte[] bytes() {
-        if (total <= ring.length) {
-            return Arrays.copyOf(ring, (int) total);
+    /**
+     * Event mode: {@link #ring} is kept linear, {@code total} bytes long: the bytes from the start of the older of the
+     * last two whole events. Each blank line moves the starts on, and what precedes the older one is dropped.
+     */
+    private void appendEvents(byte[] src, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = src[i];
+            if (b == '\n') {
+                lineEnds++;
+            } else if (b != '\r') {
+                lineEnds = 0;
+            }
+            put(b);
+            if (lineEnds == 2) {
+                olderStart = newerStart;
+                newerStart = progressStart;
+                progressStart = (int) total;
+            }
         }
-        int start = (int) (total % ring.length);
-        byte[] out = new byte[ring.length];
-        System.arraycopy(ring, start, out, 0, ring.length - start);
-        System.arraycopy(ring, 0, out, ring.length - start, start);
-        return out;
+        dropBefore(olderStart);
+    }
+
+    private void put(byte b) {
+        if (total == ring.length) {
+            if (ring.length == CAPACITY) {
+                // One event longer than the capacity: keep its last bytes, as a body's tail would.
+                dropBefore(CAPACITY / 2);
+            } else {
+                ring = Arrays.copyOf(ring, Math.max(FIRST_EVENTS_BUFFER, Math.min(CAPACITY, ring.length * 2)));
+            }
+        }
+        ring[(int) total++] = b;
+    }
+
+    /** Drops the first {@code n} kept bytes. */
+    private void dropBefore(int n) {
+        if (n <= 0) {
+            return;
+        }
+        System.arraycopy(ring, n, ring, 0, (int) total - n);
+        total -= n;
+        olderStart = Math.max(0, olderStart - n);
+        newerStart = Math.max(0, newerStart - n);
+        progressStart = Math.max(0, progressStart - n);
     }
 }

@@ -26,6 +26,7 @@ public final class ForwardRequest {
     private final byte[] body;
     private final AccessRecord access;
     private final RequestTrace trace;
+    private final AnswerMemory memory;
 
     /**
      * A request to forward.
@@ -45,6 +46,7 @@ public final class ForwardRequest {
         this.trace = client.trace();
         this.body = requireNonNull(body, "body");
         this.access = client.access();
+        this.memory = client.memory();
     }
 
     /**
@@ -54,19 +56,22 @@ public final class ForwardRequest {
      * @param peer the client's address
      * @param access the request's access record: its request id, and what forwarding decides about it
      * @param trace the trace the client's request belongs to (and what the engine is told of it)
+     * @param memory where the answer's relay counts what it holds
      */
-    public record Client(Headers headers, String peer, AccessRecord access, RequestTrace trace) {
+    public record Client(Headers headers, String peer, AccessRecord access, RequestTrace trace, AnswerMemory memory) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
             requireNonNull(access, "access");
             requireNonNull(trace, "trace");
+            requireNonNull(memory, "memory");
         }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(method, endpoint, newTarget, new Client(headers, peer, access, trace), newBody);
+        return new ForwardRequest(
+                method, endpoint, newTarget, new Client(headers, peer, access, trace, memory), newBody);
     }
 
     /** The request's access record: its request id, and what forwarding decides about it. */
@@ -92,6 +97,11 @@ public final class ForwardRequest {
     /** The client's address. */
     public String peer() {
         return peer;
+    }
+
+    /** Where the answer's relay counts what it holds. */
+    public AnswerMemory memory() {
+        return memory;
     }
 
     /** The trace of this request. */

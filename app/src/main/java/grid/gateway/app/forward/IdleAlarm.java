@@ -12,65 +12,140 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The idle timeout of one upstream answer (docs/design.md §9): runs {@code onIdle} (which closes the answer) once a single read
- * has waited longer than the timeout. Time the relay spends writing to the client is not silence.
+ * The deadlines of one exchange (docs/design.md §9, §H19), watched by one alarm: an upstream operation (writing the
+ * request, one read of the answer's body) that waits longer than the idle timeout runs {@code onIdle}, which closes the
+ * upstream connection; a write to the client that waits longer than the send timeout ({@link #client}) runs the
+ * client's cut, which closes the client connection (nginx's {@code send_timeout}: the time between two successful
+ * writes, not the whole answer). Time spent on one side is never counted against the other.
  *
- * <p>One alarm per answer, not one per read: a read only stamps when it started and when it returned, and the alarm,
- * when it goes off, re-arms itself for whatever is left of the read in progress. Scheduling and cancelling a task
- * per read cost a queue insertion under the scheduler's lock on every chunk of every answer, and each cancelled
- * task stayed queued (holding its answer) until its deadline, minutes later.
+ * <p>One alarm per exchange, not one per operation: an operation only stamps when it started, with its timeout, and
+ * when it returned, and the alarm, when it goes off, re-arms itself for whatever is left of the operation in progress.
+ * Scheduling and cancelling a task per read cost a queue insertion under the scheduler's lock on every chunk of every
+ * answer, and each cancelled task stayed queued (holding its answer) until its deadline, minutes later.
  *
  * <pre>
- *   relay thread:      read() ─ stamp start ─ in.read ─ clear ─ write to client ─ read() ─ …
- *   scheduler thread:  check(): reading for ≥ timeout → onIdle; else re-arm for the rest (or the whole timeout)
+ *   relay thread:      read() ─ stamp ─ in.read ─ clear ─ clientWrite() ─ stamp ─ out.write ─ clear ─ read() ─ …
+ *   scheduler thread:  check(): the operation in progress has waited its timeout → its action; else re-arm for the
+ *                      rest (the shorter timeout when none is in progress)
  * </pre>
  *
- * <p>Thread-safe for one relay thread plus the scheduler: the stamp is volatile, and {@link #close()} stops any
+ * <p>Thread-safe for one relay thread plus the scheduler: the stamp is volatile (its timeout written last and cleared
+ * first, so a check never pairs an older, shorter timeout with a later start), and {@link #close()} stops any
  * re-arming.
  */
 final class IdleAlarm implements AutoCloseable {
+    /** A client operation that has no deadline: the alarm never acts on it. */
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
     private final ScheduledExecutorService scheduler;
     private final MonotonicClock clock;
-    private final long timeoutNanos;
+    private final long idleNanos;
     private final Runnable onIdle;
-    private volatile long readStart;
-    private volatile boolean reading;
+    private volatile long clientNanos = NO_DEADLINE;
+    private volatile Runnable onStall = () -> {};
+    /** When the operation in progress began. */
+    private volatile long busySince;
+    /** The timeout of the operation in progress, 0 when none is. */
+    private volatile long busyTimeout;
+
+    private volatile boolean busyClient;
     private volatile boolean closed;
+    private volatile boolean fired;
+    private volatile boolean stalled;
     private volatile @Nullable ScheduledFuture<?> pending;
 
     private IdleAlarm(ScheduledExecutorService scheduler, MonotonicClock clock, Duration timeout, Runnable onIdle) {
         this.scheduler = requireNonNull(scheduler, "scheduler");
         this.clock = requireNonNull(clock, "clock");
-        this.timeoutNanos = timeout.toNanos();
+        this.idleNanos = timeout.toNanos();
         this.onIdle = requireNonNull(onIdle, "onIdle");
     }
 
-    /** An armed alarm: {@code onIdle} runs when one read waits longer than {@code timeout}. */
+    /** An armed alarm: {@code onIdle} runs when one upstream operation waits longer than {@code timeout}. */
     static IdleAlarm arm(ScheduledExecutorService scheduler, MonotonicClock clock, Duration timeout, Runnable onIdle) {
         IdleAlarm alarm = new IdleAlarm(scheduler, clock, timeout, onIdle);
-        alarm.schedule(alarm.timeoutNanos);
+        alarm.schedule(alarm.idleNanos);
         return alarm;
     }
 
-    /** One read of {@code in}, watched by this alarm. */
+    /**
+     * Watches writes to the client from now on: {@code onStall} runs when one waits longer than {@code timeout}. The
+     * next check comes at the latest at the shorter of the two timeouts.
+     */
+    void client(Duration timeout, Runnable stall) {
+        this.onStall = requireNonNull(stall, "stall");
+        this.clientNanos = timeout.toNanos();
+        if (clientNanos < idleNanos) {
+            // The check in the queue is due at the idle timeout: one is needed at the send timeout.
+            ScheduledFuture<?> due = pending;
+            schedule(clientNanos);
+            if (due != null) {
+                due.cancel(false);
+            }
+        }
+    }
+
+    /** Whether the upstream side went off: an upstream operation waited the whole idle timeout. */
+    boolean fired() {
+        return fired;
+    }
+
+    /** Whether the client side went off: a write to the client waited the whole send timeout. */
+    boolean stalled() {
+        return stalled;
+    }
+
+    /** One write of {@code bytes[offset, offset + length)} to the upstream {@code connection}, watched. */
+    void write(UpstreamConnection connection, byte[] bytes, int offset, int length) throws IOException {
+        begin(idleNanos, false);
+        try {
+            connection.write(bytes, offset, length);
+        } finally {
+            busyTimeout = 0;
+        }
+    }
+
+    /** One read of {@code in}, watched. */
     int read(InputStream in, byte[] buffer) throws IOException {
         return read(in, buffer, buffer.length);
     }
 
     /** As {@link #read(InputStream, byte[])}, asking for at most {@code length} bytes. */
     int read(InputStream in, byte[] buffer, int length) throws IOException {
-        readStart = clock.nanoTime();
-        reading = true; // after the stamp: a check that sees this flag sees this read's start
+        begin(idleNanos, false);
         try {
             return in.read(buffer, 0, length);
         } finally {
-            reading = false;
+            busyTimeout = 0;
         }
     }
 
+    /** A write to the client, watched by the send timeout once {@link #client} set one. */
+    void clientWrite(ClientWrite write) throws IOException {
+        begin(clientNanos, true);
+        try {
+            write.run();
+        } finally {
+            busyTimeout = 0;
+        }
+    }
+
+    /** One write (or flush) to the client. */
+    @FunctionalInterface
+    interface ClientWrite {
+        void run() throws IOException;
+    }
+
+    private void begin(long timeout, boolean client) {
+        busySince = clock.nanoTime();
+        busyClient = client;
+        busyTimeout = timeout; // last: a check that sees it sees this operation's start and side
+    }
+
     /**
-     * What the alarm does when it goes off: runs {@code onIdle} if the read in progress has waited the whole timeout,
-     * else re-arms for the time left (the whole timeout when no read is in progress). Package-private for tests.
+     * What the alarm does when it goes off: runs the action of the operation in progress if it has waited its whole
+     * timeout, else re-arms for the time left (the shorter timeout when no operation is in progress). Package-private
+     * for tests.
      *
      * @return the nanoseconds until the next check, or {@code -1} when it fired or is closed
      */
@@ -78,9 +153,18 @@ final class IdleAlarm implements AutoCloseable {
         if (closed) {
             return -1;
         }
-        long left = reading ? timeoutNanos - (clock.nanoTime() - readStart) : timeoutNanos;
+        long timeout = busyTimeout;
+        long left = timeout == 0 || timeout == NO_DEADLINE
+                ? Math.min(idleNanos, clientNanos)
+                : timeout - (clock.nanoTime() - busySince);
         if (left <= 0) {
-            onIdle.run();
+            if (busyClient) {
+                stalled = true;
+                onStall.run();
+            } else {
+                fired = true;
+                onIdle.run();
+            }
             return -1;
         }
         schedule(left);
@@ -94,7 +178,7 @@ final class IdleAlarm implements AutoCloseable {
         }
     }
 
-    /** Disarms the alarm; the answer was read to its end or abandoned. */
+    /** Disarms the alarm; the exchange ended. */
     @Override
     public void close() {
         closed = true;

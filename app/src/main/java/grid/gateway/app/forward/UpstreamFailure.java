@@ -39,9 +39,10 @@ public enum UpstreamFailure {
     }
 
     /**
-     * The failure thrown by the WebClient while sending or waiting for response headers. Helidon wraps I/O failures,
-     * so the cause chain is searched. The JDK reports a connect timeout as a {@link SocketTimeoutException} whose
-     * message names the connect ("Connect timed out"): that is {@link #CONNECT} (see the class comment).
+     * The failure thrown while sending or waiting for response headers. A wrapped I/O failure is found in the cause
+     * chain. The JDK reports a connect timeout as a {@link SocketTimeoutException} whose message names the connect
+     * ("Connect timed out"): that is {@link #CONNECT} (see the class comment); every failure while connecting, the TLS
+     * handshake included, is {@link #CONNECT} whatever its type, as the forwarder sorts it by when it happened.
      */
     static UpstreamFailure of(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

@@ -48,6 +48,24 @@ public enum ApiError {
             "invalid_request_error",
             "method_not_allowed",
             "This method is not allowed on this path."),
+    METHOD_NOT_IMPLEMENTED(
+            501,
+            "invalid_request_error",
+            "invalid_request_error",
+            "method_not_implemented",
+            "This method is not implemented here; methods are case-sensitive (POST, not post)."),
+    INVALID_HEADER(
+            400,
+            "invalid_request_error",
+            "invalid_request_error",
+            "invalid_header",
+            "A request header has an empty name, or a value with a byte outside visible US-ASCII."),
+    HTTP_VERSION(
+            505,
+            "invalid_request_error",
+            "invalid_request_error",
+            "http_version_not_supported",
+            "HTTP/1.0 is not supported; send HTTP/1.1 (behind nginx: proxy_http_version 1.1)."),
     BODY_UNREADABLE(
             400,
             "invalid_request_error",

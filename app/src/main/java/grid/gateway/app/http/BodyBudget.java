@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The process-wide budget of request body bytes held in memory at once ({@code server.max_inflight_body_bytes}).
+ * The process-wide budget of request body bytes held in memory at once ({@code server.max_inflight_body_bytes}), and
+ * of the answer bytes relays hold (docs/design.md §H20), counted in the same budget.
  *
  * <p>A body reserves each buffer before it allocates it, and its request gives everything back when it ends
  * (answered, refused or failed). A reservation that would take the bytes in use past the limit is refused, and the
@@ -16,6 +17,7 @@ import java.util.function.LongSupplier;
 public final class BodyBudget {
     private final LongSupplier limit;
     private final AtomicLong inUse = new AtomicLong();
+    private final AtomicLong answers = new AtomicLong();
 
     /** A budget of {@code limit} bytes, read on every reservation. */
     public BodyBudget(LongSupplier limit) {
@@ -41,9 +43,30 @@ public final class BodyBudget {
         inUse.addAndGet(-bytes);
     }
 
-    /** Body bytes reserved now. */
+    /** Bytes reserved now, bodies and answers. */
     public long inUse() {
         return inUse.get();
+    }
+
+    /** Request body bytes reserved now. */
+    public long bodies() {
+        return inUse.get() - answers.get();
+    }
+
+    /** Answer bytes relays hold now. */
+    public long answers() {
+        return answers.get();
+    }
+
+    /** Counts {@code bytes} of an answer, never refused: they take room from the bodies that come after. */
+    private void holdAnswer(long bytes) {
+        answers.addAndGet(bytes);
+        inUse.addAndGet(bytes);
+    }
+
+    private void releaseAnswer(long bytes) {
+        inUse.addAndGet(-bytes);
+        answers.addAndGet(-bytes);
     }
 
     /**
@@ -55,6 +78,7 @@ public final class BodyBudget {
     public static final class Hold implements AutoCloseable {
         private final BodyBudget budget;
         private long held;
+        private long heldForAnswer;
         private boolean closed;
 
         Hold(BodyBudget budget) {
@@ -75,11 +99,21 @@ public final class BodyBudget {
             return held;
         }
 
+        /** Counts {@code bytes} more of this request's answer (never refused); nothing once the request ended. */
+        public synchronized void holdAnswer(long bytes) {
+            if (!closed) {
+                budget.holdAnswer(bytes);
+                heldForAnswer += bytes;
+            }
+        }
+
         @Override
         public synchronized void close() {
             closed = true;
             budget.release(held);
+            budget.releaseAnswer(heldForAnswer);
             held = 0;
+            heldForAnswer = 0;
         }
     }
 

@@ -287,9 +287,15 @@ public final class BoundedBody {
      * Reads and discards what the client is still sending of a refused body, for at most {@link #LINGER_TIME} and
      * {@link #LINGER_BYTES}, before the caller closes the connection. Closing a socket with unread bytes makes the
      * kernel answer with a reset, which can destroy the 413 the client has not read yet (nginx's lingering close
-     * solves the same problem).
+     * solves the same problem). A request that expects {@code 100-continue} and was not sent one is not drained:
+     * its client waits for the answer before it sends the body (RFC 9110 §10.1.1), and no 100 follows a refusal.
      */
     public static void linger(ServerRequest request) {
+        if (!request.continueSent()) {
+            // Expect: 100-continue and no 100 sent: the client waits for an answer before it sends the body, and
+            // reading it here would make Helidon send 100 Continue after the refusal.
+            return;
+        }
         FutureTask<Void> drain = new FutureTask<>(() -> {
             try (InputStream in = request.content().inputStream()) {
                 byte[] sink = new byte[SINK];

@@ -5,6 +5,8 @@ import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,10 +20,13 @@ import org.jspecify.annotations.Nullable;
  * prefill, and stops its request, so the engine stops working for nobody (docs/design.md §R4; docs/reliability-DEFG.md G 84).
  *
  * <p>Helidon 4.5 notices a closed client connection only when a write to it fails, and its request API gives no
- * access to the socket. So while requests are forwarded, one sweeper (a virtual thread, alive only while some
- * request is watched) reads the kernel's TCP table every {@link #PERIOD} in which some request has been watched for a
- * period or more (a client is noticed gone within two periods of the start of its request, one period later), and,
- * for each watched request, looks up its client connection:
+ * access to the socket. So a request is watched from the end of its body until its answer's first body bytes are
+ * about to go to the client ({@link #answerStarts()}): from then on the relay writes, and a write (or the send
+ * timeout) notices a gone client, so a stream held open for minutes costs the probe nothing. While some request is
+ * watched, one sweeper (a virtual thread, alive only then) reads the kernel's TCP table every {@link #PERIOD} in
+ * which some request has been watched for a period or more (a client is noticed gone within two periods of the start
+ * of its request, one period later), keeping only the rows of watched connections, and, for each watched request,
+ * looks up its client connection:
  *
  * <pre>
  *   CLOSE_WAIT (the client sent FIN)         → gone
@@ -43,7 +48,9 @@ final class ClientDisconnectProbe {
     /** How often the table is read while a request is watched. */
     static final Duration PERIOD = Duration.ofMillis(250);
 
-    private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
+    /** The watched requests, by the thread that forwards each (one request at a time a thread). */
+    private final Map<Thread, Watch> watches = new ConcurrentHashMap<>();
+
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private final boolean enabled;
 
@@ -68,11 +75,19 @@ final class ClientDisconnectProbe {
     /** Watches {@code connection} on behalf of the calling thread. */
     Watch watch(KernelTcpTable.Connection connection) {
         Watch watch = new Watch(connection, Thread.currentThread());
-        watches.add(watch);
+        watches.put(watch.thread, watch);
         if (enabled) {
             startSweeper();
         }
         return watch;
+    }
+
+    /**
+     * The calling thread's request is about to write its answer's first body bytes to the client: it is watched no
+     * more (its watch still closes as before). Writing notices a gone client from now on.
+     */
+    void answerStarts() {
+        watches.remove(Thread.currentThread());
     }
 
     private void startSweeper() {
@@ -97,16 +112,27 @@ final class ClientDisconnectProbe {
                 continue;
             }
             try {
-                sweep(KernelTcpTable.read());
+                sweep(KernelTcpTable.read(watchedConnections()));
             } catch (IOException | RuntimeException unreadable) {
                 // No evidence this round; try again next period.
             }
         }
     }
 
+    /** The client connections of the watched requests: the only rows of the table the sweep needs. */
+    private Set<KernelTcpTable.Connection> watchedConnections() {
+        Set<KernelTcpTable.Connection> wanted = new HashSet<>();
+        for (Watch watch : watches.values()) {
+            if (watch.connection != null) {
+                wanted.add(watch.connection);
+            }
+        }
+        return wanted;
+    }
+
     private boolean anyWatchedFor(long nanos) {
         long now = System.nanoTime();
-        for (Watch watch : watches) {
+        for (Watch watch : watches.values()) {
             if (now - watch.since >= nanos) {
                 return true;
             }
@@ -116,7 +142,7 @@ final class ClientDisconnectProbe {
 
     /** Checks every watched request against {@code table}. */
     void sweep(KernelTcpTable table) {
-        for (Watch watch : watches) {
+        for (Watch watch : watches.values()) {
             watch.check(table);
         }
     }
@@ -185,7 +211,7 @@ final class ClientDisconnectProbe {
             } finally {
                 lock.unlock();
             }
-            watches.remove(this);
+            watches.remove(thread, this);
             if (gone) {
                 Thread.interrupted();
                 throw new CloseConnectionException("the client went away while its request was forwarded");

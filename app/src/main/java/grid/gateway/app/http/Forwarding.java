@@ -6,6 +6,7 @@ import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
@@ -21,12 +22,14 @@ import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.prefix.UsageReport;
 import grid.gateway.routing.select.LoadGate;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Sends a routed request upstream and relays the answer (docs/design.md §3, §6, §9):
@@ -34,7 +37,8 @@ import java.util.function.Function;
  * <pre>
  *   7. send ── CONNECT (refused or timed out) ──> unpinned: next candidate (two tries in all), then 502
  *        │                                         pinned:   503 + Retry-After: 5
- *        ├── TIMEOUT before headers ──> 504        RESET before headers ──> 502
+ *        ├── (a stale pooled connection was sent again on a new one by the forwarder: counted here)
+ *        ├── TIMEOUT before headers ──> 504        RESET (or a malformed head) before headers ──> 502
  *        └── answered ──> 8. learn (2xx confirm, 429/5xx drop) ──> 9. relay ──> cached tokens (counted;
  *                            learn_from_usage); TIMEOUT or RESET before the first body byte ──> 504 / 502;
  *                            2xx with expected_wait: the first body bytes are the first token (router.firstToken)
@@ -54,8 +58,16 @@ final class Forwarding {
     private final BiFunction<BackendCluster, ForwardRequest, AnswerRewrite> rewrites;
     private final Collaborators extras;
 
-    /** The metric events and the usage parser. */
-    record Collaborators(ProxyEvents events, Function<byte[], CachedTokens.UsageReading> usage) {}
+    /**
+     * The metric events, the usage reader, the send timeout in force ({@code server.send_timeout_ms}, read per
+     * answer so a reload applies at once), and what runs on the request's thread when its answer's first body bytes
+     * are about to go to the client (the disconnect probe stops watching: from then on a write notices a gone client).
+     */
+    record Collaborators(
+            ProxyEvents events,
+            Function<byte[], CachedTokens.UsageReading> usage,
+            Supplier<Duration> sendTimeout,
+            Runnable answerStarts) {}
 
     Forwarding(
             SiteRouter router,
@@ -156,10 +168,12 @@ final class Forwarding {
         // The try's client span ends with the next try or when the request is answered (the relay included).
         UpstreamSpan span = request.trace().upstream(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
+        if (attempt.retried()) {
+            extras.events().upstreamRetried(decision.cluster().id(), RetryReason.STALE_CONNECTION);
+        }
         switch (attempt) {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
-            case Attempt.Answered answered ->
-                span.answered(answered.response().status().code());
+            case Attempt.Answered answered -> span.answered(answered.answer().status());
         }
         if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
             // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
@@ -221,16 +235,23 @@ final class Forwarding {
     private void answered(
             RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
         BackendCluster cluster = decision.cluster();
-        int status = answered.response().status().code();
+        int status = answered.answer().status();
         extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
         request.access().upstreamAnswered(status, answered.toHeaders());
         router.answered(decision, status);
         AnswerRewrite rewrite = request.tagsIds() ? rewrites.apply(cluster, request) : AnswerRewrite.NONE;
-        RelayResult result = relay.relay(
-                request.method(),
-                answered.response(),
-                response,
-                new RelayPlan(rewrite, firstToken(decision, status), request.access()));
+        Runnable firstToken = firstToken(decision, status);
+        Runnable answerStarts = extras.answerStarts();
+        RelayPlan plan = new RelayPlan(
+                rewrite,
+                () -> {
+                    answerStarts.run();
+                    firstToken.run();
+                },
+                request.access(),
+                extras.sendTimeout().get(),
+                request.memory());
+        RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);

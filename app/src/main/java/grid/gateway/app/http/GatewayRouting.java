@@ -13,6 +13,7 @@ import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.http.DirectHandler;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
@@ -68,12 +69,17 @@ public final class GatewayRouting {
         GatewayMetrics metrics = parts.metrics();
         UpstreamForwarder forwarder = parts.forwarder();
         ResponseRelay relay = parts.relay();
+        ClientDisconnectProbe probe = new ClientDisconnectProbe();
         Forwarding forwarding = new Forwarding(
                 router,
                 forwarder,
                 relay,
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
-                new Forwarding.Collaborators(metrics, GatewayRouting::usage));
+                new Forwarding.Collaborators(
+                        metrics,
+                        GatewayRouting::usage,
+                        () -> snapshot.get().config().server().sendTimeout(),
+                        probe::answerStarts));
         ProxyHandler.Inbound inbound = new ProxyHandler.Inbound(
                 parts.endpoints(),
                 policies(snapshot),
@@ -87,7 +93,12 @@ public final class GatewayRouting {
                 observing.access(),
                 observing.clock(),
                 ClientAddress::of));
-        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, new ClientDisconnectProbe()));
+        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
+    }
+
+    /** Helidon's direct handler that refuses HTTP/1.0 with 505 in the API's error shape ({@link VersionRefusal}). */
+    public static DirectHandler versionRefusal(Parts parts) {
+        return new VersionRefusal(parts.endpoints(), parts.metrics());
     }
 
     /**

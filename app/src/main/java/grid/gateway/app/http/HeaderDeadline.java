@@ -68,8 +68,10 @@ public final class HeaderDeadline implements Http1ConnectionListener {
         long now = clock.nanoTime();
         open.forEach((thread, start) -> {
             if (now - start > timeoutNanos && open.remove(thread, start)) {
-                thread.interrupt();
+                // Counted before the interrupt closes the connection: whoever sees the connection end then also
+                // sees it counted.
                 expired.run();
+                thread.interrupt();
             }
         });
     }

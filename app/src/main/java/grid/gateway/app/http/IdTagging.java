@@ -2,24 +2,30 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.EventWriter;
+import grid.gateway.app.rewrite.EventSink;
+import grid.gateway.app.rewrite.JsonIdStream;
 import grid.gateway.app.rewrite.ResponseIdTagger;
 import grid.gateway.app.rewrite.SseIdTagger;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
  * Tags the stored ids of {@code /v1/responses…} and {@code /v1/conversations…} answers with the cluster that
- * served them (docs/design.md §5): whole JSON bodies, and each server-sent event, written and flushed one event at a time.
+ * served them (docs/design.md §5, §H20): short JSON bodies whole, longer ones and server-sent events as they stream;
+ * what the taggers hand on is flushed once per upstream read.
  *
  * <p>Thread-safe; each answer gets its own event writer.
  */
 final class IdTagging implements AnswerRewrite {
+    private final UnaryOperator<String> tag;
     private final ResponseIdTagger tagger;
 
     /** Tags with {@code tag}, which maps an engine id to its tagged form. */
     IdTagging(UnaryOperator<String> tag) {
+        this.tag = tag;
         this.tagger = new ResponseIdTagger(tag);
     }
 
@@ -36,24 +42,42 @@ final class IdTagging implements AnswerRewrite {
     @Override
     public EventWriter events(OutputStream out) {
         SseIdTagger events = new SseIdTagger(tagger, SseIdTagger.DEFAULT_MAX_EVENT_BYTES);
-        grid.gateway.app.rewrite.EventSink sink = (bytes, off, len) -> {
+        return writer(out, events::accept, events::finish);
+    }
+
+    @Override
+    public EventWriter json(OutputStream out) {
+        JsonIdStream json = new JsonIdStream(tag);
+        return writer(out, json::accept, json::finish);
+    }
+
+    /** What a tagger hands on is written to {@code out}, which is flushed once per upstream read and at the end. */
+    private static EventWriter writer(OutputStream out, Feed feed, Consumer<EventSink> finish) {
+        EventSink sink = (bytes, off, len) -> {
             try {
                 out.write(bytes, off, len);
-                out.flush();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         };
         return new EventWriter() {
             @Override
-            public void accept(byte[] bytes, int offset, int length) {
-                events.accept(bytes, offset, length, sink);
+            public void accept(byte[] bytes, int offset, int length) throws IOException {
+                feed.accept(bytes, offset, length, sink);
+                out.flush();
             }
 
             @Override
-            public void finish() {
-                events.finish(sink);
+            public void finish() throws IOException {
+                finish.accept(sink);
+                out.flush();
             }
         };
+    }
+
+    /** A tagger's {@code accept}. */
+    @FunctionalInterface
+    private interface Feed {
+        void accept(byte[] bytes, int offset, int length, EventSink sink);
     }
 }

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.listen.CloseWhenAsked;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Filter;
@@ -52,6 +53,8 @@ public final class InFlightRequests implements Filter {
             // The answer is complete; closing the connection now lets the stopping listener finish.
             throw new CloseConnectionException("the gateway is shutting down");
         }
+        // Either side's Connection: close ends the connection here, the shutdown delay's answers included.
+        CloseWhenAsked.closeIfAsked(req, res);
     }
 
     /** Requests being handled now. */

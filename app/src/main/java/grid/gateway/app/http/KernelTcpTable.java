@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The kernel's view of this host's TCP connections, read from Linux's {@code /proc/net/tcp} and
@@ -44,32 +48,102 @@ final class KernelTcpTable {
         return Files.isReadable(TCP4);
     }
 
-    /** Reads both tables now. */
-    static KernelTcpTable read() throws IOException {
-        StringBuilder text = new StringBuilder(Files.readString(TCP4));
-        if (Files.isReadable(TCP6)) {
-            text.append('\n').append(Files.readString(TCP6));
-        }
-        return parse(text.toString());
-    }
-
-    /** Parses table text; lines that are not connection rows (headers, blank or malformed lines) are skipped. */
-    static KernelTcpTable parse(String text) {
+    /**
+     * Reads both tables now, keeping the rows of {@code wanted} only. A busy gateway's tables list every connection of
+     * the host (tens of thousands of rows with long streams open); a row is told apart by its ports before anything
+     * else of it is parsed, so a sweep costs little more than the kernel's own writing of the table.
+     */
+    static KernelTcpTable read(Set<Connection> wanted) throws IOException {
         Map<Connection, Integer> states = new HashMap<>();
-        for (String line : text.split("\n")) {
-            String[] fields = line.trim().split("\\s+");
-            if (fields.length < 4 || !fields[0].endsWith(":")) {
-                continue;
-            }
-            try {
-                int localPort = port(fields[1]);
-                InetAddress remote = address(fields[2]);
-                states.put(new Connection(localPort, remote, port(fields[2])), Integer.parseInt(fields[3], 16));
-            } catch (IllegalArgumentException | UnknownHostException malformed) {
-                // Not a row this parser understands: skip it, as if the connection were not listed.
-            }
+        if (wanted.isEmpty()) {
+            return new KernelTcpTable(states);
+        }
+        Set<Long> ports = portPairs(wanted);
+        rows(Files.readAllBytes(TCP4), ports, wanted, states);
+        if (Files.isReadable(TCP6)) {
+            rows(Files.readAllBytes(TCP6), ports, wanted, states);
         }
         return new KernelTcpTable(states);
+    }
+
+    /** Parses table text whole; lines that are not connection rows (headers, blank or malformed lines) are skipped. */
+    static KernelTcpTable parse(String text) {
+        Map<Connection, Integer> states = new HashMap<>();
+        rows(text.getBytes(StandardCharsets.ISO_8859_1), null, null, states);
+        return new KernelTcpTable(states);
+    }
+
+    /** Parses table text as {@link #read(Set)} reads the kernel's: the rows of {@code wanted} only. */
+    static KernelTcpTable parse(String text, Set<Connection> wanted) {
+        Map<Connection, Integer> states = new HashMap<>();
+        rows(text.getBytes(StandardCharsets.ISO_8859_1), portPairs(wanted), wanted, states);
+        return new KernelTcpTable(states);
+    }
+
+    /**
+     * Adds the rows of {@code table} to {@code states}: every row when {@code ports} is null, else the rows whose
+     * local and remote ports are in {@code ports} and whose connection is in {@code wanted}.
+     */
+    private static void rows(
+            byte[] table,
+            @Nullable Set<Long> ports,
+            @Nullable Set<Connection> wanted,
+            Map<Connection, Integer> states) {
+        int[] fields = new int[8]; // start and end of the fields sl, local_address, rem_address, st
+        for (int start = 0; start < table.length; ) {
+            int end = start;
+            while (end < table.length && table[end] != '\n') {
+                end++;
+            }
+            if (split(table, start, end, fields) && table[fields[1] - 1] == ':') {
+                try {
+                    int localPort = port(table, fields[2], fields[3]);
+                    int remotePort = port(table, fields[4], fields[5]);
+                    if (ports == null || ports.contains(ports(localPort, remotePort))) {
+                        String remoteText =
+                                new String(table, fields[4], fields[5] - fields[4], StandardCharsets.ISO_8859_1);
+                        Connection connection = new Connection(localPort, address(remoteText), remotePort);
+                        if (wanted == null || wanted.contains(connection)) {
+                            states.put(connection, hex(table, fields[6], fields[7]));
+                        }
+                    }
+                } catch (IllegalArgumentException | UnknownHostException malformed) {
+                    // Not a row this parser understands: skip it, as if the connection were not listed.
+                }
+            }
+            start = end + 1;
+        }
+    }
+
+    /** Finds the first four space-separated fields of {@code table[start, end)}; false when there are fewer. */
+    private static boolean split(byte[] table, int start, int end, int[] fields) {
+        int at = start;
+        for (int field = 0; field < 4; field++) {
+            while (at < end && table[at] == ' ') {
+                at++;
+            }
+            if (at == end) {
+                return false;
+            }
+            fields[field * 2] = at;
+            while (at < end && table[at] != ' ') {
+                at++;
+            }
+            fields[field * 2 + 1] = at;
+        }
+        return true;
+    }
+
+    private static Set<Long> portPairs(Set<Connection> connections) {
+        Set<Long> ports = new HashSet<>();
+        for (Connection connection : connections) {
+            ports.add(ports(connection.localPort(), connection.remotePort()));
+        }
+        return ports;
+    }
+
+    private static long ports(int localPort, int remotePort) {
+        return ((long) localPort << 32) | remotePort;
     }
 
     /** The TCP state of {@code connection}, if the kernel lists it. */
@@ -77,12 +151,32 @@ final class KernelTcpTable {
         return Optional.ofNullable(states.get(connection));
     }
 
-    private static int port(String endpoint) {
-        int colon = endpoint.indexOf(':');
-        if (colon < 0) {
+    /** The port of the field {@code HEX:PORT} in {@code table[start, end)}. */
+    private static int port(byte[] table, int start, int end) {
+        int colon = end - 1;
+        while (colon >= start && table[colon] != ':') {
+            colon--;
+        }
+        if (colon < start) {
             throw new IllegalArgumentException("no port");
         }
-        return Integer.parseInt(endpoint.substring(colon + 1), 16);
+        return hex(table, colon + 1, end);
+    }
+
+    /** The hexadecimal number in {@code table[start, end)}. */
+    private static int hex(byte[] table, int start, int end) {
+        if (end <= start || end - start > 8) {
+            throw new IllegalArgumentException("not a hexadecimal number of up to eight digits");
+        }
+        int value = 0;
+        for (int i = start; i < end; i++) {
+            int digit = Character.digit(table[i], 16);
+            if (digit < 0) {
+                throw new IllegalArgumentException("not a hexadecimal digit");
+            }
+            value = value << 4 | digit;
+        }
+        return value;
     }
 
     /**

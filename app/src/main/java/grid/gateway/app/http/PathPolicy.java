@@ -12,7 +12,9 @@ import java.util.List;
  * slash or backslash, a dot segment, an empty segment (double or trailing slash). A consumer then serves exactly the
  * paths its {@link EndpointTable} lists, written without any percent-encoding: an engine decodes
  * {@code input_item%73} into a path the gateway never saw, which would bypass the pin. A provider serves only its
- * allowed paths, by exact string match, so a stored response held at another site cannot be fetched through it.
+ * allowed paths, by exact string match, so a stored response held at another site cannot be fetched through it; and
+ * it forwards no request whose body names a stored id ({@link #servesStoredIds()}), so one cannot be continued, and so
+ * read back, through it either.
  *
  * <p>Thread-safe (immutable).
  */
@@ -36,6 +38,15 @@ public final class PathPolicy {
             return allowedPaths.contains(rawPath);
         }
         return classified.listed() && rawPath.indexOf('%') < 0;
+    }
+
+    /**
+     * Whether a request naming a stored id in its body ({@code previous_response_id}, {@code conversation}) is
+     * served: by a consumer, pinned to the cluster that holds it; never by a provider (docs/decisions.md, "A
+     * provider-role gateway").
+     */
+    public boolean servesStoredIds() {
+        return role == Role.CONSUMER;
     }
 
     /**

@@ -118,8 +118,8 @@ public final class ProxyHandler implements Handler {
         try (BodyBudget.Hold hold = inbound.budget().hold();
                 RequestTrace trace = inbound.tracing().begin(request, response, endpoint.path())) {
             // 2. The body, held once (or refused, and the connection closed).
-            ForwardRequest forward =
-                    forwardRequest(request, endpoint, body(request, response, endpoint, hold), access, trace);
+            ForwardRequest forward = forwardRequest(
+                    request, endpoint, body(request, response, endpoint, hold), client(request, access, trace, hold));
             // The client has sent everything and may wait long for the engine's first byte: a client that leaves
             // meanwhile is noticed by the probe, not only at the next write.
             ClientDisconnectProbe.Watch watch = probe.watch(request);
@@ -130,7 +130,7 @@ public final class ProxyHandler implements Handler {
                     events.refused(InboundRefusal.BODY_UNSCANNABLE);
                     ErrorAnswers.send(response, endpoint.errors(), ApiError.BODY_UNSCANNABLE);
                 } else if (!named.get().values().isEmpty()) {
-                    pinned(named.get(), forward, response);
+                    pinnedIfServed(named.get(), forward, response);
                 } else if (endpoint.handling() == Handling.NEW_CONVERSATION) {
                     // 4. A new conversation goes to the local site first.
                     forwarding.routed(router.newConversation(), noKeys(), forward, response);
@@ -147,9 +147,21 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    /** Whether the role serves the path and its endpoint defines the method; if not, answers 404 or 405 unread. */
+    /**
+     * Whether the request's head is acceptable, the role serves the path and its endpoint defines the method; if not,
+     * answers 501 or 400 ({@link RequestHead}), 404 or 405, unread.
+     */
     private boolean served(Classified call, ServerRequest request, ServerResponse response) {
         Endpoint endpoint = call.endpoint();
+        Optional<ApiError> head = RequestHead.problem(request);
+        if (head.isPresent()) {
+            events.refused(
+                    head.get() == ApiError.INVALID_HEADER
+                            ? InboundRefusal.INVALID_HEADER
+                            : InboundRefusal.METHOD_NOT_IMPLEMENTED);
+            answerUnread(request, response, endpoint.errors(), head.get());
+            return false;
+        }
         if (!inbound.policy().get().serves(call)) {
             events.refused(InboundRefusal.PATH_NOT_FOUND);
             answerUnread(request, response, endpoint.errors(), ApiError.PATH_NOT_FOUND);
@@ -179,18 +191,27 @@ public final class ProxyHandler implements Handler {
 
     /** The request as it is forwarded: the raw path and query, the client's headers and address, the body. */
     private static ForwardRequest forwardRequest(
-            ServerRequest request, Endpoint endpoint, byte[] body, AccessRecord access, RequestTrace trace) {
-        access.bodyRead(body.length);
+            ServerRequest request, Endpoint endpoint, byte[] body, ForwardRequest.Client client) {
+        client.access().bodyRead(body.length);
         String path = request.path().rawPath();
         String query = request.query().rawValue();
-        String client = access.loggedClient();
         return new ForwardRequest(
-                request.prologue().method(),
-                endpoint,
-                query.isEmpty() ? path : path + "?" + query,
-                new ForwardRequest.Client(
-                        request.headers(), client != null ? client : ClientAddress.of(request), access, trace),
-                body);
+                request.prologue().method(), endpoint, query.isEmpty() ? path : path + "?" + query, client, body);
+    }
+
+    /**
+     * Who sent the request: its headers and address (as the access log names it), its access record and trace, and
+     * the request's hold of the budget, where the answer's memory is counted too.
+     */
+    private static ForwardRequest.Client client(
+            ServerRequest request, AccessRecord access, RequestTrace trace, BodyBudget.Hold hold) {
+        String logged = access.loggedClient();
+        return new ForwardRequest.Client(
+                request.headers(),
+                logged != null ? logged : ClientAddress.of(request),
+                access,
+                trace,
+                hold::holdAnswer);
     }
 
     /** The whole body, held in {@code hold}; any other outcome is answered and ends the connection (thrown). */
@@ -242,6 +263,16 @@ public final class ProxyHandler implements Handler {
             BoundedBody.linger(request);
         }
         return new CloseConnectionException("request body refused: " + reason.label());
+    }
+
+    /** Pins a request naming stored ids; a provider answers 404 instead: no stored state passes through it. */
+    private void pinnedIfServed(Named named, ForwardRequest forward, ServerResponse response) {
+        if (!inbound.policy().get().servesStoredIds()) {
+            events.refused(InboundRefusal.STORED_ID_VIA_PROVIDER);
+            ErrorAnswers.send(response, forward.errors(), ApiError.ID_NOT_FOUND);
+            return;
+        }
+        pinned(named, forward, response);
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {

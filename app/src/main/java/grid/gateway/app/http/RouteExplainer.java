@@ -79,7 +79,8 @@ public final class RouteExplainer {
             return invalid("invalid_request", "The path or method is not one an HTTP request can carry.");
         }
         GatewaySettings gateway = snapshot.get().config().gateway();
-        if (!new PathPolicy(gateway.role(), gateway.allowedPaths()).serves(call)) {
+        PathPolicy policy = new PathPolicy(gateway.role(), gateway.allowedPaths());
+        if (!policy.serves(call)) {
             return invalid("path_not_served", "This gateway does not serve the path " + call.rawPath() + ".");
         }
         Endpoint endpoint = call.endpoint();
@@ -91,11 +92,14 @@ public final class RouteExplainer {
             return invalid("invalid_json", "The body to explain is not JSON text.");
         }
         JsonObjectBuilder out = Json.createObjectBuilder().add("path", target).add("method", method);
-        return new Answer(200, decide(call, body, out).build().toString());
+        return new Answer(200, decide(call, body, policy, out).build().toString());
     }
 
-    /** The client flow's steps 1 and 3–6 (docs/design.md §3), each asked without effect. */
-    private JsonObjectBuilder decide(Classified call, byte[] body, JsonObjectBuilder out) {
+    /**
+     * The client flow's steps 1 and 3–6 (docs/design.md §3), each asked without effect; a provider names no stored id
+     * ({@link PathPolicy#servesStoredIds()}).
+     */
+    private JsonObjectBuilder decide(Classified call, byte[] body, PathPolicy policy, JsonObjectBuilder out) {
         Endpoint endpoint = call.endpoint();
         if (endpoint.handling() == Handling.MODEL_LIST) {
             return out.add("handling", "model_list").add("outcome", "answered_by_gateway");
@@ -108,7 +112,9 @@ public final class RouteExplainer {
         call.pathId().ifPresent(id -> ids.add(id.value()));
         ids.addAll(inBody.get().values());
         if (!ids.isEmpty()) {
-            return ExplanationJson.pinned(out.add("handling", "pinned"), router.explainPin(ids));
+            return policy.servesStoredIds()
+                    ? ExplanationJson.pinned(out.add("handling", "pinned"), router.explainPin(ids))
+                    : ExplanationJson.refused(out.add("handling", "pinned"), ApiError.ID_NOT_FOUND);
         }
         if (endpoint.handling() == Handling.NEW_CONVERSATION) {
             return ExplanationJson.newConversation(
@@ -123,7 +129,12 @@ public final class RouteExplainer {
 
     /** A 400 in the admin API's error shape. */
     static Answer invalid(String code, String message) {
-        String json = Json.createObjectBuilder()
+        return new Answer(400, error(code, message));
+    }
+
+    /** The admin API's error shape: {@code {"error":{"message":…,"type":"invalid_request_error","code":…}}}. */
+    static String error(String code, String message) {
+        return Json.createObjectBuilder()
                 .add(
                         "error",
                         Json.createObjectBuilder()
@@ -132,7 +143,23 @@ public final class RouteExplainer {
                                 .add("code", code))
                 .build()
                 .toString();
-        return new Answer(400, json);
+    }
+
+    /**
+     * {@code target} as it may be logged: its path, with a stored id replaced by {@code {id}} (a stored id reads the
+     * response it names), without the query.
+     */
+    String logged(String target) {
+        int query = target.indexOf('?');
+        String path = query < 0 ? target : target.substring(0, query);
+        try {
+            Classified call = endpoints.classify(path);
+            return call.pathId()
+                    .map(id -> path.substring(0, id.start()) + "{id}" + path.substring(id.end()))
+                    .orElse(path);
+        } catch (IllegalArgumentException notHttp) {
+            return "(not a path)";
+        }
     }
 
     private static boolean isJson(byte[] body) {

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.listen.CloseWhenAsked;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
@@ -22,7 +23,8 @@ import java.util.Optional;
  * <pre>
  * GET /metrics        Prometheus text 0.0.4 (OpenMetrics or JSON on Accept) of the registry, via Helidon's
  *                     ObserveFeature with a MetricsObserver bound to that socket
- * GET /health/live    200 "live" while the process serves requests
+ * GET /health/live    200 "live" while the process serves requests; 503 "not live: client listener stopped accepting
+ *                     connections" once the client listener's socket closed while the gateway was not stopping
  * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
  * POST /route/explain what the router would do with a request now, and why (the gateway's admin server only;
  *                     docs/operations.md, "Why did it go there?")
@@ -104,6 +106,7 @@ public final class AdminRoutes {
                         .build());
         if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
             server.routing(routing -> {
+                routing.addFilter(CloseWhenAsked.INSTANCE);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
@@ -113,8 +116,17 @@ public final class AdminRoutes {
     }
 
     private static void health(HttpRouting.Builder routing, Readiness readiness) {
-        routing.get("/health/live", (req, res) -> answer(res, Status.OK_200, "live"))
+        routing.get("/health/live", (req, res) -> live(res, readiness))
                 .get("/health/ready", (req, res) -> ready(req, res, readiness));
+    }
+
+    private static void live(ServerResponse res, Readiness readiness) {
+        Optional<String> dead = readiness.notLive();
+        if (dead.isEmpty()) {
+            answer(res, Status.OK_200, "live");
+        } else {
+            answer(res, Status.SERVICE_UNAVAILABLE_503, "not live: " + dead.get());
+        }
     }
 
     private static void ready(ServerRequest req, ServerResponse res, Readiness readiness) {

@@ -1,5 +1,6 @@
 package grid.gateway.app.observe;
 
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.load.PodCensus;
 import grid.gateway.routing.grid.BackendCluster;
@@ -48,6 +49,7 @@ final class ClusterMeters {
     private final List<Meter> fixed = new ArrayList<>();
     private final Timer latency;
     private final Map<UpstreamFailure, Counter> errors = new EnumMap<>(UpstreamFailure.class);
+    private final Map<RetryReason, Counter> retries = new EnumMap<>(RetryReason.class);
     /** By outcome: {@link AffinityOutcome#ordinal()}, then {@link #NO_OUTCOME} last (no string lookup per answer). */
     private final Counter[] predicted = new Counter[OUTCOMES];
 
@@ -99,6 +101,9 @@ final class ClusterMeters {
         fixed.add(latency);
         for (UpstreamFailure kind : UpstreamFailure.values()) {
             errors.put(kind, fixedCounter(GatewayMeter.UPSTREAM_ERRORS, kind.label()));
+        }
+        for (RetryReason reason : RetryReason.values()) {
+            retries.put(reason, fixedCounter(GatewayMeter.UPSTREAM_RETRIES, reason.label()));
         }
         for (AffinityOutcome outcome : AffinityOutcome.values()) {
             predicted[outcome.ordinal()] = fixedCounter(GatewayMeter.CACHED_TOKENS_PREDICTED, outcome.label());
@@ -155,6 +160,10 @@ final class ClusterMeters {
 
     void failed(UpstreamFailure kind) {
         GatewayMetrics.registered(errors, kind).increment();
+    }
+
+    void retried(RetryReason reason) {
+        GatewayMetrics.registered(retries, reason).increment();
     }
 
     /**

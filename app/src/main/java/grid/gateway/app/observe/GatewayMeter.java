@@ -43,6 +43,14 @@ public enum GatewayMeter {
             "Forwarding attempts to a backend cluster that failed before or while reading the answer, by kind",
             "cluster",
             "kind"),
+    /** Requests sent to a backend cluster a second time, by why. */
+    UPSTREAM_RETRIES(
+            Type.COUNTER,
+            "grid_upstream_retries",
+            "Requests sent to a backend cluster a second time: stale_connection (a reused connection failed before"
+                    + " any byte of the answer)",
+            "cluster",
+            "reason"),
     /** Windowed worst queue depth; NaN while unmeasured. */
     QUEUE_DEPTH(
             Type.GAUGE,
@@ -178,7 +186,46 @@ public enum GatewayMeter {
     INFLIGHT_BODY_BYTES(
             Type.GAUGE,
             "grid_inflight_body_bytes",
-            "Request body bytes held in memory now (buffers reserved against server.max_inflight_body_bytes)");
+            "Request body bytes held in memory now (buffers reserved against server.max_inflight_body_bytes)"),
+    /** Answer bytes relays hold now, counted in the same budget as bodies. */
+    INFLIGHT_ANSWER_BYTES(
+            Type.GAUGE,
+            "grid_inflight_answer_bytes",
+            "Answer bytes relays hold in memory now (copy buffers, tagged answers and events held to be tagged),"
+                    + " counted against server.max_inflight_body_bytes"),
+    /** Whether a listener accepts connections now. */
+    LISTENER_ACCEPTING(
+            Type.GAUGE,
+            "grid_listener_accepting",
+            "1 while a listener accepts connections; 0 while its accepts are paused (no file descriptor free) or it"
+                    + " stopped",
+            "listener"),
+    /** Times a listener's accepts paused because an accept failed. */
+    LISTENER_ACCEPT_PAUSES(
+            Type.COUNTER,
+            "grid_listener_accept_pauses",
+            "Times a listener paused accepting because an accept failed (EMFILE, ENFILE: no file descriptor free)",
+            "listener"),
+    /** The client connection cap in force. */
+    CLIENT_CONNECTIONS_LIMIT(
+            Type.GAUGE,
+            "grid_client_connections_limit",
+            "Client connections the client listener holds at most (server.max_connections, or derived from the"
+                    + " open-file limit under auto); 0: no limit"),
+    /** File descriptors the process has open. */
+    OPEN_FILES(Type.GAUGE, "grid_open_files", "File descriptors the gateway process has open; NaN where unknown"),
+    /** The process's open-file limit. */
+    OPEN_FILES_LIMIT(
+            Type.GAUGE,
+            "grid_open_files_limit",
+            "The gateway process's open-file limit (RLIMIT_NOFILE); NaN where unknown"),
+    /** Calls of the admin route explainer, by result. */
+    ROUTE_EXPLAIN_CALLS(
+            Type.COUNTER,
+            "grid_admin_route_explain_calls",
+            "Calls of the admin POST /route/explain: answered, unauthorized (no or a wrong bearer token), disabled"
+                    + " (route_explain.enabled false), refused (a bad or too large body)",
+            "result");
 
     /** The Prometheus type a meter is exposed as. */
     public enum Type {

@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.load.LoadEvents;
 import grid.gateway.app.load.PodCensus;
@@ -64,6 +65,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     private final ConcurrentMap<ClusterId, ClusterMeters> clusters = new ConcurrentHashMap<>();
     private final ReentrantLock syncLock = new ReentrantLock();
     private final SharingMeters sharing;
+    private final EdgeMeters edge;
     private boolean closed;
 
     /**
@@ -91,6 +93,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
             reloads.put(result, meters.counter(GatewayMeter.CONFIG_RELOADS, result.label()));
         }
         sharing = new SharingMeters(meters);
+        edge = new EdgeMeters(meters);
         syncClusters();
     }
 
@@ -102,6 +105,11 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     /** The meters of prefix-memory sharing. */
     public SharingMeters sharing() {
         return sharing;
+    }
+
+    /** The meters of the listeners, the open files and the route explainer. */
+    public EdgeMeters edge() {
+        return edge;
     }
 
     @Override
@@ -134,6 +142,16 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         ClusterMeters found = meters(cluster);
         if (found != null) {
             found.failed(failure);
+        }
+    }
+
+    /** A request was sent to {@code cluster} a second time: counts {@code grid_upstream_retries_total{reason}}. */
+    @Override
+    public void upstreamRetried(ClusterId cluster, RetryReason reason) {
+        requireNonNull(reason, "reason");
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.retried(reason);
         }
     }
 
@@ -212,6 +230,12 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
     public void inflightBodyBytes(LongSupplier bytes) {
         requireNonNull(bytes, "bytes");
         gauge(GatewayMeter.INFLIGHT_BODY_BYTES, () -> (double) bytes.getAsLong());
+    }
+
+    /** Registers {@code grid_inflight_answer_bytes}, read from {@code bytes} at each scrape. */
+    public void inflightAnswerBytes(LongSupplier bytes) {
+        requireNonNull(bytes, "bytes");
+        gauge(GatewayMeter.INFLIGHT_ANSWER_BYTES, () -> (double) bytes.getAsLong());
     }
 
     private void gauge(GatewayMeter meter, Supplier<Double> value) {

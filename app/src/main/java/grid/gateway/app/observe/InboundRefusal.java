@@ -23,7 +23,15 @@ public enum InboundRefusal {
     /** A path this role does not serve, or an unknown sub-path of {@code /v1/responses/} or conversations: 404. */
     PATH_NOT_FOUND,
     /** A method the API path does not define: 405. */
-    METHOD_NOT_ALLOWED;
+    METHOD_NOT_ALLOWED,
+    /** A method not sent in its case-sensitive name ({@code post}, not {@code POST}): 501, never folded. */
+    METHOD_NOT_IMPLEMENTED,
+    /** A header with an empty name, or a value with a byte outside US-ASCII (obs-text) or a control: 400. */
+    INVALID_HEADER,
+    /** An HTTP/1.0 request: 505 (the gateway speaks HTTP/1.1 only), closed. */
+    HTTP_VERSION,
+    /** A body naming a stored id sent to a provider-role gateway, which serves no stored state: 404. */
+    STORED_ID_VIA_PROVIDER;
 
     /** The label value used in metrics: the constant's name in lower case. */
     public String label() {

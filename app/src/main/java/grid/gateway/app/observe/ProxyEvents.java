@@ -1,5 +1,6 @@
 package grid.gateway.app.observe;
 
+import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.NoKeysReason;
@@ -25,6 +26,9 @@ public interface ProxyEvents {
 
     /** Forwarding to a cluster got no answer the client could be given. */
     void upstreamFailed(ClusterId cluster, UpstreamFailure failure);
+
+    /** A request was sent to a cluster a second time, for {@code reason}. */
+    void upstreamRetried(ClusterId cluster, RetryReason reason);
 
     /** Predicted ({@code run × 64}) and engine-reported cached prompt tokens of one answered request. */
     void cachedTokens(ClusterId cluster, Optional<AffinityOutcome> outcome, long predicted, OptionalLong reported);

@@ -36,6 +36,11 @@ public final class ResponseIdTagger {
         this.tag = requireNonNull(tag, "tag");
     }
 
+    /** The tag function: what {@link JsonIdStream} tags with when an event is too large to hold. */
+    UnaryOperator<String> tagFunction() {
+        return tag;
+    }
+
     /**
      * {@code body} with its stored ids tagged; {@code body} itself when nothing changes. The length may differ, so
      * the caller sets {@code Content-Length} from the returned array.

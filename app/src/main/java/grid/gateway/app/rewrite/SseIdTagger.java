@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tags the stored ids in a {@code text/event-stream} answer of {@code /v1/responses…} (docs/design.md §5, §9), event by event
@@ -14,27 +15,32 @@ import java.util.Objects;
  *   upstream chunks ──accept──> [ buffer: the current event, at most maxEventBytes ]
  *                                   │ blank line (\n\n, \r\n\r\n, \r\r)      │ event outgrows the limit
  *                                   v                                       v
- *                    sink.event(tagged event)          sink.event(piece), piece, … untagged to its end
+ *                    sink.event(tagged event)          SseEventStream: tagged as it streams, piece by piece
  * </pre>
  *
  * <p>Chunking never matters: an event split at any byte, even between the CR and LF of its blank line, comes out as
- * it would unsplit. Memory is bounded: an event longer than {@code maxEventBytes} is not buffered whole but handed on
- * untagged, in pieces (the buffered part, then each chunk's share up to the event's end), after which tagging
- * resumes with the next event. {@link #finish} hands on a trailing event that no blank line ended, as it is. Bytes
- * that are not an event stream pass through all the same. Nothing here throws on any bytes.
+ * it would unsplit. Memory is bounded: an event longer than {@code maxEventBytes} is not buffered whole but tagged
+ * as it streams ({@link SseEventStream}, {@link JsonIdStream}) and handed on in pieces (the buffered part, then each
+ * chunk's share up to the event's end), so its ids are tagged too (docs/design.md §H20); the next event is buffered
+ * again. {@link #finish} hands on a trailing event that no blank line ended, as it is. Bytes that are not an event
+ * stream pass through all the same. Nothing here throws on any bytes.
  *
  * <p>Not thread-safe; one per stream.
  */
 public final class SseIdTagger {
-    /** A limit for {@code maxEventBytes}: 8 MiB, far above any event an engine writes for one response. */
-    public static final int DEFAULT_MAX_EVENT_BYTES = 8 << 20;
+    /**
+     * A limit for {@code maxEventBytes}: 64 KiB, above the events of a streamed response but its first and last (which
+     * carry the whole response object and are tagged as they stream when larger).
+     */
+    public static final int DEFAULT_MAX_EVENT_BYTES = 64 << 10;
 
     private final ResponseIdTagger tagger;
     private final int maxEventBytes;
     private final SseFraming framing = new SseFraming();
     private byte[] buffer = new byte[256];
     private int size;
-    private boolean passthrough;
+    /** The event too large to buffer, tagged as it streams; null while events are buffered. */
+    private @Nullable SseEventStream streaming;
 
     /**
      * Creates a tagger for one stream.
@@ -58,7 +64,7 @@ public final class SseIdTagger {
         int i = off;
         int end = off + len;
         while (i < end) {
-            i = passthrough ? passOn(chunk, i, end, sink) : gather(chunk, i, end, sink);
+            i = streaming != null ? passOn(chunk, i, end, sink) : gather(chunk, i, end, sink);
         }
     }
 
@@ -75,8 +81,12 @@ public final class SseIdTagger {
                 sink.event(buffer, 0, size);
             }
         }
+        SseEventStream open = streaming;
+        if (open != null) {
+            open.finish(sink);
+            streaming = null;
+        }
         size = 0;
-        passthrough = false;
         framing.reset();
     }
 
@@ -90,9 +100,10 @@ public final class SseIdTagger {
         // Once its blank line has ended, an event takes only the LF that may complete that line, even past the limit.
         int room = framing.isEndPending() ? 1 : maxEventBytes - size;
         if (room == 0) {
-            sink.event(buffer, 0, size);
+            SseEventStream stream = new SseEventStream(tagger.tagFunction());
+            stream.accept(buffer, 0, size, sink);
+            streaming = stream;
             size = 0;
-            passthrough = true;
             return i;
         }
         int stop = end - i > room ? i + room : end;
@@ -111,15 +122,15 @@ public final class SseIdTagger {
         return eventEnd;
     }
 
-    /** Hands on, untagged, the bytes of an oversized event from {@code chunk[i, end)}; returns how far it read. */
+    /** Tags as it streams the bytes of an oversized event from {@code chunk[i, end)}; returns how far it read. */
     private int passOn(byte[] chunk, int i, int end, EventSink sink) {
+        SseEventStream stream = requireNonNull(streaming, "streaming");
         int eventEnd = framing.scan(chunk, i, end);
         int stop = eventEnd < 0 ? end : eventEnd;
-        if (stop > i) {
-            sink.event(chunk, i, stop - i);
-        }
+        stream.accept(chunk, i, stop, sink);
         if (eventEnd >= 0) {
-            passthrough = false;
+            stream.finish(sink);
+            streaming = null;
         }
         return stop;
     }

@@ -35,6 +35,7 @@ class ConfigLoaderTest {
               max_connections: 100
               header_timeout_ms: 5000
               body_timeout_ms: 30000
+              send_timeout_ms: 45000
               shutdown_grace_ms: 7000
               shutdown_delay_ms: 4000
             gateway:
@@ -164,10 +165,12 @@ class ConfigLoaderTest {
                         1_048_576,
                         Duration.ofSeconds(5),
                         Duration.ofSeconds(30),
+                        Duration.ofSeconds(45),
                         Duration.ofSeconds(7),
                         Duration.ofSeconds(4),
                         8_388_608,
-                        new ServerSettings.Binding("127.0.0.1", "::1", 100)));
+                        new ServerSettings.Binding("127.0.0.1", "::1", 100),
+                        RouteExplainSettings.DISABLED));
         assertThat(config.gateway())
                 .isEqualTo(new GatewaySettings(
                         new SiteName("west"),

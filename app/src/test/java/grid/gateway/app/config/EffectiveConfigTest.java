@@ -47,14 +47,17 @@ class EffectiveConfigTest {
                           port: 8080
                           admin_port: 9090
                           host: 0.0.0.0
-                          admin_host: 0.0.0.0
+                          admin_host: 127.0.0.1
                           max_body_bytes: 33554432
                           max_inflight_body_bytes: 0
-                          max_connections: 0
+                          max_connections: auto
                           header_timeout_ms: 10000
                           body_timeout_ms: 60000
+                          send_timeout_ms: 60000
                           shutdown_grace_ms: 30000
                           shutdown_delay_ms: 0
+                          route_explain:
+                            enabled: false
                         gateway:
                           site: east
                           role: consumer

@@ -123,4 +123,79 @@ class IdleAlarmTest {
         // One alarm per answer, removed when the answer ends: a steady load queues nothing.
         assertThat(scheduler.getQueue()).isEmpty();
     }
+
+    @Test
+    void check_clientWriteWaitingTheSendTimeout_cutsTheClientNotTheUpstream() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        AtomicLong next = new AtomicLong();
+
+        alarm.clientWrite(() -> {
+            clock.advance(Duration.ofMinutes(1));
+            next.set(alarm.check());
+        });
+
+        assertThat(next).hasValue(-1);
+        assertThat(cut).hasValue(1);
+        assertThat(fired).hasValue(0);
+        assertThat(alarm.stalled()).isTrue();
+        assertThat(alarm.fired()).isFalse();
+    }
+
+    @Test
+    void check_clientWriteWaitingLessThanTheSendTimeout_rearmsForTheRest() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        AtomicLong next = new AtomicLong();
+
+        alarm.clientWrite(() -> {
+            clock.advance(Duration.ofSeconds(45));
+            next.set(alarm.check());
+        });
+
+        assertThat(next).hasValue(Duration.ofSeconds(15).toNanos());
+        assertThat(cut).hasValue(0);
+    }
+
+    @Test
+    void check_upstreamReadLongerThanTheSendTimeout_isNoClientStall() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        AtomicLong next = new AtomicLong();
+
+        // An engine silent for 20 minutes is within its idle timeout (an hour), whatever the send timeout.
+        alarm.read(waitingRead(clock, Duration.ofMinutes(20), alarm::check, next), new byte[1]);
+
+        assertThat(next).hasValue(Duration.ofMinutes(40).toNanos());
+        assertThat(cut).hasValue(0);
+        assertThat(fired).hasValue(0);
+    }
+
+    @Test
+    void check_slowClientWritesEachWithinTheSendTimeout_neverCut() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+
+        // Ten writes of 50 s each: 500 s for the answer, but never 60 s for one write (nginx's send_timeout).
+        for (int i = 0; i < 10; i++) {
+            alarm.clientWrite(() -> {
+                clock.advance(Duration.ofSeconds(50));
+                alarm.check();
+            });
+        }
+
+        assertThat(cut).hasValue(0);
+    }
+
+    @Test
+    void check_noOperationInProgress_rearmsForTheShorterTimeout() {
+        IdleAlarm alarm = arm();
+        alarm.client(Duration.ofMinutes(1), () -> {});
+
+        assertThat(alarm.check()).isEqualTo(Duration.ofMinutes(1).toNanos());
+    }
 }

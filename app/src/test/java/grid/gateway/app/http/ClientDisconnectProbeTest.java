@@ -107,4 +107,46 @@ class ClientDisconnectProbeTest {
         assertThat(table.state(new KernelTcpTable.Connection(8080, InetAddress.getByName("127.0.0.2"), 40001)))
                 .contains(1);
     }
+
+    @Test
+    void answerStarts_theRequestIsWatchedNoMore_itsWatchStillCloses() {
+        ClientDisconnectProbe.Watch watch = probe.watch(client);
+        sweep(ESTABLISHED);
+        probe.answerStarts();
+        sweep(CLOSE_WAIT);
+        assertThat(watch.clientGone())
+                .as("a write notices the gone client from now on")
+                .isFalse();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        watch.close();
+    }
+
+    @Test
+    void answerStarts_onAnotherThread_leavesThisRequestWatched() throws Exception {
+        ClientDisconnectProbe.Watch watch = probe.watch(client);
+        Thread other = Thread.ofVirtual().start(probe::answerStarts);
+        other.join();
+        sweep(CLOSE_WAIT);
+        assertThat(watch.clientGone()).isTrue();
+        assertThatThrownBy(watch::close).isInstanceOf(CloseConnectionException.class);
+    }
+
+    @Test
+    void parseWanted_keepsTheWantedRowsOnly_otherRowsOfTheSamePortsToo() throws Exception {
+        KernelTcpTable.Connection other =
+                new KernelTcpTable.Connection(8080, InetAddress.getByName("127.0.0.2"), 40000);
+        String table = HEADER
+                + "   0: 0100007F:1F90 0100007F:9C40 08 0 0 0\n"
+                + "   1: 0100007F:1F90 0200007F:9C40 01 0 0 0\n"
+                + "   2: 0100007F:1F90 0100007F:9C41 01 0 0 0\n"
+                + "   3: 0100007F:1F91 0100007F:9C40 01 0 0 0\n";
+        KernelTcpTable wanted = KernelTcpTable.parse(table, java.util.Set.of(client));
+        assertThat(wanted.state(client)).contains(8);
+        assertThat(wanted.state(other))
+                .as("same ports, another address: not wanted")
+                .isEmpty();
+        assertThat(KernelTcpTable.parse(table).state(other)).contains(1);
+        assertThat(KernelTcpTable.parse(table, java.util.Set.of()).state(client))
+                .isEmpty();
+    }
 }

@@ -7,7 +7,6 @@ import grid.gateway.app.GatewayHarness;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +71,10 @@ class FirstTokenBacklogIntegrationTest {
         };
         gateway = new GatewayHarness(
                 dir,
-                GatewayHarness.config("", GatewayHarness.oneEngine(upstream.url()) + GatewayHarness.drainingTwin())
+                GatewayHarness.config(
+                                GatewayHarness.routeExplain(dir),
+                                "",
+                                GatewayHarness.oneEngine(upstream.url()) + GatewayHarness.drainingTwin())
                         + plugins);
     }
 
@@ -159,10 +161,8 @@ class FirstTokenBacklogIntegrationTest {
     }
 
     private JsonObject explain(String body) {
-        HttpResponse<String> answer = gateway.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + gateway.server.adminPort() + "/route/explain?path=" + CHAT))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build());
+        HttpResponse<String> answer =
+                gateway.send(gateway.explainRequest("?path=" + CHAT, body).build());
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         return Json.createReader(new StringReader(answer.body())).readObject();
     }

@@ -78,7 +78,10 @@ final class RawClient implements AutoCloseable {
         return text.toString();
     }
 
-    /** Reads one whole answer; a body cut short is returned as read, with {@code complete} false. */
+    /**
+     * Reads one whole answer (a 204 or 304 has none); a body cut short is returned as read, with {@code complete}
+     * false.
+     */
     Answer read() throws IOException {
         String head = readHead();
         int status = Integer.parseInt(head.substring(9, 12));
@@ -86,7 +89,10 @@ final class RawClient implements AutoCloseable {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         boolean complete;
         try {
-            if (lower.contains("\r\ntransfer-encoding: chunked")) {
+            if (status == 204 || status == 304) {
+                // No body, whatever the head says (RFC 9112 section 6.3).
+                complete = true;
+            } else if (lower.contains("\r\ntransfer-encoding: chunked")) {
                 complete = readChunks(body);
             } else if (lower.contains("\r\ncontent-length:")) {
                 int at = lower.indexOf("\r\ncontent-length:") + 17;

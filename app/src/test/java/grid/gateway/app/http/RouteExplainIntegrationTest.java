@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code POST /route/explain} on real sockets: what it says, then the same body through the client listener goes there;
- * asking changes neither the prefix memory nor the affinity counters nor the random source; bad input answers 400.
+ * asking changes neither the prefix memory nor the affinity counters nor the random source; bad input answers 400 (a
+ * body over {@code max_body_bytes} 413). Who may ask, and how bodies are bounded: {@code RouteExplainAccessIntegrationTest}.
  */
 class RouteExplainIntegrationTest {
     private static final String CHAT = "/v1/chat/completions";
@@ -78,7 +79,8 @@ class RouteExplainIntegrationTest {
     void start() throws IOException {
         engineA = GatewayHarness.engine("engine-a");
         engineB = GatewayHarness.engine("engine-b");
-        String yaml = GatewayHarness.config("", GatewayHarness.oneSite(engineA.url(), engineB.url()))
+        String yaml = GatewayHarness.config(
+                        GatewayHarness.routeExplain(dir), "", GatewayHarness.oneSite(engineA.url(), engineB.url()))
                 .replace("max_body_bytes: 4096", "max_body_bytes: 65536");
         Path file = Files.writeString(dir.resolve("gateway.yaml"), yaml);
         gateway = GatewayServer.start(
@@ -112,6 +114,7 @@ class RouteExplainIntegrationTest {
     private HttpResponse<String> explainRaw(String query, String body) {
         return send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/route/explain" + query))
+                        .header("Authorization", "Bearer " + GatewayHarness.EXPLAIN_TOKEN)
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build());
     }
@@ -232,7 +235,11 @@ class RouteExplainIntegrationTest {
         assertBad(explainRaw("", "{}"), "missing_path");
         assertBad(explainRaw("?method=GET&path=" + CHAT, "{}"), "method_not_allowed");
         assertBad(explainRaw("?method=G%20T&path=" + CHAT, "{}"), "invalid_request");
-        assertBad(explainRaw("?path=" + CHAT, "{\"model\":\"" + "x".repeat(70_000) + "\"}"), "body_too_large");
+        HttpResponse<String> tooLarge = explainRaw("?path=" + CHAT, "{\"model\":\"" + "x".repeat(70_000) + "\"}");
+        assertThat(tooLarge.statusCode())
+                .as("over max_body_bytes, as a client's body")
+                .isEqualTo(413);
+        assertThat(tooLarge.body()).contains("\"code\":\"body_too_large\"");
         // The admin listener still answers after the connection a too-large body closed.
         assertThat(explain(CHAT, chat("the grid")).getString("outcome")).isEqualTo("miss");
     }

@@ -72,6 +72,9 @@ class GatewayMetricsTest {
         metrics.requestsInFlight(() -> 3);
         metrics.inflightBodyBytes(() -> 4096);
         metrics.calibrationSeriesMissing(EAST_A, "vllm:request_inference_time_seconds_sum");
+        metrics.edge().listener("client", () -> true);
+        metrics.edge().clientConnectionsLimit(256);
+        metrics.inflightAnswerBytes(() -> 2048);
         Scrape scrape = SERVER.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {

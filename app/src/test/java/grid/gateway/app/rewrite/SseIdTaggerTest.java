@@ -178,13 +178,14 @@ class SseIdTaggerTest {
     }
 
     @Test
-    void accept_eventBeyondLimit_passesUntaggedInPiecesThenTagsAgain() {
+    void accept_eventBeyondLimit_taggedAsItStreamsInPieces_thenWholeAgain() {
         String big = "data: {\"id\":\"resp_a\",\"text\":\"" + "x".repeat(300) + "\"}\n\n";
         String stream = DATA_A + "\n\n" + big + DATA_A + "\n\n";
 
         Run run = run(utf8(stream), 64, 10, 100, 150, 200, 290);
 
-        assertThat(run.joined()).isEqualTo(DATA_A_TAGGED + "\n\n" + big + DATA_A_TAGGED + "\n\n");
+        String bigTagged = big.replace("resp_a", "resp_east.1ef772aa..a");
+        assertThat(run.joined()).isEqualTo(DATA_A_TAGGED + "\n\n" + bigTagged + DATA_A_TAGGED + "\n\n");
         assertThat(run.calls().getFirst()).isEqualTo(DATA_A_TAGGED + "\n\n");
         assertThat(run.calls().getLast()).isEqualTo(DATA_A_TAGGED + "\n\n");
         // The big event went out in several pieces, none over the limit plus one chunk's share.
@@ -192,16 +193,46 @@ class SseIdTaggerTest {
     }
 
     @Test
-    void accept_eventsAroundTheLimit_taggedUpToItAndUntaggedBeyond() {
+    void accept_eventsAroundTheLimit_taggedWholeOrAsTheyStream() {
         String crlfEnd = DATA_A + "\r\r\n"; // a line ending CR, then a blank line CRLF
         int length = utf8(crlfEnd).length;
 
         assertThat(run(utf8(crlfEnd), length).calls()).containsExactly(DATA_A_TAGGED + "\r\r\n");
         // The blank line's CR fits, so its LF joins the event past the limit.
         assertThat(run(utf8(crlfEnd), length - 1).calls()).containsExactly(DATA_A_TAGGED + "\r\r\n");
-        assertThat(run(utf8(crlfEnd), length - 2).joined()).isEqualTo(crlfEnd);
+        // Past the limit, the event is tagged as it streams: the same bytes come out.
+        assertThat(run(utf8(crlfEnd), length - 2).joined()).isEqualTo(DATA_A_TAGGED + "\r\r\n");
         assertThat(run(utf8(DATA_A + "\n\n"), DATA_A.length() + 2).joined()).isEqualTo(DATA_A_TAGGED + "\n\n");
-        assertThat(run(utf8(DATA_A + "\n\n"), DATA_A.length() + 1).joined()).isEqualTo(DATA_A + "\n\n");
+        assertThat(run(utf8(DATA_A + "\n\n"), DATA_A.length() + 1).joined()).isEqualTo(DATA_A_TAGGED + "\n\n");
+    }
+
+    @Test
+    void accept_responsesStreamWithAnyLimit_sameAsHeldWhole() {
+        // Every limit from holding nothing to holding each event whole gives the same stream, tagged.
+        byte[] stream = utf8(String.join("", ResponsesStream.events(12)));
+        String whole = run(stream, SseIdTagger.DEFAULT_MAX_EVENT_BYTES).joined();
+        assertThat(whole).isNotEqualTo(text(stream));
+        for (int limit = 1; limit < 600; limit += 7) {
+            assertThat(run(stream, limit).joined()).as("limit %d", limit).isEqualTo(whole);
+        }
+    }
+
+    @Test
+    void accept_hugeEventAtTheDefaultLimit_idsTaggedHoldingAtMostTheLimit() {
+        // A response.created event echoing 4 MiB of instructions: its id comes first, previous_response_id last.
+        String event = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":"
+                + "\"resp_a\",\"instructions\":\"" + "y".repeat(4 << 20) + "\",\"previous_response_id\":\"resp_p\"}}"
+                + "\n\n";
+        byte[] bytes = utf8(event);
+        int[] cuts = new int[64];
+        for (int i = 0; i < cuts.length; i++) {
+            cuts[i] = (i + 1) * (bytes.length / 65);
+        }
+
+        Run run = run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cuts);
+
+        assertThat(run.joined())
+                .isEqualTo(event.replace("resp_a", "resp_east.1ef772aa..a").replace("resp_p", "resp_east.1ef772aa..p"));
     }
 
     @Test

@@ -7,8 +7,6 @@ import grid.gateway.routing.tag.ClusterDigest;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
@@ -119,10 +117,8 @@ class BacklogSharingTest {
     /** {@code replica}'s prefill backlog for {@code cluster}, seconds, as {@code /route/explain} reports it. */
     private static double backlog(GatewayHarness replica, String cluster) {
         String body = "{\"model\":\"" + SharingGrid.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
-        HttpResponse<String> answer = replica.send(HttpRequest.newBuilder(URI.create(
-                        "http://127.0.0.1:" + replica.server.adminPort() + "/route/explain?path=/v1/chat/completions"))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build());
+        HttpResponse<String> answer = replica.send(
+                replica.explainRequest("?path=/v1/chat/completions", body).build());
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         JsonObject explained =
                 Json.createReader(new StringReader(answer.body())).readObject();

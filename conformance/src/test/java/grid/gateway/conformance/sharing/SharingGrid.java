@@ -47,10 +47,13 @@ final class SharingGrid implements AutoCloseable {
             engines.put(name, GatewayHarness.engine(name));
         }
         this.configFile = dir.resolve("gateway.yaml");
-        StringBuilder yaml = new StringBuilder("""
+        StringBuilder yaml = new StringBuilder();
+        yaml.append("""
                 server:
                   port: 0
                   admin_port: 0
+                """);
+        yaml.append(GatewayHarness.routeExplain(dir)).append("""
                 gateway:
                   site: east
                 plugins:

@@ -1,0 +1,72 @@
+package grid.gateway.app.bench.streams;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Readings of other processes on this machine, from {@code /proc} and the JDK's {@code jcmd}/{@code jstat}: CPU time,
+ * resident memory, and a JVM's heap in use right after a full collection.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class ProcStats {
+    /** Clock ticks a second ({@code getconf CLK_TCK}); 100 on every Linux this runs on. */
+    private static final double TICKS_PER_SECOND = 100.0;
+
+    private ProcStats() {}
+
+    /** User plus system CPU seconds of every process in {@code pids}. */
+    static double cpuSeconds(List<Long> pids) throws IOException {
+        long ticks = 0;
+        for (long pid : pids) {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        }
+        return ticks / TICKS_PER_SECOND;
+    }
+
+    /** Resident memory of every process in {@code pids}, in KiB ({@code VmRSS}). */
+    static long rssKib(List<Long> pids) throws IOException {
+        long kib = 0;
+        for (long pid : pids) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    kib += Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        }
+        return kib;
+    }
+
+    /** The heap in use of JVM {@code pid} after a full collection ({@code jcmd GC.run}, then {@code jstat -gc}), KiB. */
+    static long heapAfterGcKib(long pid) throws IOException, InterruptedException {
+        run("jcmd", Long.toString(pid), "GC.run");
+        List<String> lines = run("jstat", "-gc", Long.toString(pid));
+        String[] names = lines.get(0).trim().split("\\s+");
+        String[] values = lines.get(lines.size() - 1).trim().split("\\s+");
+        double used = 0;
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals("S0U") || names[i].equals("S1U") || names[i].equals("EU") || names[i].equals("OU")) {
+                used += Double.parseDouble(values[i]);
+            }
+        }
+        return Math.round(used);
+    }
+
+    private static List<String> run(String tool, String... args) throws IOException, InterruptedException {
+        Path bin = Path.of(System.getProperty("java.home"), "bin", tool);
+        List<String> command = new java.util.ArrayList<>(List.of(bin.toString()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = process.getInputStream().readAllBytes();
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IOException(tool + " failed: " + new String(out, StandardCharsets.UTF_8));
+        }
+        return new String(out, StandardCharsets.UTF_8).lines().toList();
+    }
+}

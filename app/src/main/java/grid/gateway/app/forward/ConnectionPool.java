@@ -1,0 +1,122 @@
+package grid.gateway.app.forward;
+
+import grid.gateway.routing.time.MonotonicClock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Idle upstream connections, per {@link Origin}, at most {@code max_connections_per_cluster} each (docs/design.md §H9,
+ * §H18). Connections in use are not counted or limited here: a request never waits for one, as with Helidon's client
+ * before; a connection given back to a full pool is closed.
+ *
+ * <p>Most recently used first, so a steady load keeps using the same warm connections while the rest age; idle ones
+ * older than {@link #MAX_IDLE_NANOS} are closed by {@link #closeIdle()} (and when met on acquire), so a burst does not
+ * leave hundreds of sockets open, most of them long closed by the engine's own keep-alive timeout (uvicorn's: 5 s).
+ * Every connection handed out passes {@link UpstreamConnection#isQuiet()} first.
+ *
+ * <p>Thread-safe: one lock per origin, never held across I/O but the non-blocking quiet check.
+ */
+final class ConnectionPool {
+    /** How long a connection may stay idle in the pool: 60 s. */
+    static final long MAX_IDLE_NANOS = 60_000_000_000L;
+
+    private final int maxIdle;
+    private final MonotonicClock clock;
+    private final ConcurrentMap<Origin, Idle> idle = new ConcurrentHashMap<>();
+
+    /** A pool keeping at most {@code maxIdle} idle connections per origin, timed by {@code clock}. */
+    ConnectionPool(int maxIdle, MonotonicClock clock) {
+        this.maxIdle = maxIdle;
+        this.clock = clock;
+    }
+
+    /** The idle connections of one origin, newest last. */
+    private static final class Idle {
+        final ReentrantLock lock = new ReentrantLock();
+        final ArrayDeque<UpstreamConnection> connections = new ArrayDeque<>();
+    }
+
+    /** A quiet idle connection to {@code origin}, or null when none is left; any other met on the way is closed. */
+    @Nullable
+    UpstreamConnection acquire(Origin origin) {
+        Idle pool = idle.get(origin);
+        if (pool == null) {
+            return null;
+        }
+        long now = clock.nanoTime();
+        while (true) {
+            UpstreamConnection connection;
+            pool.lock.lock();
+            try {
+                connection = pool.connections.pollLast();
+            } finally {
+                pool.lock.unlock();
+            }
+            if (connection == null) {
+                return null;
+            }
+            if (now - connection.idleSince() < MAX_IDLE_NANOS && connection.isQuiet()) {
+                return connection;
+            }
+            connection.close();
+        }
+    }
+
+    /** Takes back a connection whose answer was read exactly; closes it when the pool of its origin is full. */
+    void release(UpstreamConnection connection) {
+        Idle pool = idle.computeIfAbsent(connection.origin(), o -> new Idle());
+        connection.idleSince(clock.nanoTime());
+        boolean kept;
+        pool.lock.lock();
+        try {
+            kept = pool.connections.size() < maxIdle;
+            if (kept) {
+                pool.connections.addLast(connection);
+            }
+        } finally {
+            pool.lock.unlock();
+        }
+        if (!kept) {
+            connection.close();
+        }
+    }
+
+    /** Closes the connections idle for longer than {@link #MAX_IDLE_NANOS}; returns how many. */
+    int closeIdle() {
+        long now = clock.nanoTime();
+        List<UpstreamConnection> old = new ArrayList<>();
+        for (Idle pool : idle.values()) {
+            pool.lock.lock();
+            try {
+                UpstreamConnection oldest;
+                while ((oldest = pool.connections.peekFirst()) != null && now - oldest.idleSince() >= MAX_IDLE_NANOS) {
+                    old.add(pool.connections.removeFirst());
+                }
+            } finally {
+                pool.lock.unlock();
+            }
+        }
+        old.forEach(UpstreamConnection::close);
+        return old.size();
+    }
+
+    /** Closes every idle connection (shutdown); connections in use close when their answers end. */
+    void closeAll() {
+        List<UpstreamConnection> all = new ArrayList<>();
+        for (Idle pool : idle.values()) {
+            pool.lock.lock();
+            try {
+                all.addAll(pool.connections);
+                pool.connections.clear();
+            } finally {
+                pool.lock.unlock();
+            }
+        }
+        all.forEach(UpstreamConnection::close);
+    }
+}

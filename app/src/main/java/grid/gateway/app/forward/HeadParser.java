@@ -1,0 +1,257 @@
+package grid.gateway.app.forward;
+
+import grid.gateway.app.forward.AnswerHead.Framing;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.WritableHeaders;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * Reads an upstream answer's head strictly (RFC 9112 §4, §5, §6.3; docs/design.md §H18) and decides its framing:
+ *
+ * <pre>
+ *   status line     HTTP/1.0 or HTTP/1.1, SP, three digits, optional SP and reason; 100..599
+ *   1xx but 101     interim: skipped (at most 16), the next head is read; never relayed as final
+ *   101             refused: the gateway never asks to switch protocols
+ *   field lines     a token name, a colon right after it, a value of visible or tab bytes; no folding, no CTL
+ *   framing         HEAD, 204, 304: no body whatever the fields say; both Content-Length and Transfer-Encoding,
+ *                   a coding other than chunked alone, a Content-Length that is not one number: refused;
+ *                   a 205 with content refused (it must have none); neither field: the body ends with the connection
+ * </pre>
+ *
+ * <p>Every refusal is a {@link MalformedAnswer}: the gateway answers 502 and closes the connection. The head, the
+ * interim ones included, is at most {@link #MAX_HEAD} bytes.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class HeadParser {
+    /** The most bytes of heads read for one answer, as Helidon's client allowed. */
+    static final int MAX_HEAD = 16 * 1024;
+
+    private static final int MAX_INTERIM = 16;
+    private static final int STATUS_LINE_MIN = "HTTP/1.1 200".length();
+    private static final boolean[] TCHAR = tchars();
+
+    private HeadParser() {}
+
+    /** What one head said, before the framing is decided. */
+    private static final class Parsed {
+        int status;
+        String reason = "";
+        boolean http10;
+        final WritableHeaders<?> headers = WritableHeaders.create();
+        int contentLengths;
+        long contentLength = -1;
+        boolean transferEncoding;
+        boolean chunkedOnly = true;
+        boolean close;
+        boolean upgrade;
+    }
+
+    /** Reads heads from {@code reader} until a final one, which it returns; {@code head}: the request was a HEAD. */
+    static AnswerHead read(AnswerReader reader, boolean head) throws IOException {
+        int budget = MAX_HEAD;
+        for (int interim = 0; ; interim++) {
+            Parsed parsed = new Parsed();
+            budget = readOne(reader, parsed, budget);
+            if (parsed.status >= 100 && parsed.status < 200 && parsed.status != 101) {
+                if (interim == MAX_INTERIM) {
+                    throw new MalformedAnswer("more than " + MAX_INTERIM + " interim answers");
+                }
+                continue;
+            }
+            return decide(parsed, head);
+        }
+    }
+
+    private static int readOne(AnswerReader reader, Parsed parsed, int budget) throws IOException {
+        int left = budget;
+        int length = reader.line(Math.min(left, AnswerReader.BUFFER - 2));
+        statusLine(reader.bytes(), reader.start(), length, parsed);
+        left = spend(left, length);
+        reader.consumeLine(length);
+        for (int fields = 0; ; fields++) {
+            length = reader.line(Math.min(left, AnswerReader.BUFFER - 2));
+            left = spend(left, length);
+            if (length == 0) {
+                reader.consumeLine(0);
+                return left;
+            }
+            field(reader.bytes(), reader.start(), length, parsed);
+            reader.consumeLine(length);
+        }
+    }
+
+    private static int spend(int left, int length) throws MalformedAnswer {
+        int after = left - length - 2;
+        if (after < 0) {
+            throw new MalformedAnswer("a head longer than " + MAX_HEAD + " bytes");
+        }
+        return after;
+    }
+
+    private static void statusLine(byte[] b, int s, int n, Parsed parsed) throws MalformedAnswer {
+        if (n < STATUS_LINE_MIN
+                || !ascii(b, s, "HTTP/1.")
+                || (b[s + 7] != '0' && b[s + 7] != '1')
+                || b[s + 8] != ' '
+                || !digit(b[s + 9])
+                || !digit(b[s + 10])
+                || !digit(b[s + 11])
+                || (n > STATUS_LINE_MIN && b[s + STATUS_LINE_MIN] != ' ')) {
+            throw new MalformedAnswer("not an HTTP/1.1 status line");
+        }
+        parsed.http10 = b[s + 7] == '0';
+        parsed.status = (b[s + 9] - '0') * 100 + (b[s + 10] - '0') * 10 + (b[s + 11] - '0');
+        if (parsed.status < 100) {
+            throw new MalformedAnswer("status " + parsed.status + " outside 100..599");
+        }
+        int reason = s + STATUS_LINE_MIN + 1;
+        for (int i = reason; i < s + n; i++) {
+            if (!fieldByte(b[i])) {
+                throw new MalformedAnswer("a control byte in the reason phrase");
+            }
+        }
+        if (reason < s + n) {
+            parsed.reason = new String(b, reason, s + n - reason, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static void field(byte[] b, int s, int n, Parsed parsed) throws MalformedAnswer {
+        int colon = s;
+        while (colon < s + n && b[colon] != ':') {
+            if (!TCHAR[b[colon] & 0xFF]) {
+                throw new MalformedAnswer("a field name that is not a token (or a folded line)");
+            }
+            colon++;
+        }
+        if (colon == s || colon == s + n) {
+            throw new MalformedAnswer("a field line without a name or a colon");
+        }
+        int from = colon + 1;
+        int to = s + n;
+        while (from < to && (b[from] == ' ' || b[from] == '\t')) {
+            from++;
+        }
+        while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) {
+            to--;
+        }
+        for (int i = from; i < to; i++) {
+            if (!fieldByte(b[i])) {
+                throw new MalformedAnswer("a control byte in a field value");
+            }
+        }
+        String name = new String(b, s, colon - s, StandardCharsets.US_ASCII);
+        String value = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+        parsed.headers.add(HeaderValues.create(HeaderNames.create(name), value));
+        framingField(name, value, parsed);
+    }
+
+    /** Notes what a field says about the framing and the connection. */
+    private static void framingField(String name, String value, Parsed parsed) throws MalformedAnswer {
+        if (name.equalsIgnoreCase("content-length")) {
+            parsed.contentLengths++;
+            parsed.contentLength = contentLength(value);
+        } else if (name.equalsIgnoreCase("transfer-encoding")) {
+            // Only "chunked" alone, in one field, is a framing the gateway reads and relays (RFC 9112 §6.1): another
+            // coding, or chunked twice, is refused.
+            parsed.chunkedOnly &= !parsed.transferEncoding && value.equalsIgnoreCase("chunked");
+            parsed.transferEncoding = true;
+        } else if (name.equalsIgnoreCase("connection")) {
+            for (String option : value.split(",", -1)) {
+                String token = option.strip().toLowerCase(Locale.ROOT);
+                parsed.close |= token.equals("close");
+                parsed.upgrade |= token.equals("upgrade");
+            }
+        }
+    }
+
+    private static long contentLength(String value) throws MalformedAnswer {
+        if (value.isEmpty() || value.length() > 18) {
+            throw new MalformedAnswer("a Content-Length that is not one number");
+        }
+        long length = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new MalformedAnswer("a Content-Length that is not one number");
+            }
+            length = length * 10 + (c - '0');
+        }
+        return length;
+    }
+
+    /** The framing of a final head, or why it cannot be relayed. */
+    private static AnswerHead decide(Parsed p, boolean head) throws MalformedAnswer {
+        if (p.status == 101) {
+            throw new MalformedAnswer("101 Switching Protocols, which the gateway never asks for");
+        }
+        if (p.status > 599) {
+            throw new MalformedAnswer("status " + p.status + " outside 100..599");
+        }
+        if (p.transferEncoding && p.contentLengths > 0) {
+            throw new MalformedAnswer("both Content-Length and Transfer-Encoding");
+        }
+        if (p.transferEncoding && (!p.chunkedOnly || p.http10)) {
+            throw new MalformedAnswer("a transfer coding other than chunked alone");
+        }
+        if (p.contentLengths > 1) {
+            throw new MalformedAnswer("more than one Content-Length");
+        }
+        Framing framing;
+        if (head || p.status == 204 || p.status == 304) {
+            framing = Framing.NONE;
+        } else if (p.status == 205) {
+            // RFC 9110 §15.3.6: a 205 has no content; one that announces some cannot be relayed as it is.
+            if (p.transferEncoding || p.contentLength > 0) {
+                throw new MalformedAnswer("a 205 with content");
+            }
+            framing = Framing.NONE;
+        } else if (p.transferEncoding) {
+            framing = Framing.CHUNKED;
+        } else if (p.contentLengths == 1) {
+            framing = Framing.LENGTH;
+        } else {
+            framing = Framing.UNTIL_CLOSE;
+        }
+        long length = framing == Framing.LENGTH ? p.contentLength : -1;
+        boolean keeps = !p.http10 && !p.close && !p.upgrade && framing != Framing.UNTIL_CLOSE;
+        return new AnswerHead(p.status, p.reason, p.headers, framing, length, keeps);
+    }
+
+    /** A byte a field value or reason phrase may hold: HTAB, SP, visible ASCII, obs-text (RFC 9110 §5.5). */
+    private static boolean fieldByte(byte b) {
+        int c = b & 0xFF;
+        return c == '\t' || (c >= 0x20 && c != 0x7F);
+    }
+
+    private static boolean digit(byte b) {
+        return b >= '0' && b <= '9';
+    }
+
+    private static boolean ascii(byte[] b, int s, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (b[s + i] != text.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean[] tchars() {
+        boolean[] t = new boolean[256];
+        for (char c = '0'; c <= '9'; c++) {
+            t[c] = true;
+        }
+        for (char c = 'a'; c <= 'z'; c++) {
+            t[c] = true;
+            t[Character.toUpperCase(c)] = true;
+        }
+        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
+            t[c] = true;
+        }
+        return t;
+    }
+}

@@ -1,0 +1,111 @@
+package grid.gateway.app.forward;
+
+import io.helidon.http.Headers;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One final upstream answer being relayed: its head, and its body read through the answer's {@link IdleAlarm}
+ * (docs/design.md §9, §H18). It ends once, with {@link #close()}: its connection goes back to the pool only when the
+ * body was read to its exact end, nothing was read past it and the head lets the connection live on; every other end
+ * (a body left unread, a client gone, a fault, a silence past the idle timeout, a shutdown cut) closes the connection,
+ * which also tells the engine to stop (vLLM aborts a request whose connection closes).
+ *
+ * <p>Thread-safe for {@link #cut()} and {@link #close()} (any thread; the first end wins); the reads belong to the
+ * relay's thread.
+ */
+public final class UpstreamAnswer {
+    private final UpstreamConnection connection;
+    private final AnswerHead head;
+    private final AnswerBody body;
+    private final IdleAlarm alarm;
+    private final ConnectionPool pool;
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    /** An answer read on {@code connection}, whose idle alarm {@code alarm} closes that connection when it goes off. */
+    UpstreamAnswer(UpstreamConnection connection, AnswerHead head, IdleAlarm alarm, ConnectionPool pool) {
+        this.connection = connection;
+        this.head = head;
+        this.body = new AnswerBody(connection.reader(), head);
+        this.alarm = alarm;
+        this.pool = pool;
+    }
+
+    /** The status code. */
+    public int status() {
+        return head.status();
+    }
+
+    /** The reason phrase as sent (may be empty). */
+    public String reason() {
+        return head.reason();
+    }
+
+    /** The answer's header fields, hop-by-hop ones included. */
+    public Headers headers() {
+        return head.headers();
+    }
+
+    /** Whether a body follows the head: not for a HEAD answer, 204, 304 or an empty 205. */
+    public boolean hasBody() {
+        return head.hasBody();
+    }
+
+    /** The body's announced length, or -1 when it is chunked or ends with the connection. */
+    public long length() {
+        return head.length();
+    }
+
+    /**
+     * One read of the body, of at most {@code length} bytes, watched by the idle alarm.
+     *
+     * @return the count read, or -1 at the body's end
+     */
+    public int read(byte[] buffer, int length) throws IOException {
+        return alarm.read(body, buffer, length);
+    }
+
+    /** The exchange's alarm: it watches the relay's writes to the client too. */
+    IdleAlarm alarm() {
+        return alarm;
+    }
+
+    /** Whether the idle alarm ended the answer: a silence, not a fault, broke the read. */
+    public boolean timedOut() {
+        return alarm.fired();
+    }
+
+    /**
+     * Lets go of the connection: pooled if the body was read exactly and nothing past it, else closed. The relay calls
+     * it as soon as the body ended, before its last write to the client, so the next request finds the connection in
+     * the pool; the alarm keeps watching the client's writes until {@link #close()}.
+     */
+    public void release() {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
+        if (body.complete() && head.keepsConnection() && !connection.hasUnread()) {
+            connection.answered();
+            pool.release(connection);
+        } else {
+            connection.close();
+        }
+    }
+
+    /**
+     * Ends the answer: disarms its alarm and lets go of the connection as {@link #release()} does, if that has not
+     * happened yet. Called by the relay's thread when it is done with the answer, read or not.
+     */
+    public void close() {
+        alarm.close();
+        release();
+    }
+
+    /** Ends the answer from any thread by closing its connection: a blocked read fails at once. */
+    public void cut() {
+        alarm.close();
+        if (ended.compareAndSet(false, true)) {
+            connection.close();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package grid.gateway.app.forward;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One open connection to a backend cluster (docs/design.md §H18): its socket (TLS over the plain one for https), the
+ * reader its answers are parsed from, and how many answers it carried, so that the forwarder knows a reused
+ * connection from a fresh one.
+ *
+ * <p>An idle connection is checked before it is reused ({@link #isQuiet()}): it must have nothing to read. Bytes that
+ * arrived while it was idle (the rest of an answer longer than it said, anything an engine writes unasked) or the
+ * engine's close (its keep-alive timeout) take it out of use, so no request ever reads a byte meant for another.
+ *
+ * <pre>
+ *   pooled ──acquire: isQuiet()──> in use (one exchange) ──answer read exactly, nothing buffered──> pooled
+ *                                        └── anything else ──> closed
+ * </pre>
+ *
+ * <p>Not thread-safe, except {@link #close()}, which any thread may call (the idle alarm, a shutdown cut) to end a
+ * blocked read or write at once.
+ */
+final class UpstreamConnection {
+    private final Origin origin;
+    private final SocketChannel channel;
+    private final Socket socket;
+    private final OutputStream out;
+    private final InputStream in;
+    private final AnswerReader reader;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ByteBuffer probe = ByteBuffer.allocate(1);
+    private int answers;
+    private long idleSince;
+
+    /**
+     * A connection over {@code socket}, which is {@code channel}'s own socket or a TLS socket layered over it.
+     *
+     * @throws IOException if the socket's streams cannot be had
+     */
+    UpstreamConnection(Origin origin, SocketChannel channel, Socket socket) throws IOException {
+        this.origin = origin;
+        this.channel = channel;
+        this.socket = socket;
+        this.out = socket.getOutputStream();
+        this.in = socket.getInputStream();
+        this.reader = new AnswerReader(socket);
+    }
+
+    Origin origin() {
+        return origin;
+    }
+
+    AnswerReader reader() {
+        return reader;
+    }
+
+    /** Whether this connection carried an answer before the exchange in progress. */
+    boolean reused() {
+        return answers > 0;
+    }
+
+    /** The exchange in progress got its answer read exactly: the connection has carried one more. */
+    void answered() {
+        answers++;
+    }
+
+    /** Writes a request's bytes. */
+    void write(byte[] bytes, int offset, int length) throws IOException {
+        out.write(bytes, offset, length);
+    }
+
+    /** Sets the read timeout (a socket option: each read waits at most this long). */
+    void readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    /** When it went back to the pool ({@link System#nanoTime}). */
+    long idleSince() {
+        return idleSince;
+    }
+
+    void idleSince(long nanos) {
+        idleSince = nanos;
+    }
+
+    /**
+     * Whether bytes past the answer are already held on this side: in the reader's buffer, or decrypted and held by
+     * the TLS socket (a record that carried the answer's end and more).
+     */
+    boolean hasUnread() {
+        try {
+            return reader.buffered() > 0 || in.available() > 0;
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Whether the idle connection can carry a request: open, nothing held ({@link #hasUnread()}), and nothing to read
+     * from the socket (checked without waiting: the channel is switched to non-blocking for one read). A byte read here
+     * is one no answer may ever see, and the connection is closed by the caller anyway.
+     */
+    boolean isQuiet() {
+        if (closed.get() || hasUnread()) {
+            return false;
+        }
+        try {
+            channel.configureBlocking(false);
+            probe.clear();
+            int n = channel.read(probe);
+            channel.configureBlocking(true);
+            return n == 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Closes the connection; idempotent, from any thread. A blocked read or write fails at once. */
+    void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // Closing: nothing more to do with it.
+            }
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // Already closed with its socket.
+            }
+        }
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+}

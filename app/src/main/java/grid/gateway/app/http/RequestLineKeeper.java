@@ -1,0 +1,246 @@
+package grid.gateway.app.http;
+
+import static java.util.Objects.requireNonNull;
+
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
+import io.helidon.common.socket.HelidonSocket;
+import io.helidon.common.socket.PeerInfo;
+import io.helidon.http.Headers;
+import io.helidon.http.HttpPrologue;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.ListenerContext;
+import io.helidon.webserver.ProxyProtocolData;
+import io.helidon.webserver.Router;
+import io.helidon.webserver.ServerConnectionException;
+import io.helidon.webserver.http1.Http1ConnectionListener;
+import io.helidon.webserver.spi.ServerConnection;
+import io.helidon.webserver.spi.ServerConnectionSelector;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps the bytes of each request line as the client sent them, so that the handler can see the method's case:
+ * methods are case-sensitive (RFC 9110 §9.1), but Helidon 4.5's prologue parser upper-cases every method it reads
+ * ({@code Method.create}), so {@code post} would arrive as {@code POST} and be forwarded as such.
+ *
+ * <p>The client listener's HTTP/1 connections come from this selector, which wraps Helidon's own: each connection's
+ * context hands Helidon a {@link DataReader} over the same socket that remembers the array its last
+ * {@code readBytes} returned. Helidon reads the request line with exactly one {@code readBytes} right before it tells
+ * the receive listeners of the prologue, so the client listener's receive listener ({@link #receiveListener}) takes
+ * that array as the raw request line and the handler compares its method with the parsed one ({@link #rawMethod}). Nothing is
+ * copied: the reader keeps a reference to an array Helidon allocated anyway.
+ *
+ * <pre>
+ *   socket ──> KeepingReader (last readBytes kept) ──> Helidon's Http1Connection ──prologue──> receiveListener
+ *                                                                                     └─> RAW_METHOD (this thread)
+ *   ProxyHandler: rawMethod() ≠ prologue().method() ──> 501
+ * </pre>
+ *
+ * <p>Thread-safe: a connection's context and reader are used by its own thread only; the method is a thread-local
+ * of the thread that reads the request and then runs its handler (HTTP/1 routing is synchronous on it).
+ */
+public final class RequestLineKeeper implements ServerConnectionSelector {
+    private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
+
+    private final ServerConnectionSelector http1;
+
+    /** Wraps {@code http1}, Helidon's HTTP/1 selector built from the listener's HTTP/1 config. */
+    public RequestLineKeeper(ServerConnectionSelector http1) {
+        this.http1 = requireNonNull(http1, "http1");
+    }
+
+    @Override
+    public int bytesToIdentifyConnection() {
+        return http1.bytesToIdentifyConnection();
+    }
+
+    @Override
+    public Support supports(io.helidon.common.buffers.BufferData data) {
+        return http1.supports(data);
+    }
+
+    @Override
+    public Set<String> supportedApplicationProtocols() {
+        return http1.supportedApplicationProtocols();
+    }
+
+    @Override
+    public ServerConnection connection(ConnectionContext ctx) {
+        return http1.connection(new KeepingContext(ctx));
+    }
+
+    /**
+     * The client listener's one receive listener: {@code deadline}'s, which also hands the request line over (Helidon
+     * 4.5 drops the prologue and headers calls of a list of several receive listeners, so one does both).
+     */
+    public static Http1ConnectionListener receiveListener(HeaderDeadline deadline) {
+        requireNonNull(deadline, "deadline");
+        return new Http1ConnectionListener() {
+            @Override
+            public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
+                deadline.prologue(ctx, prologue);
+                prologueRead(ctx);
+            }
+
+            @Override
+            public void headers(ConnectionContext ctx, Headers headers) {
+                deadline.headers(ctx, headers);
+            }
+        };
+    }
+
+    /** Helidon read the request line of {@code ctx} on this thread; remembers its method as sent. */
+    static void prologueRead(ConnectionContext ctx) {
+        if (ctx.dataReader() instanceof KeepingReader reader) {
+            byte[] line = reader.lastRead();
+            int space = 0;
+            while (space < line.length && line[space] != ' ') {
+                space++;
+            }
+            RAW_METHOD.set(new String(line, 0, space, StandardCharsets.ISO_8859_1));
+        } else {
+            RAW_METHOD.remove();
+        }
+    }
+
+    /** The method of the request this thread runs, as the client sent it; empty when not known (another listener). */
+    static Optional<String> rawMethod() {
+        return Optional.ofNullable(RAW_METHOD.get());
+    }
+
+    /** A connection's context whose reader keeps its last read; everything else is Helidon's. */
+    private static final class KeepingContext implements ConnectionContext {
+        private final ConnectionContext delegate;
+        private final KeepingReader reader;
+
+        KeepingContext(ConnectionContext delegate) {
+            this.delegate = delegate;
+            this.reader = KeepingReader.over(delegate);
+        }
+
+        @Override
+        public ListenerContext listenerContext() {
+            return delegate.listenerContext();
+        }
+
+        @Override
+        public ExecutorService executor() {
+            return delegate.executor();
+        }
+
+        @Override
+        public DataWriter dataWriter() {
+            return delegate.dataWriter();
+        }
+
+        @Override
+        public DataReader dataReader() {
+            return reader;
+        }
+
+        @Override
+        public Router router() {
+            return delegate.router();
+        }
+
+        @Override
+        public Optional<ProxyProtocolData> proxyProtocolData() {
+            return delegate.proxyProtocolData();
+        }
+
+        @Override
+        public HelidonSocket serverSocket() {
+            return delegate.serverSocket();
+        }
+
+        @Override
+        public PeerInfo remotePeer() {
+            return delegate.remotePeer();
+        }
+
+        @Override
+        public PeerInfo localPeer() {
+            return delegate.localPeer();
+        }
+
+        @Override
+        public boolean isSecure() {
+            return delegate.isSecure();
+        }
+
+        @Override
+        public String socketId() {
+            return delegate.socketId();
+        }
+
+        @Override
+        public String childSocketId() {
+            return delegate.childSocketId();
+        }
+    }
+
+    /** A connection's bytes: first those Helidon read to choose the protocol, then each read of the socket. */
+    private static final class SocketBytes implements Supplier<byte[]> {
+        private final HelidonSocket socket;
+        private byte @Nullable [] held;
+
+        SocketBytes(HelidonSocket socket, byte @Nullable [] held) {
+            this.socket = socket;
+            this.held = held;
+        }
+
+        @Override
+        public byte[] get() {
+            byte[] first = held;
+            if (first != null) {
+                held = null;
+                return first;
+            }
+            try {
+                return socket.get();
+            } catch (UncheckedIOException e) {
+                // As Helidon's own reader maps a failed socket read.
+                throw new ServerConnectionException("Failed to get data from socket", e);
+            }
+        }
+    }
+
+    /**
+     * Helidon's reader of a connection's bytes, remembering the array its last {@code readBytes} returned. It reads
+     * the socket as Helidon's own reader does, after the bytes Helidon read to choose the protocol.
+     */
+    private static final class KeepingReader extends DataReader {
+        private byte[] lastRead = new byte[0];
+
+        // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
+        // subclassed; the class itself stays public and open in Helidon 4.5.
+        @SuppressWarnings("removal")
+        private KeepingReader(Supplier<byte[]> bytes) {
+            super(bytes);
+        }
+
+        /** A reader of {@code ctx}'s socket that first gives what Helidon's reader already holds. */
+        static KeepingReader over(ConnectionContext ctx) {
+            DataReader helidons = ctx.dataReader();
+            int held = helidons.available();
+            return new KeepingReader(new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null));
+        }
+
+        @Override
+        public byte[] readBytes(int len) {
+            byte[] read = super.readBytes(len);
+            lastRead = read;
+            return read;
+        }
+
+        byte[] lastRead() {
+            return lastRead;
+        }
+    }
+}

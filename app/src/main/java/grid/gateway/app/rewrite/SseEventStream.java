@@ -1,0 +1,141 @@
+package grid.gateway.app.rewrite;
+
+import java.util.function.UnaryOperator;
+
+/**
+ * Tags the stored ids in one server-sent event too large to hold whole (docs/design.md §H20), line by line as it
+ * streams by: the value of each {@code data} line is fed to one {@link JsonIdStream} for the whole event, the LF a
+ * client puts between two data lines fed as a separator it never sees, so the event's data is read as the one JSON text
+ * a client parses; every other line (a comment, {@code event}, {@code id}, {@code retry}) and every line end is handed
+ * on as it is.
+ *
+ * <p>Memory: at most the five bytes of a field name being read, and what the JSON stream holds.
+ *
+ * <p>Not thread-safe; one per event.
+ */
+final class SseEventStream {
+    private static final byte[] DATA = {'d', 'a', 't', 'a', ':'};
+
+    private enum Line {
+        /** At a line's first bytes, reading what field it is. */
+        FIELD,
+        /** Just after {@code data:}: a space here is not part of the value. */
+        DATA_SPACE,
+        /** In a data line's value. */
+        DATA,
+        /** In any other line. */
+        OTHER
+    }
+
+    private final JsonIdStream json;
+    private final byte[] field = new byte[DATA.length];
+    private int fieldLength;
+    private Line line = Line.FIELD;
+    private boolean afterCr;
+    private boolean dataSeen;
+
+    SseEventStream(UnaryOperator<String> tag) {
+        this.json = new JsonIdStream(tag);
+    }
+
+    /** Takes the next bytes of the event, {@code b[from, to)}, handing on what they let go. */
+    void accept(byte[] b, int from, int to, EventSink sink) {
+        int i = from;
+        while (i < to) {
+            byte c = b[i];
+            if (c == '\r' || c == '\n') {
+                lineEnd(b, i, sink);
+                i++;
+                continue;
+            }
+            afterCr = false;
+            i = switch (line) {
+                case FIELD -> field(b, i, sink);
+                case DATA_SPACE -> {
+                    line = Line.DATA;
+                    if (c == ' ') {
+                        sink.event(b, i, 1);
+                        yield i + 1;
+                    }
+                    yield i;
+                }
+                case DATA -> data(b, i, to, sink);
+                case OTHER -> other(b, i, to, sink);
+            };
+        }
+    }
+
+    /** The event ended: hands on what is held. */
+    void finish(EventSink sink) {
+        if (fieldLength > 0) {
+            sink.event(field, 0, fieldLength);
+            fieldLength = 0;
+        }
+        json.finish(sink);
+    }
+
+    private void lineEnd(byte[] b, int at, EventSink sink) {
+        boolean lfOfCrlf = afterCr && b[at] == '\n';
+        afterCr = b[at] == '\r';
+        if (!lfOfCrlf) {
+            if (line == Line.DATA || line == Line.DATA_SPACE) {
+                json.lineEnd(sink);
+            } else if (line == Line.FIELD && fieldLength == DATA.length - 1) {
+                startData(); // "data" alone: an empty value
+            }
+            if (fieldLength > 0) {
+                sink.event(field, 0, fieldLength);
+                fieldLength = 0;
+            }
+            line = Line.FIELD;
+        }
+        sink.event(b, at, 1);
+    }
+
+    /** Reads a field name's byte: {@code data:} starts a data value, anything else a line passed as it is. */
+    private int field(byte[] b, int at, EventSink sink) {
+        if (b[at] != DATA[fieldLength]) {
+            if (fieldLength > 0) {
+                sink.event(field, 0, fieldLength);
+                fieldLength = 0;
+            }
+            line = Line.OTHER;
+            return at;
+        }
+        field[fieldLength++] = b[at];
+        if (fieldLength == DATA.length) {
+            sink.event(field, 0, fieldLength);
+            fieldLength = 0;
+            startData();
+            line = Line.DATA_SPACE;
+        }
+        return at + 1;
+    }
+
+    private void startData() {
+        if (dataSeen) {
+            json.separator();
+        }
+        dataSeen = true;
+    }
+
+    private int data(byte[] b, int at, int to, EventSink sink) {
+        int end = lineEnd(b, at, to);
+        json.accept(b, at, end - at, sink);
+        return end;
+    }
+
+    private static int other(byte[] b, int at, int to, EventSink sink) {
+        int end = lineEnd(b, at, to);
+        sink.event(b, at, end - at);
+        return end;
+    }
+
+    private static int lineEnd(byte[] b, int at, int to) {
+        int end = at;
+        while (end < to && b[end] != '\r' && b[end] != '\n') {
+            end++;
+        }
+        return end;
+    }
+}

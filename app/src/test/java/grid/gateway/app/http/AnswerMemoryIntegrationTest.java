@@ -1,0 +1,194 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.routing.tag.ClusterDigest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Answer memory on real sockets (docs/design.md §H20): a stored response far larger than any buffer (its echoed
+ * instructions) is tagged as it streams, so its tagged id reaches the client while the engine is still writing, and
+ * clients that fetch it and stop reading hold a bounded, counted amount each ({@code grid_inflight_answer_bytes}),
+ * whatever the answer's size: not the answer.
+ */
+class AnswerMemoryIntegrationTest {
+    private static final String DIGEST = ClusterDigest.of("east-a");
+    private static final String TAGGED_BIG = "resp_east." + DIGEST + "..big";
+    /** What one answer may hold, counted: its copy buffer and the held start of a tagged JSON answer. */
+    private static final long PER_ANSWER = 128 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private ScriptedUpstream engine;
+    private GatewayHarness gateway;
+    private final CountDownLatch clientHasTheId = new CountDownLatch(1);
+
+    @BeforeEach
+    void start() {
+        engine = new ScriptedUpstream();
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())), engine);
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
+    }
+
+    /** A stored response of about {@code size} bytes: its id first, its previous_response_id after the instructions. */
+    static String storedResponse(int size) {
+        return "{\"id\":\"resp_big\",\"object\":\"response\",\"instructions\":\"" + "i".repeat(size)
+                + "\",\"previous_response_id\":\"resp_prev\",\"conversation\":{\"id\":\"conv_c\"}}";
+    }
+
+    private static String tagged(String json) {
+        return json.replace("resp_big", TAGGED_BIG)
+                .replace("resp_prev", "resp_east." + DIGEST + "..prev")
+                .replace("conv_c", "conv_east." + DIGEST + "..c");
+    }
+
+    @Test
+    void largeStoredResponse_taggedIdReachesTheClientWhileTheEngineIsStillWriting() throws Exception {
+        String body = storedResponse(8 << 20);
+        int split = 256 * 1024;
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                    + body.substring(0, split));
+            // The rest only once the client has the tagged id (or the test gave up waiting).
+            clientHasTheId.await(20, TimeUnit.SECONDS);
+            e.write(body.substring(split));
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + TAGGED_BIG + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            String head = client.readHead();
+            assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("transfer-encoding: chunked");
+            client.socket.setSoTimeout(10_000);
+            assertThat(readUntil(client, "\"id\":\"" + TAGGED_BIG + "\"")).isTrue();
+            clientHasTheId.countDown();
+            String rest = readChunkedToTheEnd(client);
+            assertThat(rest).endsWith(tagged(body).substring(tagged(body).length() - 200));
+        }
+        assertThat(engine.take().head).startsWith("GET /v1/responses/resp_big ");
+    }
+
+    @Test
+    void clientsStalledOnALargeStoredResponse_answerMemoryCountedAndBoundedPerAnswer() throws Exception {
+        int clients = 6;
+        String body = storedResponse(4 << 20);
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length() + "\r\n\r\n" + body);
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                Socket socket = new Socket();
+                socket.setReceiveBufferSize(4096);
+                socket.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream()
+                        .write(("GET /v1/responses/" + TAGGED_BIG + " HTTP/1.1\r\nHost: gw\r\n\r\n")
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                stalled.add(socket);
+                // The answer has begun (its head and first bytes are here); nothing more is read.
+                assertThat(readSome(socket.getInputStream())).startsWith("HTTP/1.1 200");
+            }
+            GatewayHarness.await("every answer in flight", () -> gateway.server.requestsInFlight() == clients);
+
+            double held = gateway.metric("grid_inflight_answer_bytes", "");
+            System.out.printf(
+                    "answer memory: %d clients stalled on a %d-byte stored response hold %.0f bytes counted%n",
+                    clients, body.length(), held);
+
+            // Counted, and bounded per answer: each holds buffers, not its 4 MiB answer.
+            assertThat(held).isPositive().isLessThanOrEqualTo((double) clients * PER_ANSWER);
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+        GatewayHarness.await("the answers ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    @Test
+    void responsesStreamWithAHugeFirstEvent_idTaggedBeforeTheEventEnds() throws Exception {
+        String created = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":"
+                + storedResponse(4 << 20) + "}\n\n";
+        int split = 256 * 1024;
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk(created.substring(0, split)));
+            clientHasTheId.await(20, TimeUnit.SECONDS);
+            e.write(UpstreamFaultsIntegrationTest.chunk(created.substring(split)) + "0\r\n\r\n");
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+            client.socket.setSoTimeout(10_000);
+            assertThat(readUntil(client, "\"id\":\"" + TAGGED_BIG + "\"")).isTrue();
+            clientHasTheId.countDown();
+            assertThat(readChunkedToTheEnd(client)).contains("resp_east." + DIGEST + "..prev");
+        }
+    }
+
+    /** What arrives in the next read (at most 8 KiB). */
+    private static String readSome(InputStream in) throws IOException {
+        byte[] buffer = new byte[8192];
+        int n = in.read(buffer);
+        return n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Reads until {@code marker} has arrived; false if the stream ended first. */
+    private static boolean readUntil(RawClient client, String marker) throws IOException {
+        InputStream in = client.socket.getInputStream();
+        byte[] want = marker.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] window = new byte[want.length];
+        int b;
+        while ((b = in.read()) >= 0) {
+            System.arraycopy(window, 1, window, 0, window.length - 1);
+            window[window.length - 1] = (byte) b;
+            if (java.util.Arrays.equals(window, want)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The rest of a chunked answer, up to its terminating chunk, with the chunk framing taken out. */
+    private static String readChunkedToTheEnd(RawClient client) throws IOException {
+        InputStream in = client.socket.getInputStream();
+        ByteArrayOutputStream rest = new ByteArrayOutputStream();
+        byte[] end = "\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] buffer = new byte[64 * 1024];
+        int n;
+        byte[] last = new byte[end.length];
+        while ((n = in.read(buffer)) >= 0) {
+            rest.write(buffer, 0, n);
+            for (int i = Math.max(0, n - end.length); i < n; i++) {
+                System.arraycopy(last, 1, last, 0, last.length - 1);
+                last[last.length - 1] = buffer[i];
+            }
+            if (java.util.Arrays.equals(last, end)) {
+                break;
+            }
+        }
+        String text = rest.toString(StandardCharsets.ISO_8859_1);
+        assertThat(text).endsWith("\r\n0\r\n\r\n");
+        // Drop the chunk framing: the size lines between the pieces (the body itself has no CRLF).
+        String chunks = text.substring(0, text.length() - "\r\n0\r\n\r\n".length());
+        return chunks.replaceAll("\r\n[0-9a-f]+\r\n", "");
+    }
+}

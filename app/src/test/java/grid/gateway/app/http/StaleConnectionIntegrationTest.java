@@ -1,0 +1,213 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.routing.tag.ClusterDigest;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A pooled connection the engine has given up on (vLLM answers a validation 400 and then resets that keep-alive
+ * connection), on real sockets: the request that meets it before any byte of its answer is sent once more on a new
+ * connection, whatever its method and path, and counted; a failure after the answer began, a silence, or a failure
+ * on a new connection is answered as before, never sent twice.
+ */
+class StaleConnectionIntegrationTest {
+    private static final String TAGGED = "resp_east." + ClusterDigest.of("east-a") + "..abc";
+
+    @TempDir
+    Path dir;
+
+    private ScriptedUpstream engine;
+    private GatewayHarness gateway;
+    /** Requests each engine connection has received. */
+    private final Map<Socket, AtomicInteger> served = new ConcurrentHashMap<>();
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private void start(String upstream) {
+        engine = new ScriptedUpstream();
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config(upstream, GatewayHarness.oneEngine(engine.url())), engine);
+    }
+
+    /** How many requests the connection of {@code e} had carried before this one. */
+    private int before(ScriptedUpstream.Exchange e) {
+        return served.computeIfAbsent(e.socket, s -> new AtomicInteger()).getAndIncrement();
+    }
+
+    private static String badRequest() {
+        String body = "{\"object\":\"error\",\"message\":\"too long\",\"type\":\"BadRequestError\",\"code\":400}";
+        return "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                + "\r\n\r\n" + body;
+    }
+
+    private RawClient.Answer send(String method, String path, String who) throws IOException {
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            if (method.equals("POST")) {
+                client.post(path, UpstreamAnswersIntegrationTest.chat(who));
+            } else {
+                client.send(method + " " + path + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            }
+            return client.read();
+        }
+    }
+
+    private double retries() {
+        return gateway.metric("grid_upstream_retries_total", "reason=\"stale_connection\"");
+    }
+
+    static Stream<Arguments> methodsAndPaths() {
+        return Stream.of(
+                Arguments.of("POST", "/v1/chat/completions"),
+                Arguments.of("GET", "/v1/responses/" + TAGGED),
+                Arguments.of("DELETE", "/v1/responses/" + TAGGED));
+    }
+
+    @ParameterizedTest
+    @MethodSource("methodsAndPaths")
+    void badRequestThenReset_nextRequestSentAgainOnANewConnection_200_counted(String method, String path)
+            throws Exception {
+        start("");
+        // The first request on each connection: 400 (as vLLM answers a prompt too long for its context); whatever
+        // comes next on that connection meets a reset, before any byte of an answer.
+        engine.script = e -> {
+            if (before(e) > 0) {
+                e.reset();
+            } else if (UpstreamAnswersIntegrationTest.who(e).equals("A")) {
+                e.write(badRequest());
+            } else {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("fresh")));
+            }
+        };
+        assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(400);
+
+        RawClient.Answer next = send(method, path, "B");
+
+        assertThat(next.status()).isEqualTo(200);
+        assertThat(next.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("fresh"));
+        assertThat(retries()).isEqualTo(1.0);
+        ScriptedUpstream.Exchange first = engine.take();
+        ScriptedUpstream.Exchange stale = engine.take();
+        ScriptedUpstream.Exchange again = engine.take();
+        assertThat(stale.socket).isSameAs(first.socket);
+        assertThat(again.socket).isNotSameAs(stale.socket);
+        assertThat(again.head).isEqualTo(stale.head);
+        assertThat(again.body).isEqualTo(stale.body);
+        assertThat(gateway.metrics()).doesNotContainPattern("grid_upstream_errors_total\\{[^}]*} [1-9]");
+    }
+
+    @Test
+    void answerThenImmediateReset_nextRequestGets200() throws Exception {
+        start("");
+        // vLLM's own timing: the reset follows the 400 at once, before any next request.
+        engine.script = e -> {
+            if (UpstreamAnswersIntegrationTest.who(e).equals("A")) {
+                e.write(badRequest());
+                e.reset();
+            } else {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("B")));
+            }
+        };
+        assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(400);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("POST", "/v1/chat/completions", "B").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void failureAfterTheFirstAnswerByte_notSentAgain_502() throws Exception {
+        start("");
+        engine.script = e -> {
+            if (before(e) > 0) {
+                e.write("HTTP/1.1 2");
+                e.reset();
+            } else {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("A")));
+            }
+        };
+        assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(200);
+
+        RawClient.Answer next = send("POST", "/v1/chat/completions", "B");
+
+        assertThat(next.status()).isEqualTo(502);
+        assertThat(next.body()).contains("bad_gateway");
+        engine.take();
+        engine.take();
+        assertThat(engine.exchanges).isEmpty();
+        assertThat(retries()).isZero();
+    }
+
+    @Test
+    void failureOnANewConnection_notSentAgain_502() throws Exception {
+        start("");
+        engine.script = ScriptedUpstream.Exchange::reset;
+
+        RawClient.Answer answer = send("POST", "/v1/chat/completions", "A");
+
+        assertThat(answer.status()).isEqualTo(502);
+        engine.take();
+        assertThat(engine.exchanges).isEmpty();
+        assertThat(engine.requests()).hasSize(1);
+        assertThat(retries()).isZero();
+    }
+
+    @Test
+    void silenceOnAReusedConnection_504_notSentAgain() throws Exception {
+        start("""
+                  upstream:
+                    first_byte_timeout_ms: 300
+                """);
+        engine.script = e -> {
+            if (before(e) > 0) {
+                e.awaitPeerClose(10_000);
+            } else {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("A")));
+            }
+        };
+        assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(200);
+
+        assertThat(send("POST", "/v1/chat/completions", "B").status()).isEqualTo(504);
+        assertThat(engine.requests()).hasSize(2);
+        assertThat(retries()).isZero();
+    }
+
+    @Test
+    void staleAgainOnTheNewConnection_502_sentTwiceOnly() throws Exception {
+        start("");
+        // Every connection answers its first request and resets at its second: the retry's new connection is a
+        // first request, so it answers; reset the new connection too and the gateway gives up with 502.
+        AtomicInteger connectionsAfterA = new AtomicInteger();
+        engine.script = e -> {
+            if (UpstreamAnswersIntegrationTest.who(e).equals("A")) {
+                e.write(badRequest());
+            } else {
+                connectionsAfterA.incrementAndGet();
+                e.reset();
+            }
+        };
+        send("POST", "/v1/chat/completions", "A");
+
+        assertThat(send("POST", "/v1/chat/completions", "B").status()).isEqualTo(502);
+        assertThat(connectionsAfterA).hasValue(2);
+        assertThat(retries()).isEqualTo(1.0);
+    }
+}

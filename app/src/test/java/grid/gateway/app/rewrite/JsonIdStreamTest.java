@@ -1,0 +1,124 @@
+package grid.gateway.app.rewrite;
+
+import static grid.gateway.app.rewrite.Fixtures.text;
+import static grid.gateway.app.rewrite.Fixtures.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.routing.testing.SeededTrials;
+import java.io.ByteArrayOutputStream;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tagging a JSON answer as it streams: the same bytes as the whole-text tagger for every text it accepts, whatever the
+ * chunking, holding at most one id value, and never more than it must when the text breaks (docs/design.md §H20).
+ */
+class JsonIdStreamTest {
+    private static final ResponseIdTagger WHOLE = new ResponseIdTagger(Fixtures.TAG);
+
+    /** Streams {@code bytes} cut at {@code cuts}; checks the held bytes after every piece. */
+    private static byte[] stream(byte[] bytes, int... cuts) {
+        JsonIdStream stream = new JsonIdStream(Fixtures.TAG);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        EventSink sink = (b, off, len) -> {
+            assertThat(len).isPositive();
+            out.write(b, off, len);
+        };
+        int from = 0;
+        for (int cut : cuts) {
+            stream.accept(bytes, from, cut - from, sink);
+            assertThat(stream.held()).isLessThanOrEqualTo(JsonIdStream.MAX_VALUE);
+            from = cut;
+        }
+        stream.accept(bytes, from, bytes.length - from, sink);
+        stream.finish(sink);
+        return out.toByteArray();
+    }
+
+    private static int[] randomCuts(SplittableRandom random, int length) {
+        return random.ints(random.nextInt(12), 0, length + 1).sorted().toArray();
+    }
+
+    @Test
+    void stream_vllmResponseSplitAtEveryByte_sameAsTheWholeTagger() {
+        byte[] response = utf8(Fixtures.RESPONSE);
+        byte[] whole = WHOLE.tagJson(response);
+        assertThat(whole).isNotEqualTo(response);
+        for (int cut = 0; cut <= response.length; cut++) {
+            assertThat(text(stream(response, cut))).as("cut at %d", cut).isEqualTo(text(whole));
+        }
+    }
+
+    @Test
+    void stream_randomJsonInRandomPieces_sameAsTheWholeTagger() {
+        SeededTrials.forAll(
+                0x57AEL, 5_000, random -> new Object[] {RandomJson.generate(random), random.nextLong()}, t -> {
+                    RandomJson.Sample sample = (RandomJson.Sample) t[0];
+                    byte[] json = utf8(sample.json());
+                    int[] cuts = randomCuts(new SplittableRandom((Long) t[1]), json.length);
+                    assertThat(text(stream(json, cuts))).isEqualTo(sample.tagged());
+                });
+    }
+
+    @Test
+    void stream_hugeValuesAroundTheIds_eachIdTagged_nothingHeldButAnIdValue() {
+        String json = "{\"id\":\"resp_a\",\"instructions\":\"" + "z".repeat(1 << 20) + "\",\"conversation\":{\"id\":"
+                + "\"conv_c\"},\"previous_response_id\":\"resp_p\",\"n\":[1,2.5e3,true,null,{\"id\":\"resp_q\"}]}";
+        byte[] bytes = utf8(json);
+        int[] cuts = new int[40];
+        for (int i = 0; i < cuts.length; i++) {
+            cuts[i] = (i + 1) * (bytes.length / 41);
+        }
+
+        assertThat(text(stream(bytes, cuts))).isEqualTo(text(WHOLE.tagJson(bytes)));
+    }
+
+    @Test
+    void stream_idValueLongerThanAnyTag_handedOnAsItIs() {
+        String json = "{\"id\":\"resp_" + "a".repeat(JsonIdStream.MAX_VALUE) + "\",\"x\":1}";
+
+        assertThat(text(stream(utf8(json), 7, 300, 1040))).isEqualTo(json);
+    }
+
+    @Test
+    void stream_textBreaksAfterAnId_thatIdTagged_noneAfterTheFlaw() {
+        String json = "{\"id\":\"resp_a\",\"oops\" \"x\",\"previous_response_id\":\"resp_b\"}";
+
+        assertThat(text(stream(utf8(json)))).isEqualTo(json.replace("resp_a", Fixtures.tagged("resp_a")));
+    }
+
+    @Test
+    void stream_textBreaksInsideAnIdValue_heldBytesHandedOnAsTheyWere() {
+        String json = "{\"id\":\"resp_a\u0001bc\"}";
+
+        assertThat(text(stream(utf8(json), 9))).isEqualTo(json);
+        assertThat(text(stream(utf8("{\"id\":\"resp_a")))).isEqualTo("{\"id\":\"resp_a");
+    }
+
+    @Test
+    void stream_deeperThanTheLimit_handedOnFromThere() {
+        String deep = "[".repeat(300) + "{\"id\":\"resp_a\"}" + "]".repeat(300);
+        String shallow = "{\"id\":\"resp_a\",\"d\":" + deep + "}";
+
+        assertThat(text(stream(utf8(shallow)))).isEqualTo(shallow.replaceFirst("resp_a", Fixtures.tagged("resp_a")));
+    }
+
+    @Test
+    void stream_tenThousandRandomByteStrings_neverThrowAndPassThrough() {
+        SeededTrials.forAll(
+                0xB17EL, 10_000, random -> new Object[] {Hostile.randomBytes(random), random.nextLong()}, t -> {
+                    byte[] bytes = (byte[]) t[0];
+                    int[] cuts = randomCuts(new SplittableRandom((Long) t[1]), bytes.length);
+                    // Random bytes hold no id-prefixed member value: every byte comes out as it went in.
+                    assertThat(stream(bytes, cuts)).isEqualTo(bytes);
+                });
+    }
+
+    @Test
+    void stream_mutatedResponses_neverThrow_neverLoseABytesWorth() {
+        byte[] original = utf8(Fixtures.RESPONSE);
+        SeededTrials.forAll(0x5EEEL, 10_000, random -> Hostile.mutate(original, random), bytes -> {
+            assertThat(stream(bytes, bytes.length / 3).length).isGreaterThanOrEqualTo(bytes.length);
+        });
+    }
+}

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Long streams, side by side: N streamed Chat Completions held open at once, each answered by the engine simulator as
+# server-sent events, measured on three paths in the same run:
+#   direct    client -> engines
+#   nginx     client -> nginx configured for SSE as an operator would (proxy_buffering off, HTTP/1.1 keep-alive to the
+#             engines, worker_processes auto, worker_connections and worker_rlimit_nofile sized for N) -> engines
+#   gateway   client -> grid gateway (one site, the engines as its clusters, the chart's JVM flags) -> engines
+# For each N and path: resident memory and Java heap after a full GC above idle, per stream; CPU seconds of the proxy
+# per 1,000 events; streams that lost or duplicated events (each stream checks its token events against its usage
+# chunk) and errors of any kind; the p50/p99 time from request to first event of a new stream opened while N are open.
+# Among the N, --slow readers take one byte a second from a fast stream (their own engine: 2,000 events a second,
+# 50,000 events, about 10 MiB), so
+# a proxy that buffers what its client cannot take shows it in its memory.
+#
+#   bench/streams/run.sh [--n "1000 5000 9000"] [--paths "direct nginx gateway"] [--gaps-ms "500 750 1000 1000"]
+#                        [--stream-s 30] [--slow 100] [--open-rate 500] [--warmup-s 20] [--settle-s 15] [--window-s 30]
+#                        [--probes 200] [--out FILE]
+#
+#   --n         stream counts, one run per count and path (default "1000 5000 9000")
+#   --gaps-ms   one engine per value, each sending an event every that many milliseconds; streams are spread over
+#               them (direct: in turn; nginx: round robin; gateway: by load)
+#   --stream-s  seconds each stream lasts (its engine's answer length); a stream that ends is reopened, so N stay open
+#   --out       the results (default bench/streams/work/results.md; the raw lines beside it as .txt, the plot as .svg);
+#               the table also goes to stdout
+#
+# Every server listens on 127.0.0.1 (ports 18200-18221). The open-file limit is raised to the hard limit; one process
+# holds one descriptor per client connection and one per upstream connection, so a single gateway or nginx worker
+# holds at most about half the hard limit in streams (`ulimit -Hn`), and the load client is split into processes of
+# at most 9,000 streams each. Installs nginx when missing (Debian) and builds the jars when missing or stale.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bin/lib/common.sh
+. "$here/../../bin/lib/common.sh"
+# shellcheck source=bench/side-by-side/tools.sh
+. "$here/../side-by-side/tools.sh"
+repo=$GRID_REPO
+work=$here/work
+counts="1000 5000 9000"
+paths="direct nginx gateway"
+gaps="500 750 1000 1000"
+stream_s=30 slow=100 open_rate=500 warmup_s=20 settle_s=15 window_s=30 probes=200
+out=$work/results.md
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --n) counts=$2; shift ;;
+        --paths) paths=$2; shift ;;
+        --gaps-ms) gaps=$2; shift ;;
+        --stream-s) stream_s=$2; shift ;;
+        --slow) slow=$2; shift ;;
+        --open-rate) open_rate=$2; shift ;;
+        --warmup-s) warmup_s=$2; shift ;;
+        --settle-s) settle_s=$2; shift ;;
+        --window-s) window_s=$2; shift ;;
+        --probes) probes=$2; shift ;;
+        --out) out=$2; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+        *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+readonly ENGINE_BASE=18200 FAST_PORT=18209 NGINX_PORT=18210 NGINX_FAST_PORT=18211 GATEWAY_PORT=18220 ADMIN_PORT=18221
+readonly CLIENT_MAX=9000
+read -r -a gap_list <<<"$gaps"
+log() { printf '%s streams: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+require_jdk21 bench/streams/run.sh --install
+install_missing nginx curl node
+ulimit -n "$(ulimit -Hn)"
+mkdir -p "$work"
+build_if_stale bench/streams/run.sh app/target/grid-gateway.jar engine-sim/target/engine-simulator.jar \
+    -- routing-core/src/main app/src/main engine-sim/src/main -- -DskipTests package
+classes=$work/classes
+src=$repo/app/src/jmh/java/grid/gateway/app/bench/streams
+if [[ ! -f $classes/grid/gateway/app/bench/streams/StreamLoad.class ||
+    -n "$(find "$src" -newer "$classes/grid/gateway/app/bench/streams/StreamLoad.class" -print -quit)" ]]; then
+    "$jdk/bin/javac" -d "$classes" -cp "$repo/app/target/libs/*" "$src"/*.java
+fi
+
+pids=()
+stop_all() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    if [[ -f $work/nginx/nginx.pid ]]; then
+        kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+        rm -f "$work/nginx/nginx.pid"
+    fi
+    pids=()
+}
+trap stop_all EXIT
+
+wait_port() { # port name
+    local i
+    for ((i = 0; i < 200; i++)); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "run.sh: $2 did not listen on port $1" >&2
+    exit 1
+}
+
+start_engines() {
+    local i=0 gap tps
+    for gap in "${gap_list[@]}"; do
+        tps=$(awk -v g="$gap" 'BEGIN { printf "%.4f", 1000 / g }')
+        "$jdk/bin/java" -Xmx2g -jar "$repo/engine-sim/target/engine-simulator.jar" --port $((ENGINE_BASE + i)) \
+            --name "e$i" --model bench-stream --slots 1000000 --decode-tps "$tps" --max-model-len 100000000 \
+            --answer-tokens "$(awk -v s="$stream_s" -v g="$gap" 'BEGIN { printf "%d", s * 1000 / g }')" \
+            >"$work/engine-$i.log" 2>&1 &
+        pids+=($!)
+        i=$((i + 1))
+    done
+    "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
+        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 50000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
+    pids+=($!)
+    for ((i = 0; i < ${#gap_list[@]}; i++)); do wait_port $((ENGINE_BASE + i)) "engine e$i"; done
+    wait_port "$FAST_PORT" "engine fast"
+}
+
+engine_targets() {
+    local i list=""
+    for ((i = 0; i < ${#gap_list[@]}; i++)); do list+="${list:+,}127.0.0.1:$((ENGINE_BASE + i))"; done
+    echo "$list"
+}
+
+start_nginx() { # n
+    local dir=$work/nginx i
+    mkdir -p "$dir/logs" "$dir/tmp"
+    {
+        cat <<EOF
+worker_processes auto;
+worker_rlimit_nofile $(ulimit -Hn);
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections $(($1 + 2048)); }
+http {
+  access_log $dir/logs/access.log combined buffer=64k flush=5s;
+  client_body_temp_path $dir/tmp;
+  upstream engines {
+EOF
+        for ((i = 0; i < ${#gap_list[@]}; i++)); do echo "    server 127.0.0.1:$((ENGINE_BASE + i));"; done
+        cat <<EOF
+    keepalive 1024;
+  }
+  upstream fast { server 127.0.0.1:$FAST_PORT; keepalive 128; }
+  proxy_http_version 1.1;
+  proxy_set_header Connection "";
+  proxy_buffering off;
+  proxy_cache off;
+  proxy_read_timeout 300s;
+  send_timeout 60s;
+  server { listen 127.0.0.1:$NGINX_PORT backlog=4096; location / { proxy_pass http://engines; } }
+  server { listen 127.0.0.1:$NGINX_FAST_PORT backlog=4096; location / { proxy_pass http://fast; } }
+}
+EOF
+    } >"$dir/nginx.conf"
+    "$(nginx_bin)" -q -c "$dir/nginx.conf" -p "$dir" -e "$dir/logs/error.log"
+    wait_port "$NGINX_PORT" nginx
+}
+
+start_gateway() {
+    local config=$work/gateway.yaml i
+    {
+        cat <<EOF
+server: { port: $GATEWAY_PORT, admin_port: $ADMIN_PORT, host: 127.0.0.1, admin_host: 127.0.0.1 }
+gateway: { site: bench }
+sites:
+  - name: bench
+    clusters:
+EOF
+        for ((i = 0; i < ${#gap_list[@]}; i++)); do
+            echo "      - { name: e$i, url: \"http://127.0.0.1:$((ENGINE_BASE + i))\", models: [bench-stream] }"
+        done
+        echo "      - { name: fast, url: \"http://127.0.0.1:$FAST_PORT\", models: [bench-fast] }"
+    } >"$config"
+    # The heap is fixed and touched at start, so RSS above idle is what the streams cost outside the heap, and the heap
+    # they hold is read after a full GC: memory per stream is the sum (see the table's notes).
+    "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError -jar "$repo/app/target/grid-gateway.jar" \
+        --config "$config" >"$work/gateway.log" 2>&1 &
+    pids+=($!)
+    gateway_pid=$!
+    wait_port "$GATEWAY_PORT" gateway
+}
+
+nginx_pids() { # the master and its workers
+    local master
+    master=$(cat "$work/nginx/nginx.pid")
+    { echo "$master"; pgrep -P "$master"; } | paste -sd, -
+}
+
+# run_load PATH N: one measurement; prints the merged result line.
+run_load() {
+    local path=$1 n=$2 targets slow_target measured="" jvm=0 clients i share lines=()
+    case $path in
+        direct) targets=$(engine_targets) slow_target=127.0.0.1:$FAST_PORT ;;
+        nginx) targets=127.0.0.1:$NGINX_PORT slow_target=127.0.0.1:$NGINX_FAST_PORT measured=$(nginx_pids) ;;
+        gateway) targets=127.0.0.1:$GATEWAY_PORT slow_target=127.0.0.1:$GATEWAY_PORT measured=$gateway_pid
+            jvm=$gateway_pid ;;
+    esac
+    clients=$(((n + CLIENT_MAX - 1) / CLIENT_MAX))
+    share=$((n / clients))
+    local client_pids=()
+    for ((i = 0; i < clients; i++)); do
+        # The first client measures the proxy, times the probes and runs the slow readers; the others only load.
+        "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" grid.gateway.app.bench.streams.StreamLoad \
+            --targets "$targets" --slow-target "$slow_target" --n "$share" --label "$path" \
+            --open-rate "$(awk -v r="$open_rate" -v c="$clients" 'BEGIN { print r / c }')" \
+            --warmup-s "$warmup_s" --warm-streams "$([[ $i -eq 0 ]] && echo 500 || echo 0)" --settle-s "$settle_s" --window-s "$window_s" \
+            --max-tokens 1000000 \
+            --probes "$([[ $i -eq 0 ]] && echo "$probes" || echo 0)" \
+            --slow "$([[ $i -eq 0 ]] && echo "$slow" || echo 0)" \
+            --pids "$([[ $i -eq 0 ]] && echo "$measured")" --jvm-pid "$([[ $i -eq 0 ]] && echo "$jvm" || echo 0)" \
+            >"$work/client-$i.out" 2>"$work/client-$i.err" &
+        client_pids+=($!)
+    done
+    for i in "${client_pids[@]}"; do wait "$i" || true; done
+    for ((i = 0; i < clients; i++)); do lines+=("$(tail -n 1 "$work/client-$i.out")"); done
+    printf '%s\n' "${lines[@]}" | awk -v n="$n" -v slow="$slow" -f "$here/merge.awk"
+}
+
+results=()
+load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
+for n in $counts; do
+    for path in $paths; do
+        log "N=$n $path"
+        start_engines
+        case $path in
+            nginx) start_nginx "$n" ;;
+            gateway) start_gateway ;;
+        esac
+        results+=("$n $path $(run_load "$path" "$n")")
+        log "${results[-1]}"
+        stop_all
+    done
+done
+printf '%s\n' "${results[@]}" >"${out%.md}.txt"
+printf '%s\n' "${results[@]}" | "$here/table.sh" "$load_before" | tee "$out"
+node "$here/plot.mjs" "${out%.md}.txt" "${out%.md}.svg"
+log "results: $out, ${out%.md}.txt (raw), ${out%.md}.svg (memory per stream and added first-event p99 against N)"
