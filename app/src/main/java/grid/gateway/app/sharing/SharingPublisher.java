@@ -220,7 +220,10 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                     }
                     drained.clear();
                     int refused = batch.isEmpty() ? 0 : write(jedis, batch);
-                    context.meters().published(batch.size() - refused);
+                    // Acknowledgements are bookkeeping between replicas, not published entries.
+                    int entries = (int)
+                            batch.stream().filter(item -> item.entry() != null).count();
+                    context.meters().published(Math.max(0, entries - refused));
                     context.meters().dropped(SharingMeters.Dropped.UNSENT, refused);
                     batch.clear();
                     backoff.reset();
