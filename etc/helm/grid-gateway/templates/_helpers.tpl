@@ -269,7 +269,7 @@ sites:
   - name: {{ $site.name | toJson }}
     clusters:
       {{- range $j, $c := $site.clusters }}
-      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "metricsUrls" "metricsDns" "maxQueueDepth" "draining" "tls")) }}
+      {{- include "grid-gateway.onlyKeys" (list (printf "gridServing.sites[%d].clusters[%d]" $i $j) $c (list "name" "url" "models" "metricsUrl" "metricsUrls" "metricsDns" "maxQueueDepth" "maxRunning" "draining" "tls")) }}
       - name: {{ $c.name | toJson }}
         url: {{ $c.url | toJson }}
         models: {{ $c.models | toJson }}
@@ -284,6 +284,9 @@ sites:
         {{- end }}
         {{- if hasKey $c "maxQueueDepth" }}
         max_queue_depth: {{ $c.maxQueueDepth | toJson }}
+        {{- end }}
+        {{- if hasKey $c "maxRunning" }}
+        max_running: {{ $c.maxRunning | toJson }}
         {{- end }}
         {{- if hasKey $c "draining" }}
         draining: {{ $c.draining | toJson }}
@@ -337,6 +340,9 @@ plugins:
         warm_start_ms: {{ $sharing.warmStartMs | toJson }}
         {{- if $sharing.shareBacklog }}
         share_backlog: true
+        {{- end }}
+        {{- if $sharing.confirmWaitMs }}
+        confirm_wait_ms: {{ $sharing.confirmWaitMs | toJson }}
         {{- end }}
         {{- if $sharing.password.existingSecret }}
         password_file: {{ printf "%s/%s" (trimSuffix "/" $sharing.password.mountPath) $sharing.password.secretKey | toJson }}

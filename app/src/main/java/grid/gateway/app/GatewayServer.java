@@ -27,9 +27,7 @@ import grid.gateway.app.tls.GatewayTls;
 import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
-import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.load.Admission;
-import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixMemory;
@@ -81,7 +79,6 @@ public final class GatewayServer implements AutoCloseable {
     private final ResponseRelay relay;
     private final Optional<RedisSharing> sharing;
     private final Tracing tracing;
-
     private final Duration shutdownGrace;
     private final Duration shutdownDelay;
     private final CountDownLatch delayEnded = new CountDownLatch(1);
@@ -111,7 +108,8 @@ public final class GatewayServer implements AutoCloseable {
                         new Admission(window, ejector),
                         memory,
                         clock,
-                        this::prices));
+                        id -> router().prices(id),
+                        id -> router().missingSeries(id)));
         this.router = new SiteRouter(
                 initial.config().grid(),
                 initial.config().prefixAffinity(),
@@ -254,9 +252,9 @@ public final class GatewayServer implements AutoCloseable {
         return snapshot.get().config().load();
     }
 
-    /** The prices in force, for the gauges: read once the admin listener serves, after the router is built. */
-    private ClusterPrices prices(ClusterId cluster) {
-        return router.prices(cluster);
+    /** The router, for the gauges (prices, missing series): read once the admin listener serves, after it is built. */
+    private SiteRouter router() {
+        return router;
     }
 
     /** The bound client port. */

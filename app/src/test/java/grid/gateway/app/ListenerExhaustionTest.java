@@ -85,10 +85,12 @@ class ListenerExhaustionTest {
             assertThat(models.statusCode()).as(child.output()).isEqualTo(200);
             GatewayHarness.await("the child said it resumed", () -> child.wrote(RESUMED));
             assertThat(get(child.adminPort(), "/health/live").statusCode()).isEqualTo(200);
+            HttpResponse<String> metrics = get(child.adminPort(), "/metrics");
             assertThat(GatewayHarness.metric(
-                            get(child.adminPort(), "/metrics").body(),
-                            "grid_listener_accept_pauses_total",
-                            "listener=\"client\""))
+                            metrics.body(), "grid_listener_accept_pauses_total", "listener=\"client\""))
+                    .as(
+                            "/metrics (%d):%n%s%nthe child wrote:%n%s",
+                            metrics.statusCode(), metrics.body(), child.output())
                     .isGreaterThanOrEqualTo(1);
         }
     }

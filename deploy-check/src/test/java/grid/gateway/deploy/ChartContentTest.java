@@ -66,7 +66,9 @@ class ChartContentTest {
                         "models",
                         List.of("llama-3.1-8b", "qwen-2.5-7b"),
                         "max_queue_depth",
-                        64));
+                        64,
+                        "max_running",
+                        512));
         assertThat(at(config, "sites", 0, "clusters", 1))
                 .isEqualTo(Map.of(
                         "name", "east-b",

@@ -27,11 +27,18 @@ class ChartSharingTest {
                 .isEqualTo(Map.of(
                         "sharing",
                         Map.of(
-                                "redis_url", "redis://gateway@redis-master.redis.svc.cluster.local:6380/1",
-                                "stream", "east-prefix-memory",
-                                "warm_start_ms", 3000,
-                                "share_backlog", true,
-                                "password_file", "/var/run/grid/redis/redis-password")));
+                                "redis_url",
+                                "redis://gateway@redis-master.redis.svc.cluster.local:6380/1",
+                                "stream",
+                                "east-prefix-memory",
+                                "warm_start_ms",
+                                3000,
+                                "share_backlog",
+                                true,
+                                "confirm_wait_ms",
+                                250,
+                                "password_file",
+                                "/var/run/grid/redis/redis-password")));
         assertThat(at(named(pod.get("volumes"), "redis-password"), "secret", "secretName"))
                 .isEqualTo("redis-credentials");
         assertThat(at(named(rendered.container().get("volumeMounts"), "redis-password"), "mountPath"))

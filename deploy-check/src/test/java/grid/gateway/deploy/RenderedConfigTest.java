@@ -75,7 +75,15 @@ class RenderedConfigTest {
                         false,
                         // No prefixSharing.redisUrl: no sharing, the block's defaults printed.
                         "sharing",
-                        Map.of("stream", "grid-prefix-memory", "warm_start_ms", 5000, "share_backlog", false)));
+                        Map.of(
+                                "stream",
+                                "grid-prefix-memory",
+                                "warm_start_ms",
+                                5000,
+                                "share_backlog",
+                                false,
+                                "confirm_wait_ms",
+                                0)));
     }
 
     @Test

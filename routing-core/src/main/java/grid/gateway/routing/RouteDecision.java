@@ -7,6 +7,7 @@ import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.prefix.RunEvidence;
 import grid.gateway.routing.select.AffinityOutcome;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Where one request goes and what to learn from the answer.
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param evidence what the memory held at that cluster when routing, for {@code learn_from_usage}
  * @param backlogMark with {@code load.order_by: expected_wait}, the request's place in its cluster's prefill backlog
  *     ({@code PrefillBacklog}), which its first token re-anchors; -1 otherwise
+ * @param inFlightStamp the request's stamp among the requests in flight at its cluster
+ *     ({@code InFlightSinceScrape}), which its end takes off; empty for a decision made outside routing
  */
 public record RouteDecision(
         BackendCluster cluster,
@@ -27,12 +30,27 @@ public record RouteDecision(
         int run,
         BlockKeys keys,
         RunEvidence evidence,
-        long backlogMark) {
+        long backlogMark,
+        OptionalLong inFlightStamp) {
     public RouteDecision {
         requireNonNull(cluster, "cluster");
         requireNonNull(outcome, "outcome");
         requireNonNull(keys, "keys");
         requireNonNull(evidence, "evidence");
+        requireNonNull(inFlightStamp, "inFlightStamp");
+    }
+
+    /** A decision without an in-flight stamp. */
+    // The canonical constructor's parameters but the last.
+    @SuppressWarnings("checkstyle:parameternumber")
+    public RouteDecision(
+            BackendCluster cluster,
+            Optional<AffinityOutcome> outcome,
+            int run,
+            BlockKeys keys,
+            RunEvidence evidence,
+            long backlogMark) {
+        this(cluster, outcome, run, keys, evidence, backlogMark, OptionalLong.empty());
     }
 
     /** A decision outside any prefill backlog. */
@@ -49,6 +67,19 @@ public record RouteDecision(
     /** The cached prompt tokens this decision predicts: the run at 64 tokens a block. */
     public long predictedCachedTokens() {
         return run * 64L;
+    }
+
+    /**
+     * This decision for a request whose answer teaches the prefix memory nothing (it computes no prompt): no keys, no
+     * evidence, outside the prefill backlog; its in-flight stamp kept.
+     */
+    public RouteDecision withoutKeys() {
+        return new RouteDecision(cluster, outcome, run, BlockKeys.none(), RunEvidence.NONE, -1, inFlightStamp);
+    }
+
+    /** This decision with the in-flight stamp {@code stamp}. */
+    RouteDecision stamped(long stamp) {
+        return new RouteDecision(cluster, outcome, run, keys, evidence, backlogMark, OptionalLong.of(stamp));
     }
 
     /** A decision that teaches the prefix memory nothing: pinned requests and new conversations. */

@@ -21,4 +21,11 @@ public interface RoutingListener {
 
     /** The prefix memory learned from an answer: confirmed ({@code true}) or dropped keys. */
     default void keysLearned(ClusterId cluster, boolean confirmed, int keys) {}
+
+    /**
+     * A scrape of {@code cluster} lacked {@code series} (its exposition name), which an {@code auto} estimate in force
+     * needs: that estimate keeps the configured value. Told once each time the series goes missing, on the scraper's
+     * thread.
+     */
+    default void calibrationSeriesMissing(ClusterId cluster, String series) {}
 }

@@ -8,21 +8,15 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.load.Admission;
-import grid.gateway.routing.load.Calibration;
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.load.EngineSample;
-import grid.gateway.routing.load.Occupancy;
 import grid.gateway.routing.load.PrefillBacklog;
-import grid.gateway.routing.load.QueueSample;
-import grid.gateway.routing.load.SentSinceScrape;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.RunEvidence;
+import grid.gateway.routing.prefix.UsageReport;
 import grid.gateway.routing.select.Candidate;
 import grid.gateway.routing.select.CandidateSelector;
 import grid.gateway.routing.select.Decision;
-import grid.gateway.routing.select.ExpectedWait;
-import grid.gateway.routing.select.LoadGate;
-import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.select.Selection;
 import grid.gateway.routing.tag.ClusterDigest;
 import grid.gateway.routing.tag.IdKind;
@@ -33,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -46,7 +41,9 @@ import java.util.stream.Collectors;
  *   newConversation()    least-queued admitted cluster of the local site, else of any site
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
  *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
- *   scraped(c, sample)   queue depth → window; sent-since-scrape → 0; engine series → calibration (auto)
+ *   scraped(c, sample)   queue depth → window; in flight sent before the scrape began → forgotten; engine series
+ *                        → calibration (auto)
+ *   ended(d)             d's answer ended (or it failed): no longer in flight at its cluster
  *   (expected_wait)      each forwarded request's uncached prefill → its cluster's PrefillBacklog (→ peers, backlog())
  *   firstToken(d)        (expected_wait) the backlog of d's cluster is what was sent after d
  * </pre>
@@ -59,8 +56,7 @@ public final class SiteRouter {
     private final Admission admission;
     private final CandidateSelector selector;
     private final TagCodec codec = new TagCodec();
-    private final Calibration calibration = new Calibration();
-    private final SentSinceScrape sent = new SentSinceScrape();
+    private final ClusterLoads loads;
     private volatile Snapshot snapshot;
 
     /** The grid, settings and key ring in force, replaced together. */
@@ -75,6 +71,7 @@ public final class SiteRouter {
     public SiteRouter(
             Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, RoutingParts parts, LoadRules load) {
         this.parts = requireNonNull(parts, "parts");
+        this.loads = new ClusterLoads(parts);
         this.admission = new Admission(parts.window(), parts.ejector());
         this.selector = new CandidateSelector(parts.random());
         reconfigure(grid, settings, keyRing, load);
@@ -86,15 +83,6 @@ public final class SiteRouter {
     }
 
     /**
-     * Applies a new serving config, with {@code load.count_sent_since_scrape}: clusters that left lose their memory,
-     * window, calibration and ejection state.
-     */
-    public void reconfigure(
-            Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, boolean countSentSinceScrape) {
-        reconfigure(grid, settings, keyRing, new LoadRules(countSentSinceScrape, LoadOrder.DEPTH));
-    }
-
-    /**
      * Applies a new serving config with the {@code load} block's selection rules: clusters that left lose their
      * memory, window, calibration, backlog and ejection state.
      */
@@ -103,34 +91,50 @@ public final class SiteRouter {
         parts.memory().reconfigure(ids, settings);
         parts.window().retain(ids);
         parts.ejector().retain(ids);
-        calibration.retain(ids);
-        sent.retain(ids);
+        loads.retain(ids);
         parts.backlog().retain(ids);
         snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"), requireNonNull(load, "load"));
     }
 
-    /**
-     * One scrape of {@code cluster}: its queue depth enters the window (the requests sent before it are now in that
-     * depth), and its engine series feed the cluster's calibration.
-     */
+    /** One scrape of {@code cluster} that took no time: {@link #scraped(ClusterId, EngineSample, long)} begun now. */
     public void scraped(ClusterId cluster, EngineSample sample) {
+        scraped(cluster, sample, scrapeMark());
+    }
+
+    /**
+     * Where a scrape beginning now stands among the requests sent: pass it to
+     * {@link #scraped(ClusterId, EngineSample, long)} when the scrape is recorded, however long it took.
+     */
+    public long scrapeMark() {
+        return loads.mark();
+    }
+
+    /**
+     * One scrape of {@code cluster}, begun at {@code mark} ({@link #scrapeMark()}): its queue depth enters the window
+     * (the requests sent before the scrape began are now in that depth, and no longer count as in flight), and its
+     * engine series feed the cluster's calibration. A cluster not in the grid is ignored.
+     */
+    public void scraped(ClusterId cluster, EngineSample sample, long mark) {
         requireNonNull(cluster, "cluster");
         requireNonNull(sample, "sample");
-        if (sample.waiting().isPresent()) {
-            parts.window()
-                    .record(
-                            cluster,
-                            new QueueSample(sample.atNanos(), sample.waiting().getAsDouble()));
-            sent.scraped(cluster);
-        }
-        calibration.observe(cluster, sample);
-        calibration.capacity(cluster).ifPresent(capacity -> parts.memory().measuredCapacity(cluster, capacity));
+        Snapshot current = snapshot;
+        current.grid().cluster(cluster).ifPresent(c -> loads.scraped(c, sample, mark, current.settings()));
+    }
+
+    /**
+     * The engine series {@code cluster}'s latest scrape lacked that its {@code auto} estimates need (by exposition
+     * name): each disables only the estimate that needs it.
+     */
+    public Set<String> missingSeries(ClusterId cluster) {
+        return loads.missing(requireNonNull(cluster, "cluster"));
     }
 
     /** The prices and capacity in force for {@code cluster} (configured, or measured under {@code auto}). */
     public ClusterPrices prices(ClusterId cluster) {
         Snapshot current = snapshot;
-        ClusterPrices prices = calibration.prices(cluster, current.settings());
+        OptionalInt limit =
+                current.grid().cluster(cluster).map(BackendCluster::maxRunning).orElse(OptionalInt.empty());
+        ClusterPrices prices = loads.prices(cluster, limit, current.settings());
         return new ClusterPrices(
                 prices.prefillTokensPerSecond(),
                 prices.queuedRequestSeconds(),
@@ -144,9 +148,9 @@ public final class SiteRouter {
         return parts.memory().horizonNanos(cluster);
     }
 
-    /** Requests sent to {@code cluster} since its latest scrape. */
-    public int sentSinceScrape(ClusterId cluster) {
-        return sent.count(cluster);
+    /** Requests sent to {@code cluster} since its latest scrape began that have not ended. */
+    public int inFlightSinceScrape(ClusterId cluster) {
+        return loads.inFlight(cluster);
     }
 
     /** The prefill backlog of {@code expected_wait} ({@link RoutingParts#backlog}): shares own sends, takes peers'. */
@@ -200,18 +204,9 @@ public final class SiteRouter {
                             parts.listener().affinityDecided(o, chosen.cluster().id(), chosen.run()));
         }
         RunEvidence evidence = parts.memory().evidence(chosen.cluster().id(), keys.keys());
-        sent.sent(chosen.cluster().id());
-        long mark = -1;
-        if (current.load().orderBy() == LoadOrder.EXPECTED_WAIT) {
-            ClusterId id = chosen.cluster().id();
-            double uncached =
-                    ExpectedWait.uncachedBlocks(keys.keys(), chosen.run()) * (double) LoadGate.TOKENS_PER_BLOCK;
-            double prefill = calibration.prices(id, current.settings()).prefillTokensPerSecond();
-            mark = parts.backlog().sent(id, uncached / prefill, parts.clock().nanoTime());
-        }
-        return new Route.Forward(
-                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence, mark),
-                candidates.size());
+        RouteDecision decision =
+                new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys(), evidence);
+        return new Route.Forward(loads.forwarded(decision, current.settings(), current.load()), candidates.size());
     }
 
     /**
@@ -260,8 +255,8 @@ public final class SiteRouter {
             return new Route.NoneAdmitted();
         }
         Candidate first = selector.orderByLoad(candidates).getFirst();
-        sent.sent(first.cluster().id());
-        return new Route.Forward(RouteDecision.unkeyed(first.cluster()), candidates.size());
+        long stamp = loads.sent(first.cluster().id());
+        return new Route.Forward(RouteDecision.unkeyed(first.cluster()).stamped(stamp), candidates.size());
     }
 
     /** What {@link #newConversation()} would do now, changing nothing (ties keep config order). */
@@ -290,7 +285,8 @@ public final class SiteRouter {
         PinResult result = explainPin(taggedIds);
         switch (result) {
             case PinResult.Pinned p -> {
-                sent.sent(p.cluster().id());
+                // Its decision is made by the caller, without a stamp: its end takes off the newest request there.
+                loads.sent(p.cluster().id());
                 parts.listener().pinned(PinnedOutcome.ROUTED);
             }
             case PinResult.NotFound n -> parts.listener().pinned(PinnedOutcome.NOT_FOUND);
@@ -360,6 +356,23 @@ public final class SiteRouter {
         parts.memory().usageReported(decision.cluster().id(), decision.evidence(), cachedTokens);
     }
 
+    /**
+     * The answer to a request routed by {@code decision} carried a usage: returns the cached tokens it stands for
+     * ({@code CachedTokenReporters}: a usage without a count is 0 where the cluster is known to report on that API,
+     * else nothing), and with {@code learn_from_usage} teaches them as {@link #usageReported(RouteDecision, long)}.
+     */
+    public OptionalLong usageReported(RouteDecision decision, UsageReport report) {
+        return parts.memory().usageReported(decision.cluster().id(), decision.evidence(), report);
+    }
+
+    /**
+     * The request routed by {@code decision} ended: its answer was relayed whole, or it failed (a connect failure
+     * included). It is no longer in flight at its cluster ({@code count_sent_since_scrape}).
+     */
+    public void ended(RouteDecision decision) {
+        loads.ended(requireNonNull(decision, "decision"));
+    }
+
     /** The connection to {@code cluster} failed before any byte was sent. */
     public void connectFailed(ClusterId cluster) {
         parts.ejector().recordConnectFailure(cluster, parts.clock().nanoTime());
@@ -371,26 +384,8 @@ public final class SiteRouter {
         List<Candidate> candidates = new ArrayList<>();
         for (BackendCluster cluster : clusters) {
             if (!tried.contains(cluster.id()) && admission.admits(cluster, now)) {
-                ClusterId id = cluster.id();
-                OptionalDouble depth = admission.worstQueueDepth(id, now);
-                double busyShare = 0;
-                if (current.load().countSentSinceScrape() && depth.isPresent()) {
-                    int sentSince = sent.count(id);
-                    Optional<Occupancy> batch = calibration.occupancy(id);
-                    // What was sent since the scrape queues only beyond the slots that scrape found free.
-                    double queued =
-                            batch.map(b -> Math.max(0, sentSince - b.free())).orElse((double) sentSince);
-                    depth = OptionalDouble.of(depth.getAsDouble() + queued);
-                    busyShare = batch.map(b -> (b.running() + sentSince) / b.slots())
-                            .orElse((double) sentSince);
-                }
-                Optional<ClusterPrices> prices = current.settings().auto().any()
-                        ? Optional.of(calibration.prices(id, current.settings()))
-                        : Optional.empty();
-                double waiting = current.load().orderBy() == LoadOrder.EXPECTED_WAIT
-                        ? parts.backlog().seconds(id, now)
-                        : 0;
-                candidates.add(new Candidate(cluster, depth, prices, busyShare, waiting));
+                OptionalDouble depth = admission.worstQueueDepth(cluster.id(), now);
+                candidates.add(loads.candidate(cluster, depth, current.settings(), current.load(), now));
             }
         }
         return candidates;

@@ -94,7 +94,7 @@ class SiteRouterExplainTest {
         int draws = random.draws;
         int entries = memory.clusters().stream().mapToInt(memory::entries).sum();
         int sent = router.grid().clusters().stream()
-                .mapToInt(c -> router.sentSinceScrape(c.id()))
+                .mapToInt(c -> router.inFlightSinceScrape(c.id()))
                 .sum();
         asked = keys;
         explained = router.explain(keys);
@@ -102,7 +102,7 @@ class SiteRouterExplainTest {
         assertThat(events).as("events").isEmpty();
         assertThat(memory.clusters().stream().mapToInt(memory::entries).sum()).isEqualTo(entries);
         assertThat(router.grid().clusters().stream()
-                        .mapToInt(c -> router.sentSinceScrape(c.id()))
+                        .mapToInt(c -> router.inFlightSinceScrape(c.id()))
                         .sum())
                 .isEqualTo(sent);
         return explained;
@@ -250,7 +250,11 @@ class SiteRouterExplainTest {
         assertThat(router.explainPin(List.of(tagged))).isEqualTo(new PinResult.Pinned(westA));
         assertThat(router.explainPin(List.of("resp_untagged"))).isInstanceOf(PinResult.NotFound.class);
         assertThat(events).isEmpty();
-        assertThat(router.sentSinceScrape(westA.id())).isZero();
-        assertThat(router.explainNewConversation()).isEqualTo(router.newConversation());
+        assertThat(router.inFlightSinceScrape(westA.id())).isZero();
+        Route.Forward explainedConversation = (Route.Forward) router.explainNewConversation();
+        Route.Forward routedConversation = (Route.Forward) router.newConversation();
+        assertThat(explainedConversation.decision().cluster())
+                .isEqualTo(routedConversation.decision().cluster());
+        assertThat(explainedConversation.candidates()).isEqualTo(routedConversation.candidates());
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.keyer.ApiDialect;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.keyer.PromptKeys;
@@ -14,7 +15,9 @@ import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixAffinitySettings.Calibrated;
 import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.prefix.UsageReport;
 import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.select.LoadOrder;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import grid.gateway.routing.time.ScriptedRandom;
@@ -52,7 +55,7 @@ class SiteRouterLearningTest {
                 clock,
                 RoutingListener.NONE);
         SiteRouter router = new SiteRouter(grid(), settings, TagKeyRing.none(), parts);
-        router.reconfigure(grid(), settings, TagKeyRing.none(), countSent);
+        router.reconfigure(grid(), settings, TagKeyRing.none(), new LoadRules(countSent, LoadOrder.DEPTH));
         return router;
     }
 
@@ -104,9 +107,9 @@ class SiteRouterLearningTest {
 
         assertThat(burst(router, 6))
                 .containsExactly(Map.entry("east-a", 2), Map.entry("east-b", 2), Map.entry("west-a", 2));
-        assertThat(router.sentSinceScrape(EAST_A)).isEqualTo(2);
+        assertThat(router.inFlightSinceScrape(EAST_A)).isEqualTo(2);
         scrape(router, EAST_A, 2);
-        assertThat(router.sentSinceScrape(EAST_A))
+        assertThat(router.inFlightSinceScrape(EAST_A))
                 .as("now part of the scraped depth")
                 .isZero();
     }
@@ -188,12 +191,30 @@ class SiteRouterLearningTest {
                 .isEqualTo(AffinityOutcome.HIT);
     }
 
+    /** Calibrates {@code cluster} over {@code slots} and shows it saturated: a line waits while they all run. */
+    private void saturated(SiteRouter router, ClusterId cluster, int slots) {
+        calibrate(router, cluster, slots);
+        OptionalDouble none = OptionalDouble.empty();
+        router.scraped(
+                cluster,
+                new EngineSample(
+                        clock.nanoTime(),
+                        OptionalDouble.of(1),
+                        OptionalDouble.of(slots),
+                        none,
+                        none,
+                        none,
+                        none,
+                        none,
+                        none));
+    }
+
     @Test
     void order_measuredCosts_aClusterThatDrainsTwiceAsFastTakesTwiceTheBurst() {
         SiteRouter router = router(PrefixAffinitySettings.defaults().with(Calibrated.ALL, false), true);
-        calibrate(router, EAST_A, 24);
-        calibrate(router, EAST_B, 12);
-        calibrate(router, WEST_A, 12);
+        saturated(router, EAST_A, 24);
+        saturated(router, EAST_B, 12);
+        saturated(router, WEST_A, 12);
         scrapeAll(router, 0, 0, 0);
 
         assertThat(burst(router, 8))
@@ -203,9 +224,9 @@ class SiteRouterLearningTest {
     @Test
     void order_configuredCosts_theBurstSpreadsEvenly() {
         SiteRouter router = router(PrefixAffinitySettings.defaults(), true);
-        calibrate(router, EAST_A, 24);
-        calibrate(router, EAST_B, 12);
-        calibrate(router, WEST_A, 12);
+        saturated(router, EAST_A, 24);
+        saturated(router, EAST_B, 12);
+        saturated(router, WEST_A, 12);
         scrapeAll(router, 0, 0, 0);
 
         assertThat(burst(router, 6))
@@ -292,5 +313,48 @@ class SiteRouterLearningTest {
         assertThat(held.cluster().id()).isEqualTo(EAST_A);
         router.usageReported(held, 40 * 64);
         assertThat(router.horizonNanos(EAST_A)).isGreaterThan(horizon);
+    }
+
+    /**
+     * As {@link #staleSecondConversation}, the engine reporting as vLLM does with prompt-token details on: a count
+     * only above 0 ({@code null} for 0). With {@code reportedBefore} it reported a count on that API once before.
+     */
+    private RouteDecision staleSecondConversationVllmLike(boolean reportedBefore) {
+        PrefixAffinitySettings settings = PrefixAffinitySettings.defaults().with(Calibrated.NONE, true);
+        SiteRouter router = router(settings, false);
+        scrapeAll(router, 0, 1, 1);
+        RouteDecision first = forward(router.route(prompt(1_000, 40)));
+        router.answered(first, 200);
+        router.answered(forward(router.route(prompt(2_000, 40))), 200);
+        if (reportedBefore) {
+            RouteDecision again = forward(router.route(prompt(1_000, 40)));
+            router.answered(again, 200);
+            assertThat(router.usageReported(again, UsageReport.counted(ApiDialect.CHAT_COMPLETIONS, 40 * 64)))
+                    .hasValue(40 * 64);
+        }
+        clock.advance(Duration.ofSeconds(100));
+        scrapeAll(router, 0, 1, 1);
+        RouteDecision stale = forward(router.route(prompt(1_000, 41)));
+        router.answered(stale, 200);
+        // The engine had evicted it: "prompt_tokens_details": null.
+        router.usageReported(stale, UsageReport.silent(ApiDialect.CHAT_COMPLETIONS));
+        clock.advance(Duration.ofSeconds(1));
+        scrapeAll(router, 0, 1, 1);
+        return forward(router.route(prompt(2_000, 41)));
+    }
+
+    @Test
+    void usage_vllmNullForZero_fromAClusterKnownToReport_isAnEviction() {
+        RouteDecision decision = staleSecondConversationVllmLike(true);
+
+        assertThat(decision.outcome()).contains(AffinityOutcome.MISS);
+    }
+
+    @Test
+    void usage_silenceFromAClusterNeverSeenReporting_teachesNothing() {
+        RouteDecision decision = staleSecondConversationVllmLike(false);
+
+        assertThat(decision.outcome()).contains(AffinityOutcome.HIT);
+        assertThat(decision.predictedCachedTokens()).isEqualTo(40 * 64);
     }
 }

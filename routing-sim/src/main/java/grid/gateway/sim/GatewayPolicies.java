@@ -12,13 +12,12 @@ import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.NoKeysReason;
 import grid.gateway.routing.keyer.PromptKeys;
-import grid.gateway.routing.load.EngineSample;
-import grid.gateway.routing.load.EngineSeriesParser;
 import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.PrefillBacklog;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.prefix.UsageReport;
 import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.CandidateSelector;
 import grid.gateway.routing.select.Exploration;
@@ -28,7 +27,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
@@ -67,7 +65,7 @@ final class GatewayPolicies {
         return new ReplicaSpread(all, spread);
     }
 
-    static Policy gridSiteRoute(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
+    static Policy gridSiteRoute(SimGrid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
         return gridSiteRoute(grid, tuning, random, clock, Sharing.NONE);
     }
 
@@ -86,25 +84,16 @@ final class GatewayPolicies {
 
     /** As above, the replicas sharing as {@code sharing} says. */
     static Policy gridSiteRoute(
-            Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock, Sharing sharing) {
-        PrefixAffinitySettings settings = tuning.settings();
+            SimGrid simGrid, GatewayTuning tuning, RandomGenerator random, SimClock clock, Sharing sharing) {
+        Grid grid = simGrid.routingGrid();
+        EngineModel engines = simGrid.engines();
         long salt = random.nextLong();
-        PrefixMemory memory = sharing.oneMemory().orElseGet(() -> new PrefixMemory(settings, clock, salt));
+        PrefixMemory memory = sharing.oneMemory().orElseGet(() -> new PrefixMemory(tuning.settings(), clock, salt));
         Optional<SharedStream> stream = sharing.stream();
-        RandomGenerator source = tuning.isOff(SimCause.EXPLORATION) ? neverExploring(random) : random;
-        RoutingParts parts = new RoutingParts(
-                memory,
-                new QueueDepthWindow(tuning.window()),
-                new OutlierEjector(),
-                source,
-                clock,
-                RoutingListener.NONE,
-                sharing.oneBacklog().orElseGet(PrefillBacklog::new));
-        SiteRouter router = new SiteRouter(grid, settings, TagKeyRing.none(), parts);
-        router.reconfigure(grid, settings, TagKeyRing.none(), tuning.loadRules());
+        SiteRouter router = router(grid, tuning, memory, random, clock, sharing);
         Map<ClusterId, Integer> index = indexOf(grid);
-        Optional<SiteRouter> backlog = tuning.sharedBacklog() ? Optional.of(router) : Optional.empty();
-        int me = stream.map(s -> s.join(memory, backlog)).orElse(-1);
+        int me = stream.map(s -> s.join(memory, tuning.sharedBacklog() ? Optional.of(router) : Optional.empty()))
+                .orElse(-1);
         MissPlacement placement = new MissPlacement(tuning, grid, clock);
         return new Policy() {
             @Override
@@ -127,24 +116,56 @@ final class GatewayPolicies {
 
             @Override
             public void scraped(int cluster, EngineSeries series) {
-                router.scraped(grid.clusters().get(cluster).id(), sample(series));
+                router.scraped(grid.clusters().get(cluster).id(), engines.sample(series));
             }
 
             @Override
             public void answered(Flight flight, int status) {
-                if (!heard(status, tuning)) {
-                    return;
+                if (heard(status, tuning) && flight.decision instanceof RouteDecision decision) {
+                    learn(router, decision, status, engines.usage(flight.cachedTokens));
                 }
+            }
+
+            @Override
+            public void finished(Flight flight) {
                 if (flight.decision instanceof RouteDecision decision) {
-                    router.answered(decision, status);
-                    if (status == 200) {
-                        router.firstToken(decision);
-                        // The answer's usage: what the engine found cached (its usage.*.cached_tokens).
-                        router.usageReported(decision, flight.cachedTokens);
-                    }
+                    router.ended(decision);
                 }
             }
         };
+    }
+
+    /** The router of one replica over {@code memory}, its backlog its own or the ideal's one. */
+    // The parts a replica's router is made of, besides those gridSiteRoute keeps for itself.
+    @SuppressWarnings("checkstyle:parameternumber")
+    private static SiteRouter router(
+            Grid grid,
+            GatewayTuning tuning,
+            PrefixMemory memory,
+            RandomGenerator random,
+            SimClock clock,
+            Sharing sharing) {
+        RandomGenerator source = tuning.isOff(SimCause.EXPLORATION) ? neverExploring(random) : random;
+        RoutingParts parts = new RoutingParts(
+                memory,
+                new QueueDepthWindow(tuning.window()),
+                new OutlierEjector(),
+                source,
+                clock,
+                RoutingListener.NONE,
+                sharing.oneBacklog().orElseGet(PrefillBacklog::new));
+        SiteRouter router = new SiteRouter(grid, tuning.settings(), TagKeyRing.none(), parts);
+        router.reconfigure(grid, tuning.settings(), TagKeyRing.none(), tuning.loadRules());
+        return router;
+    }
+
+    /** What the gateway does with an answer's status, and with a 2xx's first token and usage (as the engine writes it). */
+    private static void learn(SiteRouter router, RouteDecision decision, int status, UsageReport usage) {
+        router.answered(decision, status);
+        if (status == 200) {
+            router.firstToken(decision);
+            router.usageReported(decision, usage);
+        }
     }
 
     /** Whether the router hears an answer of {@code status}: not an error whose drop the simulation switches off. */
@@ -158,7 +179,9 @@ final class GatewayPolicies {
      * (the same window, sent-since-scrape counts, measured costs and batch occupancy), routing every request as if
      * it had no keys, so it takes the first candidate by load and never learns a prefix.
      */
-    static Policy leastQueued(Grid grid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
+    static Policy leastQueued(SimGrid simGrid, GatewayTuning tuning, RandomGenerator random, SimClock clock) {
+        Grid grid = simGrid.routingGrid();
+        EngineModel engines = simGrid.engines();
         PrefixAffinitySettings settings = tuning.settings();
         PrefixMemory memory = new PrefixMemory(settings, clock, random.nextLong());
         RoutingParts parts = new RoutingParts(
@@ -189,11 +212,19 @@ final class GatewayPolicies {
                 }
                 flight.cluster =
                         requireNonNull(index.get(forward.decision().cluster().id()), "a cluster of the grid");
+                flight.decision = forward.decision();
             }
 
             @Override
             public void scraped(int cluster, EngineSeries series) {
-                router.scraped(grid.clusters().get(cluster).id(), sample(series));
+                router.scraped(grid.clusters().get(cluster).id(), engines.sample(series));
+            }
+
+            @Override
+            public void finished(Flight flight) {
+                if (flight.decision instanceof RouteDecision decision) {
+                    router.ended(decision);
+                }
             }
         };
     }
@@ -263,20 +294,6 @@ final class GatewayPolicies {
             }
         }
         return best;
-    }
-
-    /** The routing core's view of a scrape: the series {@link EngineSeriesParser} would read from vLLM's text. */
-    static EngineSample sample(EngineSeries series) {
-        return new EngineSample(
-                series.nanos(),
-                OptionalDouble.of(series.waiting()),
-                OptionalDouble.of(series.running()),
-                OptionalDouble.of(series.promptTokens()),
-                OptionalDouble.of(series.prefixCacheHits()),
-                OptionalDouble.of(series.prefillSecondsSum()),
-                OptionalDouble.of(series.inferenceSecondsSum()),
-                OptionalDouble.of(series.inferenceCount()),
-                OptionalDouble.of((double) series.numGpuBlocks() * series.blockSize()));
     }
 
     private static Map<ClusterId, Integer> indexOf(Grid grid) {

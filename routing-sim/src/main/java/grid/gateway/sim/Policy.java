@@ -25,4 +25,10 @@ interface Policy {
      * 429 or 503 at once when the cluster refused it ({@link FailedAnswers}).
      */
     default void answered(Flight flight, int status) {}
+
+    /**
+     * The flight's attempt ended: its answer's last token, or its error answer (a 429 or 503 ends at once). The gateway
+     * hears the end of every answer it relays ({@code SiteRouter.ended}).
+     */
+    default void finished(Flight flight) {}
 }

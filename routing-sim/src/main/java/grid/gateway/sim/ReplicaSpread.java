@@ -44,4 +44,9 @@ final class ReplicaSpread implements Policy {
     public void answered(Flight flight, int status) {
         replicas.get(flight.replica).answered(flight, status);
     }
+
+    @Override
+    public void finished(Flight flight) {
+        replicas.get(flight.replica).finished(flight);
+    }
 }

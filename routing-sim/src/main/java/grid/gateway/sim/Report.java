@@ -27,6 +27,16 @@ final class Report {
     private static final String GSR_REC = GSR + RECOMMENDED;
     /** The label of {@code grid_site_route}'s runs under the recommended configuration. */
     static final String RECOMMENDED_ROUTER = GSR_REC;
+    /** The label of {@code grid_site_route}'s runs with one recommended setting alone over the defaults. */
+    static String alone(String setting) {
+        return GSR + "+" + setting;
+    }
+
+    /** Whether {@code r} is a run of one recommended setting alone ({@link #alone}). */
+    static boolean isAlone(RunResult r) {
+        return GatewayTuning.SETTINGS.stream().anyMatch(s -> r.policy().equals(alone(s)));
+    }
+
     /** The label of least-queued's runs on the recommended configuration's load signal. */
     static final String RECOMMENDED_LEAST_QUEUED = PolicyKind.LEAST_QUEUED.label() + RECOMMENDED;
 
@@ -217,7 +227,7 @@ final class Report {
         out.append("| workload | grid | load | policy | hit | load | miss | explore | unkeyed | retried | failed |\n"
                 + "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results) {
-            if (isRouter(r) && r.replicas() == 1) {
+            if ((isRouter(r) || isAlone(r)) && r.replicas() == 1) {
                 out.append(f("| %s | %s | %.0f%% | %s |", r.workload(), r.grid(), r.load() * 100, r.policy()));
                 for (AffinityOutcome o : AffinityOutcome.values()) {
                     out.append(f(" %.1f%% |", r.share(o) * 100));

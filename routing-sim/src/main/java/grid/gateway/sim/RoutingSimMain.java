@@ -15,6 +15,8 @@ import java.util.List;
  *   --out DIR            where to write (docs)
  *   --scale X            synthetic trace size (1)
  *   --seed S             (7)
+ *   --draw N             offset every run's random seed by N, the traces and error answers kept: the same runs
+ *                        drawn again, to see how far two runs of one configuration differ (0)
  *   --trace FILE         also replay FILE, a trace in the Mooncake format
  *   --trace-name NAME    its workload label (mooncake)
  *   --trace-scale X      the share of its requests kept, from the start (1; the Mooncake trace's reuse builds up
@@ -25,7 +27,8 @@ import java.util.List;
  *                        the Mooncake trace's first tenth carries 2.1× its mean unshared work, so at "80%" of the
  *                        mean its first half overloads every policy, the oracle included
  *   --workload A,B       workload labels to run (all synthetic ones, and the trace when given)
- *   --grid G             slow, fast, mixed, a comma list, or all (all)
+ *   --grid G             slow, fast, mixed, vllm (engines that are not the router's twin), a comma list, or all
+ *                        (all)
  *   --loads 0.5,0.8      offered loads (0.5,0.8,0.95,1.1)
  *   --replicas 1,3,6     gateway replica counts; counts above 1 run grid_site_route only (1,3,6)
  *   --sharing-lag-ms N   the "shared" runs share through a stream delivering N ms later (docs/prefix-sharing.md's Redis
@@ -36,7 +39,9 @@ import java.util.List;
  *   --poll-ms N          the gateway's load.poll_interval_ms, for both gateway-fed policies (1000)
  *   --window-secs N      the gateway's load.window_secs (2)
  *   --config C,D         gateway configurations: defaults (every policy), recommended (grid_site_route and
- *                        least-queued on its signal, labelled "+rec") (defaults,recommended)
+ *                        least-queued on its signal, labelled "+rec"), alone (each recommended setting alone over
+ *                        the defaults, grid_site_route with one replica, labelled "+<setting>")
+ *                        (defaults,recommended)
  *   --order-by O         the recommended configuration's load.order_by: depth (recommended before) or
  *                        expected_wait (expected_wait)
  *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
@@ -71,26 +76,7 @@ public final class RoutingSimMain {
             decompose(options, study, grids);
             return;
         }
-        List<RunResult> results = new ArrayList<>();
-        for (String workload : options.workloads()) {
-            for (SimGrid grid : grids) {
-                for (int replicas : options.replicas()) {
-                    if (options.runsDefaults()) {
-                        results.addAll(study.run(workload, grid, options.selection(replicas), System.out::println));
-                    }
-                    if (options.runsRecommended()) {
-                        study.run(workload, grid, options.recommended(replicas), System.out::println).stream()
-                                .map(r -> r.named(r.policy() + Report.RECOMMENDED))
-                                .forEach(results::add);
-                        if (replicas > 1) {
-                            study.run(workload, grid, options.recommendedShared(replicas), System.out::println).stream()
-                                    .map(r -> r.named(r.policy() + Report.RECOMMENDED + Report.SHARED))
-                                    .forEach(results::add);
-                        }
-                    }
-                }
-            }
-        }
+        List<RunResult> results = runs(options, study, grids);
         List<Diagnosis.Row> diagnosis =
                 options.diagnosis() ? Diagnosis.run(study, SimGrid.slow(), System.out::println) : List.of();
         String report = Report.markdown(
@@ -113,8 +99,41 @@ public final class RoutingSimMain {
         System.out.println(report);
     }
 
+    /** Every run of the report: each workload, grid and replica count under each configuration asked for. */
+    private static List<RunResult> runs(SimOptions options, Study study, List<SimGrid> grids) {
+        List<RunResult> results = new ArrayList<>();
+        for (String workload : options.workloads()) {
+            for (SimGrid grid : grids) {
+                for (int replicas : options.replicas()) {
+                    if (options.runsDefaults()) {
+                        results.addAll(study.run(workload, grid, options.selection(replicas), System.out::println));
+                    }
+                    if (options.runsRecommended()) {
+                        study.run(workload, grid, options.recommended(replicas), System.out::println).stream()
+                                .map(r -> r.named(r.policy() + Report.RECOMMENDED))
+                                .forEach(results::add);
+                        if (replicas > 1) {
+                            study.run(workload, grid, options.recommendedShared(replicas), System.out::println).stream()
+                                    .map(r -> r.named(r.policy() + Report.RECOMMENDED + Report.SHARED))
+                                    .forEach(results::add);
+                        }
+                    }
+                    if (options.runsSettingsAlone() && replicas == 1) {
+                        for (String setting : GatewayTuning.SETTINGS) {
+                            study.run(workload, grid, options.alone(setting), System.out::println).stream()
+                                    .map(r -> r.named(Report.alone(setting)))
+                                    .forEach(results::add);
+                        }
+                    }
+                }
+            }
+        }
+        return results;
+    }
+
     private static Study study(SimOptions options, FailedAnswers failures) {
         Study study = new Study(options.seed(), options.scale(), failures);
+        study.draw(options.draw());
         study.traceCacheTokens(options.traceCacheTokens());
         study.tracePeakLoad(options.tracePeakLoad());
         options.trace()

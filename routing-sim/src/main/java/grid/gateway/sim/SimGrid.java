@@ -25,9 +25,9 @@ import java.util.Set;
  * @param name the grid's name in reports ({@code slow}, {@code fast}, {@code mixed})
  * @param clusters the clusters' service models
  */
-public record SimGrid(String name, List<ClusterModel> clusters) {
+public record SimGrid(String name, List<ClusterModel> clusters, EngineModel engines) {
     /** Names of the grids of the report, in report order. */
-    public static final List<String> NAMES = List.of("slow", "fast", "mixed");
+    public static final List<String> NAMES = List.of("slow", "fast", "mixed", "vllm");
 
     /**
      * The engine cache of every cluster when a replayed trace runs: 2M tokens, as the engines of the held-out
@@ -38,10 +38,16 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
 
     public SimGrid {
         requireNonNull(name, "name");
+        requireNonNull(engines, "engines");
         clusters = List.copyOf(clusters);
         if (clusters.size() < 2) {
             throw new IllegalArgumentException("a grid to route over needs two clusters or more");
         }
+    }
+
+    /** A grid of engines that are the router's twin ({@link EngineModel#TWIN}). */
+    public SimGrid(String name, List<ClusterModel> clusters) {
+        this(name, clusters, EngineModel.TWIN);
     }
 
     /** An unnamed grid ({@code custom}), for tests. */
@@ -55,6 +61,7 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
             case "slow" -> slow();
             case "fast" -> fast();
             case "mixed" -> mixed();
+            case "vllm" -> vllm();
             default -> throw new IllegalArgumentException("unknown grid " + name + " (expected one of " + NAMES + ")");
         };
     }
@@ -111,6 +118,27 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
                         slowCluster("north", "north-b", 8)));
     }
 
+    /**
+     * The {@code vllm} grid: engines that are not the router's twin. The fast grid's clusters (prefill 10k–20k tokens a
+     * second, 60 tokens a second of decode a sequence, the same 384k–768k tokens of prefix cache, below the gateway's
+     * memory), each with vLLM's default batch limit of 256 sequences ({@code --max-num-seqs}), so a line almost never
+     * forms and the engines run a small share of slots nobody told the gateway; load shows only in the prefill they
+     * queue. Their {@code /metrics} lacks {@code vllm:request_inference_time_seconds} and their usage says nothing for
+     * 0 cached tokens ({@link EngineModel#VLLM}).
+     */
+    public static SimGrid vllm() {
+        return new SimGrid(
+                "vllm",
+                List.of(
+                        vllmCluster("east", "east-a", 24),
+                        vllmCluster("east", "east-b", 24),
+                        vllmCluster("west", "west-a", 32),
+                        vllmCluster("west", "west-b", 16),
+                        vllmCluster("north", "north-a", 24),
+                        vllmCluster("north", "north-b", 16)),
+                EngineModel.VLLM);
+    }
+
     /** This grid with every cluster's prefix cache set to {@code cacheTokens}. */
     public SimGrid withCacheTokens(int cacheTokens) {
         return new SimGrid(
@@ -123,7 +151,8 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
                                 c.prefillTokensPerSecond(),
                                 c.decodeTokensPerSecond(),
                                 cacheTokens))
-                        .toList());
+                        .toList(),
+                engines);
     }
 
     private static ClusterModel slowCluster(String site, String name, int slots) {
@@ -133,6 +162,14 @@ public record SimGrid(String name, List<ClusterModel> clusters) {
     private static ClusterModel fastCluster(String site, String name, int slots) {
         return new ClusterModel(site, name, slots, slots * 625.0, 60, slots * 24_000);
     }
+
+    /** A fast cluster of {@code size} (its prefill rate and cache) that runs up to 256 sequences at once. */
+    private static ClusterModel vllmCluster(String site, String name, int size) {
+        return new ClusterModel(site, name, VLLM_MAX_NUM_SEQS, size * 625.0, 60, size * 24_000);
+    }
+
+    /** vLLM's default {@code --max-num-seqs}. */
+    static final int VLLM_MAX_NUM_SEQS = 256;
 
     /** The routing core's view: every cluster serves {@link TraceGenerator#MODEL}; the replica sits at site 0's. */
     public Grid routingGrid() {

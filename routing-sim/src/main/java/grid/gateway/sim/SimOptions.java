@@ -23,6 +23,7 @@ final class SimOptions {
     private double traceScale = 1;
     private int traceCacheTokens = SimGrid.TRACE_CACHE_TOKENS;
     private long seed = 7;
+    private long draw;
     private Optional<Path> trace = Optional.empty();
     private String traceName = "mooncake";
     private List<String> workloads = List.of();
@@ -68,6 +69,7 @@ final class SimOptions {
             case "--out" -> out = Path.of(value);
             case "--scale" -> scale = Double.parseDouble(value);
             case "--seed" -> seed = Long.parseLong(value);
+            case "--draw" -> draw = Long.parseLong(value);
             case "--trace" -> trace = Optional.of(Path.of(value));
             case "--trace-name" -> traceName = value;
             case "--trace-scale" -> traceScale = Double.parseDouble(value);
@@ -121,6 +123,11 @@ final class SimOptions {
 
     long seed() {
         return seed;
+    }
+
+    /** The offset of every run's random seed ({@link Study#draw}); 0 for the report's own draws. */
+    long draw() {
+        return draw;
     }
 
     Optional<Path> trace() {
@@ -206,6 +213,23 @@ final class SimOptions {
     /** Whether the seed's defaults are run (every policy). */
     boolean runsDefaults() {
         return configs.contains("defaults");
+    }
+
+    /**
+     * Whether each recommended setting is also run alone over the defaults ({@code grid_site_route}, one replica; the
+     * scoreboard's "never worse than the defaults" aim).
+     */
+    boolean runsSettingsAlone() {
+        return configs.contains("alone");
+    }
+
+    /** {@code grid_site_route} with {@code setting} alone over the defaults ({@link GatewayTuning#alone}). */
+    Study.Selection alone(String setting) {
+        return new Study.Selection(
+                List.of(PolicyKind.GRID_SITE_ROUTE),
+                loads,
+                GatewayTuning.alone(setting).withSwitchedOff(without),
+                1);
     }
 
     /** Whether the recommended configuration is run ({@code grid_site_route} and least-queued on its signal). */

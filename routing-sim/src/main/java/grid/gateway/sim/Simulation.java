@@ -115,7 +115,7 @@ public final class Simulation {
     public static RunResult run(RunSpec spec, GatewayTuning tuning) {
         SimClock clock = new SimClock();
         SplittableRandom random = new SplittableRandom(spec.seed());
-        var grid = spec.grid().routingGrid();
+        SimGrid grid = spec.grid();
         int replicas = spec.replicas();
         Policy policy = switch (spec.policy()) {
             case GRID_SITE_ROUTE -> {
@@ -181,6 +181,7 @@ public final class Simulation {
             tally.served(flight);
         } else {
             Flight next = clusters.get(flight.cluster).finish(flight, clock.seconds());
+            policy.finished(flight);
             if (next != null) {
                 started(next);
             }
@@ -210,6 +211,7 @@ public final class Simulation {
                 return;
             }
             policy.answered(flight, status);
+            policy.finished(flight);
         }
         flight.failed = true;
         tally.failed(flight);

@@ -48,6 +48,11 @@ final class SlotsTold implements Policy {
         policy.answered(flight, status);
     }
 
+    @Override
+    public void finished(Flight flight) {
+        policy.finished(flight);
+    }
+
     private static EngineSeries withRunning(EngineSeries s, int running) {
         return new EngineSeries(
                 s.nanos(),

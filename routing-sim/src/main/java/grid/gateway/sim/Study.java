@@ -24,6 +24,7 @@ public final class Study {
     private final FailedAnswers failures;
     private int traceCacheTokens = SimGrid.TRACE_CACHE_TOKENS;
     private boolean tracePeakLoad;
+    private long draw;
     private final Map<String, Trace> traces = new LinkedHashMap<>();
     private final Map<String, TraceSummary> summaries = new LinkedHashMap<>();
 
@@ -108,6 +109,15 @@ public final class Study {
         tracePeakLoad = peak;
     }
 
+    /**
+     * Offsets every run's random seed by {@code offset} (exploration, tie-breaks, the replica spread) while the traces
+     * and error answers stay the seed's: the same runs drawn again, to measure how far two runs of one configuration
+     * differ ({@code --draw}).
+     */
+    public void draw(long offset) {
+        draw = offset;
+    }
+
     /** Whether a replayed trace's load is measured against its busiest tenth. */
     public boolean tracePeakLoad() {
         return tracePeakLoad;
@@ -144,7 +154,8 @@ public final class Study {
         List<RunResult> results = new ArrayList<>();
         for (double load : selection.loads()) {
             for (PolicyKind policy : selection.policies()) {
-                long runSeed = seed * 31
+                long runSeed = draw
+                        + seed * 31
                         + policy.ordinal() * 1_000_003L
                         + Math.round(load * 100)
                         + (selection.replicas() - 1) * 7_919L;

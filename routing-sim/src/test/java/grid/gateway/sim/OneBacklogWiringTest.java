@@ -37,7 +37,8 @@ class OneBacklogWiringTest {
         Trace trace = TraceGenerator.generate(Workload.ONE_OFF, 3, 5);
         double before = total(backlog, grid, clock);
         for (int replica = 0; replica < 3; replica++) {
-            Policy policy = GatewayPolicies.gridSiteRoute(grid, tuning, new SplittableRandom(replica), clock, sharing);
+            Policy policy =
+                    GatewayPolicies.gridSiteRoute(simGrid, tuning, new SplittableRandom(replica), clock, sharing);
             for (int c = 0; c < clusters.size(); c++) {
                 policy.scraped(c, clusters.get(c).series(clock.nanoTime()));
             }

@@ -45,6 +45,7 @@ final class ClusterBlock {
         OptionalLong maxQueueDepth =
                 cluster.optionalInteger("max_queue_depth", LongRange.atMost(Integer.MAX_VALUE, ""));
         boolean draining = cluster.bool("draining", false);
+        OptionalLong maxRunning = cluster.optionalInteger("max_running", LongRange.atMost(Integer.MAX_VALUE, ""));
         Optional<UpstreamTls> tls = TlsBlock.upstream(cluster, tlsContext);
         if (cluster.problems().size() > before || url.isEmpty()) {
             return Optional.empty();
@@ -55,12 +56,11 @@ final class ClusterBlock {
             return Optional.empty();
         }
         return Optional.of(new Parts(
-                url.get(),
-                models,
-                metrics,
-                maxQueueDepth.isPresent() ? OptionalInt.of((int) maxQueueDepth.getAsLong()) : OptionalInt.empty(),
-                draining,
-                tls));
+                url.get(), models, metrics, new Limits(toInt(maxQueueDepth), toInt(maxRunning)), draining, tls));
+    }
+
+    private static OptionalInt toInt(OptionalLong value) {
+        return value.isPresent() ? OptionalInt.of((int) value.getAsLong()) : OptionalInt.empty();
     }
 
     static boolean isHttps(URI uri) {
@@ -74,7 +74,7 @@ final class ClusterBlock {
      * @param models {@code models}
      * @param metrics {@code metrics_url}, {@code metrics_urls} or {@code metrics_dns}, or the default
      *     {@code <url>/metrics}
-     * @param maxQueueDepth {@code max_queue_depth}, absent for no limit
+     * @param limits {@code max_queue_depth} and {@code max_running}
      * @param draining {@code draining}
      * @param tls {@code tls}, absent for the default ({@code gateway.upstream.tls})
      */
@@ -82,7 +82,7 @@ final class ClusterBlock {
             URI url,
             List<String> models,
             MetricsSource metrics,
-            OptionalInt maxQueueDepth,
+            Limits limits,
             boolean draining,
             Optional<UpstreamTls> tls) {
         Parts {
@@ -91,9 +91,18 @@ final class ClusterBlock {
 
         /** The backend cluster with this content and {@code id}. */
         BackendCluster cluster(ClusterId id) {
-            return new BackendCluster(id, url, Set.copyOf(models), metrics, maxQueueDepth, draining);
+            return new BackendCluster(
+                    id, url, Set.copyOf(models), metrics, limits.maxQueueDepth(), draining, limits.maxRunning());
         }
     }
+
+    /**
+     * A cluster's optional limits.
+     *
+     * @param maxQueueDepth {@code max_queue_depth}, absent for no limit
+     * @param maxRunning {@code max_running}: the sequences its engines run at once, absent when learned from its scrapes
+     */
+    record Limits(OptionalInt maxQueueDepth, OptionalInt maxRunning) {}
 
     private static List<String> models(YamlBlock cluster) {
         String expected = "a non-empty list of model names";

@@ -133,6 +133,7 @@ public final class EffectiveConfig {
             case MetricsSource.Dns dns -> block.put("metrics_dns", dns.url().toString());
         }
         cluster.maxQueueDepth().ifPresent(depth -> block.put("max_queue_depth", depth));
+        cluster.maxRunning().ifPresent(slots -> block.put("max_running", slots));
         block.put("draining", cluster.draining());
         UpstreamTls own = tls.clusters().get(cluster.id());
         if (own != null) {
@@ -167,6 +168,7 @@ public final class EffectiveConfig {
         sharing.passwordFile().ifPresent(path -> share.put("password_file", path.toString()));
         share.put("warm_start_ms", sharing.warmStart().toMillis());
         share.put("share_backlog", sharing.shareBacklog());
+        share.put("confirm_wait_ms", sharing.confirmWait().toMillis());
         affinity.put("sharing", share);
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("load", loadBlock);

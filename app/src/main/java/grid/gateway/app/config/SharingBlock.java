@@ -28,7 +28,7 @@ final class SharingBlock {
     /** The settings in {@code affinity.sharing}, defaults filled in. */
     static SharingSettings read(YamlBlock affinity, Path configDirectory) {
         YamlBlock block = affinity.block("sharing");
-        block.only("redis_url", "stream", "password_file", "warm_start_ms", "share_backlog");
+        block.only("redis_url", "stream", "password_file", "warm_start_ms", "share_backlog", "confirm_wait_ms");
         Optional<URI> url = block.string("redis_url", URL_EXPECTED).flatMap(text -> url(block, text));
         String streamExpected = "a Redis key of letters, digits and _.:{}-";
         String stream = block.string("stream", streamExpected).orElse(SharingSettings.DEFAULT_STREAM);
@@ -42,7 +42,9 @@ final class SharingBlock {
                 SharingSettings.DEFAULT_WARM_START.toMillis(),
                 new LongRange(0, 600_000, "0..600000", "0..600000"));
         boolean backlog = block.bool("share_backlog", false);
-        return new SharingSettings(url, stream, password, Duration.ofMillis(warm), backlog);
+        long confirmWait = block.integer("confirm_wait_ms", 0, new LongRange(0, 60_000, "0..60000", "0..60000"));
+        return new SharingSettings(
+                url, stream, password, Duration.ofMillis(warm), backlog, Duration.ofMillis(confirmWait));
     }
 
     private static Optional<URI> url(YamlBlock block, String text) {

@@ -23,9 +23,16 @@ import java.util.Optional;
  * @param shareBacklog {@code share_backlog}: the replicas also share their sends, each prompt's uncached prefill
  *     seconds, for the prefill backlogs of {@code load.order_by: expected_wait} (default false: not published, and
  *     peers' sends skipped)
+ * @param confirmWait {@code confirm_wait_ms}: how long a confirmation may hold its answer until every live peer
+ *     applied it (default 0: never)
  */
 public record SharingSettings(
-        Optional<URI> redisUrl, String stream, Optional<Path> passwordFile, Duration warmStart, boolean shareBacklog) {
+        Optional<URI> redisUrl,
+        String stream,
+        Optional<Path> passwordFile,
+        Duration warmStart,
+        boolean shareBacklog,
+        Duration confirmWait) {
     /** The default stream name. */
     public static final String DEFAULT_STREAM = "grid-prefix-memory";
     /** The default warm-start bound. */
@@ -36,11 +43,13 @@ public record SharingSettings(
         requireNonNull(stream, "stream");
         requireNonNull(passwordFile, "passwordFile");
         requireNonNull(warmStart, "warmStart");
+        requireNonNull(confirmWait, "confirmWait");
     }
 
     /** No sharing. */
     public static SharingSettings none() {
-        return new SharingSettings(Optional.empty(), DEFAULT_STREAM, Optional.empty(), DEFAULT_WARM_START, false);
+        return new SharingSettings(
+                Optional.empty(), DEFAULT_STREAM, Optional.empty(), DEFAULT_WARM_START, false, Duration.ZERO);
     }
 
     /** Whether a Redis URL is configured. */

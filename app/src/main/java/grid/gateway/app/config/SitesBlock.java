@@ -98,6 +98,7 @@ final class SitesBlock {
                     "metrics_urls",
                     "metrics_dns",
                     "max_queue_depth",
+                    "max_running",
                     "draining",
                     "tls");
             Optional<String> clusterName = ClusterBlock.name(cluster).filter(n -> unique(cluster, n, names, digests));

@@ -9,6 +9,7 @@ import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
+import grid.gateway.app.observe.CachedTokens;
 import grid.gateway.app.observe.ProxyEvents;
 import grid.gateway.app.trace.UpstreamSpan;
 import grid.gateway.routing.Route;
@@ -16,12 +17,14 @@ import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.keyer.ApiDialect;
 import grid.gateway.routing.keyer.PromptKeys;
+import grid.gateway.routing.prefix.UsageReport;
 import grid.gateway.routing.select.LoadGate;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -56,13 +59,13 @@ final class Forwarding {
     private final Collaborators extras;
 
     /**
-     * The metric events, the usage parser, the send timeout in force ({@code server.send_timeout_ms}, read per
+     * The metric events, the usage reader, the send timeout in force ({@code server.send_timeout_ms}, read per
      * answer so a reload applies at once), and what runs on the request's thread when its answer's first body bytes
      * are about to go to the client (the disconnect probe stops watching: from then on a write notices a gone client).
      */
     record Collaborators(
             ProxyEvents events,
-            Function<byte[], OptionalLong> reportedCachedTokens,
+            Function<byte[], CachedTokens.UsageReading> usage,
             Supplier<Duration> sendTimeout,
             Runnable answerStarts) {}
 
@@ -122,10 +125,16 @@ final class Forwarding {
     }
 
     /**
-     * What a 2xx answer's usage reported: counted against the prediction, and, for a request routed on its keys, taught
-     * to the router ({@code learn_from_usage}; the router ignores it when that is off).
+     * What a 2xx answer's usage reported, read by the router per cluster and API (a usage without a count is 0 only
+     * from a cluster known to report there; an answer without usage reports nothing): counted against the prediction,
+     * and, for a request routed on its keys, taught to the router ({@code learn_from_usage}; ignored when that is off).
      */
-    private void usage(RouteDecision decision, OptionalLong reported, ForwardRequest request) {
+    private void usage(RouteDecision decision, CachedTokens.UsageReading usage, ForwardRequest request) {
+        OptionalLong reported = OptionalLong.empty();
+        if (usage.usage() || usage.cachedTokens().isPresent()) {
+            UsageReport report = new UsageReport(api(request.target()), usage.cachedTokens());
+            reported = router.usageReported(decision, report);
+        }
         request.access().cachedTokens(decision.predictedCachedTokens(), reported);
         extras.events()
                 .cachedTokens(
@@ -133,13 +142,27 @@ final class Forwarding {
                         decision.outcome(),
                         (long) decision.run() * LoadGate.TOKENS_PER_BLOCK,
                         reported);
-        if (reported.isPresent() && !decision.keys().isEmpty()) {
-            router.usageReported(decision, reported.getAsLong());
+    }
+
+    /** The API of a request target (its path without the query), if it is one of the four. */
+    private static Optional<ApiDialect> api(String target) {
+        int query = target.indexOf('?');
+        return ApiDialect.forPath(query < 0 ? target : target.substring(0, query));
+    }
+
+    /**
+     * One try; false only when no connection could be made (nothing was sent, so another cluster may be tried). However
+     * it ends, the request is no longer in flight at that cluster afterwards.
+     */
+    private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
+        try {
+            return tried(routed, request, response);
+        } finally {
+            router.ended(routed);
         }
     }
 
-    /** One try; false only when no connection could be made (nothing was sent, so another cluster may be tried). */
-    private boolean attempt(RouteDecision routed, ForwardRequest request, ServerResponse response) {
+    private boolean tried(RouteDecision routed, ForwardRequest request, ServerResponse response) {
         RouteDecision decision = learnable(routed, request);
         request.access().sending(decision);
         // The try's client span ends with the next try or when the request is answered (the relay included).
@@ -168,9 +191,7 @@ final class Forwarding {
 
     /** A call that does no prefill is routed like any other, but its answer confirms and drops nothing. */
     private static RouteDecision learnable(RouteDecision routed, ForwardRequest request) {
-        return request.prefills()
-                ? routed
-                : new RouteDecision(routed.cluster(), routed.outcome(), routed.run(), BlockKeys.none());
+        return request.prefills() ? routed : routed.withoutKeys();
     }
 
     /** Counts a failed try; a connect failure is the router's to hear (ejection), any other is answered here. */
@@ -237,7 +258,7 @@ final class Forwarding {
             request.access().upstreamFailed(failure);
             answerFailure(decision, failure, request, response);
         } else if (status >= 200 && status < 300 && request.prefills()) {
-            usage(decision, extras.reportedCachedTokens().apply(result.tail().bytes()), request);
+            usage(decision, extras.usage().apply(result.tail().bytes()), request);
         }
     }
 }

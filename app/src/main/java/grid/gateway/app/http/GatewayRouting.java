@@ -15,7 +15,6 @@ import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.http.DirectHandler;
 import io.helidon.webserver.http.HttpRouting;
-import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -78,7 +77,7 @@ public final class GatewayRouting {
                 (cluster, request) -> new IdTagging(id -> safeTag(router, id, cluster)),
                 new Forwarding.Collaborators(
                         metrics,
-                        GatewayRouting::reportedCachedTokens,
+                        GatewayRouting::usage,
                         () -> snapshot.get().config().server().sendTimeout(),
                         probe::answerStarts));
         ProxyHandler.Inbound inbound = new ProxyHandler.Inbound(
@@ -131,8 +130,9 @@ public final class GatewayRouting {
         }
     }
 
-    private static OptionalLong reportedCachedTokens(byte[] tail) {
-        OptionalLong json = CachedTokens.inJson(tail);
-        return json.isPresent() ? json : CachedTokens.inEventStream(tail);
+    /** The usage of an answer's tail: a JSON body's, or else its events'. */
+    private static CachedTokens.UsageReading usage(byte[] tail) {
+        CachedTokens.UsageReading json = CachedTokens.usageInJson(tail);
+        return json.usage() ? json : CachedTokens.usageInEventStream(tail);
     }
 }

@@ -41,9 +41,10 @@ import org.jspecify.annotations.Nullable;
  * of {@code metrics_dns}, {@link PodTargets}), reads an {@link EngineSample} from each pod with
  * {@link EngineSeriesParser} ({@code load.queue_metric} summed as the queue depth, plus the vLLM series that
  * {@code auto} calibration uses), sums the round's pods with {@link PodSum} and hands the cluster's sample to
- * {@link SiteRouter#scraped}: the one entry point that records the depth into the windowed worst queue depth, resets
- * the cluster's sent-since-scrape count and feeds its calibration. One round of a cluster is one sample, taken when
- * its last pod's scrape ended, so sent-since-scrape counts from the cluster's latest complete round.
+ * {@link SiteRouter#scraped}: the one entry point that records the depth into the windowed worst queue depth, takes
+ * the requests sent before the round began off the cluster's in-flight count and feeds its calibration. One round of
+ * a cluster is one sample, taken when its last pod's scrape ended; the in-flight count is cut where the round began
+ * ({@link SiteRouter#scrapeMark}), so what was sent while a slow round was running stays counted.
  *
  * <pre>
  * scheduler (injected)           virtual threads, one round per cluster at a time, its pods in parallel
@@ -66,6 +67,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>Clusters are scraped concurrently, and a round never waits for a scrape: a slow cluster delays only its own
  *       samples. While a cluster's scrape is still running, later rounds start no other for it (so its samples stay
  *       in time order and slow clusters do not pile up requests).
+ *   <li>A round that stalls (an engine's {@code /metrics} answers nothing for seconds under a burst) holds back only
+ *       its own cluster's samples: no other round starts for that cluster, each pod's GET ends after
+ *       {@link #READ_TIMEOUT} of silence (and the round then records nothing). Meanwhile the cluster keeps its last
+ *       depth only while the window holds it, and with {@code count_sent_since_scrape} the requests this replica
+ *       sent it since its last recorded round began stay counted on top, however late an answer comes: neither
+ *       frozen as fresh nor wiped by a late answer. Once its window is empty the cluster is unmeasured, which orders
+ *       it after every measured cluster (docs/design.md §6), never before them.
  *   <li>Each round reads the grid and the load settings afresh, so a reload takes effect at the next round; a scrape
  *       that ends after its cluster left records nothing. What the router holds of clusters that left (window,
  *       calibration, counts) goes when the composition root calls {@link SiteRouter#reconfigure} on reload, and so
@@ -282,6 +290,8 @@ public final class QueueScraper implements AutoCloseable {
     /** One round of {@code cluster}: every pod in parallel, then one sample of their sum. */
     private Outcome scrape(BackendCluster cluster, String metric) {
         ClusterId id = cluster.id();
+        // Where the round begins among the requests sent: those sent later stay in flight after it (it may stall).
+        long began = router.scrapeMark();
         List<URI> pods = targets.pods(cluster);
         PodAnswers answers = fetchAll(cluster, pods, metric);
         if (grid.get().cluster(id).isEmpty()) {
@@ -296,7 +306,7 @@ public final class QueueScraper implements AutoCloseable {
         pods.forEach(pod -> podKeys.add(pod.toString()));
         EngineSample sum =
                 sums.computeIfAbsent(id, absent -> new PodSum()).round(answers.samples(), podKeys, clock.nanoTime());
-        router.scraped(id, sum);
+        router.scraped(id, sum, began);
         if (answers.measured() == 0) {
             return noted(id, Outcome.NO_QUEUE_METRIC, why);
         }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * Finds the cached prompt tokens an engine reports in an answer's usage (docs/design.md §10, "what affinity actually saved").
@@ -54,6 +55,24 @@ public final class CachedTokens {
     private static final byte[] CACHED_TOKENS = "cached_tokens".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CACHE_READ = "cache_read_input_tokens".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USAGE = "usage".getBytes(StandardCharsets.US_ASCII);
+    private static final List<List<String>> USAGE_PATHS =
+            List.of(List.of("usage"), List.of("response", "usage"), List.of("message", "usage"));
+
+    /**
+     * What an answer's usage said: whether it carried a usage object at all ({@code usage}, {@code response.usage},
+     * {@code message.usage}), and the cached tokens it reported, if any. vLLM writes no count for 0 cached tokens
+     * (with prompt-token details on: {@code null}, or nothing in a stream's usage chunk) and never one on
+     * {@code /v1/messages}, so a usage without a count means 0 only from an engine known to report
+     * ({@code CachedTokenReporters} in the routing core); an answer without any usage says nothing either way.
+     *
+     * @param usage whether the answer carried a usage object
+     * @param cachedTokens the count reported; empty when none
+     */
+    public record UsageReading(boolean usage, OptionalLong cachedTokens) {
+        /** No usage at all. */
+        public static final UsageReading NONE = new UsageReading(false, OptionalLong.empty());
+    }
 
     /** Documents up to this length are decoded at once rather than through a stream decoder's 8 KiB buffer. */
     private static final int DECODE_AT_ONCE = 8 * 1024;
@@ -86,20 +105,60 @@ public final class CachedTokens {
         if (offset < 0 || length < 0 || length > bytes.length - offset) {
             return OptionalLong.empty();
         }
-        if (indexOf(bytes, offset, offset + length, CACHED_TOKENS) < 0
-                && indexOf(bytes, offset, offset + length, CACHE_READ) < 0) {
+        if (!namesCount(bytes, offset, length)) {
             return OptionalLong.empty();
         }
-        OptionalLong scanned = UsageScan.read(bytes, offset, offset + length);
-        return scanned != null ? scanned : parsed(bytes, offset, length);
+        return reading(bytes, offset, length).cachedTokens();
+    }
+
+    /** The usage of a JSON answer body, or of the data of one server-sent event ({@link UsageReading}). */
+    public static UsageReading usageInJson(byte[] json) {
+        requireNonNull(json, "json");
+        if (indexOf(json, 0, json.length, USAGE) < 0) {
+            return UsageReading.NONE;
+        }
+        UsageReading read = reading(json, 0, json.length);
+        // The count exactly as inJson reads it: only where the bytes hold one of the names.
+        return namesCount(json, 0, json.length) ? read : new UsageReading(read.usage(), OptionalLong.empty());
+    }
+
+    /**
+     * The usage of a whole {@code text/event-stream} answer: whether any event carried one, and the last count any
+     * event reported.
+     */
+    public static UsageReading usageInEventStream(byte[] stream) {
+        requireNonNull(stream, "stream");
+        UsageReading[] seen = {UsageReading.NONE};
+        eventData(stream, data -> {
+            UsageReading event = usageInJson(data);
+            seen[0] = new UsageReading(
+                    seen[0].usage() || event.usage(),
+                    event.cachedTokens().isPresent() ? event.cachedTokens() : seen[0].cachedTokens());
+        });
+        return seen[0];
+    }
+
+    private static boolean namesCount(byte[] bytes, int offset, int length) {
+        return indexOf(bytes, offset, offset + length, CACHED_TOKENS) >= 0
+                || indexOf(bytes, offset, offset + length, CACHE_READ) >= 0;
+    }
+
+    private static UsageReading reading(byte[] bytes, int offset, int length) {
+        UsageReading scanned = UsageScan.read(bytes, offset, offset + length);
+        return scanned != null ? scanned : parsedReading(bytes, offset, length);
     }
 
     /** The answer of the jakarta.json streaming parser alone: for a text {@link UsageScan} refuses, and for tests. */
     static OptionalLong parsed(byte[] bytes, int offset, int length) {
+        return parsedReading(bytes, offset, length).cachedTokens();
+    }
+
+    /** {@link #parsed}, with whether a usage object was seen. */
+    static UsageReading parsedReading(byte[] bytes, int offset, int length) {
         try (JsonParser parser = parser(bytes, offset, length)) {
             return scan(parser);
         } catch (RuntimeException notJson) {
-            return OptionalLong.empty();
+            return UsageReading.NONE;
         }
     }
 
@@ -110,7 +169,18 @@ public final class CachedTokens {
      */
     public static OptionalLong inEventStream(byte[] stream) {
         requireNonNull(stream, "stream");
-        OptionalLong last = OptionalLong.empty();
+        OptionalLong[] last = {OptionalLong.empty()};
+        eventData(stream, data -> {
+            OptionalLong found = inJson(data);
+            if (found.isPresent()) {
+                last[0] = found;
+            }
+        });
+        return last[0];
+    }
+
+    /** Hands the data of each event of {@code stream} to {@code sink}, in order. */
+    private static void eventData(byte[] stream, Consumer<byte[]> sink) {
         ByteArrayOutputStream data = new ByteArrayOutputStream();
         boolean hasData = false;
         int lineStart = 0;
@@ -121,7 +191,7 @@ public final class CachedTokens {
             }
             if (lineEnd == lineStart) {
                 if (hasData) {
-                    last = latest(last, data);
+                    sink.accept(data.toByteArray());
                     data.reset();
                     hasData = false;
                 }
@@ -143,30 +213,29 @@ public final class CachedTokens {
                     ? lineEnd + 2
                     : lineEnd + 1;
         }
-        return hasData ? latest(last, data) : last;
-    }
-
-    private static OptionalLong latest(OptionalLong last, ByteArrayOutputStream data) {
-        OptionalLong found = inJson(data.toByteArray());
-        return found.isPresent() ? found : last;
+        if (hasData) {
+            sink.accept(data.toByteArray());
+        }
     }
 
     /**
      * Walks the top-level object, descending only into objects whose key path is a prefix of one of {@link #PATHS}
      * and skipping every other object and array whole.
      */
-    private static OptionalLong scan(JsonParser parser) {
+    private static UsageReading scan(JsonParser parser) {
         if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
-            return OptionalLong.empty();
+            return UsageReading.NONE;
         }
         List<String> path = new ArrayList<>(4);
         String key = "";
+        boolean usage = false;
         OptionalLong found = OptionalLong.empty();
         while (parser.hasNext()) {
             switch (parser.next()) {
                 case KEY_NAME -> key = parser.getString();
                 case START_OBJECT -> {
                     path.add(key);
+                    usage |= USAGE_PATHS.contains(path);
                     if (!isPrefix(path)) {
                         path.removeLast();
                         skip(parser);
@@ -176,7 +245,7 @@ public final class CachedTokens {
                 case END_OBJECT -> {
                     if (path.isEmpty()) {
                         // Anything after the top-level object makes the text invalid (hasNext throws on garbage).
-                        return parser.hasNext() ? OptionalLong.empty() : found;
+                        return parser.hasNext() ? UsageReading.NONE : new UsageReading(usage, found);
                     }
                     path.removeLast();
                 }
@@ -191,7 +260,7 @@ public final class CachedTokens {
             }
         }
         // The top-level object never ended: truncated text.
-        return OptionalLong.empty();
+        return UsageReading.NONE;
     }
 
     /**

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
@@ -58,6 +60,11 @@ final class ClusterMeters {
      */
     private final AtomicReferenceArray<Counter> statuses = new AtomicReferenceArray<>(STATUS_SLOTS);
 
+    /** {@code grid_cluster_calibration_missing} by series, registered at the series' first absence. */
+    private final ConcurrentMap<String, Meter> missingSeries = new ConcurrentHashMap<>();
+
+    private final ClusterId id;
+    private final ClusterState state;
     private final Counter dnsFailures;
     private volatile PodCensus census = PodCensus.NONE;
     private volatile boolean removed;
@@ -65,6 +72,8 @@ final class ClusterMeters {
     ClusterMeters(MeterSet meterSet, ClusterId id, ClusterState state) {
         this.meterSet = meterSet;
         this.cluster = id.toString();
+        this.id = id;
+        this.state = state;
         fixed.add(meterSet.gauge(GatewayMeter.QUEUE_DEPTH, () -> queueDepth(id, state), cluster));
         fixed.add(meterSet.gauge(GatewayMeter.ADMITTED, () -> admitted(id, state), cluster));
         fixed.add(meterSet.gauge(
@@ -130,6 +139,21 @@ final class ClusterMeters {
         census = latest;
     }
 
+    /** {@code series} went missing: its {@code grid_cluster_calibration_missing} gauge exists from now on. */
+    void seriesMissing(String series) {
+        missingSeries.computeIfAbsent(series, name -> {
+            Meter gauge = meterSet.gauge(
+                    GatewayMeter.CALIBRATION_MISSING,
+                    () -> state.missingSeries().apply(id).contains(name) ? 1.0 : 0.0,
+                    cluster,
+                    name);
+            if (removed) {
+                meterSet.remove(List.of(gauge));
+            }
+            return gauge;
+        });
+    }
+
     void dnsFailed() {
         dnsFailures.increment();
     }
@@ -164,6 +188,7 @@ final class ClusterMeters {
             }
         }
         meterSet.remove(created);
+        meterSet.remove(List.copyOf(missingSeries.values()));
     }
 
     private Counter fixedCounter(GatewayMeter meter, String label) {

@@ -9,6 +9,7 @@ import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.MonotonicClock;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -23,19 +24,23 @@ import java.util.function.Supplier;
  * @param prefixMemory counts {@code grid_prefix_index_entries}
  * @param clock the monotonic clock the window and ejection run on
  * @param prices the prefill rate, queued-request cost and capacity in force per cluster ({@code SiteRouter::prices})
+ * @param missingSeries the engine series each cluster's latest scrape lacked that an {@code auto} estimate needs
+ *     ({@code SiteRouter::missingSeries})
  */
 public record ClusterState(
         Supplier<Grid> grid,
         Admission admission,
         PrefixMemory prefixMemory,
         MonotonicClock clock,
-        Function<ClusterId, ClusterPrices> prices) {
+        Function<ClusterId, ClusterPrices> prices,
+        Function<ClusterId, Set<String>> missingSeries) {
     public ClusterState {
         requireNonNull(grid, "grid");
         requireNonNull(admission, "admission");
         requireNonNull(prefixMemory, "prefixMemory");
         requireNonNull(clock, "clock");
         requireNonNull(prices, "prices");
+        requireNonNull(missingSeries, "missingSeries");
     }
 
     /** State whose prices are the configured ones of {@code prefixMemory}'s settings (no calibration). */
@@ -50,6 +55,7 @@ public record ClusterState(
                         prefixMemory.settings().queuedRequestSeconds(),
                         OptionalInt.of(prefixMemory.capacity(id)),
                         false,
-                        false));
+                        false),
+                id -> Set.of());
     }
 }

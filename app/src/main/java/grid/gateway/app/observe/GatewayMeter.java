@@ -110,6 +110,14 @@ public enum GatewayMeter {
             "Entries a backend cluster's prefix LRU may hold on this replica: measured under capacity auto, else"
                     + " configured",
             "cluster"),
+    /** Engine series an {@code auto} estimate needs that a cluster's latest scrape lacked. */
+    CALIBRATION_MISSING(
+            Type.GAUGE,
+            "grid_cluster_calibration_missing",
+            "1 while a backend cluster's latest scrape lacks an engine series that an auto estimate needs (that"
+                    + " estimate keeps the configured value), 0 once it is back; a series shows from its first absence",
+            "cluster",
+            "series"),
     /** Config reloads by result. */
     CONFIG_RELOADS(Type.COUNTER, "grid_config_reloads", "Serving config changes, applied or refused", "result"),
     /** Cached prompt tokens the gateway predicted (run × 64). */
@@ -154,6 +162,13 @@ public enum GatewayMeter {
             Type.COUNTER,
             "grid_prefix_sharing_applied",
             "Peer replicas' prefix confirmations and drops applied to this replica's memory (warm start included)"),
+    /** Confirmations that waited for the peers to apply them, by how the wait ended. */
+    SHARING_WAITS(
+            Type.COUNTER,
+            "grid_prefix_sharing_waits",
+            "Confirmations that waited (sharing.confirm_wait_ms), before their answer was relayed, for every live peer to"
+                    + " apply them: applied, or timed_out",
+            "result"),
     /** Sharing entries not published or not applied, by reason. */
     SHARING_DROPPED(
             Type.COUNTER,

@@ -53,6 +53,8 @@ import org.jspecify.annotations.Nullable;
  * held across I/O. Event methods never block and never throw for a valid argument.
  */
 public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadEvents, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(GatewayMetrics.class.getName());
+
     private final MeterSet meters;
     private final ClusterState state;
     private final Map<AffinityOutcome, Counter> affinity = new EnumMap<>(AffinityOutcome.class);
@@ -173,6 +175,23 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         ClusterMeters found = meters(cluster);
         if (found != null) {
             found.cachedTokens(outcome.orElse(null), Math.max(0, predictedTokens), reportedTokens.getAsLong());
+        }
+    }
+
+    /**
+     * A scrape of {@code cluster} lacked {@code series}, which an {@code auto} estimate in force needs: logged once (a
+     * warning naming what stays configured) and shown by {@code grid_cluster_calibration_missing}.
+     */
+    @Override
+    public void calibrationSeriesMissing(ClusterId cluster, String series) {
+        requireNonNull(series, "series");
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "engine series " + series + " missing from the metrics of cluster " + cluster
+                        + ": the auto estimate that needs it keeps the configured value until it is exported");
+        ClusterMeters found = meters(cluster);
+        if (found != null) {
+            found.seriesMissing(series);
         }
     }
 

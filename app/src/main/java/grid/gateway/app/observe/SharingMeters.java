@@ -34,6 +34,8 @@ public final class SharingMeters {
     }
 
     private final Counter published;
+    private final Counter waitsApplied;
+    private final Counter waitsTimedOut;
     private final Counter applied;
     private final Map<Dropped, Counter> dropped = new EnumMap<>(Dropped.class);
     private volatile boolean connected;
@@ -44,6 +46,8 @@ public final class SharingMeters {
         meters.gauge(GatewayMeter.SHARING_LAG, () -> lagSeconds);
         published = meters.counter(GatewayMeter.SHARING_PUBLISHED);
         applied = meters.counter(GatewayMeter.SHARING_APPLIED);
+        waitsApplied = meters.counter(GatewayMeter.SHARING_WAITS, "applied");
+        waitsTimedOut = meters.counter(GatewayMeter.SHARING_WAITS, "timed_out");
         for (Dropped reason : Dropped.values()) {
             dropped.put(reason, meters.counter(GatewayMeter.SHARING_DROPPED, reason.label()));
         }
@@ -68,6 +72,14 @@ public final class SharingMeters {
     public void applied(long ageMillis) {
         applied.increment();
         lagSeconds = Math.max(0, ageMillis) / 1_000.0;
+    }
+
+    /**
+     * A confirmation waited ({@code sharing.confirm_wait_ms}) until every live peer applied it ({@code true}), or until
+     * the wait was over.
+     */
+    public void waited(boolean applied) {
+        (applied ? waitsApplied : waitsTimedOut).increment();
     }
 
     /** {@code count} entries were not published or not applied, for {@code reason}. */

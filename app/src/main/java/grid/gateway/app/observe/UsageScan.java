@@ -59,6 +59,7 @@ final class UsageScan implements JsonListener {
     private int pending = OFF;
 
     private boolean rootIsObject;
+    private boolean usage;
     private OptionalLong found = OptionalLong.empty();
 
     private UsageScan(byte[] text) {
@@ -66,10 +67,10 @@ final class UsageScan implements JsonListener {
     }
 
     /**
-     * The cached tokens in {@code text[from, to)} by {@link CachedTokens}' rules, or null when the tokenizer does not
-     * find one valid JSON text there (the caller then reads it the old way).
+     * The usage in {@code text[from, to)} by {@link CachedTokens}' rules, or null when the tokenizer does not find one
+     * valid JSON text there (the caller then reads it the old way).
      */
-    static @Nullable OptionalLong read(byte[] text, int from, int to) {
+    static CachedTokens.@Nullable UsageReading read(byte[] text, int from, int to) {
         UsageScan scan = new UsageScan(text);
         try {
             if (JsonTokenizer.tokenize(text, from, to, scan) != JsonTokenizer.Outcome.VALID) {
@@ -77,9 +78,11 @@ final class UsageScan implements JsonListener {
             }
         } catch (NumberFormatException hugeExponent) {
             // BigDecimal refuses an exponent beyond an int, and so the streaming parser reported nothing at all.
-            return OptionalLong.empty();
+            return CachedTokens.UsageReading.NONE;
         }
-        return scan.rootIsObject ? scan.found : OptionalLong.empty();
+        return scan.rootIsObject
+                ? new CachedTokens.UsageReading(scan.usage, scan.found)
+                : CachedTokens.UsageReading.NONE;
     }
 
     @Override
@@ -89,7 +92,13 @@ final class UsageScan implements JsonListener {
             node[0] = object ? 0 : OFF;
         } else if (depth <= DEEPEST) {
             node[depth] = object && onPath(depth) && pending != LEAF ? pending : OFF;
+            usage |= isUsage(node[depth]);
         }
+    }
+
+    /** Whether trie node {@code n} is a usage object: {@code usage}, {@code response.usage}, {@code message.usage}. */
+    private static boolean isUsage(int n) {
+        return n == 1 || n == 5 || n == 8;
     }
 
     @Override

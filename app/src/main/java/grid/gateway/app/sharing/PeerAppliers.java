@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -79,6 +80,27 @@ final class PeerAppliers implements AutoCloseable {
         while (!queue.offer(task)) {
             if (queue.poll() != null) {
                 droppedOldest.run();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code done} (on a worker) once every entry offered so far was applied, without waiting: a marker in each
+     * worker's queue, offered as an entry is while reading live (a full queue drops its oldest item, and a marker
+     * dropped so only means {@code done} never runs).
+     */
+    void after(Runnable done) {
+        AtomicInteger left = new AtomicInteger(queues.length);
+        Runnable marker = () -> {
+            if (left.decrementAndGet() == 0) {
+                done.run();
+            }
+        };
+        for (ArrayBlockingQueue<Runnable> queue : queues) {
+            while (!queue.offer(marker)) {
+                if (queue.poll() != null) {
+                    droppedOldest.run();
+                }
             }
         }
     }

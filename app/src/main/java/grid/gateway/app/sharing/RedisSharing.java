@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import redis.clients.jedis.StreamEntryID;
 
 /**
  * Prefix-memory sharing through a Redis stream, started for one gateway: a publisher thread and a reader thread,
@@ -64,8 +66,14 @@ public final class RedisSharing implements AutoCloseable {
         Optional<PeerSends> sends = settings.shareBacklog()
                 ? Optional.of(new PeerSends(backlog.line(), backlog.clock()))
                 : Optional.empty();
+        PeerAcks acks = new PeerAcks();
+        this.publisher.confirmations(acks, settings.confirmWait());
         this.reader = new SharingReader(
-                replica, settings.stream(), endpoint, new SharingReader.Targets(memory, sends), context);
+                replica,
+                settings.stream(),
+                endpoint,
+                new SharingReader.Targets(memory, sends, acks, acknowledging(settings, publisher)),
+                context);
         this.reading = Thread.ofVirtual().name("grid-sharing-reader").start(reader);
         this.publishing = Thread.ofVirtual().name("grid-sharing-publisher").start(publisher);
         memory.sharing(publisher);
@@ -146,5 +154,14 @@ public final class RedisSharing implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * How this replica acknowledges what it applied: only where {@code confirm_wait_ms} is set (the replicas of one site
+     * run one configuration, so only replicas that wait ask their peers to acknowledge); otherwise nothing is written
+     * and peers never wait on this replica, which they only know from its acknowledgements.
+     */
+    private static Consumer<StreamEntryID> acknowledging(SharingSettings settings, SharingPublisher publisher) {
+        return settings.confirmWait().isZero() ? id -> {} : publisher::ack;
     }
 }

@@ -14,7 +14,9 @@ import java.util.Base64;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.StreamEntryID;
 
 /**
  * One confirmation, drop or send as it travels in the stream. Its fields, all short strings:
@@ -26,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  *   k   the block keys: 8 bytes each, big-endian, base64          (o = c or d)
  *   w   the prompt's uncached prefill, whole microseconds, > 0    (o = p, sharing.share_backlog; no k)
  * </pre>
+ *
+ * An acknowledgement ({@code sharing.confirm_wait_ms}; {@link PeerAcks}) has only r, {@code o = a}, t, and {@code i}:
+ * the stream id up to which the replica has applied its peers' entries.
  *
  * Block keys are 64-bit hashes of prompt blocks: no prompt text and no cluster name leaves the replica. A replica
  * older than the "p" entries finds an unknown field in them and counts them as malformed, applying nothing.
@@ -49,6 +54,10 @@ record SharedEntry(
     private static final String FIELDS = "rscotk";
 
     private static final String SEND_FIELDS = "rscotw";
+    /** An acknowledgement's fields, in the order {@link #parseAck} keeps their values. */
+    private static final String ACK_FIELDS = "roit";
+    /** A Redis stream id: milliseconds, a dash, a sequence number (each fits a long). */
+    private static final Pattern STREAM_ID = Pattern.compile("\\d{1,18}-\\d{1,18}");
     /** More microseconds than any prompt's prefill (about 11 days): beyond is bad data. */
     private static final int MAX_MICROS_DIGITS = 12;
 
@@ -71,6 +80,60 @@ record SharedEntry(
         long micros = Math.max(1, Math.min(999_999_999_999L, Math.round(prefillSeconds * 1e6)));
         return new SharedEntry(
                 replica, cluster.site().value(), ClusterDigest.of(cluster.name()), true, atMillis, new long[0], micros);
+    }
+
+    /**
+     * An acknowledgement: {@code replica} applied the stream up to {@code id}.
+     *
+     * @param replica the acknowledging replica
+     * @param id the stream id applied up to
+     */
+    record Ack(String replica, StreamEntryID id) {}
+
+    /** The fields of {@code replica}'s acknowledgement that it applied the stream up to {@code id}. */
+    static Map<String, String> ackFields(String replica, StreamEntryID id, long atMillis) {
+        return Map.of("r", replica, "o", "a", "i", id.toString(), "t", Long.toString(atMillis));
+    }
+
+    /** Whether raw {@code fields} are an acknowledgement ({@code o = a}; checked before anything is decoded). */
+    static boolean isAck(Map<byte[], byte[]> fields) {
+        for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+            byte[] name = field.getKey();
+            if (name.length == 1 && name[0] == 'o') {
+                byte[] op = field.getValue();
+                return op.length == 1 && op[0] == 'a';
+            }
+        }
+        return false;
+    }
+
+    /** The acknowledgement in raw {@code fields}, or empty when they are not a well-formed one. */
+    static Optional<Ack> parseAck(Map<byte[], byte[]> fields) {
+        if (fields.size() != ACK_FIELDS.length()) {
+            return Optional.empty();
+        }
+        byte[][] values = new byte[ACK_FIELDS.length()][];
+        for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
+            byte[] name = field.getKey();
+            int at = name.length == 1 ? ACK_FIELDS.indexOf(name[0]) : -1;
+            if (at < 0 || values[at] != null) {
+                return Optional.empty();
+            }
+            values[at] = field.getValue();
+        }
+        String id = latin1(values[2]);
+        if (!matches(values[0], 32, HEX)
+                || values[1].length != 1
+                || values[1][0] != 'a'
+                || !matches(values[3], 18, DIGITS)
+                || !STREAM_ID.matcher(id).matches()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Ack(latin1(values[0]), new StreamEntryID(id)));
+        } catch (RuntimeException badNumber) {
+            return Optional.empty();
+        }
     }
 
     /** Whether this is a send ({@code o = p}), not a confirmation or drop. */

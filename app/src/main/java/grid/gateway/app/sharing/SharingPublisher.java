@@ -1,19 +1,27 @@
 package grid.gateway.app.sharing;
 
+import static java.util.Objects.requireNonNull;
+
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.load.BacklogSharing;
 import grid.gateway.routing.prefix.MemorySharing;
 import grid.gateway.routing.prefix.RecentlyShared;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XAddParams;
 
@@ -39,13 +47,36 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     /** Entries per pipelined write. */
     static final int BATCH = 256;
 
-    private final ArrayBlockingQueue<SharedEntry> queue;
+    private final ArrayBlockingQueue<Outgoing> queue;
     private final String replica;
     private final String stream;
     private final RedisEndpoint endpoint;
     private final Context context;
     /** Keys sent lately, per cluster; the publishing thread's own. */
     private final RecentlyShared recent = new RecentlyShared();
+    /** Where the peers' acknowledgements arrive, and how long a confirmation waits for them (0: never). */
+    private volatile PeerAcks acks = new PeerAcks();
+
+    private volatile Duration confirmWait = Duration.ZERO;
+
+    /**
+     * One item of the queue: an entry, or an acknowledgement of the stream up to {@code ack}; {@code written}, when a
+     * request waits for it, learns the entry's stream id (empty: not written, or nothing new in it).
+     */
+    private record Outgoing(
+            @Nullable SharedEntry entry,
+            @Nullable StreamEntryID ack,
+            @Nullable CompletableFuture<Optional<StreamEntryID>> written) {
+        static Outgoing of(SharedEntry entry) {
+            return new Outgoing(entry, null, null);
+        }
+
+        void written(Optional<StreamEntryID> id) {
+            if (written != null) {
+                written.complete(id);
+            }
+        }
+    }
 
     /**
      * What the publisher reads besides its endpoint.
@@ -67,17 +98,57 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
         this.queue = new ArrayBlockingQueue<>(capacity);
     }
 
+    /**
+     * Makes confirmations wait, at most {@code wait} on the request's thread, until every live peer in {@code peers}
+     * applied them ({@code sharing.confirm_wait_ms}); {@link Duration#ZERO}: never.
+     */
+    void confirmations(PeerAcks peers, Duration wait) {
+        this.acks = requireNonNull(peers, "peers");
+        this.confirmWait = requireNonNull(wait, "wait");
+    }
+
+    /**
+     * Offers a confirmation or drop to the peers. A confirmation under {@code confirm_wait_ms}, while this replica
+     * reads the stream, then waits (the answer is not yet relayed) until it is written and every live peer applied
+     * it, or the wait is over: the client's next turn then finds it at whichever replica takes it. Drops never wait.
+     */
     @Override
     public void learned(ClusterId cluster, BlockKeys keys, boolean confirmed) {
-        offer(SharedEntry.of(replica, cluster, confirmed, context.wallMillis().getAsLong(), keys.toArray()));
+        SharedEntry entry =
+                SharedEntry.of(replica, cluster, confirmed, context.wallMillis().getAsLong(), keys.toArray());
+        Duration wait = confirmWait;
+        PeerAcks peers = acks;
+        if (!confirmed || wait.isZero() || !peers.reading()) {
+            offer(Outgoing.of(entry));
+            return;
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        CompletableFuture<Optional<StreamEntryID>> written = new CompletableFuture<>();
+        offer(new Outgoing(entry, null, written));
+        boolean applied = false;
+        try {
+            Optional<StreamEntryID> id = written.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            applied = id.isEmpty() || peers.await(id.get(), deadline);
+        } catch (TimeoutException | ExecutionException notWritten) {
+            applied = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        context.meters().waited(applied);
+    }
+
+    /** Publishes that this replica applied its peers' entries up to {@code id} ({@link PeerAcks}). */
+    void ack(StreamEntryID id) {
+        offer(new Outgoing(null, requireNonNull(id, "id"), null));
     }
 
     @Override
     public void sent(ClusterId cluster, double prefillSeconds) {
-        offer(SharedEntry.sent(replica, cluster, context.wallMillis().getAsLong(), prefillSeconds));
+        offer(Outgoing.of(
+                SharedEntry.sent(replica, cluster, context.wallMillis().getAsLong(), prefillSeconds)));
     }
 
-    private void offer(SharedEntry entry) {
+    private void offer(Outgoing entry) {
         while (!queue.offer(entry)) {
             if (queue.poll() != null) {
                 context.meters().dropped(SharingMeters.Dropped.QUEUE_FULL, 1);
@@ -86,8 +157,10 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     }
 
     /** Takes the oldest waiting entry, or null (what the publishing thread does; for the benchmark). */
+    @Nullable
     SharedEntry next() {
-        return queue.poll();
+        Outgoing next = queue.poll();
+        return next == null ? null : next.entry();
     }
 
     /**
@@ -123,26 +196,34 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     @Override
     public void run() {
         Backoff backoff = new Backoff();
-        List<SharedEntry> drained = new ArrayList<>(BATCH);
-        List<SharedEntry> batch = new ArrayList<>(BATCH);
+        List<Outgoing> drained = new ArrayList<>(BATCH);
+        List<Outgoing> batch = new ArrayList<>(BATCH);
         while (!Thread.currentThread().isInterrupted()) {
             try (Jedis jedis = endpoint.open()) {
                 while (!Thread.currentThread().isInterrupted()) {
-                    SharedEntry first = queue.poll(1, TimeUnit.SECONDS);
+                    Outgoing first = queue.poll(1, TimeUnit.SECONDS);
                     if (first == null) {
                         continue;
                     }
                     drained.add(first);
                     queue.drainTo(drained, BATCH - 1);
-                    for (SharedEntry entry : drained) {
-                        SharedEntry news = news(entry);
-                        if (news != null) {
-                            batch.add(news);
+                    for (Outgoing item : drained) {
+                        SharedEntry news = item.entry() == null ? null : news(item.entry());
+                        if (item.entry() == null) {
+                            batch.add(item);
+                        } else if (news != null) {
+                            batch.add(new Outgoing(news, null, item.written()));
+                        } else {
+                            // Every key was sent lately: nothing to write, and the peers have it.
+                            item.written(Optional.empty());
                         }
                     }
                     drained.clear();
                     int refused = batch.isEmpty() ? 0 : write(jedis, batch);
-                    context.meters().published(batch.size() - refused);
+                    // Acknowledgements are bookkeeping between replicas, not published entries.
+                    int entries = (int)
+                            batch.stream().filter(item -> item.entry() != null).count();
+                    context.meters().published(Math.max(0, entries - refused));
                     context.meters().dropped(SharingMeters.Dropped.UNSENT, refused);
                     batch.clear();
                     backoff.reset();
@@ -152,9 +233,12 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
             } catch (JedisException e) {
                 context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
                 // What did not go out is not "recently sent": the next confirmation sends it again.
-                batch.stream()
-                        .filter(unsent -> !unsent.isSend())
-                        .forEach(unsent -> recent.dropped(unsent.clusterKey()));
+                for (Outgoing unsent : batch) {
+                    unsent.written(Optional.empty());
+                    if (unsent.entry() != null && !unsent.entry().isSend()) {
+                        recent.dropped(unsent.entry().clusterKey());
+                    }
+                }
                 batch.clear();
                 if (!backoff.pause()) {
                     return;
@@ -163,22 +247,36 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
         }
     }
 
-    /** Writes {@code batch}; returns how many entries Redis refused (an error reply, e.g. a key of another type). */
-    private int write(Jedis jedis, List<SharedEntry> batch) {
+    /**
+     * Writes {@code batch}, telling each waiting request its entry's stream id; returns how many entries Redis refused
+     * (an error reply, e.g. a key of another type).
+     */
+    private int write(Jedis jedis, List<Outgoing> batch) {
         XAddParams params = XAddParams.xAddParams()
                 .maxLen(context.streamLength().getAsLong())
                 .approximateTrimming();
         Pipeline pipeline = jedis.pipelined();
-        for (SharedEntry entry : batch) {
-            pipeline.xadd(stream, params, entry.fields());
+        long now = context.wallMillis().getAsLong();
+        for (Outgoing item : batch) {
+            SharedEntry entry = item.entry();
+            pipeline.xadd(
+                    stream,
+                    params,
+                    entry != null
+                            ? entry.fields()
+                            : SharedEntry.ackFields(replica, requireNonNull(item.ack(), "ack"), now));
         }
         int refused = 0;
         List<Object> replies = pipeline.syncAndReturnAll();
         for (int i = 0; i < replies.size(); i++) {
-            if (replies.get(i) instanceof Exception) {
+            Outgoing item = batch.get(i);
+            if (replies.get(i) instanceof StreamEntryID id) {
+                item.written(Optional.of(id));
+            } else {
+                item.written(Optional.empty());
                 refused++;
-                if (!batch.get(i).isSend()) {
-                    recent.dropped(batch.get(i).clusterKey());
+                if (item.entry() != null && !item.entry().isSend()) {
+                    recent.dropped(item.entry().clusterKey());
                 }
             }
         }

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
@@ -53,6 +54,10 @@ final class SharingReader implements Runnable {
     private final PeerAppliers appliers;
     /** Where peers' sends go ({@code share_backlog}); without it they are skipped, as own entries are. */
     private final Optional<PeerSends> sends;
+    /** The peers' acknowledgements, and this replica's own: what it applied, published through the publisher. */
+    private final PeerAcks acks;
+
+    private final Consumer<StreamEntryID> acknowledge;
 
     private StreamEntryID last = new StreamEntryID(0, 0);
     private Set<ClusterId> knownClusters = Set.of();
@@ -61,12 +66,18 @@ final class SharingReader implements Runnable {
     /** Each known cluster's worker. */
     private ClusterWorkers workers = ClusterWorkers.NONE;
 
-    /** What the peers' entries are applied to: the memory, and with {@code share_backlog} the prefill backlog. */
-    record Targets(PrefixMemory memory, Optional<PeerSends> sends) {}
+    /**
+     * What the peers' entries are applied to: the memory, and with {@code share_backlog} the prefill backlog; where
+     * their acknowledgements are kept, and how this replica acknowledges what it applied.
+     */
+    record Targets(
+            PrefixMemory memory, Optional<PeerSends> sends, PeerAcks acks, Consumer<StreamEntryID> acknowledge) {}
 
     SharingReader(String replica, String stream, RedisEndpoint endpoint, Targets targets, SharingPublisher.Context c) {
         PrefixMemory memory = targets.memory();
         this.sends = targets.sends();
+        this.acks = targets.acks();
+        this.acknowledge = targets.acknowledge();
         this.replica = replica.getBytes(StandardCharsets.UTF_8);
         this.stream = stream.getBytes(StandardCharsets.UTF_8);
         this.endpoint = endpoint;
@@ -97,10 +108,14 @@ final class SharingReader implements Runnable {
                     replay(jedis);
                     appliers.drain(DRAIN_MILLIS);
                     warm.countDown();
+                    // Say so at once: the peers wait for this replica's acknowledgements from now on.
+                    acknowledge.accept(last);
+                    acks.reading(true);
                     while (!Thread.currentThread().isInterrupted()) {
                         read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS), false);
                     }
                 } catch (JedisException e) {
+                    acks.reading(false);
                     meters.connected(false);
                     if (!backoff.pause()) {
                         break;
@@ -110,6 +125,7 @@ final class SharingReader implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            acks.reading(false);
             appliers.close();
             meters.connected(false);
         }
@@ -134,12 +150,23 @@ final class SharingReader implements Runnable {
         }
         List<StreamEntryBinary> entries = answer.getFirst().getValue();
         refreshClusters();
+        boolean applying = false;
         for (StreamEntryBinary entry : entries) {
             last = entry.getID();
             Map<byte[], byte[]> fields = entry.getFields();
-            if (!SharedEntry.from(fields, replica) && (sends.isPresent() || !SharedEntry.isSend(fields))) {
-                appliers.offer(fields, workers.of(SharedEntry.clusterKey(fields)), replaying);
+            if (SharedEntry.from(fields, replica)) {
+                continue;
             }
+            if (SharedEntry.isAck(fields)) {
+                SharedEntry.parseAck(fields).ifPresent(ack -> acks.heard(ack.replica(), ack.id()));
+            } else if (sends.isPresent() || !SharedEntry.isSend(fields)) {
+                appliers.offer(fields, workers.of(SharedEntry.clusterKey(fields)), replaying);
+                applying = true;
+            }
+        }
+        if (applying && !replaying) {
+            StreamEntryID upTo = last;
+            appliers.after(() -> acknowledge.accept(upTo));
         }
         return entries.size();
     }

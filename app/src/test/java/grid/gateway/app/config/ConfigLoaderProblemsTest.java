@@ -19,7 +19,7 @@ class ConfigLoaderProblemsTest {
     private static final String CLUSTER_PATH = "sites[0].clusters[0]";
     private static final String ROUTE = "plugins.grid_site_route";
     private static final String NAMES =
-            "name, url, models, metrics_url, metrics_urls, metrics_dns, max_queue_depth, draining, tls";
+            "name, url, models, metrics_url, metrics_urls, metrics_dns, max_queue_depth, max_running, draining, tls";
 
     @TempDir
     Path dir;

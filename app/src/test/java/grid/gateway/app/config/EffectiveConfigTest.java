@@ -101,6 +101,7 @@ class EffectiveConfigTest {
                                 stream: grid-prefix-memory
                                 warm_start_ms: 5000
                                 share_backlog: false
+                                confirm_wait_ms: 0
                         development:
                           allow_insecure_tls: false
                         tracing:

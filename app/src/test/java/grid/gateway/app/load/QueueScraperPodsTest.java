@@ -98,7 +98,8 @@ class QueueScraperPodsTest {
 
     private void inForce(BackendCluster cluster) {
         grid = Grid.of(EAST, List.of(cluster));
-        router.reconfigure(grid, PrefixAffinitySettings.defaults(), TagKeyRing.none(), true);
+        router.reconfigure(
+                grid, PrefixAffinitySettings.defaults(), TagKeyRing.none(), new LoadRules(true, LoadOrder.DEPTH));
     }
 
     private Outcome round() {
@@ -163,12 +164,12 @@ class QueueScraperPodsTest {
         threePods();
         router.newConversation();
         router.newConversation();
-        assertThat(router.sentSinceScrape(A)).isEqualTo(2);
+        assertThat(router.inFlightSinceScrape(A)).isEqualTo(2);
 
         engines.handle(
                 "p2", (req, res) -> res.status(Status.SERVICE_UNAVAILABLE_503).send());
         assertThat(round()).isEqualTo(Outcome.PARTLY_SAMPLED);
-        assertThat(router.sentSinceScrape(A))
+        assertThat(router.inFlightSinceScrape(A))
                 .as("a partly measured round recorded a depth")
                 .isZero();
 
@@ -179,7 +180,7 @@ class QueueScraperPodsTest {
                     (req, res) -> res.status(Status.INTERNAL_SERVER_ERROR_500).send());
         }
         assertThat(round()).isEqualTo(Outcome.FAILED);
-        assertThat(router.sentSinceScrape(A))
+        assertThat(router.inFlightSinceScrape(A))
                 .as("a round that recorded nothing resets nothing")
                 .isEqualTo(1);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
+import grid.gateway.routing.LoadRules;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
@@ -91,7 +92,7 @@ class QueueScraperRecordedPageTest {
                 grid.get(),
                 PrefixAffinitySettings.defaults().with(PrefixAffinitySettings.Calibrated.ALL, false),
                 TagKeyRing.none(),
-                false);
+                LoadRules.SEED);
     }
 
     private BackendCluster cluster() {

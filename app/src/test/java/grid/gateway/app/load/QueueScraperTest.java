@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
+import grid.gateway.routing.LoadRules;
 import grid.gateway.routing.RoutingListener;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
@@ -394,7 +395,7 @@ class QueueScraperTest {
 
     private void inForce(Grid next, PrefixAffinitySettings settings) {
         grid.set(next);
-        router.reconfigure(next, settings, TagKeyRing.none(), false);
+        router.reconfigure(next, settings, TagKeyRing.none(), LoadRules.SEED);
     }
 
     private static Grid grid(BackendCluster... clusters) {

@@ -16,7 +16,11 @@ final class ExportedTraffic {
 
     private ExportedTraffic() {}
 
-    /** The gateway at site east in front of engines east-a and west-a (site west), both simulated. */
+    /**
+     * The gateway at site east in front of engines east-a and west-a (site west), both simulated, with
+     * {@code queued_request_seconds: auto}; west-a's {@code metrics_url} is a page without any engine series (its
+     * {@code /v1/models}), so the calibration series it lacks show too.
+     */
     static GatewayHarness twoSites(Path dir) {
         var east = GatewayHarness.engine("east-a");
         var west = GatewayHarness.engine("west-a");
@@ -27,8 +31,11 @@ final class ExportedTraffic {
                   - name: east
                     clusters: [{name: east-a, url: "%s", models: [demo-model]}]
                   - name: west
-                    clusters: [{name: west-a, url: "%s", models: [demo-model]}]
-                """.formatted(east.url(), west.url()), east, west);
+                    clusters: [{name: west-a, url: "%s", models: [demo-model], metrics_url: "%s/v1/models"}]
+                plugins:
+                  grid_site_route:
+                    prefix_affinity: {queued_request_seconds: auto}
+                """.formatted(east.url(), west.url(), west.url()), east, west);
     }
 
     /** Sends keyed, unkeyed and pinned requests through the client port, then scrapes the admin port. */

@@ -71,6 +71,7 @@ class GatewayMetricsTest {
         metrics.upstreamAnswered(EAST_A, 200, Duration.ofMillis(20));
         metrics.requestsInFlight(() -> 3);
         metrics.inflightBodyBytes(() -> 4096);
+        metrics.calibrationSeriesMissing(EAST_A, "vllm:request_inference_time_seconds_sum");
         metrics.edge().listener("client", () -> true);
         metrics.edge().clientConnectionsLimit(256);
         metrics.inflightAnswerBytes(() -> 2048);

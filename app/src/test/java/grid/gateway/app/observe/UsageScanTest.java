@@ -86,14 +86,16 @@ class UsageScanTest {
     void read_validText_answersWithoutTheParser() {
         byte[] text = CORPUS.getFirst().getBytes(StandardCharsets.UTF_8);
 
-        assertThat(UsageScan.read(text, 0, text.length)).isEqualTo(OptionalLong.of(2048));
+        assertThat(UsageScan.read(text, 0, text.length))
+                .isEqualTo(new CachedTokens.UsageReading(true, OptionalLong.of(2048)));
     }
 
     @Test
     void read_escapedNameOnThePath_foundAsTheParserFindsIt() {
         byte[] text = CORPUS.get(17).getBytes(StandardCharsets.UTF_8);
 
-        assertThat(UsageScan.read(text, 0, text.length)).isEqualTo(OptionalLong.of(33));
+        assertThat(UsageScan.read(text, 0, text.length))
+                .isEqualTo(new CachedTokens.UsageReading(true, OptionalLong.of(33)));
         assertThat(CachedTokens.parsed(text, 0, text.length)).hasValue(33);
     }
 

@@ -24,11 +24,19 @@ public final class Calibration {
 
     /** What one cluster's estimator says now. */
     private record Measured(
-            OptionalDouble prefill, OptionalDouble queued, OptionalInt capacity, Optional<Occupancy> occupancy) {}
-
-    /** A cluster with no scrape yet, or with calibration off: nothing measured. */
-    private static final Measured UNMEASURED =
-            new Measured(OptionalDouble.empty(), OptionalDouble.empty(), OptionalInt.empty(), Optional.empty());
+            OptionalDouble prefill,
+            OptionalDouble slotSeconds,
+            double slotsSeen,
+            OptionalInt capacity,
+            Optional<Occupancy> occupancy) {
+        /** The cost of a queued request: the slot time over the operator's slots, else over the most seen running. */
+        OptionalDouble queued(OptionalInt maxRunning) {
+            double slots = maxRunning.isPresent() ? maxRunning.getAsInt() : slotsSeen;
+            return slotSeconds.isEmpty() || slots < 1
+                    ? OptionalDouble.empty()
+                    : OptionalDouble.of(slotSeconds.getAsDouble() / slots);
+        }
+    }
 
     /** An empty calibration: every cluster unmeasured. */
     public Calibration() {}
@@ -44,25 +52,52 @@ public final class Calibration {
                     cluster,
                     new Measured(
                             estimator.prefillTokensPerSecond(),
-                            estimator.queuedRequestSeconds(),
+                            estimator.slotSeconds(),
+                            estimator.slotsSeen(),
                             estimator.capacity(),
                             estimator.occupancy()));
         }
     }
 
-    /** The prices in force for {@code cluster} under {@code settings}. */
+    /** The prices in force for {@code cluster} under {@code settings}, its slots unknown unless its engines show them. */
     public ClusterPrices prices(ClusterId cluster, PrefixAffinitySettings settings) {
+        return prices(cluster, settings, OptionalInt.empty());
+    }
+
+    /**
+     * The prices in force for {@code cluster} under {@code settings}; a queued request's cost divides the slot time by
+     * {@code maxRunning} where the operator set it.
+     */
+    public ClusterPrices prices(ClusterId cluster, PrefixAffinitySettings settings, OptionalInt maxRunning) {
         PrefixAffinitySettings.Calibrated auto = settings.auto();
-        Measured found = auto.any() ? measured.get(cluster) : null;
-        Measured m = found == null ? UNMEASURED : found;
-        boolean prefillMeasured = auto.prefillTokensPerSecond() && m.prefill().isPresent();
-        boolean queuedMeasured = auto.queuedRequestSeconds() && m.queued().isPresent();
+        Measured m = auto.any() ? measured.get(cluster) : null;
+        OptionalDouble prefill = m == null ? OptionalDouble.empty() : m.prefill();
+        OptionalDouble queued =
+                m != null && auto.queuedRequestSeconds() ? m.queued(maxRunning) : OptionalDouble.empty();
+        boolean prefillMeasured = auto.prefillTokensPerSecond() && prefill.isPresent();
+        boolean queuedMeasured = queued.isPresent();
         return new ClusterPrices(
-                prefillMeasured ? m.prefill().getAsDouble() : settings.prefillTokensPerSecond(),
-                queuedMeasured ? m.queued().getAsDouble() : settings.queuedRequestSeconds(),
-                auto.capacity() ? m.capacity() : OptionalInt.empty(),
+                prefillMeasured ? prefill.getAsDouble() : settings.prefillTokensPerSecond(),
+                queuedMeasured ? queued.getAsDouble() : settings.queuedRequestSeconds(),
+                auto.capacity() && m != null ? m.capacity() : OptionalInt.empty(),
                 prefillMeasured,
                 queuedMeasured);
+    }
+
+    /**
+     * The series {@code cluster}'s latest scrape lacked that the {@code auto} estimates of {@code settings} need, by
+     * exposition name (the running gauge not when the operator set {@code max_running}).
+     */
+    public Set<String> missing(ClusterId cluster, PrefixAffinitySettings settings, boolean slotsConfigured) {
+        PrefixAffinitySettings.Calibrated auto = settings.auto();
+        ClusterCalibration estimator = estimators.get(cluster);
+        if (estimator == null || !auto.any()) {
+            return Set.of();
+        }
+        synchronized (estimator) {
+            return Set.copyOf(estimator.missing(
+                    auto.prefillTokensPerSecond(), auto.queuedRequestSeconds(), auto.capacity(), slotsConfigured));
+        }
     }
 
     /** The prefix-memory capacity {@code cluster}'s engines justify, once they reported their cache. */

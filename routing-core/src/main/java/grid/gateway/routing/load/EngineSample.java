@@ -18,7 +18,12 @@ import java.util.OptionalDouble;
  *   runningSeconds      vllm:request_inference_time_seconds_sum                    time requests held a slot
  *   runningRequests     vllm:request_inference_time_seconds_count                  requests that held one
  *   cacheTokens         vllm:cache_config_info (num_gpu_blocks + num_cpu_blocks) × block_size
+ *   prefillRequests     vllm:request_prefill_time_seconds_count                    requests whose prefill is timed
+ *   successRequests     vllm:request_success_total                                 requests that finished
  * </pre>
+ *
+ * <p>Engines (and vLLM versions) export different subsets: calibration counts finished requests from whichever of the
+ * three count series a sample carries ({@code ClusterCalibration}).
  *
  * <p>Thread-safe (immutable). Every present value is finite.
  *
@@ -31,6 +36,8 @@ import java.util.OptionalDouble;
  * @param runningSeconds seconds spent running (prefill and decode), cumulative over requests
  * @param runningRequests requests that finished running, cumulative
  * @param cacheTokens KV cache the engines hold, in tokens (GPU and CPU offload)
+ * @param prefillRequests requests whose prefill time was observed, cumulative
+ * @param successRequests requests that finished, cumulative (every finish reason)
  */
 public record EngineSample(
         long atNanos,
@@ -41,17 +48,55 @@ public record EngineSample(
         OptionalDouble prefillSeconds,
         OptionalDouble runningSeconds,
         OptionalDouble runningRequests,
-        OptionalDouble cacheTokens) {
+        OptionalDouble cacheTokens,
+        OptionalDouble prefillRequests,
+        OptionalDouble successRequests) {
 
     public EngineSample {
         for (OptionalDouble value : new OptionalDouble[] {
-            waiting, running, promptTokens, cachedTokens, prefillSeconds, runningSeconds, runningRequests, cacheTokens
+            waiting,
+            running,
+            promptTokens,
+            cachedTokens,
+            prefillSeconds,
+            runningSeconds,
+            runningRequests,
+            cacheTokens,
+            prefillRequests,
+            successRequests
         }) {
             requireNonNull(value, "series");
             if (value.isPresent() && !Double.isFinite(value.getAsDouble())) {
                 throw new IllegalArgumentException("series value: " + value + " (expected: finite)");
             }
         }
+    }
+
+    /** A sample without the count series of prefill times and successes (the series calibration used first). */
+    // The record's components but the last two, which this leaves empty.
+    @SuppressWarnings("checkstyle:parameternumber")
+    public EngineSample(
+            long atNanos,
+            OptionalDouble waiting,
+            OptionalDouble running,
+            OptionalDouble promptTokens,
+            OptionalDouble cachedTokens,
+            OptionalDouble prefillSeconds,
+            OptionalDouble runningSeconds,
+            OptionalDouble runningRequests,
+            OptionalDouble cacheTokens) {
+        this(
+                atNanos,
+                waiting,
+                running,
+                promptTokens,
+                cachedTokens,
+                prefillSeconds,
+                runningSeconds,
+                runningRequests,
+                cacheTokens,
+                OptionalDouble.empty(),
+                OptionalDouble.empty());
     }
 
     /** A sample that carries only a queue depth, as the seed's scraper read it. */

@@ -9,7 +9,7 @@ import java.util.OptionalDouble;
  * that calibration uses, each summed over its label sets with {@link PrometheusQueueParser}. A series the text lacks
  * stays empty. Never throws on any exposition.
  *
- * <p>Cost: one linear pass per series (eight), each as cheap as the seed's single queue-metric pass; expositions
+ * <p>Cost: one linear pass per series (ten), each as cheap as the seed's single queue-metric pass; expositions
  * are read at most once per poll interval per cluster.
  *
  * <p>Thread-safe and stateless.
@@ -27,6 +27,10 @@ public final class EngineSeriesParser {
     public static final String RUNNING_SECONDS = "vllm:request_inference_time_seconds_sum";
     /** vLLM's histogram of time in the RUNNING phase: its count. */
     public static final String RUNNING_REQUESTS = "vllm:request_inference_time_seconds_count";
+    /** vLLM's histogram of time in the PREFILL phase: its count. */
+    public static final String PREFILL_REQUESTS = "vllm:request_prefill_time_seconds_count";
+    /** vLLM's count of finished requests, by finish reason. */
+    public static final String SUCCESS_REQUESTS = "vllm:request_success_total";
     /** vLLM's cache configuration, carried as labels. */
     public static final String CACHE_CONFIG = "vllm:cache_config_info";
 
@@ -52,6 +56,8 @@ public final class EngineSeriesParser {
                 parser.sum(exposition, PREFILL_SECONDS),
                 parser.sum(exposition, RUNNING_SECONDS),
                 parser.sum(exposition, RUNNING_REQUESTS),
-                cache);
+                cache,
+                parser.sum(exposition, PREFILL_REQUESTS),
+                parser.sum(exposition, SUCCESS_REQUESTS));
     }
 }

@@ -39,6 +39,8 @@ public final class PodSum {
     private double prefillSeconds;
     private double runningSeconds;
     private double runningRequests;
+    private double prefillRequests;
+    private double successRequests;
 
     /** A sum with no pod seen yet. */
     public PodSum() {}
@@ -58,6 +60,8 @@ public final class PodSum {
         OptionalDouble prefill = increase(answered, EngineSample::prefillSeconds);
         OptionalDouble runningTime = increase(answered, EngineSample::runningSeconds);
         OptionalDouble finished = increase(answered, EngineSample::runningRequests);
+        OptionalDouble prefilled = increase(answered, EngineSample::prefillRequests);
+        OptionalDouble succeeded = increase(answered, EngineSample::successRequests);
         latest.putAll(answered);
         latest.keySet().retainAll(pods);
         promptTokens += prompt.orElse(0);
@@ -65,6 +69,8 @@ public final class PodSum {
         prefillSeconds += prefill.orElse(0);
         runningSeconds += runningTime.orElse(0);
         runningRequests += finished.orElse(0);
+        prefillRequests += prefilled.orElse(0);
+        successRequests += succeeded.orElse(0);
         return new EngineSample(
                 atNanos,
                 sum(answered, EngineSample::waiting),
@@ -74,7 +80,9 @@ public final class PodSum {
                 total(prefill, prefillSeconds),
                 total(runningTime, runningSeconds),
                 total(finished, runningRequests),
-                sum(latest, EngineSample::cacheTokens));
+                sum(latest, EngineSample::cacheTokens),
+                total(prefilled, prefillRequests),
+                total(succeeded, successRequests));
     }
 
     private static OptionalDouble total(OptionalDouble increase, double total) {

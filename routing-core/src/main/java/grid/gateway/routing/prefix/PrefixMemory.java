@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.time.MonotonicClock;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +31,8 @@ public final class PrefixMemory {
     private final ConcurrentHashMap<ClusterId, Integer> measuredCapacity = new ConcurrentHashMap<>();
     /** Per-cluster usage horizons ({@code learn_from_usage}). */
     private final ConcurrentHashMap<ClusterId, UsageHorizon> horizons = new ConcurrentHashMap<>();
+    /** Which clusters report cached tokens on which API: how a usage without a count is read. */
+    private final CachedTokenReporters reporters = new CachedTokenReporters();
 
     private final MonotonicClock clock;
     private final long hashSalt;
@@ -56,6 +59,7 @@ public final class PrefixMemory {
         lrus.keySet().retainAll(clusters);
         measuredCapacity.keySet().retainAll(clusters);
         horizons.keySet().retainAll(clusters);
+        reporters.retain(clusters);
         if (!newSettings.learnFromUsage()) {
             horizons.clear();
         }
@@ -128,6 +132,20 @@ public final class PrefixMemory {
             nanos = horizon.learn(evidence, cachedTokens);
         }
         lru.horizon(nanos);
+    }
+
+    /**
+     * An answer from {@code cluster} to a request routed with {@code evidence} carried {@code report}: returns the
+     * cached tokens it stands for ({@link CachedTokenReporters}: a usage without a count is 0 from a cluster known to
+     * report on that API, nothing otherwise), and learns from them as {@link #usageReported(ClusterId, RunEvidence,
+     * long)} does. Silence from a cluster not known to report teaches nothing.
+     */
+    public OptionalLong usageReported(ClusterId cluster, RunEvidence evidence, UsageReport report) {
+        OptionalLong read = reporters.read(cluster, report);
+        if (read.isPresent()) {
+            usageReported(cluster, evidence, read.getAsLong());
+        }
+        return read;
     }
 
     /** The usage horizon of {@code cluster} in nanoseconds; {@code Long.MAX_VALUE} when none was learned. */

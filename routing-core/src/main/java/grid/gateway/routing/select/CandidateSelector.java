@@ -132,9 +132,12 @@ public final class CandidateSelector {
         boolean waitAlone = !sticky && ExpectedWait.saturated(candidates);
         for (int i = 0; i < run.length; i++) {
             Candidate candidate = candidates.get(i);
+            // A request that is not sticky computes its whole prompt wherever it goes, as far as affinity is
+            // concerned: a partial run (a shared system prompt) does not draw it, or every conversation sharing one
+            // piles onto the cluster that holds it, and their own turns evict each other there.
             double seconds = waitAlone
                     ? ExpectedWait.waitSeconds(candidate, settings)
-                    : ExpectedWait.seconds(candidate, keys, run[i], settings);
+                    : ExpectedWait.seconds(candidate, keys, sticky ? run[i] : 0, settings);
             ranked.add(new Ranked(candidate, run[i], seconds));
         }
         List<Ranked> ordered = shuffleTies(ranked, BY_EXPECTED_WAIT, way.ties());
