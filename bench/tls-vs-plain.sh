@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # TLS vs plain, same run: the gateway's cost per request with both hops over TLS against the same gateway in plain
-# HTTP (issue 17). One instant simulated engine per mode (plain, or HTTPS with a private CA's certificate), one gateway
+# HTTP. One instant simulated engine per mode (plain, or HTTPS with a private CA's certificate), one gateway
 # per mode (plain, or server.tls on the client listener and gateway.upstream.tls.ca_file to the engine), loaded in
 # turn with h2load (HTTP/1.1, closed loop, keep-alive) with a 1 KiB chat completion; rounds interleave the modes.
 #

@@ -8,7 +8,7 @@
 # host, and the order flips every round, so only an even count gives both jars that place equally often.
 #
 # Each jar's libs/ must sit beside it. Loads: the side-by-side Chat Completions bodies of 1 and 32 KiB, for the model
-# one cluster serves (not keyed since issue 14) and for a model two clusters serve (keyed: both clusters are the same
+# one cluster serves (never keyed) and for a model two clusters serve (keyed: both clusters are the same
 # nginx on two ports). h2load --h1 -t 1 -c 16, 1 s of warm-up then 8 s measured per window; every JVM first gets 30 s
 # of every load. Per window: successful answers, CPU µs per answer of the gateway JVM (utime+stime from /proc),
 # KiB allocated per answer (young collections in its GC log plus the heap in use at both ends, from jstat). JVM

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The framework's layers and settings, one at a time (issue 14, fifth pass): the tuned Helidon pass-through
+# The framework's layers and settings, one at a time: the tuned Helidon pass-through
 # (PassThroughProxy tuned) against variants of it that each change ONE client or server setting or layer
 # (PassThroughProxy --list), every one a JVM of its own in front of the same nginx upstream (as ab.sh sets it up).
 #

@@ -29,7 +29,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 in the router: a burst between two scrapes spreads with {@code count_sent_since_scrape}; {@code auto}
+ * The load and learning settings in the router: a burst between two scrapes spreads with {@code count_sent_since_scrape}; {@code auto}
  * prices a match with the cluster's own numbers; {@code learn_from_usage} stops a cluster whose engine evicted what
  * the memory remembers from staying sticky. Each test runs the same steps with the feature off and shows the seed's
  * behaviour, so it fails without the feature.

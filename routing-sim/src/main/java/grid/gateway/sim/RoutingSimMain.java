@@ -47,7 +47,7 @@ import java.util.List;
  *   --diagnosis          also run the first report's diagnosis (shared-chat, slow grid, four configurations)
  *   --without C,D        switch these causes off in the simulation around the router in every gateway-fed run
  *                        (SimCause: exploration, drop-on-error, drop-on-429, miss-load, miss-placement,
- *                        unknown-slots): what a change to one of the product owner's rules, or a signal vLLM does not
+ *                        unknown-slots): what a change to one of the product's rules, or a signal vLLM does not
  *                        export, would buy, on the whole scoreboard; the report says so at its top
  *   --decompose          instead of the report, decompose grid_site_route's p90 under the recommended configuration
  *                        (with --order-by) on the chosen workloads, grids and loads: each cause switched off in the

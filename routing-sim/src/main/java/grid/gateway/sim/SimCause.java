@@ -23,7 +23,7 @@ public enum SimCause {
     DROP_ON_ERROR("drop on error"),
     /**
      * The same drop on a 429 only: the router does not hear a 429's status (the answer still comes and is retried),
-     * while a 503 still drops. A narrower rule than the seed's, measured for the product owner (a 429 refuses a
+     * while a 503 still drops. A narrower rule than the seed's, measured to weigh it (a 429 refuses a
      * request; it says nothing about what the engine's cache holds).
      */
     DROP_ON_429("drop on 429", "without drop on 429 (5xx still drops)"),

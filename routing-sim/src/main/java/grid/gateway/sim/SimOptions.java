@@ -45,7 +45,7 @@ final class SimOptions {
     private boolean tracePeakLoad = true;
     /**
      * Causes the simulation switches off around the router in every gateway-fed run of the report: what a change to
-     * one of the product owner's rules would buy, counted on the whole scoreboard (never the product's behaviour).
+     * one of the product's rules would buy, counted on the whole scoreboard (never the product's behaviour).
      */
     private Set<SimCause> without = EnumSet.noneOf(SimCause.class);
 

@@ -7,10 +7,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19's design in the simulator: R = 3 and 6 replicas behind a random spread, each with its own memory, sharing
+ * Replica sharing in the simulator: R = 3 and 6 replicas behind a random spread, each with its own memory, sharing
  * confirmations and drops through a stream that delivers them 10 ms later (a site-local Redis: publish, XADD, XREAD),
- * against the same replicas without sharing and against one replica. Under {@code depth} (the recommended order until
- * session 26), whose numbers docs/routing-sim.md and docs/prefix-sharing.md quote: the memory's sharing is what is
+ * against the same replicas without sharing and against one replica. Under {@code depth} (the order these
+ * measurements used), whose numbers docs/routing-sim.md and docs/prefix-sharing.md quote: the memory's sharing is what is
  * tested here; {@code expected_wait}'s shared backlog is {@link SharedBacklogTest}'s.
  */
 class StreamSharingTest {

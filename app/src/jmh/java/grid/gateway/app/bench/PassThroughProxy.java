@@ -121,7 +121,7 @@ public final class PassThroughProxy {
         this.tuned = !variant.equals("naive");
         this.sendBytes = variant.equals("s-send-bytes");
         this.sendContext = variant.equals("c-no-services") ? Context.create() : null;
-        // The gateway's UpstreamForwarder settings (as of session 24; the gateway has gained some since: the c-
+        // The gateway's UpstreamForwarder settings as this baseline copies them (the gateway has more: the c-
         // variants measure them one at a time).
         WebClientConfig.Builder builder = WebClient.builder()
                 // tuned: no write buffer, as the gateway's own client (a request is not copied into it first)

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  *
  * <p>Measurement only: enough for the side-by-side's fixed nginx answer. It does not read chunked answers, check
  * framing beyond the status line and the length, time an answer out beyond the socket's read timeout, or speak TLS:
- * what the gateway would need for those is listed in BENCHMARKS.md ("Fifth pass").
+ * what the gateway would need for those is listed in docs/performance-notes.md.
  */
 final class RawUpstream {
     private static final List<String> ALPN = List.of("http/1.1");

@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What prefix sharing costs per request (issue 19), without Redis (its load is measured with redis-benchmark, see
+ * What prefix sharing costs per request, without Redis (its load is measured with redis-benchmark, see
  * BENCHMARKS.md):
  *
  * <ul>

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The hand-written access line is byte for byte what the jakarta.json generator (Parsson) wrote before it: the same
  * escaping of every character, the same numbers, the same nulls, in the same order. The reference here is the
- * generator itself, driven as {@code AccessLine} drove it until issue 14's sixth pass.
+ * generator itself, driven as {@code AccessLine} once drove it.
  */
 class AccessJsonTest {
     private static final JsonGeneratorFactory PARSSON = Json.createGeneratorFactory(Map.of());
@@ -139,7 +139,7 @@ class AccessJsonTest {
         return out.toString();
     }
 
-    /** The line as the generator wrote it, field for field as {@code AccessLine} wrote it before the sixth pass. */
+    /** The line as the generator wrote it, field for field as {@code AccessLine} once wrote it. */
     private static String parssonLine(AccessRecord record, AccessLine.Finish finish) {
         StringWriter out = new StringWriter();
         try (JsonGenerator json = PARSSON.createGenerator(out)) {

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
  *   the style guide's "n.m"                    §Sn.m
  * </pre>
  *
- * Once they are replaced, set {@link #LEGACY_CITATIONS_ALLOWED} to false: every old form then fails, and so does an
- * issue number in main code ("with issue 4"), which names a tracker a reader of the code cannot follow.
+ * Once they are replaced, set {@link #LEGACY_CITATIONS_ALLOWED} to false: every old form then fails, and so does a
+ * tracker number in main code (the word issue followed by a number), which names a tracker a reader of the code cannot follow.
  */
 class CitationsTest {
     /**

@@ -49,7 +49,7 @@ class HopByHopHeadersTest {
 
     @Test
     void drops_http2SettingsEvenWhenConnectionDoesNotNameIt() {
-        // Issue 13 finding 9: HTTP2-Settings belongs to an h2c upgrade of this one connection.
+        // HTTP2-Settings belongs to an h2c upgrade of this one connection.
         WritableHeaders<?> headers = WritableHeaders.create();
         headers.add(HeaderValues.create("Connection", "keep-alive"));
 

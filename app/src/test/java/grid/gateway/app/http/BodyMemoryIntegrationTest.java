@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13 finding 2: memory held for request bodies follows the bytes that arrived, a process-wide budget sheds
+ * Memory held for request bodies follows the bytes that arrived, a process-wide budget sheds
  * load with 503 + Retry-After, and {@code server.max_connections} caps the client listener.
  */
 class BodyMemoryIntegrationTest {

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 13 findings 4 and 5: a body that names a stored id must never reach an engine unpinned, whether the strict
+ * A body that names a stored id must never reach an engine unpinned, whether the strict
  * scanner cannot read it (a byte order mark, UTF-16/32, {@code NaN}) or the id carries no known tag.
  */
 class BodyPinBypassIntegrationTest {

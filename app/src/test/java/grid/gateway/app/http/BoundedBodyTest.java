@@ -131,7 +131,7 @@ class BoundedBodyTest {
 
     @Test
     void read_declares32MiBAndSendsOneByte_holdsOnlyTheFirstBuffer() {
-        // Issue 13 finding 2: the buffer follows the bytes that arrived, not the declared Content-Length.
+        // The buffer follows the bytes that arrived, not the declared Content-Length.
         BodyBudget budget = new BodyBudget(() -> UNLIMITED);
         BodyBudget.Hold hold = budget.hold();
 

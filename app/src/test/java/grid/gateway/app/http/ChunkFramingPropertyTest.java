@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Seeded fuzzing of inbound chunk framing (issue 13): 300 chunked bodies cut at random points, one chunk-size line
+ * Seeded fuzzing of inbound chunk framing: 300 chunked bodies cut at random points, one chunk-size line
  * (or the last chunk) mutated by a random rule, a hidden request pipelined behind. Whatever the mutation, the answer
  * is never a 5xx, a refused body is one 400 and a closed connection, an accepted body reaches the engine exactly as
  * sent, and the hidden request never does.

@@ -120,7 +120,7 @@ class HostileBodyIntegrationTest {
             forwardedUnchanged("/v1/chat/completions", utf8(body), "parser_limit");
             String unclosed = "{\"model\":\"demo-model\",\"messages\":" + "[{\"a\":".repeat(depth);
             forwardedUnchanged("/v1/messages", utf8(unclosed), "parser_limit");
-            // On a path whose body can name a stored id, a body the strict scanner rejects is refused (issue 13).
+            // On a path whose body can name a stored id, a body the strict scanner rejects is refused.
             Outcome refused = post("/v1/responses", utf8(unclosed));
             assertThat(refused.status()).isEqualTo(400);
             assertThat(refused.millis()).isLessThan(GENEROUS_MILLIS);

@@ -199,7 +199,7 @@ class InboundLimitsIntegrationTest {
 
     @Test
     void a11_slowHeadersOnTheAdminListener_closedToo() {
-        // Issue 13 finding 8: the admin port is guarded by the same header deadline.
+        // The admin port is guarded by the same header deadline.
         double before = refused("header_timeout");
         try (RawHttp slow =
                 new RawHttp(gateway.server.adminPort()).send("GET /metrics HTTP/1.1\r\nHost: gw\r\nX-Slow: a")) {

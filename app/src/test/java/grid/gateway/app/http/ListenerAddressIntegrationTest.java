@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13 finding 8: {@code server.host} and {@code server.admin_host} choose the listeners' addresses. Linux routes
+ * {@code server.host} and {@code server.admin_host} choose the listeners' addresses. Linux routes
  * all of 127.0.0.0/8 to loopback, so binding 127.0.0.1 and 127.0.0.2 apart is observable without leaving the host.
  */
 class ListenerAddressIntegrationTest {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway's own listeners over TLS (issue 17's "must show"): {@code client_auth: required} refuses a client
+ * The gateway's own listeners over TLS: {@code client_auth: required} refuses a client
  * without a certificate of {@code client_ca_file}; the admin listener serves its own TLS; a rotated certificate is
  * served to new connections without a restart (files swapped as a Kubernetes Secret update swaps them, by symbolic
  * link), and a broken pair is refused while the one in force keeps serving. Certificates are made for the run.

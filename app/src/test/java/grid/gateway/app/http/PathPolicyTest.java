@@ -67,7 +67,7 @@ class PathPolicyTest {
                 "/v1/conversations/conv_x/%69tems"
             })
     void serves_consumerEncodedOrUnknownSubPathsOfStoredObjects_refused(String path) {
-        // Issue 13 finding 3: an engine decodes what the gateway never checked.
+        // An engine decodes what the gateway never checked.
         assertThat(consumer.serves(TABLE.classify(path))).isFalse();
     }
 

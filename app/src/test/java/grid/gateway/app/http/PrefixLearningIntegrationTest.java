@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 13 findings 11 and 12: what the prefix memory learns from an answer. Calls that only count tokens teach
+ * What the prefix memory learns from an answer. Calls that only count tokens teach
  * nothing; a 2xx whose body breaks before its first byte (the client gets 502/504) keeps nothing confirmed.
  */
 class PrefixLearningIntegrationTest {

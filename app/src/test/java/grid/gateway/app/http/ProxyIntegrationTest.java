@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway on real sockets in front of two simulated engines at two sites (issue 4's "must show"); {@link
+ * The gateway on real sockets in front of two simulated engines at two sites; {@link
  * ProxyOverTlsIntegrationTest} runs every test again with TLS on both hops.
  */
 class ProxyIntegrationTest {

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 13 findings 1, 3, 6 and 7 on real sockets: malformed chunk framing, chunk extensions, encoded and unknown
+ * On real sockets: malformed chunk framing, chunk extensions, encoded and unknown
  * sub-paths, stray methods, and what a client fault writes to the log. A raw engine records every byte it gets, so
  * "nothing forwarded" is checked on the wire.
  */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway forwarding to, and scraping, an https engine served with a private CA's certificate (issue 17's "must
+ * The gateway forwarding to, and scraping, an https engine served with a private CA's certificate ("must
  * show"): trusted once {@code ca_file} names the CA, and refused with a 502 and a log line that says why when it does
  * not, when the certificate is for another name, when it expired, and when the engine asks for a client certificate
  * the gateway does not show. Certificates are made for the run.

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Jazzer fuzz targets for the stored-id rewriting (issue 13: fuzzing extended to it). The JSON grammar underneath is
+ * Jazzer fuzz targets for the stored-id rewriting. The JSON grammar underneath is
  * routing-core's {@code JsonTokenizer}, fuzzed there ({@code ParserFuzzTest#jsonTokenizer}); these targets fuzz what
  * the rewriting adds on top of it. Invariants, on any bytes:
  *

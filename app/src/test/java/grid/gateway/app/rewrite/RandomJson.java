@@ -145,7 +145,7 @@ final class RandomJson {
                 .append(idMember && s.raw().equals(s.decoded()) && prefixed ? tag(s.raw()) : s.raw())
                 .append('"');
         if (rootId) {
-            // Every string in a root id field is an id (issue 13), tagged or not; only a tag is rewritten.
+            // Every string in a root id field is an id, tagged or not; only a tag is rewritten.
             rootIds.add(s.decoded());
             String engineId = Fixtures.STRIP.apply(s.decoded());
             stripped.append('"')

@@ -54,7 +54,7 @@ class RequestIdStripperTest {
                         List.of(PREV, CONV)),
                 Arguments.of("{'previous_response_id':'resp_abc'}", List.of("resp_abc")),
                 Arguments.of("{'previous_response_id':'conv_abc'}", List.of("conv_abc")),
-                // Issue 13 finding 5: any string in those fields names a stored object (the router answers 404).
+                // Any string in those fields names a stored object (the router answers 404).
                 Arguments.of(
                         "{'previous_response_id':'msg_abc','conversation':'abc','id':'resp_a'}",
                         List.of("msg_abc", "abc")),
@@ -208,7 +208,7 @@ class RequestIdStripperTest {
     }
 
     /**
-     * A deliberate change (issue 15): the rewrite shares the keyer's tokenizer and so its depth limit; a body nested
+     * A deliberate choice: the rewrite shares the keyer's tokenizer and so its depth limit; a body nested
      * deeper than 256 containers is unreadable (the gateway answers 400 {@code invalid_json}), as it gets no keys.
      */
     @Test

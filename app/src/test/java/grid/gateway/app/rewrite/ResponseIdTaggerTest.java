@@ -152,7 +152,7 @@ class ResponseIdTaggerTest {
     }
 
     /**
-     * A deliberate change (issue 15): the rewrite shares the keyer's tokenizer and so its depth limit; an answer
+     * A deliberate choice: the rewrite shares the keyer's tokenizer and so its depth limit; an answer
      * nested deeper than 256 containers, which no engine writes, passes on as it is, after one linear scan and
      * without a stack overflow.
      */

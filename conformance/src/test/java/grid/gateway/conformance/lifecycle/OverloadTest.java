@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Reliability J.100, in short: far more concurrent clients than two one-slot engines can serve. Once an engine's
  * queue reaches {@code max_queue_depth} the gateway stops admitting it and sheds with 503 + {@code Retry-After: 5}
  * instead of queueing more; every other request is served; when the burst ends both clusters admit again within
- * 10 s and a request is served at once. Two forms: a short burst of 16 clients, and (issue 13) a sustained minute at
+ * 10 s and a request is served at once. Two forms: a short burst of 16 clients, and a sustained minute at
  * three times capacity: 6 clients that never pause but when told to retry later, against 2 slots.
  */
 class OverloadTest {

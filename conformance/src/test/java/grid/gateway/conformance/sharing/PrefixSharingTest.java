@@ -14,7 +14,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
 
 /**
- * Issue 19's scenarios with a real Redis and the engine simulator: two (or a restarted) gateway replicas share
+ * Prefix sharing with a real Redis and the engine simulator: two (or a restarted) gateway replicas share
  * their prefix confirmations and drops through the stream. Queues are equal, so without sharing a replica that never
  * saw a conversation routes it by load ({@code miss}); with sharing it routes to the cluster a peer confirmed
  * ({@code hit}).

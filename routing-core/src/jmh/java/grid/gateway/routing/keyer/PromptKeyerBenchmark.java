@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The keyer against a bare streaming parse of the same bytes, in the same run (issue 2's benchmark).
+ * The keyer against a bare streaming parse of the same bytes, in the same run.
  *
  * <p>Run: {@code mvn -Pbench -pl routing-core -am package -DskipTests && java -jar routing-core/target/benchmarks.jar
  * PromptKeyerBenchmark}. Throughput in MB/s is {@code body bytes / time per op}; compare the three methods of one

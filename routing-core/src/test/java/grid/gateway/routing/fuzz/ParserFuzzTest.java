@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Jazzer fuzz targets for the JSON tokenizer, the keyer and the tag parser (reliability B32, issue 8's fuzz run).
+ * Jazzer fuzz targets for the JSON tokenizer, the keyer and the tag parser (reliability B32).
  * Invariants: never throws, never reports a keyer fault, gives the same answer twice (no hidden state), and a parsed
  * tag formats back to the exact text it came from. The tokenizer's target is the one that covers the JSON grammar,
  * which the keyer and the gateway's stored-id rewriting share.

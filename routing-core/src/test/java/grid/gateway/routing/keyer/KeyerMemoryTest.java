@@ -78,7 +78,7 @@ class KeyerMemoryTest {
 
     @Test
     void key_millionsOfTinyRootMembers_allocatesAFractionOfTheBody() {
-        // Issue 13 finding 10: pass 1 recorded 16 bytes of offsets a root member (about 200 MB for 32 MiB).
+        // Recording 16 bytes of offsets a root member would hold about 200 MB for 32 MiB of tiny members.
         byte[] distinct = repeated("\"k#\":1", 4 << 20);
         byte[] same = repeated("\"k\":1", 4 << 20);
         byte[] escaped = repeated("\"\\u006b#\":1", 4 << 20);

@@ -14,7 +14,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Issue 19: what a replica offers its peers, and how it applies theirs (the same semantics as its own). */
+/** What a replica offers its peers, and how it applies theirs (the same semantics as its own). */
 class PrefixMemorySharingTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "east-a");
     private static final ClusterId WEST_A = new ClusterId(new SiteName("west"), "west-a");
