@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * @param countSentSinceScrape {@code load.count_sent_since_scrape}
  * @param orderBy {@code load.order_by}
  * @param sharedMemory replicas share one prefix memory, every confirmation and drop seen by all at once: the ideal
- *     that sharing confirmations between the replicas of a site (docs/replica-sharing.md) can approach
+ *     that sharing confirmations between the replicas of a site (docs/prefix-sharing.md) can approach
  * @param streamLagSeconds replicas each keep their own memory and share confirmations and drops through a stream
  *     that delivers them this many seconds later (the Redis design of docs/prefix-sharing.md, {@link SharedStream}); negative: no stream
  * @param sharedBacklog with a stream, the replicas also publish their sends and add their peers' to their prefill

@@ -54,7 +54,7 @@ final class Report {
 
     /** How the "shared" runs share, as the report says it when no other is given: the ideal one memory. */
     static final String ONE_MEMORY =
-            "sharing one prefix memory, the ideal that sharing confirmations" + " (docs/replica-sharing.md) approaches";
+            "sharing one prefix memory, the ideal that sharing confirmations" + " (docs/prefix-sharing.md) approaches";
 
     /**
      * What the report says its runs were: {@code recommendedAs} names what {@code +rec} ran (after "`+rec`:"),

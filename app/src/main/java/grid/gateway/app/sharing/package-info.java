@@ -1,5 +1,5 @@
 /**
- * Prefix-memory sharing between the replicas of a site through a Redis stream ({@code docs/prefix-sharing.md}, {@code docs/replica-sharing.md}): the adapter behind the routing core's {@code MemorySharing} port.
+ * Prefix-memory sharing between the replicas of a site through a Redis stream ({@code docs/prefix-sharing.md}): the adapter behind the routing core's {@code MemorySharing} port.
  *
  * <pre>
  *   PrefixMemory.confirm/drop ──MemorySharing──> SharingPublisher (bounded queue) ──XADD MAXLEN ~──> stream

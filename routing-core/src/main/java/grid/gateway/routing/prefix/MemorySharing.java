@@ -4,7 +4,7 @@ import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
 
 /**
- * Where this replica's confirmations and drops go so that its peers can apply them ({@code docs/prefix-sharing.md}, {@code docs/replica-sharing.md}): the port the routing core offers; the transport (a Redis stream) lives outside it.
+ * Where this replica's confirmations and drops go so that its peers can apply them ({@code docs/prefix-sharing.md}): the port the routing core offers; the transport (a Redis stream) lives outside it.
  *
  * <p>Only what this replica learned from its own answers is offered here; what a peer learned is applied with
  * {@link PrefixMemory#applyPeer} and never offered again, so an entry travels once.
