@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Whether the time to refuse a stored-id tag tells a forged mac apart from a valid mac for a cluster that left the
- * grid (docs/reliability.md D 51): both answer the same 404, and the mac is checked first, so both cost one HMAC per key
+ * grid (docs/reliability-checklist.md D 51): both answer the same 404, and the mac is checked first, so both cost one HMAC per key
  * plus a constant-time compare; the left-grid tag adds one map lookup that fails.
  *
  * <p>Run: {@code mvn -Pbench -pl routing-core package && java -jar routing-core/target/benchmarks.jar

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  *   the spec's "§n"                            §n
  *   the API reference's "§n.m"                 §An.m
  *   the Helidon notes' "Pn" (or a bare "(Pn")  §Hn; their "§2" is §H0
- *   the reliability anchors' "§0.n"            §Rn; their letters A–J are sections of docs/reliability.md
+ *   the reliability anchors' "§0.n"            §Rn; their letters A–J are sections of docs/reliability-checklist.md
  *   the style guide's "n.m"                    §Sn.m
  * </pre>
  *
@@ -210,7 +210,7 @@ class CitationsTest {
             ids.add("R" + m.group(1));
         }
         if (m.group(2) != null) {
-            ids.add("R"); // the checklist's letters: §R maps each to its section of docs/reliability.md
+            ids.add("R"); // the checklist's letters: §R maps each to its section of docs/reliability-checklist.md
         }
         if (ids.isEmpty()) {
             ids.add("(no section)");

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Clients that go away or stop reading (docs/reliability.md G, items 83–87), on real sockets: a raw-socket client and a
+ * Clients that go away or stop reading (docs/reliability-checklist.md G, items 83–87), on real sockets: a raw-socket client and a
  * scripted raw-socket engine that records when the gateway closes its connection. Times are measured and printed
  * (the report quotes them); assertions use generous bounds so a loaded machine cannot make them flaky.
  */

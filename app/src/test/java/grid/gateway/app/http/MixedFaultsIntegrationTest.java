@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A bounded run of mixed faults (docs/reliability.md G 87, scaled down for CI; the soak script runs the long version):
+ * A bounded run of mixed faults (docs/reliability-checklist.md G 87, scaled down for CI; the soak script runs the long version):
  * 240 requests from 8 concurrent raw clients, each with one of six fates, then every request must have had exactly
  * its expected answer, and the engine's open connections and the process's file descriptors must be back near their
  * baseline (pooled idle connections aside). The first-byte timeout is generous (1.5 s) so that on a loaded machine

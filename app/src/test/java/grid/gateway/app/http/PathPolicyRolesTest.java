@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Which raw paths each role serves (docs/reliability.md E 66–69, docs/design.md §8): a provider only its exact allowed paths, a
+ * Which raw paths each role serves (docs/reliability-checklist.md E 66–69, docs/design.md §8): a provider only its exact allowed paths, a
  * consumer the four APIs and their stored-object paths; neither serves vLLM's operational endpoints or any path
  * that could mean something else once decoded or normalised.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Request targets only a raw socket can send (docs/reliability.md E 67–69), through a provider and a consumer: none
+ * Request targets only a raw socket can send (docs/reliability-checklist.md E 67–69), through a provider and a consumer: none
  * reaches the engine, and each is refused with 404 (the gateway's path refusal) or 400 (Helidon's parser).
  */
 class RequestTargetsIntegrationTest {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hostile stored-id tags through the whole gateway with a tag key (docs/reliability.md D 48, 49, 52, 53, 64): every id
+ * Hostile stored-id tags through the whole gateway with a tag key (docs/reliability-checklist.md D 48, 49, 52, 53, 64): every id
  * that does not name a cluster of the grid under a valid mac gets the one same 404, byte for byte, and reaches no
  * engine; the key, the salts clients send and the macs never show in logs, metrics or error bodies.
  */

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Engines that fail (docs/reliability.md F, items 70–81), on real sockets: a scripted raw-socket engine behind the gateway
+ * Engines that fail (docs/reliability-checklist.md F, items 70–81), on real sockets: a scripted raw-socket engine behind the gateway
  * and a raw-socket client in front of it, so the test sees exactly which bytes and which connection ends arrive.
  */
 class UpstreamFaultsIntegrationTest {
