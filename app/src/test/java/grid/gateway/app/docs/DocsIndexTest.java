@@ -6,60 +6,81 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README stays the short entry page and the reference lives in docs/: the README is under 250 lines, links every
- * page of docs/, and every relative link of the README, of docs/ and of the READMEs under etc/ reaches an existing
- * file and, when it names one, an existing heading there.
+ * The README stays the short entry page and links the map of the docs; the map, docs/README.md, links every page of
+ * docs/; and every relative link of every Markdown file of the repository reaches an existing file and, when it
+ * names one, an existing heading there (anchors as the code host makes them, a repeated heading's with {@code -1},
+ * {@code -2}, ...).
  */
 class DocsIndexTest {
     private static final int README_MAX_LINES = 250;
+    private static final String MAP = "docs/README.md";
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 
     @Test
-    void readme_isShort_andLinksEveryPageOfDocs() throws IOException {
-        String readme = RepoDocs.read("README.md");
-        assertThat(readme.lines().count()).as("README.md lines").isLessThan(README_MAX_LINES);
+    void readme_isShort_andLinksTheMapOfTheDocs() throws IOException {
+        Path root = RepoDocs.root();
+        assertThat(RepoDocs.read("README.md").lines().count()).as("README.md lines").isLessThan(README_MAX_LINES);
+        assertThat(linkedFiles(root, root.resolve("README.md"))).as("README links " + MAP).contains(MAP);
+    }
 
-        Set<String> linked = new HashSet<>();
-        for (Link link : links(RepoDocs.root().resolve("README.md"))) {
-            linked.add(RepoDocs.root().relativize(link.target()).toString().replace('\\', '/'));
-        }
-        for (Path page : markdownFiles(RepoDocs.root().resolve("docs"))) {
-            String name = RepoDocs.root().relativize(page).toString().replace('\\', '/');
-            assertThat(linked).as("README links " + name).contains(name);
-        }
+    @Test
+    void theMap_linksEveryPageOfDocs() throws IOException {
+        assertThat(unlisted(RepoDocs.root(), MAP)).as("pages of docs/ missing from " + MAP).isEmpty();
+    }
+
+    @Test
+    void unlisted_namesAPageTheMapLeavesOut(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("docs"));
+        Files.writeString(dir.resolve("docs/README.md"), "# Map\n\n* [a](a.md): a page\n");
+        Files.writeString(dir.resolve("docs/a.md"), "# A\n");
+        assertThat(unlisted(dir, MAP)).isEmpty();
+
+        Files.writeString(dir.resolve("docs/b.md"), "# B\n");
+        assertThat(unlisted(dir, MAP)).containsExactly("docs/b.md");
     }
 
     @Test
     void everyRelativeLink_reachesAFileAndHeadingThatExist() throws IOException {
-        List<Path> files = new ArrayList<>();
-        files.add(RepoDocs.root().resolve("README.md"));
-        files.add(RepoDocs.root().resolve("BENCHMARKS.md"));
-        files.addAll(markdownFiles(RepoDocs.root().resolve("docs")));
-        try (Stream<Path> etc = Files.walk(RepoDocs.root().resolve("etc"))) {
-            etc.filter(p -> p.getFileName().toString().equals("README.md")).forEach(files::add);
-        }
-        List<String> broken = new ArrayList<>();
-        for (Path file : files) {
-            for (Link link : links(file)) {
-                String where = RepoDocs.root().relativize(file) + ": (" + link.text() + ")";
-                if (!Files.exists(link.target())) {
-                    broken.add(where + " no such file");
-                } else if (link.anchor() != null && !anchors(link.target()).contains(link.anchor())) {
-                    broken.add(where + " no such heading");
-                }
-            }
-        }
-        assertThat(broken).as("broken links").isEmpty();
+        Path root = RepoDocs.root();
+        List<Path> markdown = RepoDocs.files(root, p -> p.toString().endsWith(".md"));
+        assertThat(markdown).as("Markdown files found").contains(root.resolve(MAP), root.resolve("BENCHMARKS.md"));
+        assertThat(brokenLinks(root, markdown)).as("broken links").isEmpty();
+    }
+
+    @Test
+    void brokenLinks_reportsAMissingFileAndAMissingHeading(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("a.md"),
+                """
+                # A page
+                ## Twice
+                ## Twice
+                [fine](b.md) [fine](#a-page) [fine](b.md#b-1) [fine](#twice-1) [leaves](https://example.org/x.md)
+                [no file](c.md) [no heading](b.md#nowhere) [no third](#twice-2)
+                ```
+                [in a fence](d.md)
+                ```
+                """);
+        Files.writeString(dir.resolve("b.md"), "# B 1\n");
+
+        assertThat(brokenLinks(dir, List.of(dir.resolve("a.md"))))
+                .containsExactly(
+                        "a.md: (c.md) no such file",
+                        "a.md: (b.md#nowhere) no such heading",
+                        "a.md: (#twice-2) no such heading");
     }
 
     @Test
@@ -67,6 +88,47 @@ class DocsIndexTest {
         assertThat(anchor("Lifecycle: restart, reload, shutdown")).isEqualTo("lifecycle-restart-reload-shutdown");
         assertThat(anchor("Evidence (`bin/routing-sim`)")).isEqualTo("evidence-binrouting-sim");
         assertThat(anchor("4. The keyer")).isEqualTo("4-the-keyer");
+    }
+
+    /** The pages of {@code root}/docs that the map {@code map} does not link, relative to {@code root}. */
+    static List<String> unlisted(Path root, String map) throws IOException {
+        Set<String> linked = linkedFiles(root, root.resolve(map));
+        List<String> missing = new ArrayList<>();
+        for (Path page : markdownFiles(root.resolve("docs"))) {
+            String name = relative(root, page);
+            if (!name.equals(map) && !linked.contains(name)) {
+                missing.add(name);
+            }
+        }
+        return missing;
+    }
+
+    /** Each relative link of {@code files} whose file or heading does not exist, as "file: (link) why". */
+    static List<String> brokenLinks(Path root, List<Path> files) throws IOException {
+        List<String> broken = new ArrayList<>();
+        for (Path file : files) {
+            for (Link link : links(file)) {
+                String where = relative(root, file) + ": (" + link.text() + ")";
+                if (!Files.exists(link.target())) {
+                    broken.add(where + " no such file");
+                } else if (link.anchor() != null && !anchors(link.target()).contains(link.anchor())) {
+                    broken.add(where + " no such heading");
+                }
+            }
+        }
+        return broken;
+    }
+
+    private static Set<String> linkedFiles(Path root, Path file) throws IOException {
+        Set<String> linked = new HashSet<>();
+        for (Link link : links(file)) {
+            linked.add(relative(root, link.target()));
+        }
+        return linked;
+    }
+
+    private static String relative(Path root, Path file) {
+        return root.relativize(file).toString().replace('\\', '/');
     }
 
     /** A relative link of {@code file}: the text between the parentheses, its target file, its anchor or null. */
@@ -95,11 +157,13 @@ class DocsIndexTest {
         return links;
     }
 
+    /** The anchors of a Markdown file's headings; a repeated heading's anchor gets -1, -2, ... as on the host. */
     private static Set<String> anchors(Path markdown) throws IOException {
         Set<String> anchors = new HashSet<>();
         if (!markdown.toString().endsWith(".md")) {
             return anchors;
         }
+        Map<String, Integer> seen = new HashMap<>();
         boolean fenced = false;
         for (String line : Files.readAllLines(markdown)) {
             if (line.startsWith("```")) {
@@ -107,7 +171,9 @@ class DocsIndexTest {
             }
             int level = RepoDocs.headingLevel(line);
             if (!fenced && level > 0) {
-                anchors.add(anchor(line.substring(level).strip()));
+                String anchor = anchor(line.substring(level).strip());
+                int before = seen.merge(anchor, 1, Integer::sum) - 1;
+                anchors.add(before == 0 ? anchor : anchor + "-" + before);
             }
         }
         return anchors;

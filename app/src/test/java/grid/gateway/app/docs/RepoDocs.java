@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * Test fixture: the repository's files the operator reads (README.md, docs/, etc/), found from the module directory
@@ -26,6 +28,31 @@ public final class RepoDocs {
         }
         throw new IllegalStateException("no README.md with etc/gateway-example.yaml above "
                 + Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * The repository's files whose path relative to the root satisfies {@code wanted}, sorted; build output
+     * ({@code target}), dependencies ({@code node_modules}), benchmark scratch ({@code work}) and hidden folders are
+     * left out.
+     */
+    public static List<Path> files(Path root, Predicate<Path> wanted) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(p -> !generated(root.relativize(p)))
+                    .filter(p -> wanted.test(root.relativize(p)))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static boolean generated(Path relative) {
+        for (Path part : relative) {
+            String name = part.toString();
+            if (name.startsWith(".") || name.equals("target") || name.equals("node_modules") || name.equals("work")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The text of a file under the repository root. */
