@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Gateway cost, side by side (issues 7 and 14): one fixed-answer upstream, measured in the same run
+# Gateway cost, side by side: one fixed-answer upstream, measured in the same run
 #   direct      client -> upstream
 #   nginx       client -> nginx (bodies kept in memory, keep-alive upstream pool of 64, 1 worker) -> upstream
 #   bare        client -> naive Helidon SE pass-through (PassThroughProxy naive: the gateway's WebServer and

@@ -58,8 +58,8 @@ class ValuesSchemaTest {
     }
 
     @Test
-    void issue12And13Settings_areAcceptedAndRendered(@TempDir Path scratch) throws IOException {
-        // Keys that issues 12 and 13 added to the gateway: the chart takes them; by default the server keys render the
+    void loadAndLearningSettings_areAcceptedAndRendered(@TempDir Path scratch) throws IOException {
+        // The optional load and learning keys of the gateway: the chart takes them; by default the server keys render the
         // gateway's own defaults and no prefix_affinity block is rendered.
         Path file = scratch.resolve("values.yaml");
         Files.writeString(file, """

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class HistoryLabelsTest {
     /** A tracker number, a numbered work period, or the requester's role, in any case. */
     private static final Pattern LABEL =
-            Pattern.compile("(?i)\\b(?:issue|session) [0-9]|\\bproduct\\sowner\\b");
+            Pattern.compile("(?i)\\b(?:issues?|sessions?) [0-9]|\\bproduct\\sowner\\b");
 
     @Test
     void noDocCommentOrTestName_carriesAHistoryLabel() throws IOException {
@@ -40,13 +40,16 @@ class HistoryLabelsTest {
         String text = String.join(
                 "\n",
                 "Fixed since " + "Issue" + " 12's pass.",
-                "measured in " + "session" + " 26",
+                "measured in " + "session" + " 26 (see " + "issues" + " 7 and 12)",
                 "a rule for the " + "product" + " owner",
                 "the session_id field, an issue with the pool, sessions of 2-10 turns, the product's rules");
 
         assertThat(labels("x.md", text))
                 .containsExactly(
-                        "x.md:1: " + "Issue" + " 1", "x.md:2: " + "session" + " 2", "x.md:3: product" + " owner");
+                        "x.md:1: " + "Issue" + " 1",
+                        "x.md:2: " + "session" + " 2",
+                        "x.md:2: " + "issues" + " 7",
+                        "x.md:3: product" + " owner");
     }
 
     /** Each label in {@code text}, as "file:line: label". */
