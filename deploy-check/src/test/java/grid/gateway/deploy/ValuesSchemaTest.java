@@ -59,8 +59,8 @@ class ValuesSchemaTest {
 
     @Test
     void loadAndLearningSettings_areAcceptedAndRendered(@TempDir Path scratch) throws IOException {
-        // The optional load and learning keys of the gateway: the chart takes them; by default the server keys render the
-        // gateway's own defaults and no prefix_affinity block is rendered.
+        // The optional load and learning keys of the gateway: the chart takes them; by default the server keys render
+        // the gateway's own defaults and no prefix_affinity block is rendered.
         Path file = scratch.resolve("values.yaml");
         Files.writeString(file, """
                 server: {maxInflightBodyBytes: 268435456, maxConnections: 4096, host: 0.0.0.0, adminHost: 127.0.0.1}
