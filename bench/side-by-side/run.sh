@@ -20,7 +20,7 @@
 #
 #   --quick    1 round of 3 s windows, 1 and 32 KiB at 16 connections, 5 s JVM warm-up (about 2 minutes)
 #   --portkey  add the Portkey row (installs it into work/portkey; about 4 more minutes)
-#   --jfr      record the gateway with JFR into work/gateway.jfr (profile: see BENCHMARKS.md)
+#   --jfr      record the gateway with JFR into work/gateway.jfr (profile: see docs/performance-notes.md)
 #   --serve    start the servers, print their ports and wait (for profiling by hand); Ctrl-C stops them
 #   --out      the results file (default: bench/side-by-side/work/results.md); the table also goes to stdout
 #

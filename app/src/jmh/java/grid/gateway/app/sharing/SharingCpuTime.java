@@ -14,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * <p>Run: {@code java -cp app/target/benchmarks.jar grid.gateway.app.sharing.SharingCpuTime 512 30 [parts]} (keys,
  * rounds; {@code parts}: also {@code parse} and {@code applyKeys}, the two parts of {@code apply}).
  * It uses only {@code SharingBenchmark}'s public members, so the same file compiled against an earlier commit's
- * {@code benchmarks.jar} measures that commit in the same run (BENCHMARKS.md, "Applying faster").
+ * {@code benchmarks.jar} measures that commit in the same run (docs/performance-notes.md, "Applying faster").
  */
 public final class SharingCpuTime {
     private static final int OPS = 8192;

@@ -101,7 +101,7 @@ class RecentlySharedTest {
     }
 
     /**
-     * The workload BENCHMARKS.md reports: 200 conversations of 8 turns each on one cluster, each turn adding 64 blocks
+     * The workload docs/performance-notes.md reports: 200 conversations of 8 turns each on one cluster, each turn adding 64 blocks
      * (512 at the last), a turn every 25 s per conversation, the default TTL's refresh interval (150 s). Keys per
      * published entry: 288 in full; as the new tail, 64 a turn and the whole prompt once its first sending is 150 s old.
      */
