@@ -22,7 +22,8 @@
 #   --portkey  add the Portkey row (installs it into work/portkey; about 4 more minutes)
 #   --jfr      record the gateway with JFR into work/gateway.jfr (profile: see docs/performance-notes.md)
 #   --serve    start the servers, print their ports and wait (for profiling by hand); Ctrl-C stops them
-#   --out      the results file (default: bench/side-by-side/work/results.md); the table also goes to stdout
+#   --out      the results file (default: bench/side-by-side/work/results.md); the table also goes to stdout, and
+#              plot.mjs draws throughput and p99 against body size beside it (.svg)
 #
 # The full run takes about 12 minutes: 3 interleaved rounds (every target once per round, in turn) of 5 s windows
 # after 1 s of warm-up each, every Helidon JVM warmed 15 s first (C2 needs more than 5 s on 2 cores).
@@ -711,3 +712,5 @@ measure_half_saturation
 mkdir -p "$(dirname "$out")"
 report | tee "$out"
 log "results written to $out"
+node "$here/plot.mjs" "$out" "${out%.md}.svg" >/dev/null
+log "plot (throughput and p99 against body size): ${out%.md}.svg"
