@@ -32,13 +32,19 @@ class DocsIndexTest {
     @Test
     void readme_isShort_andLinksTheMapOfTheDocs() throws IOException {
         Path root = RepoDocs.root();
-        assertThat(RepoDocs.read("README.md").lines().count()).as("README.md lines").isLessThan(README_MAX_LINES);
-        assertThat(linkedFiles(root, root.resolve("README.md"))).as("README links " + MAP).contains(MAP);
+        assertThat(RepoDocs.read("README.md").lines().count())
+                .as("README.md lines")
+                .isLessThan(README_MAX_LINES);
+        assertThat(linkedFiles(root, root.resolve("README.md")))
+                .as("README links " + MAP)
+                .contains(MAP);
     }
 
     @Test
     void theMap_linksEveryPageOfDocs() throws IOException {
-        assertThat(unlisted(RepoDocs.root(), MAP)).as("pages of docs/ missing from " + MAP).isEmpty();
+        assertThat(unlisted(RepoDocs.root(), MAP))
+                .as("pages of docs/ missing from " + MAP)
+                .isEmpty();
     }
 
     @Test
@@ -62,9 +68,7 @@ class DocsIndexTest {
 
     @Test
     void brokenLinks_reportsAMissingFileAndAMissingHeading(@TempDir Path dir) throws IOException {
-        Files.writeString(
-                dir.resolve("a.md"),
-                """
+        Files.writeString(dir.resolve("a.md"), """
                 # A page
                 ## Twice
                 ## Twice

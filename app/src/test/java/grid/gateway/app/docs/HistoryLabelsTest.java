@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class HistoryLabelsTest {
     /** A tracker number, a numbered work period, or the requester's role, in any case. */
-    private static final Pattern LABEL =
-            Pattern.compile("(?i)\\b(?:issues?|sessions?) [0-9]|\\bproduct\\sowner\\b");
+    private static final Pattern LABEL = Pattern.compile("(?i)\\b(?:issues?|sessions?) [0-9]|\\bproduct\\sowner\\b");
 
     @Test
     void noDocCommentOrTestName_carriesAHistoryLabel() throws IOException {
