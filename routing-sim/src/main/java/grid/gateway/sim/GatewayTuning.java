@@ -211,8 +211,8 @@ public record GatewayTuning(
     /**
      * The recommended configuration (etc/gateway-recommended.yaml): every {@code auto}, usage learning, a fresh
      * load signal (scrape every {@code pollSeconds} over a window of {@code window}), sent-since-scrape counts and
-     * {@code load.order_by: expected_wait} (docs/tuning.md: a lower p90 than {@code depth} on 14 of 15 cells at 80%;
-     * {@link #withOrderBy} with {@code DEPTH} gives what was recommended before).
+     * {@code load.order_by: expected_wait} (docs/routing-studies.md: a lower p90 than {@code depth} on 14 of 15 cells at
+     * 80%; {@link #withOrderBy} with {@code DEPTH} gives the same with the default order).
      */
     public static GatewayTuning recommended(double pollSeconds, Duration window) {
         PrefixAffinitySettings settings =

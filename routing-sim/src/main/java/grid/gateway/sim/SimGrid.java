@@ -31,7 +31,7 @@ public record SimGrid(String name, List<ClusterModel> clusters, EngineModel engi
 
     /**
      * The engine cache of every cluster when a replayed trace runs: 2M tokens, as the engines of the held-out
-     * production trace (docs/tuning.md). Mooncake prompts average 15k tokens, so the 192k–768k of the synthetic grids
+     * production trace (docs/routing-sim.md). Mooncake prompts average 15k tokens, so the 192k–768k of the synthetic grids
      * would hold a dozen prompts; 2M holds about 130. Here the gateway's default memory (~1M tokens) is the smaller.
      */
     public static final int TRACE_CACHE_TOKENS = 2_000_000;

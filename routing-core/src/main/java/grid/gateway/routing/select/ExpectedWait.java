@@ -43,7 +43,7 @@ public final class ExpectedWait {
      * prompt's prefix is computed again elsewhere, evicting other prefixes there, while the sticky cluster's copy ages.
      * Leaving on any difference cost up to 3 points of hit rate against 1.25 × in the simulator (Mooncake trace, slow grid:
      * 50.6% against 53.5%); wider margins kept more hits but held requests at overloaded clusters (shared-chat, slow
-     * grid: p90 1.9 s at 2 ×, against 0.76 s without a margin and 1.03 s at 1.25 ×; docs/tuning.md).
+     * grid: p90 1.9 s at 2 ×, against 0.76 s without a margin and 1.03 s at 1.25 ×; docs/routing-studies.md).
      */
     public static final double LEAVE_FACTOR = 1.25;
 
@@ -62,7 +62,7 @@ public final class ExpectedWait {
      * length onto the clusters that prefill fastest, which on a grid whose prefill grows with its slots are simply the
      * largest, and their lines then hold more work than their length says. In the simulator that made one-off prompts
      * on the fast grid at 110% load 5–6% slower than least-queued; without it they were 1–2% faster, and the mixed
-     * grid, where the term matters most, keeps it whenever some cluster has a free slot (docs/tuning.md).
+     * grid, where the term matters most, keeps it whenever some cluster has a free slot (docs/routing-studies.md).
      */
     public static boolean saturated(List<Candidate> candidates) {
         for (Candidate candidate : candidates) { // a loop, not a stream: it runs for every keyed request
