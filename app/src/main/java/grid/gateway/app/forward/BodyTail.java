@@ -94,36 +94,49 @@ public final class BodyTail {
 
     /**
      * Event mode: {@link #ring} is kept linear, {@code total} bytes long: the bytes from the start of the older of the
-     * last two whole events. Each blank line moves the starts on, and what precedes the older one is dropped.
+     * last two whole events. Each blank line moves the starts on, and what precedes the older one is dropped. The bytes
+     * are scanned one by one for blank lines but copied a run at a time: this runs for every event of every stream.
      */
     private void appendEvents(byte[] src, int offset, int length) {
-        for (int i = offset; i < offset + length; i++) {
+        int end = offset + length;
+        int copied = offset;
+        for (int i = offset; i < end; i++) {
             byte b = src[i];
             if (b == '\n') {
-                lineEnds++;
+                if (++lineEnds == 2) {
+                    putAll(src, copied, i + 1 - copied);
+                    copied = i + 1;
+                    olderStart = newerStart;
+                    newerStart = progressStart;
+                    progressStart = (int) total;
+                }
             } else if (b != '\r') {
                 lineEnds = 0;
             }
-            put(b);
-            if (lineEnds == 2) {
-                olderStart = newerStart;
-                newerStart = progressStart;
-                progressStart = (int) total;
-            }
         }
+        putAll(src, copied, end - copied);
         dropBefore(olderStart);
     }
 
-    private void put(byte b) {
-        if (total == ring.length) {
-            if (ring.length == CAPACITY) {
-                // One event longer than the capacity: keep its last bytes, as a body's tail would.
-                dropBefore(CAPACITY / 2);
-            } else {
-                ring = Arrays.copyOf(ring, Math.max(FIRST_EVENTS_BUFFER, Math.min(CAPACITY, ring.length * 2)));
+    /** Appends {@code length} bytes, growing the buffer or, full at its capacity, dropping its first half. */
+    private void putAll(byte[] src, int offset, int length) {
+        int at = offset;
+        int left = length;
+        while (left > 0) {
+            if (total == ring.length) {
+                if (ring.length == CAPACITY) {
+                    // One event longer than the capacity: keep its last bytes, as a body's tail would.
+                    dropBefore(CAPACITY / 2);
+                } else {
+                    ring = Arrays.copyOf(ring, Math.max(FIRST_EVENTS_BUFFER, Math.min(CAPACITY, ring.length * 2)));
+                }
             }
+            int n = Math.min(left, ring.length - (int) total);
+            System.arraycopy(src, at, ring, (int) total, n);
+            total += n;
+            at += n;
+            left -= n;
         }
-        ring[(int) total++] = b;
     }
 
     /** Drops the first {@code n} kept bytes. */
