@@ -17,6 +17,11 @@ import javax.net.ssl.SSLSocket;
  * within the same timeout with the cluster's {@link Tls}: its trust, its client certificate, SNI, and the HTTPS
  * identity check of the name (docs/tls.md). Every failure here is a connect failure: nothing was sent.
  *
+ * <p>An open connection's reads have no socket timeout: the answer's head is read within its own deadline
+ * ({@link AnswerReader#deadline}) and every read of a body is watched by the exchange's {@link IdleAlarm}. A socket
+ * timeout on a virtual thread schedules and cancels a timer on every read that waits, once for each event of every
+ * stream, and the alarm already bounds the wait.
+ *
  * <p>Thread-safe (immutable).
  */
 final class Connector {
@@ -24,12 +29,10 @@ final class Connector {
     private static final List<String> ALPN = List.of("http/1.1");
 
     private final int connectMillis;
-    private final int readMillis;
 
-    /** Connects within {@code connectTimeout}; every read of an open connection waits at most {@code readTimeout}. */
-    Connector(Duration connectTimeout, Duration readTimeout) {
+    /** Connects (and shakes hands) within {@code connectTimeout}. */
+    Connector(Duration connectTimeout) {
         this.connectMillis = millis(connectTimeout);
-        this.readMillis = millis(readTimeout);
     }
 
     /** A new connection to {@code origin}; a failure is a connect failure (the TLS handshake's included). */
@@ -48,7 +51,7 @@ final class Connector {
             plain.connect(target, connectMillis);
             Tls tls = origin.tls();
             Socket socket = tls == null ? plain : handshake(tls, plain, target);
-            socket.setSoTimeout(readMillis);
+            socket.setSoTimeout(0); // no timer per read: see the class comment
             return new UpstreamConnection(origin, channel, socket);
         } catch (IOException | RuntimeException e) {
             channel.close();

@@ -43,6 +43,12 @@ public final class UpstreamForwarder {
     private final TlsHandshakeFailure handshakes = new TlsHandshakeFailure();
     private final ConnectionPool pool;
     private final Connector connector;
+    /**
+     * The longest silence in an exchange: {@code idle_timeout_ms}, or {@code first_byte_timeout_ms} when that is
+     * shorter (no read of an answer waits longer than either, docs/configuration.md).
+     */
+    private final Duration idleTimeout;
+
     private final RequestHeads heads = new RequestHeads();
     private volatile @Nullable Tls defaultTls;
 
@@ -62,7 +68,10 @@ public final class UpstreamForwarder {
         this.watchdog = watchdog;
         // Sockets age in real time, whatever clock the routing runs on.
         this.pool = new ConnectionPool(settings.maxConnectionsPerCluster(), SystemMonotonicClock.INSTANCE);
-        this.connector = new Connector(settings.connectTimeout(), settings.firstByteTimeout());
+        this.connector = new Connector(settings.connectTimeout());
+        this.idleTimeout = settings.idleTimeout().compareTo(settings.firstByteTimeout()) <= 0
+                ? settings.idleTimeout()
+                : settings.firstByteTimeout();
     }
 
     /**
@@ -122,8 +131,7 @@ public final class UpstreamForwarder {
 
     /** Writes the request on {@code connection} and reads its final head; the connection is closed on failure. */
     private Exchanged exchange(UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head) {
-        IdleAlarm alarm =
-                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.idleTimeout(), connection::close);
+        IdleAlarm alarm = IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, idleTimeout, connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         try {

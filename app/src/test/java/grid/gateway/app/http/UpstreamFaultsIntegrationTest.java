@@ -218,6 +218,27 @@ class UpstreamFaultsIntegrationTest {
         awaitPositive(engine.take());
     }
 
+    @Test
+    void pauseBetweenEventsLongerThanAShorterFirstByteTimeout_streamAbortedAtIt() throws Exception {
+        // The longest silence inside an answer is the smaller of the two timeouts (docs/configuration.md).
+        start("""
+                  upstream:
+                    first_byte_timeout_ms: 400
+                    idle_timeout_ms: 60000
+                """);
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + chunk("data: {\"n\":0}\n\n"));
+            e.awaitPeerClose(20_000);
+        };
+        long start = System.nanoTime();
+        RawClient.Answer answer = postRaw("/v1/chat/completions", STREAM);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(answer.body()).isEqualTo("data: {\"n\":0}\n\n");
+        assertThat(answer.complete()).isFalse();
+        assertThat(elapsedMs).isBetween(400L, 10_000L);
+        awaitPositive(engine.take());
+    }
+
     private static void awaitPositive(ScriptedUpstream.Exchange exchange) throws InterruptedException {
         for (int i = 0; i < 500 && exchange.peerClosedAt == 0; i++) {
             TimeUnit.MILLISECONDS.sleep(10);
