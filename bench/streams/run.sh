@@ -3,7 +3,7 @@
 # server-sent events, measured on three paths in the same run:
 #   direct    client -> engines
 #   nginx     client -> nginx configured for SSE as an operator would (proxy_buffering off, HTTP/1.1 keep-alive to the
-#             engines, worker_processes auto, worker_connections and worker_rlimit_nofile sized for N) -> engines
+#             engines, worker_processes auto, worker_connections and worker_rlimit_nofile sized for 2N, reuseport) -> engines
 #   gateway   client -> grid gateway (one site, the engines as its clusters, the chart's JVM flags) -> engines
 # For each N and path: resident memory and Java heap after a full GC above idle, per stream; CPU seconds of the proxy
 # per 1,000 events; streams that lost or duplicated events (each stream checks its token events against its usage
@@ -13,15 +13,21 @@
 # a proxy that buffers what its client cannot take shows it in its memory.
 #
 #   bench/streams/run.sh [--n "1000 5000 9000"] [--paths "direct nginx gateway"] [--gaps-ms "500 750 1000 1000"]
-#                        [--stream-s 30] [--slow 100] [--open-rate 500] [--warmup-s 20] [--settle-s 15] [--window-s 30]
-#                        [--probes 200] [--out FILE]
+#                        [--stream-s 30] [--slow 100] [--open-rate R] [--warmup-s 20] [--settle-s 15] [--window-s 30]
+#                        [--probes 400] [--out FILE]
 #
 #   --n         stream counts, one run per count and path (default "1000 5000 9000")
 #   --gaps-ms   one engine per value, each sending an event every that many milliseconds; streams are spread over
 #               them (direct: in turn; nginx: round robin; gateway: by load)
 #   --stream-s  seconds each stream lasts (its engine's answer length); a stream that ends is reopened, so N stay open
+#   --open-rate streams opened a second while the N are first opened (default N / --stream-s: as many as end each
+#               second once all run, so new streams arrive at one even pace, as on a grid in a steady state; a faster
+#               ramp makes the streams end, and reopen, in bursts at the ramp's rate with idle seconds between)
 #   --out       the results (default bench/streams/work/results.md; the raw lines beside it as .txt, the plot as .svg);
 #               the table also goes to stdout
+#
+# Environment: GATEWAY_JAVA_OPTS adds JVM options to the gateway, after the fixed ones (the gateway's GC log for each N
+# is written to work/gc-gateway-N.log).
 #
 # Every server listens on 127.0.0.1 (ports 18200-18221). The open-file limit is raised to the hard limit; one process
 # holds one descriptor per client connection and one per upstream connection, so a single gateway or nginx worker
@@ -39,7 +45,7 @@ work=$here/work
 counts="1000 5000 9000"
 paths="direct nginx gateway"
 gaps="500 750 1000 1000"
-stream_s=30 slow=100 open_rate=500 warmup_s=20 settle_s=15 window_s=30 probes=200
+stream_s=30 slow=100 open_rate="" warmup_s=20 settle_s=15 window_s=30 probes=400
 out=$work/results.md
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -125,6 +131,14 @@ engine_targets() {
     echo "$list"
 }
 
+# nginx counts a stream twice (its client connection and its upstream one) against the worker that accepted it, and one
+# worker may take most of them: each worker may hold every stream, up to the open-file limit.
+worker_connections() { # n
+    local want=$((2 * $1 + 1024)) limit
+    limit=$(($(ulimit -Hn) - 256))
+    echo $((want < limit ? want : limit))
+}
+
 start_nginx() { # n
     local dir=$work/nginx i
     mkdir -p "$dir/logs" "$dir/tmp"
@@ -134,7 +148,7 @@ worker_processes auto;
 worker_rlimit_nofile $(ulimit -Hn);
 pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
-events { worker_connections $(($1 + 2048)); }
+events { worker_connections $(worker_connections "$1"); }
 http {
   access_log $dir/logs/access.log combined buffer=64k flush=5s;
   client_body_temp_path $dir/tmp;
@@ -151,8 +165,8 @@ EOF
   proxy_cache off;
   proxy_read_timeout 300s;
   send_timeout 60s;
-  server { listen 127.0.0.1:$NGINX_PORT backlog=4096; location / { proxy_pass http://engines; } }
-  server { listen 127.0.0.1:$NGINX_FAST_PORT backlog=4096; location / { proxy_pass http://fast; } }
+  server { listen 127.0.0.1:$NGINX_PORT backlog=4096 reuseport; location / { proxy_pass http://engines; } }
+  server { listen 127.0.0.1:$NGINX_FAST_PORT backlog=4096 reuseport; location / { proxy_pass http://fast; } }
 }
 EOF
     } >"$dir/nginx.conf"
@@ -160,8 +174,8 @@ EOF
     wait_port "$NGINX_PORT" nginx
 }
 
-start_gateway() {
-    local config=$work/gateway.yaml i
+start_gateway() { # n
+    local config=$work/gateway.yaml i n=$1
     {
         cat <<EOF
 server: { port: $GATEWAY_PORT, admin_port: $ADMIN_PORT, host: 127.0.0.1, admin_host: 127.0.0.1 }
@@ -177,7 +191,12 @@ EOF
     } >"$config"
     # The heap is fixed and touched at start, so RSS above idle is what the streams cost outside the heap, and the heap
     # they hold is read after a full GC: memory per stream is the sum (see the table's notes).
-    "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError -jar "$repo/app/target/grid-gateway.jar" \
+    # Word splitting is wanted: GATEWAY_JAVA_OPTS holds several options; they come after the fixed ones and win.
+    local -a jvm=()
+    # shellcheck disable=SC2206
+    jvm=(${GATEWAY_JAVA_OPTS:-})
+    "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError "${jvm[@]}" \
+        "-Xlog:gc:file=$work/gc-gateway-$n.log::filecount=0" -jar "$repo/app/target/grid-gateway.jar" \
         --config "$config" >"$work/gateway.log" 2>&1 &
     pids+=($!)
     gateway_pid=$!
@@ -206,7 +225,7 @@ run_load() {
         # The first client measures the proxy, times the probes and runs the slow readers; the others only load.
         "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" grid.gateway.app.bench.streams.StreamLoad \
             --targets "$targets" --slow-target "$slow_target" --n "$share" --label "$path" \
-            --open-rate "$(awk -v r="$open_rate" -v c="$clients" 'BEGIN { print r / c }')" \
+            --open-rate "$(awk -v r="${open_rate:-$((n / stream_s))}" -v c="$clients" 'BEGIN { print r / c }')" \
             --warmup-s "$warmup_s" --warm-streams "$([[ $i -eq 0 ]] && echo 500 || echo 0)" --settle-s "$settle_s" --window-s "$window_s" \
             --max-tokens 1000000 \
             --probes "$([[ $i -eq 0 ]] && echo "$probes" || echo 0)" \
@@ -228,7 +247,7 @@ for n in $counts; do
         start_engines
         case $path in
             nginx) start_nginx "$n" ;;
-            gateway) start_gateway ;;
+            gateway) start_gateway "$n" ;;
         esac
         results+=("$n $path $(run_load "$path" "$n")")
         log "${results[-1]}"

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Readings of other processes on this machine, from {@code /proc} and the JDK's {@code jcmd}/{@code jstat}: CPU time,
@@ -16,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 final class ProcStats {
     /** Clock ticks a second ({@code getconf CLK_TCK}); 100 on every Linux this runs on. */
     private static final double TICKS_PER_SECOND = 100.0;
+    /** "used 254000K" (G1, Parallel, Serial) or "used 248M" (ZGC): the heap in use, as {@code GC.heap_info} prints it. */
+    private static final Pattern USED = Pattern.compile("\\bused (\\d+)([KMG])\\b");
 
     private ProcStats() {}
 
@@ -43,19 +47,24 @@ final class ProcStats {
         return kib;
     }
 
-    /** The heap in use of JVM {@code pid} after a full collection ({@code jcmd GC.run}, then {@code jstat -gc}), KiB. */
+    /**
+     * The heap in use of JVM {@code pid} after a full collection ({@code jcmd GC.run}, then the first {@code used}
+     * figure of {@code jcmd GC.heap_info}, which G1, Parallel, Serial and ZGC all print), KiB.
+     */
     static long heapAfterGcKib(long pid) throws IOException, InterruptedException {
         run("jcmd", Long.toString(pid), "GC.run");
-        List<String> lines = run("jstat", "-gc", Long.toString(pid));
-        String[] names = lines.get(0).trim().split("\\s+");
-        String[] values = lines.get(lines.size() - 1).trim().split("\\s+");
-        double used = 0;
-        for (int i = 0; i < names.length; i++) {
-            if (names[i].equals("S0U") || names[i].equals("S1U") || names[i].equals("EU") || names[i].equals("OU")) {
-                used += Double.parseDouble(values[i]);
+        for (String line : run("jcmd", Long.toString(pid), "GC.heap_info")) {
+            Matcher used = USED.matcher(line);
+            if (used.find()) {
+                long value = Long.parseLong(used.group(1));
+                return switch (used.group(2)) {
+                    case "K" -> value;
+                    case "M" -> value * 1024;
+                    default -> value * 1024 * 1024;
+                };
             }
         }
-        return Math.round(used);
+        throw new IOException("jcmd GC.heap_info printed no heap in use for " + pid);
     }
 
     private static List<String> run(String tool, String... args) throws IOException, InterruptedException {
