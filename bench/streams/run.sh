@@ -9,8 +9,9 @@
 # per 1,000 events; streams that lost or duplicated events (each stream checks its token events against its usage
 # chunk) and errors of any kind; the p50/p99 time from request to first event of a new stream opened while N are open.
 # Among the N, --slow readers take one byte a second from a fast stream (their own engine: 2,000 events a second,
-# 50,000 events, about 10 MiB), so
-# a proxy that buffers what its client cannot take shows it in its memory.
+# 10,000 events, about 2 MiB), so a proxy that buffers what its client cannot take shows it in its memory. They are
+# opened first: until each stalls, it fills the socket buffers on its path (megabytes a reader, relayed by the proxy),
+# and that work is done before the window.
 #
 #   bench/streams/run.sh [--n "1000 5000 9000"] [--paths "direct nginx gateway"] [--gaps-ms "500 750 1000 1000"]
 #                        [--stream-s 30] [--slow 100] [--open-rate R] [--warmup-s 20] [--settle-s 15] [--window-s 30]
@@ -119,7 +120,7 @@ start_engines() {
         i=$((i + 1))
     done
     "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
-        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 50000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
+        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
     pids+=($!)
     for ((i = 0; i < ${#gap_list[@]}; i++)); do wait_port $((ENGINE_BASE + i)) "engine e$i"; done
     wait_port "$FAST_PORT" "engine fast"

@@ -20,7 +20,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  *   idle        RSS (and heap after a full GC) of the proxy processes before any stream
- *   ramp        N streams opened at --open-rate a second, plus --slow slow readers of a fast stream
+ *   slow        --slow slow readers of a fast stream, opened first: until they stall, each fills the socket buffers
+ *               on its path, megabytes a reader that a proxy relays and the fast engine writes, which would otherwise
+ *               fall into the window's CPU
+ *   ramp        N streams opened at --open-rate a second
  *   settle      --settle-s seconds
  *   window      --window-s seconds: the proxy's CPU seconds and the events every stream received; --probes new
  *               streams, evenly spaced, each timed from its request to its first event and then closed
@@ -66,15 +69,15 @@ public final class StreamLoad {
         long heapIdle = options.jvmPid() > 0 ? ProcStats.heapAfterGcKib(options.jvmPid()) : 0;
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < options.slow(); i++) {
+            threads.add(Thread.ofVirtual().start(() -> slowReader(options.slowTarget())));
+        }
         long gapNanos = (long) (1e9 / options.openRate());
         for (int i = 0; i < options.n(); i++) {
             InetSocketAddress target =
                     options.targets().get(i % options.targets().size());
             threads.add(Thread.ofVirtual().start(() -> keepOpen(target, options.request(options.model()))));
             LockSupport.parkNanos(start + (i + 1) * gapNanos - System.nanoTime());
-        }
-        for (int i = 0; i < options.slow(); i++) {
-            threads.add(Thread.ofVirtual().start(() -> slowReader(options.slowTarget())));
         }
         sleepSeconds(options.settleSeconds());
         int openAtWindow = streaming.get() + slowStreaming.get();
