@@ -3,7 +3,8 @@
 # server-sent events, measured on three paths in the same run:
 #   direct    client -> engines
 #   nginx     client -> nginx configured for SSE as an operator would (proxy_buffering off, HTTP/1.1 keep-alive to the
-#             engines, worker_processes auto, worker_connections and worker_rlimit_nofile sized for 2N, reuseport) -> engines
+#             engines, worker_processes auto, reuseport, worker_connections and worker_rlimit_nofile sized for two
+#             connections a stream) -> engines
 #   gateway   client -> grid gateway (one site, the engines as its clusters, the chart's JVM flags) -> engines
 # For each N and path: resident memory and Java heap after a full GC above idle, per stream; CPU seconds of the proxy
 # per 1,000 events; streams that lost or duplicated events (each stream checks its token events against its usage

@@ -28,4 +28,12 @@ public record UpstreamSettings(
         requireNonNull(firstByteTimeout, "firstByteTimeout");
         requireNonNull(idleTimeout, "idleTimeout");
     }
+
+    /**
+     * The longest silence inside an answer: {@code idle_timeout_ms}, or {@code first_byte_timeout_ms} when that is
+     * shorter (the effective value docs/configuration.md gives).
+     */
+    public Duration longestSilence() {
+        return idleTimeout.compareTo(firstByteTimeout) <= 0 ? idleTimeout : firstByteTimeout;
+    }
 }

@@ -43,12 +43,6 @@ public final class UpstreamForwarder {
     private final TlsHandshakeFailure handshakes = new TlsHandshakeFailure();
     private final ConnectionPool pool;
     private final Connector connector;
-    /**
-     * The longest silence in an exchange: {@code idle_timeout_ms}, or {@code first_byte_timeout_ms} when that is
-     * shorter (no read of an answer waits longer than either, docs/configuration.md).
-     */
-    private final Duration idleTimeout;
-
     private final RequestHeads heads = new RequestHeads();
     private volatile @Nullable Tls defaultTls;
 
@@ -69,9 +63,6 @@ public final class UpstreamForwarder {
         // Sockets age in real time, whatever clock the routing runs on.
         this.pool = new ConnectionPool(settings.maxConnectionsPerCluster(), SystemMonotonicClock.INSTANCE);
         this.connector = new Connector(settings.connectTimeout());
-        this.idleTimeout = settings.idleTimeout().compareTo(settings.firstByteTimeout()) <= 0
-                ? settings.idleTimeout()
-                : settings.firstByteTimeout();
     }
 
     /**
@@ -131,7 +122,8 @@ public final class UpstreamForwarder {
 
     /** Writes the request on {@code connection} and reads its final head; the connection is closed on failure. */
     private Exchanged exchange(UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head) {
-        IdleAlarm alarm = IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, idleTimeout, connection::close);
+        IdleAlarm alarm =
+                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         try {
