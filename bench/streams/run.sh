@@ -29,7 +29,9 @@
 #               the table also goes to stdout
 #
 # Environment: GATEWAY_JAVA_OPTS adds JVM options to the gateway, after the fixed ones (the gateway's GC log for each N
-# is written to work/gc-gateway-N.log).
+# is written to work/gc-gateway-N.log). PROXY_TASKSET and LOAD_TASKSET prefix the proxy's command (nginx, the gateway)
+# and the engines' and load clients' commands, to give the proxy cores of its own: PROXY_TASKSET="taskset -c 1"
+# LOAD_TASKSET="taskset -c 0" (unset: every process may run on every core).
 #
 # Every server listens on 127.0.0.1 (ports 18200-18221). The open-file limit is raised to the hard limit; one process
 # holds one descriptor per client connection and one per upstream connection, so a single gateway or nginx worker
@@ -49,6 +51,8 @@ paths="direct nginx gateway"
 gaps="500 750 1000 1000"
 stream_s=30 slow=100 open_rate="" warmup_s=20 settle_s=15 window_s=30 probes=400
 out=$work/results.md
+read -r -a load_on <<<"${LOAD_TASKSET:-}"
+read -r -a proxy_on <<<"${PROXY_TASKSET:-}"
 while [[ $# -gt 0 ]]; do
     case $1 in
         --n) counts=$2; shift ;;
@@ -113,14 +117,14 @@ start_engines() {
     local i=0 gap tps
     for gap in "${gap_list[@]}"; do
         tps=$(awk -v g="$gap" 'BEGIN { printf "%.4f", 1000 / g }')
-        "$jdk/bin/java" -Xmx2g -jar "$repo/engine-sim/target/engine-simulator.jar" --port $((ENGINE_BASE + i)) \
+        "${load_on[@]}" "$jdk/bin/java" -Xmx2g -jar "$repo/engine-sim/target/engine-simulator.jar" --port $((ENGINE_BASE + i)) \
             --name "e$i" --model bench-stream --slots 1000000 --decode-tps "$tps" --max-model-len 100000000 \
             --answer-tokens "$(awk -v s="$stream_s" -v g="$gap" 'BEGIN { printf "%d", s * 1000 / g }')" \
             >"$work/engine-$i.log" 2>&1 &
         pids+=($!)
         i=$((i + 1))
     done
-    "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
+    "${load_on[@]}" "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
         --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
     pids+=($!)
     for ((i = 0; i < ${#gap_list[@]}; i++)); do wait_port $((ENGINE_BASE + i)) "engine e$i"; done
@@ -172,7 +176,7 @@ EOF
 }
 EOF
     } >"$dir/nginx.conf"
-    "$(nginx_bin)" -q -c "$dir/nginx.conf" -p "$dir" -e "$dir/logs/error.log"
+    "${proxy_on[@]}" "$(nginx_bin)" -q -c "$dir/nginx.conf" -p "$dir" -e "$dir/logs/error.log"
     wait_port "$NGINX_PORT" nginx
 }
 
@@ -197,7 +201,7 @@ EOF
     local -a jvm=()
     # shellcheck disable=SC2206
     jvm=(${GATEWAY_JAVA_OPTS:-})
-    "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError "${jvm[@]}" \
+    "${proxy_on[@]}" "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError "${jvm[@]}" \
         "-Xlog:gc:file=$work/gc-gateway-$n.log::filecount=0" -jar "$repo/app/target/grid-gateway.jar" \
         --config "$config" >"$work/gateway.log" 2>&1 &
     pids+=($!)
@@ -225,7 +229,7 @@ run_load() {
     local client_pids=()
     for ((i = 0; i < clients; i++)); do
         # The first client measures the proxy, times the probes and runs the slow readers; the others only load.
-        "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" grid.gateway.app.bench.streams.StreamLoad \
+        "${load_on[@]}" "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" grid.gateway.app.bench.streams.StreamLoad \
             --targets "$targets" --slow-target "$slow_target" --n "$share" --label "$path" \
             --open-rate "$(awk -v r="${open_rate:-$((n / stream_s))}" -v c="$clients" 'BEGIN { print r / c }')" \
             --warmup-s "$warmup_s" --warm-streams "$([[ $i -eq 0 ]] && echo 500 || echo 0)" --settle-s "$settle_s" --window-s "$window_s" \
