@@ -16,7 +16,7 @@
 #
 #   bench/streams/run.sh [--n "1000 5000 9000"] [--paths "direct nginx gateway"] [--gaps-ms "500 750 1000 1000"]
 #                        [--stream-s 30] [--slow 100] [--open-rate R] [--warmup-s 20] [--settle-s 15] [--window-s 30]
-#                        [--probes 400] [--out FILE]
+#                        [--probes 400] [--keep-alive] [--out FILE]
 #
 #   --n         stream counts, one run per count and path (default "1000 5000 9000")
 #   --gaps-ms   one engine per value, each sending an event every that many milliseconds; streams are spread over
@@ -25,6 +25,9 @@
 #   --open-rate streams opened a second while the N are first opened (default N / --stream-s: as many as end each
 #               second once all run, so new streams arrive at one even pace, as on a grid in a steady state; a faster
 #               ramp makes the streams end, and reopen, in bursts at the ramp's rate with idle seconds between)
+#   --keep-alive  a stream that ends leaves its client connection to the next one on its slot, as an HTTP client's
+#               pool or an ingress does (default: a new connection for every stream); probes and slow readers always
+#               open their own
 #   --out       the results (default bench/streams/work/results.md; the raw lines beside it as .txt, the plot as .svg);
 #               the table also goes to stdout
 #
@@ -49,7 +52,7 @@ work=$here/work
 counts="1000 5000 9000"
 paths="direct nginx gateway"
 gaps="500 750 1000 1000"
-stream_s=30 slow=100 open_rate="" warmup_s=20 settle_s=15 window_s=30 probes=400
+stream_s=30 slow=100 open_rate="" warmup_s=20 settle_s=15 window_s=30 probes=400 keep_alive=false
 out=$work/results.md
 read -r -a load_on <<<"${LOAD_TASKSET:-}"
 read -r -a proxy_on <<<"${PROXY_TASKSET:-}"
@@ -65,6 +68,7 @@ while [[ $# -gt 0 ]]; do
         --settle-s) settle_s=$2; shift ;;
         --window-s) window_s=$2; shift ;;
         --probes) probes=$2; shift ;;
+        --keep-alive) keep_alive=true ;;
         --out) out=$2; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -233,7 +237,7 @@ run_load() {
             --targets "$targets" --slow-target "$slow_target" --n "$share" --label "$path" \
             --open-rate "$(awk -v r="${open_rate:-$((n / stream_s))}" -v c="$clients" 'BEGIN { print r / c }')" \
             --warmup-s "$warmup_s" --warm-streams "$([[ $i -eq 0 ]] && echo 500 || echo 0)" --settle-s "$settle_s" --window-s "$window_s" \
-            --max-tokens 1000000 \
+            --max-tokens 1000000 --keep-alive "$keep_alive" \
             --probes "$([[ $i -eq 0 ]] && echo "$probes" || echo 0)" \
             --slow "$([[ $i -eq 0 ]] && echo "$slow" || echo 0)" \
             --pids "$([[ $i -eq 0 ]] && echo "$measured")" --jvm-pid "$([[ $i -eq 0 ]] && echo "$jvm" || echo 0)" \

@@ -16,13 +16,15 @@ final class HttpBody {
     private final InputStream in;
     private final int status;
     private final boolean chunked;
+    private final boolean closes;
     private long left; // bytes left in this chunk, or of the Content-Length; -1: until close
     private boolean ended;
 
-    private HttpBody(InputStream in, int status, boolean chunked, long length) {
+    private HttpBody(InputStream in, int status, boolean chunked, long length, boolean closes) {
         this.in = in;
         this.status = status;
         this.chunked = chunked;
+        this.closes = closes || (!chunked && length < 0);
         this.left = chunked ? 0 : length;
     }
 
@@ -35,6 +37,7 @@ final class HttpBody {
         }
         int status = Integer.parseInt(parts[1]);
         boolean chunked = false;
+        boolean closes = parts[0].equals("HTTP/1.0");
         long length = -1;
         for (String header = line(in); !header.isEmpty(); header = line(in)) {
             int colon = header.indexOf(':');
@@ -45,13 +48,21 @@ final class HttpBody {
                 chunked = true;
             } else if (name.equals("content-length")) {
                 length = Long.parseLong(value);
+            } else if (name.equals("connection")
+                    && value.toLowerCase(Locale.ROOT).contains("close")) {
+                closes = true;
             }
         }
-        return new HttpBody(in, status, chunked, length);
+        return new HttpBody(in, status, chunked, length, closes);
     }
 
     int status() {
         return status;
+    }
+
+    /** Whether the connection can carry another request once this body was read to its end. */
+    boolean reusable() {
+        return ended && !closes;
     }
 
     /** Reads body bytes into {@code buffer}; -1 at the body's end. */

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  *   --slow-target HOST:PORT          where slow readers go (the first target)
  *   --pids P[,P…] --jvm-pid P        processes whose CPU and RSS are measured; the JVM whose heap is (none)
  *   --label L --out FILE             the result line's label, and a file the line is appended to
+ *   --keep-alive true|false          a stream that ends leaves its connection to the next one (false: a new
+ *                                    connection each; probes and slow readers always open their own)
  * </pre>
  *
  * <p>Thread-safe (immutable).
@@ -43,7 +45,8 @@ record LoadOptions(
         List<Long> pids,
         long jvmPid,
         String label,
-        @Nullable String out) {
+        @Nullable String out,
+        boolean keepAlive) {
 
     static LoadOptions parse(String[] args) {
         List<InetSocketAddress> targets = new ArrayList<>();
@@ -64,6 +67,7 @@ record LoadOptions(
         long jvmPid = 0;
         String label = "run";
         String out = null;
+        boolean keepAlive = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -95,6 +99,7 @@ record LoadOptions(
                 case "--jvm-pid" -> jvmPid = Long.parseLong(value);
                 case "--label" -> label = value;
                 case "--out" -> out = value;
+                case "--keep-alive" -> keepAlive = Boolean.parseBoolean(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -119,7 +124,8 @@ record LoadOptions(
                 List.copyOf(pids),
                 jvmPid,
                 label,
-                out);
+                out,
+                keepAlive);
     }
 
     private static InetSocketAddress address(String hostPort) {

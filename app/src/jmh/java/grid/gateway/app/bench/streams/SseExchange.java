@@ -5,13 +5,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * One streamed Chat Completion on a socket of its own: sends the request, reads the answer's head and its body
+ * One streamed Chat Completion on a connection ({@link ClientConnection}: its own, or one a completed stream left
+ * open): sends the request, reads the answer's head and its body
  * (chunked, by length, or until the connection closes), splits the body into server-sent events and checks them.
  *
  * <p>The check needs nothing of the engine but what vLLM sends: a stream asked with {@code include_usage} ends with a
@@ -42,7 +42,8 @@ final class SseExchange {
     /** What reading the stream observed. */
     record Result(Ending ending, long firstEventNanos, int tokenEvents, String detail) {}
 
-    private final Socket socket = new Socket();
+    private final ClientConnection connection;
+    private final boolean keep;
     private final Tally tally;
     private final ReadPace pace;
     private final AtomicInteger streaming;
@@ -50,8 +51,18 @@ final class SseExchange {
     private long reported = -1;
     private boolean done;
 
-    /** A stream counted in {@code tally}, read at {@code pace}; {@code streaming} counts it while its body flows. */
+    /** A stream on a connection of its own, counted in {@code tally}, read at {@code pace}; {@code streaming} counts it while its body flows. */
     SseExchange(Tally tally, ReadPace pace, AtomicInteger streaming) {
+        this(new ClientConnection(), false, tally, pace, streaming);
+    }
+
+    /**
+     * A stream on {@code connection} (opened here when it is not open), which is left open for the next stream when
+     * {@code keep} and the answer was read whole and complete; otherwise closed.
+     */
+    SseExchange(ClientConnection connection, boolean keep, Tally tally, ReadPace pace, AtomicInteger streaming) {
+        this.connection = connection;
+        this.keep = keep;
         this.tally = tally;
         this.pace = pace;
         this.streaming = streaming;
@@ -59,11 +70,7 @@ final class SseExchange {
 
     /** Closes the socket from another thread: the reading thread ends with {@link Ending#STOPPED}. */
     void abort() {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // Closing anyway.
-        }
+        connection.close();
     }
 
     /**
@@ -73,13 +80,15 @@ final class SseExchange {
     Result run(InetSocketAddress target, byte[] request, boolean firstEventOnly, BooleanSupplier stopped) {
         long start = System.nanoTime();
         long first = -1;
+        boolean reusable = false;
         try {
-            pace.configure(socket);
-            socket.connect(target, 10_000);
-            OutputStream out = socket.getOutputStream();
+            if (!connection.isOpen()) {
+                connection.open(target, pace);
+            }
+            OutputStream out = connection.out();
             out.write(request);
             out.flush();
-            InputStream in = pace.wrap(socket.getInputStream());
+            InputStream in = connection.in();
             HttpBody body = HttpBody.read(in);
             pace.bodyStarts(in);
             if (body.status() != 200) {
@@ -99,7 +108,9 @@ final class SseExchange {
                         }
                     }
                 }
-                return ended(first);
+                Result result = ended(first);
+                reusable = body.reusable() && result.ending() == Ending.COMPLETE;
+                return result;
             } finally {
                 streaming.decrementAndGet();
             }
@@ -109,7 +120,9 @@ final class SseExchange {
             }
             return new Result(Ending.ERROR, first, tokenEvents, e.getClass().getSimpleName() + ": " + e.getMessage());
         } finally {
-            abort();
+            if (!(keep && reusable)) {
+                abort();
+            }
         }
     }
 

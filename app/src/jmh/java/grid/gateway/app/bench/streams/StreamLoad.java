@@ -129,10 +129,17 @@ public final class StreamLoad {
         sleepSeconds(2);
     }
 
-    /** One stream after another on one slot, until the run stops. */
+    /**
+     * One stream after another on one slot, until the run stops: each on a new connection, or with --keep-alive on the
+     * connection the last one completed on.
+     */
     private void keepOpen(InetSocketAddress target, byte[] request) {
+        ClientConnection connection = new ClientConnection();
         while (!stopped) {
-            SseExchange exchange = new SseExchange(tally, ReadPace.FAST, streaming);
+            if (!options.keepAlive()) {
+                connection = new ClientConnection();
+            }
+            SseExchange exchange = new SseExchange(connection, options.keepAlive(), tally, ReadPace.FAST, streaming);
             open.add(exchange);
             SseExchange.Result result = exchange.run(target, request, false, () -> stopped);
             open.remove(exchange);
