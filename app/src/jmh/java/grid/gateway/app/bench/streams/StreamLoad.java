@@ -164,23 +164,34 @@ public final class StreamLoad {
         }
     }
 
-    /** The window's probes, evenly spaced over it; each a new stream timed to its first event. */
-    private long[] probe(long window0) {
+    /**
+     * The window's probes, evenly spaced over it; each a new stream timed to its first event. Each starts on time on a
+     * thread of its own whether or not the ones before it have their first event, so a stall delays every probe that
+     * falls in it, as it delays every client.
+     */
+    private long[] probe(long window0) throws InterruptedException {
         int count = options.probes();
         long windowNanos = (long) (options.windowSeconds() * 1e9);
         long[] firstEvent = new long[count];
+        List<Thread> probes = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             LockSupport.parkNanos(window0 + i * windowNanos / Math.max(1, count) - System.nanoTime());
-            SseExchange probe = new SseExchange(new Tally(), ReadPace.FAST, new AtomicInteger());
-            SseExchange.Result result = probe.run(
-                    options.targets().get(i % options.targets().size()),
-                    options.request(options.model()),
-                    true,
-                    () -> false);
-            firstEvent[i] = result.firstEventNanos();
-            if (result.firstEventNanos() < 0) {
-                noteError("probe: " + result.detail());
-            }
+            int index = i;
+            probes.add(Thread.ofVirtual().start(() -> {
+                SseExchange probe = new SseExchange(new Tally(), ReadPace.FAST, new AtomicInteger());
+                SseExchange.Result result = probe.run(
+                        options.targets().get(index % options.targets().size()),
+                        options.request(options.model()),
+                        true,
+                        () -> false);
+                firstEvent[index] = result.firstEventNanos();
+                if (result.firstEventNanos() < 0) {
+                    noteError("probe: " + result.detail());
+                }
+            }));
+        }
+        for (Thread probe : probes) {
+            probe.join();
         }
         LockSupport.parkNanos(window0 + windowNanos - System.nanoTime());
         return firstEvent;
