@@ -121,15 +121,15 @@ start_engines() {
     local i=0 gap tps
     for gap in "${gap_list[@]}"; do
         tps=$(awk -v g="$gap" 'BEGIN { printf "%.4f", 1000 / g }')
-        "${load_on[@]}" "$jdk/bin/java" -Xmx2g -jar "$repo/engine-sim/target/engine-simulator.jar" --port $((ENGINE_BASE + i)) \
-            --name "e$i" --model bench-stream --slots 1000000 --decode-tps "$tps" --max-model-len 100000000 \
+        "${load_on[@]}" "$jdk/bin/java" -Xmx2g -jar "$repo/engine-sim/target/engine-simulator.jar" \
+            --port $((ENGINE_BASE + i)) --name "e$i" --model bench-stream --slots 1000000 --decode-tps "$tps" --max-model-len 100000000 \
             --answer-tokens "$(awk -v s="$stream_s" -v g="$gap" 'BEGIN { printf "%d", s * 1000 / g }')" \
             >"$work/engine-$i.log" 2>&1 &
         pids+=($!)
         i=$((i + 1))
     done
-    "${load_on[@]}" "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" --port "$FAST_PORT" --name fast \
-        --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
+    "${load_on[@]}" "$jdk/bin/java" -Xmx3g -jar "$repo/engine-sim/target/engine-simulator.jar" \
+        --port "$FAST_PORT" --name fast --model bench-fast --slots 100000 --decode-tps 2000 --answer-tokens 10000 --max-model-len 100000000 >"$work/engine-fast.log" 2>&1 &
     pids+=($!)
     for ((i = 0; i < ${#gap_list[@]}; i++)); do wait_port $((ENGINE_BASE + i)) "engine e$i"; done
     wait_port "$FAST_PORT" "engine fast"
@@ -205,7 +205,8 @@ EOF
     local -a jvm=()
     # shellcheck disable=SC2206
     jvm=(${GATEWAY_JAVA_OPTS:-})
-    "${proxy_on[@]}" "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError "${jvm[@]}" \
+    "${proxy_on[@]}" "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError \
+        "${jvm[@]}" \
         "-Xlog:gc:file=$work/gc-gateway-$n.log::filecount=0" -jar "$repo/app/target/grid-gateway.jar" \
         --config "$config" >"$work/gateway.log" 2>&1 &
     pids+=($!)
@@ -233,7 +234,8 @@ run_load() {
     local client_pids=()
     for ((i = 0; i < clients; i++)); do
         # The first client measures the proxy, times the probes and runs the slow readers; the others only load.
-        "${load_on[@]}" "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" grid.gateway.app.bench.streams.StreamLoad \
+        "${load_on[@]}" "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" \
+            grid.gateway.app.bench.streams.StreamLoad \
             --targets "$targets" --slow-target "$slow_target" --n "$share" --label "$path" \
             --open-rate "$(awk -v r="${open_rate:-$((n / stream_s))}" -v c="$clients" 'BEGIN { print r / c }')" \
             --warmup-s "$warmup_s" --warm-streams "$([[ $i -eq 0 ]] && echo 500 || echo 0)" --settle-s "$settle_s" --window-s "$window_s" \

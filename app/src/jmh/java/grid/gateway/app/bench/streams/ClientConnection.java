@@ -19,7 +19,7 @@ final class ClientConnection {
     private @Nullable InputStream in;
     private @Nullable OutputStream out;
 
-    /** Whether a stream opened it and nothing closed it since. */
+    /** Whether a stream opened it and nothing closed it since (closed, it cannot be opened again). */
     boolean isOpen() {
         return in != null && !socket.isClosed();
     }

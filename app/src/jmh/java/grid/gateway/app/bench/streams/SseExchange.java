@@ -11,8 +11,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One streamed Chat Completion on a connection ({@link ClientConnection}: its own, or one a completed stream left
- * open): sends the request, reads the answer's head and its body
- * (chunked, by length, or until the connection closes), splits the body into server-sent events and checks them.
+ * open): sends the request, reads the answer's head and its body (chunked, by length, or until the connection
+ * closes), splits the body into server-sent events and checks them.
  *
  * <p>The check needs nothing of the engine but what vLLM sends: a stream asked with {@code include_usage} ends with a
  * chunk whose {@code usage.completion_tokens} says how many tokens were generated, and every generated token came in
@@ -51,7 +51,10 @@ final class SseExchange {
     private long reported = -1;
     private boolean done;
 
-    /** A stream on a connection of its own, counted in {@code tally}, read at {@code pace}; {@code streaming} counts it while its body flows. */
+    /**
+     * A stream on a connection of its own, counted in {@code tally}, read at {@code pace}; {@code streaming} counts it
+     * while its body flows.
+     */
     SseExchange(Tally tally, ReadPace pace, AtomicInteger streaming) {
         this(new ClientConnection(), false, tally, pace, streaming);
     }

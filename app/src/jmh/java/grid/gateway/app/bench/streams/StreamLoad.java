@@ -131,12 +131,13 @@ public final class StreamLoad {
 
     /**
      * One stream after another on one slot, until the run stops: each on a new connection, or with --keep-alive on the
-     * connection the last one completed on.
+     * connection the last one completed on. An exchange closes its connection unless it keeps it, and a closed socket
+     * cannot connect again, so a connection that is not open is replaced.
      */
     private void keepOpen(InetSocketAddress target, byte[] request) {
         ClientConnection connection = new ClientConnection();
         while (!stopped) {
-            if (!options.keepAlive()) {
+            if (!connection.isOpen()) {
                 connection = new ClientConnection();
             }
             SseExchange exchange = new SseExchange(connection, options.keepAlive(), tally, ReadPace.FAST, streaming);
