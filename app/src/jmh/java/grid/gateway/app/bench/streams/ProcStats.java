@@ -18,8 +18,11 @@ import java.util.regex.Pattern;
 final class ProcStats {
     /** Clock ticks a second ({@code getconf CLK_TCK}); 100 on every Linux this runs on. */
     private static final double TICKS_PER_SECOND = 100.0;
-    /** "used 254000K" (G1, Parallel, Serial) or "used 248M" (ZGC): the heap in use, as {@code GC.heap_info} prints it. */
-    private static final Pattern USED = Pattern.compile("\\bused (\\d+)([KMG])\\b");
+    /**
+     * "used 254000K" (G1, Parallel, Serial), "used 248M" (ZGC) or "24576K used" (Shenandoah): the heap in use, as
+     * {@code GC.heap_info} prints it.
+     */
+    private static final Pattern USED = Pattern.compile("\\bused (\\d+)([KMG])\\b|\\b(\\d+)([KMG]) used\\b");
 
     private ProcStats() {}
 
@@ -49,15 +52,16 @@ final class ProcStats {
 
     /**
      * The heap in use of JVM {@code pid} after a full collection ({@code jcmd GC.run}, then the first {@code used}
-     * figure of {@code jcmd GC.heap_info}, which G1, Parallel, Serial and ZGC all print), KiB.
+     * figure of {@code jcmd GC.heap_info}, which every collector prints), KiB.
      */
     static long heapAfterGcKib(long pid) throws IOException, InterruptedException {
         run("jcmd", Long.toString(pid), "GC.run");
         for (String line : run("jcmd", Long.toString(pid), "GC.heap_info")) {
             Matcher used = USED.matcher(line);
             if (used.find()) {
-                long value = Long.parseLong(used.group(1));
-                return switch (used.group(2)) {
+                int at = used.group(1) != null ? 1 : 3;
+                long value = Long.parseLong(used.group(at));
+                return switch (used.group(at + 1)) {
                     case "K" -> value;
                     case "M" -> value * 1024;
                     default -> value * 1024 * 1024;
