@@ -5,7 +5,8 @@
 #   nginx     client -> nginx configured for SSE as an operator would (proxy_buffering off, HTTP/1.1 keep-alive to the
 #             engines, worker_processes auto, reuseport, worker_connections and worker_rlimit_nofile sized for two
 #             connections a stream) -> engines
-#   gateway   client -> grid gateway (one site, the engines as its clusters, the chart's JVM flags) -> engines
+#   gateway   client -> grid gateway (one site, the engines as its clusters, the chart's JVM flags) -> engines; as many
+#             replicas as the open-file limit needs (below), each its own process and port, streams spread over them
 # For each N and path: resident memory and Java heap after a full GC above idle, per stream; CPU seconds of the proxy
 # per 1,000 events; streams that lost or duplicated events (each stream checks its token events against its usage
 # chunk) and errors of any kind; the p50/p99 time from request to first event of a new stream opened while N are open.
@@ -16,7 +17,7 @@
 #
 #   bench/streams/run.sh [--n "1000 5000 9000"] [--paths "direct nginx gateway"] [--gaps-ms "500 750 1000 1000"]
 #                        [--stream-s 30] [--slow 100] [--open-rate R] [--warmup-s 20] [--settle-s 15] [--window-s 30]
-#                        [--probes 400] [--keep-alive] [--out FILE]
+#                        [--probes 400] [--keep-alive] [--replicas R] [--out FILE]
 #
 #   --n         stream counts, one run per count and path (default "1000 5000 9000")
 #   --gaps-ms   one engine per value, each sending an event every that many milliseconds; streams are spread over
@@ -28,6 +29,9 @@
 #   --keep-alive  a stream that ends leaves its client connection to the next one on its slot, as an HTTP client's
 #               pool or an ingress does (default: a new connection for every stream); probes and slow readers always
 #               open their own
+#   --replicas  gateway replicas (default: the fewest whose streams fit the open-file limit, one up to about half the
+#               hard limit in streams); the load clients send their streams to the replicas in turn, as a load
+#               balancer in front of them would, and memory, heap and CPU are summed over the replicas
 #   --out       the results (default bench/streams/work/results.md; the raw lines beside it as .txt, the plot as .svg);
 #               the table also goes to stdout
 #
@@ -36,10 +40,11 @@
 # and the engines' and load clients' commands, to give the proxy cores of its own: PROXY_TASKSET="taskset -c 1"
 # LOAD_TASKSET="taskset -c 0" (unset: every process may run on every core).
 #
-# Every server listens on 127.0.0.1 (ports 18200-18221). The open-file limit is raised to the hard limit; one process
+# Every server listens on 127.0.0.1 (ports 18200-18239). The open-file limit is raised to the hard limit; one process
 # holds one descriptor per client connection and one per upstream connection, so a single gateway or nginx worker
-# holds at most about half the hard limit in streams (`ulimit -Hn`), and the load client is split into processes of
-# at most 9,000 streams each. Installs nginx when missing (Debian) and builds the jars when missing or stale.
+# holds at most about half the hard limit in streams (`ulimit -Hn`): the gateway runs as several replicas and nginx
+# with more workers than cores when N needs them, and the load client is split into processes of at most 9,000
+# streams each. Installs nginx when missing (Debian) and builds the jars when missing or stale.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,7 +57,7 @@ work=$here/work
 counts="1000 5000 9000"
 paths="direct nginx gateway"
 gaps="500 750 1000 1000"
-stream_s=30 slow=100 open_rate="" warmup_s=20 settle_s=15 window_s=30 probes=400 keep_alive=false
+stream_s=30 slow=100 open_rate="" warmup_s=20 settle_s=15 window_s=30 probes=400 keep_alive=false replicas=""
 out=$work/results.md
 read -r -a load_on <<<"${LOAD_TASKSET:-}"
 read -r -a proxy_on <<<"${PROXY_TASKSET:-}"
@@ -69,6 +74,7 @@ while [[ $# -gt 0 ]]; do
         --window-s) window_s=$2; shift ;;
         --probes) probes=$2; shift ;;
         --keep-alive) keep_alive=true ;;
+        --replicas) replicas=$2; shift ;;
         --out) out=$2; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -78,6 +84,8 @@ done
 
 readonly ENGINE_BASE=18200 FAST_PORT=18209 NGINX_PORT=18210 NGINX_FAST_PORT=18211 GATEWAY_PORT=18220 ADMIN_PORT=18221
 readonly CLIENT_MAX=9000
+# Streams one proxy process holds within the open-file limit: two descriptors a stream, 512 kept for the rest.
+per_process() { echo $((($(ulimit -Hn) - 512) / 2)); }
 read -r -a gap_list <<<"$gaps"
 log() { printf '%s streams: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
@@ -149,12 +157,19 @@ worker_connections() { # n
     echo $((want < limit ? want : limit))
 }
 
+# One worker per core, or more when N's descriptors would fill the workers (reuseport spreads the streams over them by
+# a hash, so each is sized to hold a quarter more than its share).
+worker_processes() { # n
+    local need=$(((5 * $1 + 4 * $(per_process) - 1) / (4 * $(per_process))))
+    if ((need <= $(nproc))); then echo auto; else echo "$need"; fi
+}
+
 start_nginx() { # n
     local dir=$work/nginx i
     mkdir -p "$dir/logs" "$dir/tmp"
     {
         cat <<EOF
-worker_processes auto;
+worker_processes $(worker_processes "$1");
 worker_rlimit_nofile $(ulimit -Hn);
 pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
@@ -185,10 +200,19 @@ EOF
 }
 
 start_gateway() { # n
-    local config=$work/gateway.yaml i n=$1
+    local n=$1 count=${replicas:-$((($1 + $(per_process) - 1) / $(per_process)))} r
+    gateway_pids=() gateway_ports=()
+    for ((r = 0; r < count; r++)); do
+        start_replica "$n" "$r"
+    done
+}
+
+start_replica() { # n replica: replica r listens on GATEWAY_PORT + 2r, its admin port next to it
+    local n=$1 r=$2 config=$work/gateway-$2.yaml i port=$((GATEWAY_PORT + 2 * $2)) suffix
+    suffix=$([[ $r -eq 0 ]] && echo "" || echo "-$r")
     {
         cat <<EOF
-server: { port: $GATEWAY_PORT, admin_port: $ADMIN_PORT, host: 127.0.0.1, admin_host: 127.0.0.1 }
+server: { port: $port, admin_port: $((port + 1)), host: 127.0.0.1, admin_host: 127.0.0.1 }
 gateway: { site: bench }
 sites:
   - name: bench
@@ -207,11 +231,12 @@ EOF
     jvm=(${GATEWAY_JAVA_OPTS:-})
     "${proxy_on[@]}" "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError \
         "${jvm[@]}" \
-        "-Xlog:gc:file=$work/gc-gateway-$n.log::filecount=0" -jar "$repo/app/target/grid-gateway.jar" \
-        --config "$config" >"$work/gateway.log" 2>&1 &
+        "-Xlog:gc:file=$work/gc-gateway-$n$suffix.log::filecount=0" -jar "$repo/app/target/grid-gateway.jar" \
+        --config "$config" >"$work/gateway$suffix.log" 2>&1 &
     pids+=($!)
-    gateway_pid=$!
-    wait_port "$GATEWAY_PORT" gateway
+    gateway_pids+=($!)
+    gateway_ports+=("$port")
+    wait_port "$port" "gateway replica $r"
 }
 
 nginx_pids() { # the master and its workers
@@ -226,8 +251,9 @@ run_load() {
     case $path in
         direct) targets=$(engine_targets) slow_target=127.0.0.1:$FAST_PORT ;;
         nginx) targets=127.0.0.1:$NGINX_PORT slow_target=127.0.0.1:$NGINX_FAST_PORT measured=$(nginx_pids) ;;
-        gateway) targets=127.0.0.1:$GATEWAY_PORT slow_target=127.0.0.1:$GATEWAY_PORT measured=$gateway_pid
-            jvm=$gateway_pid ;;
+        gateway) targets=$(printf '127.0.0.1:%s\n' "${gateway_ports[@]}" | paste -sd, -)
+            slow_target=127.0.0.1:$GATEWAY_PORT measured=$(printf '%s\n' "${gateway_pids[@]}" | paste -sd, -)
+            jvm=$measured ;;
     esac
     clients=$(((n + CLIENT_MAX - 1) / CLIENT_MAX))
     share=$((n / clients))

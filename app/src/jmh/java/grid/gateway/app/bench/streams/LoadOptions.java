@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *   --model M --max-tokens T         the streams' model and token limit (the engine's answer length caps it)
  *   --slow K --slow-model M --slow-bps B   K slow readers of model M, reading B bytes a second (0, bench-fast, 1)
  *   --slow-target HOST:PORT          where slow readers go (the first target)
- *   --pids P[,P…] --jvm-pid P        processes whose CPU and RSS are measured; the JVM whose heap is (none)
+ *   --pids P[,P…] --jvm-pid P[,P…]   processes whose CPU and RSS are measured; the JVMs whose heap is (none)
  *   --label L --out FILE             the result line's label, and a file the line is appended to
  *   --keep-alive true|false          a stream that ends leaves its connection to the next one (false: a new
  *                                    connection each; probes and slow readers always open their own)
@@ -43,7 +43,7 @@ record LoadOptions(
         String slowModel,
         long slowBytesPerSecond,
         List<Long> pids,
-        long jvmPid,
+        List<Long> jvmPids,
         String label,
         @Nullable String out,
         boolean keepAlive) {
@@ -64,7 +64,7 @@ record LoadOptions(
         int slow = 0;
         String slowModel = "bench-fast";
         long slowBps = 1;
-        long jvmPid = 0;
+        List<Long> jvmPids = new ArrayList<>();
         String label = "run";
         String out = null;
         boolean keepAlive = false;
@@ -89,14 +89,8 @@ record LoadOptions(
                 case "--slow" -> slow = Integer.parseInt(value);
                 case "--slow-model" -> slowModel = value;
                 case "--slow-bps" -> slowBps = Long.parseLong(value);
-                case "--pids" -> {
-                    for (String pid : value.split(",")) {
-                        if (!pid.isBlank()) {
-                            pids.add(Long.parseLong(pid.trim()));
-                        }
-                    }
-                }
-                case "--jvm-pid" -> jvmPid = Long.parseLong(value);
+                case "--pids" -> pids.addAll(pidList(value));
+                case "--jvm-pid" -> jvmPids.addAll(pidList(value));
                 case "--label" -> label = value;
                 case "--out" -> out = value;
                 case "--keep-alive" -> keepAlive = Boolean.parseBoolean(value);
@@ -122,10 +116,21 @@ record LoadOptions(
                 slowModel,
                 slowBps,
                 List.copyOf(pids),
-                jvmPid,
+                List.copyOf(jvmPids),
                 label,
                 out,
                 keepAlive);
+    }
+
+    /** Process ids, comma-separated; "0" and blanks are none (a client that measures nothing). */
+    private static List<Long> pidList(String value) {
+        List<Long> pids = new ArrayList<>();
+        for (String pid : value.split(",")) {
+            if (!pid.isBlank() && Long.parseLong(pid.trim()) > 0) {
+                pids.add(Long.parseLong(pid.trim()));
+            }
+        }
+        return pids;
     }
 
     private static InetSocketAddress address(String hostPort) {

@@ -50,11 +50,20 @@ final class ProcStats {
         return kib;
     }
 
+    /** The heap in use of every JVM in {@code pids} after a full collection of each, summed, KiB; 0 for none. */
+    static long heapAfterGcKib(List<Long> pids) throws IOException, InterruptedException {
+        long kib = 0;
+        for (long pid : pids) {
+            kib += heapAfterGcKib(pid);
+        }
+        return kib;
+    }
+
     /**
      * The heap in use of JVM {@code pid} after a full collection ({@code jcmd GC.run}, then the first {@code used}
      * figure of {@code jcmd GC.heap_info}, which every collector prints), KiB.
      */
-    static long heapAfterGcKib(long pid) throws IOException, InterruptedException {
+    private static long heapAfterGcKib(long pid) throws IOException, InterruptedException {
         run("jcmd", Long.toString(pid), "GC.run");
         for (String line : run("jcmd", Long.toString(pid), "GC.heap_info")) {
             Matcher used = USED.matcher(line);

@@ -66,7 +66,7 @@ public final class StreamLoad {
         List<Long> pids = options.pids();
         warmUp();
         long rssIdle = pids.isEmpty() ? 0 : ProcStats.rssKib(pids);
-        long heapIdle = options.jvmPid() > 0 ? ProcStats.heapAfterGcKib(options.jvmPid()) : 0;
+        long heapIdle = ProcStats.heapAfterGcKib(options.jvmPids());
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < options.slow(); i++) {
@@ -91,7 +91,7 @@ public final class StreamLoad {
         int openAfterWindow = streaming.get() + slowStreaming.get();
         int slowOpen = slowStreaming.get();
         long rss = pids.isEmpty() ? 0 : ProcStats.rssKib(pids);
-        long heap = options.jvmPid() > 0 ? ProcStats.heapAfterGcKib(options.jvmPid()) : 0;
+        long heap = ProcStats.heapAfterGcKib(options.jvmPids());
         stop(threads);
         return report(new Readings(
                 openAtWindow,
