@@ -258,6 +258,7 @@ run_load() {
     clients=$(((n + CLIENT_MAX - 1) / CLIENT_MAX))
     share=$((n / clients))
     local client_pids=()
+    rm -f "$work/measured" "$work/measured.idle"
     for ((i = 0; i < clients; i++)); do
         # The first client measures the proxy, times the probes and runs the slow readers; the others only load.
         "${load_on[@]}" "$jdk/bin/java" -Xmx3g -cp "$classes:$repo/app/target/libs/*" \
@@ -266,6 +267,7 @@ run_load() {
             --open-rate "$(awk -v r="${open_rate:-$((n / stream_s))}" -v c="$clients" 'BEGIN { print r / c }')" \
             --warmup-s "$warmup_s" --warm-streams "$([[ $i -eq 0 ]] && echo 500 || echo 0)" --settle-s "$settle_s" --window-s "$window_s" \
             --max-tokens 1000000 --keep-alive "$keep_alive" \
+            "$([[ $i -eq 0 ]] && echo --readings-done || echo --await-readings)" "$work/measured" \
             --probes "$([[ $i -eq 0 ]] && echo "$probes" || echo 0)" \
             --slow "$([[ $i -eq 0 ]] && echo "$slow" || echo 0)" \
             --pids "$([[ $i -eq 0 ]] && echo "$measured")" --jvm-pid "$([[ $i -eq 0 ]] && echo "$jvm" || echo 0)" \

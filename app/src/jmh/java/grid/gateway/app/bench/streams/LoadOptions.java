@@ -21,6 +21,11 @@ import org.jspecify.annotations.Nullable;
  *   --slow-target HOST:PORT          where slow readers go (the first target)
  *   --pids P[,P…] --jvm-pid P[,P…]   processes whose CPU and RSS are measured; the JVMs whose heap is (none)
  *   --label L --out FILE             the result line's label, and a file the line is appended to
+ *   --readings-done FILE             (the client that measures) creates FILE.idle and FILE once its idle and its
+ *                                    loaded readings are taken
+ *   --await-readings FILE            (every other client) opens its streams once FILE.idle exists and closes them
+ *                                    once FILE does (each wait at most 5 minutes), so that the proxy is read idle,
+ *                                    and then with all N open
  *   --keep-alive true|false          a stream that ends leaves its connection to the next one (false: a new
  *                                    connection each; probes and slow readers always open their own)
  * </pre>
@@ -46,6 +51,8 @@ record LoadOptions(
         List<Long> jvmPids,
         String label,
         @Nullable String out,
+        @Nullable String readingsDone,
+        @Nullable String awaitReadings,
         boolean keepAlive) {
 
     static LoadOptions parse(String[] args) {
@@ -67,6 +74,8 @@ record LoadOptions(
         List<Long> jvmPids = new ArrayList<>();
         String label = "run";
         String out = null;
+        String readingsDone = null;
+        String awaitReadings = null;
         boolean keepAlive = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
@@ -93,6 +102,8 @@ record LoadOptions(
                 case "--jvm-pid" -> jvmPids.addAll(pidList(value));
                 case "--label" -> label = value;
                 case "--out" -> out = value;
+                case "--readings-done" -> readingsDone = value;
+                case "--await-readings" -> awaitReadings = value;
                 case "--keep-alive" -> keepAlive = Boolean.parseBoolean(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -119,6 +130,8 @@ record LoadOptions(
                 List.copyOf(jvmPids),
                 label,
                 out,
+                readingsDone,
+                awaitReadings,
                 keepAlive);
     }
 

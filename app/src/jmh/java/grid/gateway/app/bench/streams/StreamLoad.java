@@ -1,5 +1,6 @@
 package grid.gateway.app.bench.streams;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,6 +68,7 @@ public final class StreamLoad {
         warmUp();
         long rssIdle = pids.isEmpty() ? 0 : ProcStats.rssKib(pids);
         long heapIdle = ProcStats.heapAfterGcKib(options.jvmPids());
+        awaitReadings(".idle");
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < options.slow(); i++) {
@@ -92,6 +94,7 @@ public final class StreamLoad {
         int slowOpen = slowStreaming.get();
         long rss = pids.isEmpty() ? 0 : ProcStats.rssKib(pids);
         long heap = ProcStats.heapAfterGcKib(options.jvmPids());
+        awaitReadings("");
         stop(threads);
         return report(new Readings(
                 openAtWindow,
@@ -196,6 +199,25 @@ public final class StreamLoad {
         }
         LockSupport.parkNanos(window0 + windowNanos - System.nanoTime());
         return firstEvent;
+    }
+
+    /**
+     * With several load clients, only the first measures the proxy, idle before the ramp and loaded after its window
+     * (its probes may outlast the others' windows, and reading the heap takes a full collection of each JVM): it says
+     * when each reading is taken ({@code --readings-done}), and the others wait for it ({@code --await-readings}),
+     * before opening their streams and before closing them, or the readings would count a proxy holding part of N.
+     */
+    private void awaitReadings(String suffix) throws IOException, InterruptedException {
+        if (options.readingsDone() != null) {
+            Files.writeString(Path.of(options.readingsDone() + suffix), "taken\n", StandardCharsets.UTF_8);
+        }
+        if (options.awaitReadings() != null) {
+            Path taken = Path.of(options.awaitReadings() + suffix);
+            long deadline = System.nanoTime() + 300_000_000_000L;
+            while (!Files.exists(taken) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        }
     }
 
     private void stop(List<Thread> threads) throws InterruptedException {
