@@ -31,7 +31,9 @@
 #               open their own
 #   --replicas  gateway replicas (default: the fewest whose streams fit the open-file limit, one up to about half the
 #               hard limit in streams); the load clients send their streams to the replicas in turn, as a load
-#               balancer in front of them would, and memory, heap and CPU are summed over the replicas
+#               balancer in front of them would, and memory, heap and CPU are summed over the replicas. Each replica
+#               is sized as its pod would be, the machine's cores shared among them (-XX:ActiveProcessorCount, as a
+#               container's CPU limit sets it)
 #   --out       the results (default bench/streams/work/results.md; the raw lines beside it as .txt, the plot as .svg);
 #               the table also goes to stdout
 #
@@ -200,15 +202,20 @@ EOF
 }
 
 start_gateway() { # n
-    local n=$1 count=${replicas:-$((($1 + $(per_process) - 1) / $(per_process)))} r
+    local n=$1 count=${replicas:-$((($1 + $(per_process) - 1) / $(per_process)))} r cores=()
     gateway_pids=() gateway_ports=()
+    # Replicas on one machine share its cores, as pods with CPU limits would: each JVM sizes its carrier threads,
+    # collector threads and compilers for its share (at 10,000 streams two replicas that each assumed both cores
+    # took 40-43 ms of CPU per 1,000 events, 35 ms with one core each).
+    if ((count > 1)); then cores=("-XX:ActiveProcessorCount=$(($(nproc) / count > 0 ? $(nproc) / count : 1))"); fi
     for ((r = 0; r < count; r++)); do
-        start_replica "$n" "$r"
+        start_replica "$n" "$r" "${cores[@]}"
     done
 }
 
-start_replica() { # n replica: replica r listens on GATEWAY_PORT + 2r, its admin port next to it
+start_replica() { # n replica [jvm options]: replica r listens on GATEWAY_PORT + 2r, its admin port next to it
     local n=$1 r=$2 config=$work/gateway-$2.yaml i port=$((GATEWAY_PORT + 2 * $2)) suffix
+    shift 2
     suffix=$([[ $r -eq 0 ]] && echo "" || echo "-$r")
     {
         cat <<EOF
@@ -226,9 +233,9 @@ EOF
     # The heap is fixed and touched at start, so RSS above idle is what the streams cost outside the heap, and the heap
     # they hold is read after a full GC: memory per stream is the sum (see the table's notes).
     # Word splitting is wanted: GATEWAY_JAVA_OPTS holds several options; they come after the fixed ones and win.
-    local -a jvm=()
+    local -a jvm=("$@")
     # shellcheck disable=SC2206
-    jvm=(${GATEWAY_JAVA_OPTS:-})
+    jvm+=(${GATEWAY_JAVA_OPTS:-})
     "${proxy_on[@]}" "$jdk/bin/java" -XX:+UseG1GC -Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError \
         "${jvm[@]}" \
         "-Xlog:gc:file=$work/gc-gateway-$n$suffix.log::filecount=0" -jar "$repo/app/target/grid-gateway.jar" \
