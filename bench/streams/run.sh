@@ -84,7 +84,7 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 
-readonly ENGINE_BASE=18200 FAST_PORT=18209 NGINX_PORT=18210 NGINX_FAST_PORT=18211 GATEWAY_PORT=18220 ADMIN_PORT=18221
+readonly ENGINE_BASE=18200 FAST_PORT=18209 NGINX_PORT=18210 NGINX_FAST_PORT=18211 GATEWAY_PORT=18220
 readonly CLIENT_MAX=9000
 # Streams one proxy process holds within the open-file limit: two descriptors a stream, 512 kept for the rest.
 per_process() { echo $((($(ulimit -Hn) - 512) / 2)); }

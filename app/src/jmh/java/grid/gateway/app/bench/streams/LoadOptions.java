@@ -138,9 +138,10 @@ record LoadOptions(
     /** Process ids, comma-separated; "0" and blanks are none (a client that measures nothing). */
     private static List<Long> pidList(String value) {
         List<Long> pids = new ArrayList<>();
-        for (String pid : value.split(",")) {
-            if (!pid.isBlank() && Long.parseLong(pid.trim()) > 0) {
-                pids.add(Long.parseLong(pid.trim()));
+        for (String field : value.split(",")) {
+            long pid = field.isBlank() ? 0 : Long.parseLong(field.trim());
+            if (pid > 0) {
+                pids.add(pid);
             }
         }
         return pids;
