@@ -15,6 +15,7 @@ import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.http.RouteExplainer;
+import grid.gateway.app.http.SendWatch;
 import grid.gateway.app.listen.ListenerGuard;
 import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.load.QueueScraper;
@@ -154,8 +155,13 @@ public final class GatewayServer implements AutoCloseable {
     private void guardListeners(ServerSettings settings, GatewayRuntime runtime) {
         // The cap Listeners.client gave the listener (it logs it).
         metrics.edge().clientConnectionsLimit(settings.binding().connectionCap(OpenFiles.limit()));
-        ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge());
-        Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge());
+        SendWatch sends = new SendWatch(
+                        scheduler,
+                        runtime.clock(),
+                        () -> snapshot.get().config().server().sendTimeout())
+                .start();
+        ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge(), sends);
+        Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge(), sends);
         readiness.watchClientListener(client::listening);
     }
 

@@ -5,6 +5,7 @@ import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
 import grid.gateway.app.http.RequestLineKeeper;
+import grid.gateway.app.http.SendWatch;
 import grid.gateway.app.listen.ListenerGuard;
 import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.observe.AdminRoutes;
@@ -92,9 +93,12 @@ final class Listeners {
         return cap;
     }
 
-    /** Guards a started listener's accepts ({@link ListenerGuard}) and registers its gauges in {@code meters}. */
-    static ListenerGuard guard(WebServer listener, Bind bind, String name, EdgeMeters meters) {
-        ListenerGuard guard = ListenerGuard.guard(listener, bind.host(), name, meters);
+    /**
+     * Guards a started listener's accepts ({@link ListenerGuard}), its connections' writes watched by {@code sends},
+     * and registers its gauges in {@code meters}.
+     */
+    static ListenerGuard guard(WebServer listener, Bind bind, String name, EdgeMeters meters, SendWatch sends) {
+        ListenerGuard guard = ListenerGuard.guard(listener, bind.host(), name, meters, sends);
         meters.listener(name, guard::accepting);
         return guard;
     }

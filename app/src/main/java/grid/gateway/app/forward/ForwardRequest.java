@@ -27,6 +27,7 @@ public final class ForwardRequest {
     private final AccessRecord access;
     private final RequestTrace trace;
     private final AnswerMemory memory;
+    private final ClientProgress progress;
 
     /**
      * A request to forward.
@@ -47,6 +48,7 @@ public final class ForwardRequest {
         this.body = requireNonNull(body, "body");
         this.access = client.access();
         this.memory = client.memory();
+        this.progress = client.progress();
     }
 
     /**
@@ -57,21 +59,34 @@ public final class ForwardRequest {
      * @param access the request's access record: its request id, and what forwarding decides about it
      * @param trace the trace the client's request belongs to (and what the engine is told of it)
      * @param memory where the answer's relay counts what it holds
+     * @param progress what the kernel tells of the client taking its answer (for the send timeout)
      */
-    public record Client(Headers headers, String peer, AccessRecord access, RequestTrace trace, AnswerMemory memory) {
+    public record Client(
+            Headers headers,
+            String peer,
+            AccessRecord access,
+            RequestTrace trace,
+            AnswerMemory memory,
+            ClientProgress progress) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
             requireNonNull(access, "access");
             requireNonNull(trace, "trace");
             requireNonNull(memory, "memory");
+            requireNonNull(progress, "progress");
         }
     }
 
     /** The same request sent to {@code newTarget} with {@code newBody}. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
         return new ForwardRequest(
-                method, endpoint, newTarget, new Client(headers, peer, access, trace, memory), newBody);
+                method, endpoint, newTarget, new Client(headers, peer, access, trace, memory, progress), newBody);
+    }
+
+    /** What the kernel tells of the client taking its answer. */
+    public ClientProgress progress() {
+        return progress;
     }
 
     /** The request's access record: its request id, and what forwarding decides about it. */

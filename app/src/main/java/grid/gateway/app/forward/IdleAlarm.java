@@ -6,17 +6,28 @@ import grid.gateway.routing.time.MonotonicClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The deadlines of one exchange (docs/design.md §9, §H19), watched by one alarm: an upstream operation (writing the
  * request, one read of the answer's body) that waits longer than the idle timeout runs {@code onIdle}, which closes the
  * upstream connection; a write to the client that waits longer than the send timeout ({@link #client}) runs the
- * client's cut, which closes the client connection (nginx's {@code send_timeout}: the time between two successful
- * writes, not the whole answer). Time spent on one side is never counted against the other.
+ * client's cut, which closes the client connection (nginx's {@code send_timeout}: the time the client takes nothing,
+ * not the whole answer). Time spent on one side is never counted against the other.
+ *
+ * <p>A blocked write to the client is not proof that the client takes nothing: the kernel wakes a blocked writer only
+ * once a third of the socket's send buffer is free, and Linux grows that buffer to megabytes, so a client steadily
+ * reading tens of KiB a second can hold one write for minutes. Where the kernel tells a client's unacknowledged bytes
+ * ({@link ClientProgress}), a client write blocked for a quarter of the send timeout is looked at every quarter: a
+ * change in those bytes (nothing else writes while the write is blocked) is the client taking some, and the send
+ * timeout counts from the last look that saw one, or from the first look. So a client that takes bytes at least once
+ * a send timeout is never cut, and one that takes nothing is cut between one and one and a half send timeouts after
+ * its write began. Where the kernel tells nothing, the send timeout counts from the write's start.
  *
  * <p>One alarm per exchange, not one per operation: an operation only stamps when it started, with its timeout, and
  * when it returned, and the alarm, when it goes off, re-arms itself for whatever is left of the operation in progress.
@@ -42,7 +53,15 @@ final class IdleAlarm implements AutoCloseable {
     private final long idleNanos;
     private final Runnable onIdle;
     private volatile long clientNanos = NO_DEADLINE;
+    private volatile ClientProgress progress = ClientProgress.NONE;
     private volatile Runnable onStall = () -> {};
+    /** Counts the client writes begun, so that a look at a blocked one knows whether it saw this one before. */
+    private final AtomicLong clientWrites = new AtomicLong();
+    /** What the last look at a blocked client write saw; guarded by {@code this} (checks may overlap). */
+    private long lookedAtOperation = -1;
+
+    private long lastUnacknowledged;
+    private long progressAt;
     /** When the operation in progress began. */
     private volatile long busySince;
     /** The timeout of the operation in progress, 0 when none is. */
@@ -69,12 +88,14 @@ final class IdleAlarm implements AutoCloseable {
     }
 
     /**
-     * Watches writes to the client from now on: {@code onStall} runs when one waits longer than {@code timeout}. The
-     * next check comes at the latest at the shorter of the two timeouts.
+     * Watches writes to the client from now on: {@code onStall} runs when one waits the deadline's timeout with the
+     * client taking nothing (as far as its {@link ClientProgress} tells). The next check comes at the latest at the
+     * shorter of the two timeouts.
      */
-    void client(Duration timeout, Runnable stall) {
+    void client(SendDeadline deadline, Runnable stall) {
         this.onStall = requireNonNull(stall, "stall");
-        this.clientNanos = timeout.toNanos();
+        this.progress = deadline.progress();
+        this.clientNanos = deadline.timeout().toNanos();
         if (clientNanos < idleNanos) {
             // The check in the queue is due at the idle timeout: one is needed at the send timeout.
             ScheduledFuture<?> due = pending;
@@ -137,6 +158,9 @@ final class IdleAlarm implements AutoCloseable {
     }
 
     private void begin(long timeout, boolean client) {
+        if (client) {
+            clientWrites.incrementAndGet();
+        }
         busySince = clock.nanoTime();
         busyClient = client;
         busyTimeout = timeout; // last: a check that sees it sees this operation's start and side
@@ -144,21 +168,45 @@ final class IdleAlarm implements AutoCloseable {
 
     /**
      * What the alarm does when it goes off: runs the action of the operation in progress if it has waited its whole
-     * timeout, else re-arms for the time left (the shorter timeout when no operation is in progress). Package-private
-     * for tests.
+     * timeout (a client write: with the client taking nothing), else re-arms for the time left (the shorter timeout
+     * when no operation is in progress; a quarter of the send timeout at most while a client write is looked at).
+     * Package-private for tests.
      *
      * @return the nanoseconds until the next check, or {@code -1} when it fired or is closed
      */
-    long check() {
+    synchronized long check() {
         if (closed) {
             return -1;
         }
         long timeout = busyTimeout;
-        long left = timeout == 0 || timeout == NO_DEADLINE
-                ? Math.min(idleNanos, clientNanos)
-                : timeout - (clock.nanoTime() - busySince);
+        if (timeout == 0 || timeout == NO_DEADLINE) {
+            long next = Math.min(idleNanos, clientNanos);
+            schedule(next);
+            return next;
+        }
+        long operation = clientWrites.get();
+        long since = busySince;
+        boolean client = busyClient;
+        long now = clock.nanoTime();
+        long quarter = Math.max(1, timeout / 4);
+        long from = since;
+        long next = Long.MAX_VALUE;
+        if (client && now - since >= quarter) {
+            OptionalLong unacknowledged = progress.unacknowledged();
+            if (unacknowledged.isPresent()) {
+                from = progressed(operation, unacknowledged.getAsLong(), now);
+                next = quarter;
+            }
+        } else if (client) {
+            next = quarter - (now - since); // the first look, a quarter into the write
+        }
+        if (busyTimeout != timeout || clientWrites.get() != operation) {
+            schedule(quarter); // the operation ended while it was looked at: nothing to decide about it
+            return quarter;
+        }
+        long left = timeout - (now - from);
         if (left <= 0) {
-            if (busyClient) {
+            if (client) {
                 stalled = true;
                 onStall.run();
             } else {
@@ -167,8 +215,23 @@ final class IdleAlarm implements AutoCloseable {
             }
             return -1;
         }
-        schedule(left);
-        return left;
+        long wait = Math.min(left, next);
+        schedule(wait);
+        return wait;
+    }
+
+    /**
+     * Where a blocked client write's timeout counts from, given the client's {@code unacknowledged} bytes now: the
+     * first look at a write starts it afresh; a later look that sees them changed (the client took bytes) moves it
+     * to now; otherwise it stays where the last change put it.
+     */
+    private long progressed(long operation, long unacknowledged, long now) {
+        if (operation != lookedAtOperation || unacknowledged != lastUnacknowledged) {
+            progressAt = now;
+        }
+        lookedAtOperation = operation;
+        lastUnacknowledged = unacknowledged;
+        return progressAt;
     }
 
     private void schedule(long nanos) {

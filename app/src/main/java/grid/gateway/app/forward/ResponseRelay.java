@@ -65,7 +65,7 @@ public final class ResponseRelay {
     public RelayResult relay(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
         IdleAlarm alarm = answer.alarm();
         ClientCut cut = new ClientCut(Thread.currentThread());
-        alarm.client(plan.sendTimeout(), cut::fire);
+        alarm.client(plan.sendDeadline(), cut::fire);
         relaying.add(answer);
         try {
             if (!answer.hasBody()) {

@@ -7,6 +7,7 @@ import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.RetryReason;
+import grid.gateway.app.forward.SendDeadline;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
@@ -249,7 +250,7 @@ final class Forwarding {
                     firstToken.run();
                 },
                 request.access(),
-                extras.sendTimeout().get(),
+                new SendDeadline(extras.sendTimeout().get(), request.progress()),
                 request.memory());
         RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent()) {

@@ -11,15 +11,19 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The kernel's view of this host's TCP connections, read from Linux's {@code /proc/net/tcp} and
- * {@code /proc/net/tcp6}: for each connection (local port, remote address and port) its TCP state.
+ * {@code /proc/net/tcp6}: for each connection (local port, remote address and port) its TCP state and its send queue.
  *
- * <p>Only the state is used, to learn that a client closed its side of a connection ({@code CLOSE_WAIT}) or reset it
- * (the entry is gone) while the gateway has nothing to write to it. Reading the table touches no socket.
+ * <p>The state tells that a client closed its side of a connection ({@code CLOSE_WAIT}) or reset it (the entry is
+ * gone) while the gateway has nothing to write to it. The send queue ({@code tx_queue}: bytes written to the socket
+ * that the client has not acknowledged yet) tells whether a client whose answer the gateway is blocked writing is
+ * still taking bytes: while no write adds to it, it shrinks exactly when the client acknowledges some. Reading the
+ * table touches no socket.
  *
  * <p>Thread-safe (immutable once parsed).
  */
@@ -37,9 +41,12 @@ final class KernelTcpTable {
         }
     }
 
-    private final Map<Connection, Integer> states;
+    /** A connection's row: its TCP state and its send queue in bytes. */
+    private record Row(int state, long sendQueue) {}
 
-    private KernelTcpTable(Map<Connection, Integer> states) {
+    private final Map<Connection, Row> states;
+
+    private KernelTcpTable(Map<Connection, Row> states) {
         this.states = states;
     }
 
@@ -54,7 +61,7 @@ final class KernelTcpTable {
      * else of it is parsed, so a sweep costs little more than the kernel's own writing of the table.
      */
     static KernelTcpTable read(Set<Connection> wanted) throws IOException {
-        Map<Connection, Integer> states = new HashMap<>();
+        Map<Connection, Row> states = new HashMap<>();
         if (wanted.isEmpty()) {
             return new KernelTcpTable(states);
         }
@@ -68,14 +75,14 @@ final class KernelTcpTable {
 
     /** Parses table text whole; lines that are not connection rows (headers, blank or malformed lines) are skipped. */
     static KernelTcpTable parse(String text) {
-        Map<Connection, Integer> states = new HashMap<>();
+        Map<Connection, Row> states = new HashMap<>();
         rows(text.getBytes(StandardCharsets.ISO_8859_1), null, null, states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text as {@link #read(Set)} reads the kernel's: the rows of {@code wanted} only. */
     static KernelTcpTable parse(String text, Set<Connection> wanted) {
-        Map<Connection, Integer> states = new HashMap<>();
+        Map<Connection, Row> states = new HashMap<>();
         rows(text.getBytes(StandardCharsets.ISO_8859_1), portPairs(wanted), wanted, states);
         return new KernelTcpTable(states);
     }
@@ -85,11 +92,8 @@ final class KernelTcpTable {
      * local and remote ports are in {@code ports} and whose connection is in {@code wanted}.
      */
     private static void rows(
-            byte[] table,
-            @Nullable Set<Long> ports,
-            @Nullable Set<Connection> wanted,
-            Map<Connection, Integer> states) {
-        int[] fields = new int[8]; // start and end of the fields sl, local_address, rem_address, st
+            byte[] table, @Nullable Set<Long> ports, @Nullable Set<Connection> wanted, Map<Connection, Row> states) {
+        int[] fields = new int[10]; // start and end of the fields sl, local_address, rem_address, st, tx_queue:rx_queue
         for (int start = 0; start < table.length; ) {
             int end = start;
             while (end < table.length && table[end] != '\n') {
@@ -104,7 +108,9 @@ final class KernelTcpTable {
                                 new String(table, fields[4], fields[5] - fields[4], StandardCharsets.ISO_8859_1);
                         Connection connection = new Connection(localPort, address(remoteText), remotePort);
                         if (wanted == null || wanted.contains(connection)) {
-                            states.put(connection, hex(table, fields[6], fields[7]));
+                            states.put(
+                                    connection,
+                                    new Row(hex(table, fields[6], fields[7]), sendQueue(table, fields[8], fields[9])));
                         }
                     }
                 } catch (IllegalArgumentException | UnknownHostException malformed) {
@@ -115,10 +121,10 @@ final class KernelTcpTable {
         }
     }
 
-    /** Finds the first four space-separated fields of {@code table[start, end)}; false when there are fewer. */
+    /** Finds the first five space-separated fields of {@code table[start, end)}; false when there are fewer. */
     private static boolean split(byte[] table, int start, int end, int[] fields) {
         int at = start;
-        for (int field = 0; field < 4; field++) {
+        for (int field = 0; field < 5; field++) {
             while (at < end && table[at] == ' ') {
                 at++;
             }
@@ -148,7 +154,26 @@ final class KernelTcpTable {
 
     /** The TCP state of {@code connection}, if the kernel lists it. */
     Optional<Integer> state(Connection connection) {
-        return Optional.ofNullable(states.get(connection));
+        Row row = states.get(connection);
+        return row == null ? Optional.empty() : Optional.of(row.state());
+    }
+
+    /** The bytes written to {@code connection} that its peer has not acknowledged, if the kernel lists it. */
+    OptionalLong sendQueue(Connection connection) {
+        Row row = states.get(connection);
+        return row == null ? OptionalLong.empty() : OptionalLong.of(row.sendQueue());
+    }
+
+    /** The {@code tx_queue} of the field {@code TX:RX} in {@code table[start, end)}, eight hexadecimal digits. */
+    private static long sendQueue(byte[] table, int start, int end) {
+        int colon = start;
+        while (colon < end && table[colon] != ':') {
+            colon++;
+        }
+        if (colon == end) {
+            throw new IllegalArgumentException("no queue pair");
+        }
+        return Integer.toUnsignedLong(hex(table, start, colon));
     }
 
     /** The port of the field {@code HEX:PORT} in {@code table[start, end)}. */

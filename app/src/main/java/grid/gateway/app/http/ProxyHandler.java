@@ -211,7 +211,8 @@ public final class ProxyHandler implements Handler {
                 logged != null ? logged : ClientAddress.of(request),
                 access,
                 trace,
-                hold::holdAnswer);
+                hold::holdAnswer,
+                ClientSendQueue.of(request));
     }
 
     /** The whole body, held in {@code hold}; any other outcome is answered and ends the connection (thrown). */

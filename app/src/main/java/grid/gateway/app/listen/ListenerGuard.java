@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,9 +62,11 @@ public final class ListenerGuard {
 
     /**
      * Guards the default listener of {@code server} (started, bound to {@code host}), named {@code name} in logs and
-     * metrics, telling {@code events} of each pause.
+     * metrics, telling {@code events} of each pause; each connection it accepts is passed through {@code accepted}
+     * before Helidon serves it (the send timeout's watch of every write).
      */
-    public static ListenerGuard guard(WebServer server, String host, String name, ListenerEvents events) {
+    public static ListenerGuard guard(
+            WebServer server, String host, String name, ListenerEvents events, UnaryOperator<SocketChannel> accepted) {
         requireNonNull(server, "server");
         requireNonNull(host, "host");
         ListenerGuard guard = new ListenerGuard(requireNonNull(name, "name"), requireNonNull(events, "events"));
@@ -77,7 +80,7 @@ public final class ListenerGuard {
             return guard;
         }
         ServerSocketChannel bound = (ServerSocketChannel) handles.serverSocket.getVolatile(listener.get());
-        PausingServerChannel guarded = new PausingServerChannel(bound, guard.new Pauses());
+        PausingServerChannel guarded = new PausingServerChannel(bound, guard.new Pauses(), accepted);
         handles.serverSocket.setVolatile(listener.get(), guarded);
         guard.channel = guarded;
         reachLoop(guarded, new InetSocketAddress(connectable(host), server.port()), name);

@@ -13,6 +13,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +44,7 @@ final class PausingServerChannel extends ServerSocketChannel {
 
     private final ServerSocketChannel delegate;
     private final AcceptPauses pauses;
+    private final UnaryOperator<SocketChannel> accepted;
     private final CountDownLatch entered = new CountDownLatch(1);
 
     /** What a pause tells: a listener's accepts failed and are retried, and when they succeed again. */
@@ -54,10 +56,12 @@ final class PausingServerChannel extends ServerSocketChannel {
         void resumed(long failures);
     }
 
-    PausingServerChannel(ServerSocketChannel delegate, AcceptPauses pauses) {
+    /** Guards {@code delegate}'s accepts, telling {@code pauses}; each connection accepted is passed through {@code accepted}. */
+    PausingServerChannel(ServerSocketChannel delegate, AcceptPauses pauses, UnaryOperator<SocketChannel> accepted) {
         super(delegate.provider());
         this.delegate = requireNonNull(delegate, "delegate");
         this.pauses = requireNonNull(pauses, "pauses");
+        this.accepted = requireNonNull(accepted, "accepted");
     }
 
     /** Whether the real listening socket is open: false once a stop, or anything else, closed it. */
@@ -77,12 +81,12 @@ final class PausingServerChannel extends ServerSocketChannel {
         long waitNanos = FIRST_WAIT.toNanos();
         while (true) {
             try {
-                SocketChannel accepted = delegate.accept();
+                SocketChannel connection = delegate.accept();
                 if (failures > 0) {
                     long failed = failures;
                     tell(() -> pauses.resumed(failed));
                 }
-                return accepted;
+                return connection == null ? null : accepted.apply(connection);
             } catch (IOException e) {
                 if (!delegate.isOpen()) {
                     throw e;

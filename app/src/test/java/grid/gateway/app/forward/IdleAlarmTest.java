@@ -128,7 +128,7 @@ class IdleAlarmTest {
     void check_clientWriteWaitingTheSendTimeout_cutsTheClientNotTheUpstream() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
         AtomicLong next = new AtomicLong();
 
         alarm.clientWrite(() -> {
@@ -147,7 +147,7 @@ class IdleAlarmTest {
     void check_clientWriteWaitingLessThanTheSendTimeout_rearmsForTheRest() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
         AtomicLong next = new AtomicLong();
 
         alarm.clientWrite(() -> {
@@ -163,7 +163,7 @@ class IdleAlarmTest {
     void check_upstreamReadLongerThanTheSendTimeout_isNoClientStall() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
         AtomicLong next = new AtomicLong();
 
         // An engine silent for 20 minutes is within its idle timeout (an hour), whatever the send timeout.
@@ -178,7 +178,7 @@ class IdleAlarmTest {
     void check_slowClientWritesEachWithinTheSendTimeout_neverCut() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(Duration.ofMinutes(1), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
 
         // Ten writes of 50 s each: 500 s for the answer, but never 60 s for one write (nginx's send_timeout).
         for (int i = 0; i < 10; i++) {
@@ -194,7 +194,7 @@ class IdleAlarmTest {
     @Test
     void check_noOperationInProgress_rearmsForTheShorterTimeout() {
         IdleAlarm alarm = arm();
-        alarm.client(Duration.ofMinutes(1), () -> {});
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), () -> {});
 
         assertThat(alarm.check()).isEqualTo(Duration.ofMinutes(1).toNanos());
     }

@@ -16,6 +16,7 @@ import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,7 +44,7 @@ class PausingServerChannelTest {
             real.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             client.connect(real.getLocalAddress());
             Failing failing = new Failing(real, 3);
-            PausingServerChannel channel = new PausingServerChannel(failing, pauses);
+            PausingServerChannel channel = new PausingServerChannel(failing, pauses, UnaryOperator.identity());
 
             try (SocketChannel accepted = channel.accept()) {
                 assertThat(accepted).isNotNull();
@@ -59,7 +60,7 @@ class PausingServerChannelTest {
     void accept_failsOnceClosed_endsAsBefore() throws IOException {
         ServerSocketChannel real = ServerSocketChannel.open();
         real.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        PausingServerChannel channel = new PausingServerChannel(real, pauses);
+        PausingServerChannel channel = new PausingServerChannel(real, pauses, UnaryOperator.identity());
         channel.close();
 
         assertThat(channel.listening()).isFalse();
@@ -71,7 +72,7 @@ class PausingServerChannelTest {
     void accept_whenClosedByAStop_endsAsBefore_noPause() throws Exception {
         ServerSocketChannel real = ServerSocketChannel.open();
         real.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        PausingServerChannel channel = new PausingServerChannel(real, pauses);
+        PausingServerChannel channel = new PausingServerChannel(real, pauses, UnaryOperator.identity());
         List<Throwable> ended = new ArrayList<>();
         Thread acceptor = Thread.ofVirtual().start(() -> {
             try {

@@ -1,0 +1,18 @@
+package grid.gateway.app.forward;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * How long the client may take no byte of its answer ({@code server.send_timeout_ms}), and where its progress is read.
+ *
+ * @param timeout the longest time a write to the client may wait with the client taking nothing
+ * @param progress the kernel's view of what the client took ({@link ClientProgress#NONE}: none)
+ */
+public record SendDeadline(Duration timeout, ClientProgress progress) {
+    public SendDeadline {
+        requireNonNull(timeout, "timeout");
+        requireNonNull(progress, "progress");
+    }
+}

@@ -1,0 +1,189 @@
+package grid.gateway.app.http;
+
+import static java.util.Objects.requireNonNull;
+
+import grid.gateway.routing.time.MonotonicClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The send timeout ({@code server.send_timeout_ms}) of every write to a client, whoever writes it (docs/design.md
+ * §H19): a listener's accepted connections are wrapped ({@link WatchedChannel}, through the listener guard's
+ * channel), and a sweep every quarter of the send timeout looks at the writes blocked for a quarter or more. As the
+ * relay's own alarm does ({@code IdleAlarm}), it reads each blocked connection's unacknowledged bytes from the
+ * kernel's TCP table (one read for all of them): a change is the client taking bytes; a connection whose client took
+ * nothing for the send timeout, counted from the last change seen or from the first look, is closed. Where the table
+ * cannot be read, the send timeout counts from the write's start.
+ *
+ * <p>The relay cuts its own stalled clients first, freeing the answer's upstream connection and memory; this watch
+ * is what ends a write nothing else watches: the gateway's own answers to a client that pipelines requests and reads
+ * none, the admin plane's pages (Helidon writes {@code /metrics} itself), Helidon's own refusals.
+ *
+ * <p>Thread-safe: connections are added by accept loops and removed as they close, concurrently with the sweeps,
+ * which run one at a time on the scheduler.
+ */
+public final class SendWatch implements UnaryOperator<SocketChannel> {
+    private static final System.Logger LOG = System.getLogger(SendWatch.class.getName());
+    private static final boolean KERNEL = KernelTcpTable.available();
+
+    private final ScheduledExecutorService scheduler;
+    private final MonotonicClock clock;
+    private final Supplier<Duration> timeout;
+    private final Set<WatchedChannel> open = ConcurrentHashMap.newKeySet();
+    /** What the last look at each blocked connection saw; touched by sweeps only (one at a time). */
+    private final Map<WatchedChannel, Look> looks = new HashMap<>();
+
+    private volatile boolean stopped;
+
+    /** What a look at a blocked write saw: which write, its unacknowledged bytes, when they last changed. */
+    private record Look(long write, long unacknowledged, long progressAt) {}
+
+    /** A watch of writes timed by {@code clock}, swept on {@code scheduler}, with the send timeout in force. */
+    public SendWatch(ScheduledExecutorService scheduler, MonotonicClock clock, Supplier<Duration> timeout) {
+        this.scheduler = requireNonNull(scheduler, "scheduler");
+        this.clock = requireNonNull(clock, "clock");
+        this.timeout = requireNonNull(timeout, "timeout");
+    }
+
+    /** Starts sweeping: every quarter of the send timeout in force, until {@link #stop()}. */
+    public SendWatch start() {
+        next();
+        return this;
+    }
+
+    /** Stops sweeping; connections stay wrapped, unwatched. */
+    public void stop() {
+        stopped = true;
+    }
+
+    /** Wraps a connection just accepted, so that its writes are watched. */
+    @Override
+    public SocketChannel apply(SocketChannel accepted) {
+        WatchedChannel watched = new WatchedChannel(accepted, clock, open::remove);
+        open.add(watched);
+        return watched;
+    }
+
+    private void next() {
+        if (stopped) {
+            return;
+        }
+        try {
+            scheduler.schedule(this::sweepAndNext, quarter(timeout.get().toNanos()), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException shutDown) {
+            stopped = true;
+        }
+    }
+
+    private void sweepAndNext() {
+        try {
+            sweep(KERNEL ? SendWatch::kernelQueues : connections -> Map.of());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "send timeout sweep failed; the next one runs as planned", e);
+        } finally {
+            next();
+        }
+    }
+
+    /** Reads the unacknowledged bytes of some connections; a connection missing from the answer is not known. */
+    @FunctionalInterface
+    interface Queues {
+        Map<KernelTcpTable.Connection, Long> read(Set<KernelTcpTable.Connection> connections);
+    }
+
+    private static Map<KernelTcpTable.Connection, Long> kernelQueues(Set<KernelTcpTable.Connection> connections) {
+        try {
+            KernelTcpTable table = KernelTcpTable.read(connections);
+            Map<KernelTcpTable.Connection, Long> queues = new HashMap<>();
+            for (KernelTcpTable.Connection connection : connections) {
+                OptionalLong queued = table.sendQueue(connection);
+                if (queued.isPresent()) {
+                    queues.put(connection, queued.getAsLong());
+                }
+            }
+            return queues;
+        } catch (IOException | UncheckedIOException unreadable) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * One sweep: closes every connection whose client took nothing for the send timeout while a write waited on it.
+     * Package-private for tests, which call it with a manual clock and queues of their own.
+     *
+     * @return how many connections it closed
+     */
+    int sweep(Queues queues) {
+        long now = clock.nanoTime();
+        long limit = timeout.get().toNanos();
+        List<WatchedChannel> blocked = new ArrayList<>();
+        Set<KernelTcpTable.Connection> wanted = new HashSet<>();
+        for (WatchedChannel channel : open) {
+            long since = channel.writingSince();
+            if (!channel.connectionOpen()) {
+                open.remove(channel);
+            } else if (since != WatchedChannel.IDLE && now - since >= quarter(limit)) {
+                blocked.add(channel);
+                KernelTcpTable.Connection connection = channel.connection();
+                if (connection != null) {
+                    wanted.add(connection);
+                }
+            }
+        }
+        looks.keySet().retainAll(new HashSet<>(blocked));
+        if (blocked.isEmpty()) {
+            return 0;
+        }
+        Map<KernelTcpTable.Connection, Long> queued = queues.read(wanted);
+        int cut = 0;
+        for (WatchedChannel channel : blocked) {
+            long from = from(channel, queued, now);
+            if (now - from >= limit && channel.writingSince() != WatchedChannel.IDLE) {
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "a client took no byte for send_timeout_ms: its connection is closed");
+                channel.cut();
+                looks.remove(channel);
+                cut++;
+            }
+        }
+        return cut;
+    }
+
+    /** Where {@code channel}'s blocked write is timed from: its start, or as the kernel's bytes tell (see above). */
+    private long from(WatchedChannel channel, Map<KernelTcpTable.Connection, Long> queued, long now) {
+        KernelTcpTable.Connection connection = channel.connection();
+        @Nullable Long unacknowledged = connection == null ? null : queued.get(connection);
+        long write = channel.writes();
+        if (unacknowledged == null) {
+            looks.remove(channel);
+            return channel.writingSince();
+        }
+        Look last = looks.get(channel);
+        long progressAt = last == null || last.write() != write || last.unacknowledged() != unacknowledged
+                ? now
+                : last.progressAt();
+        looks.put(channel, new Look(write, unacknowledged, progressAt));
+        return progressAt;
+    }
+
+    private static long quarter(long nanos) {
+        return Math.max(1, nanos / 4);
+    }
+}
