@@ -155,11 +155,7 @@ public final class GatewayServer implements AutoCloseable {
     private void guardListeners(ServerSettings settings, GatewayRuntime runtime) {
         // The cap Listeners.client gave the listener (it logs it).
         metrics.edge().clientConnectionsLimit(settings.binding().connectionCap(OpenFiles.limit()));
-        SendWatch sends = new SendWatch(
-                        scheduler,
-                        runtime.clock(),
-                        () -> snapshot.get().config().server().sendTimeout())
-                .start();
+        SendWatch sends = Listeners.sendWatch(scheduler, snapshot::get, metrics);
         ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge(), sends);
         Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge(), sends);
         readiness.watchClientListener(client::listening);

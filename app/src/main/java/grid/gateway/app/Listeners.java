@@ -1,5 +1,6 @@
 package grid.gateway.app;
 
+import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
@@ -10,7 +11,9 @@ import grid.gateway.app.listen.ListenerGuard;
 import grid.gateway.app.listen.OpenFiles;
 import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.EdgeMeters;
+import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.Readiness;
+import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.DirectHandler;
 import io.helidon.metrics.api.MeterRegistry;
@@ -23,6 +26,8 @@ import io.helidon.webserver.http1.Http1ConnectionSelector;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 
 /**
  * The gateway's two listeners, built and started for {@link GatewayServer}: the client listener (the API paths) and
@@ -94,11 +99,21 @@ final class Listeners {
     }
 
     /**
+     * The send timeout (of the config in force) of every write on both listeners, swept on {@code scheduler}, cuts
+     * counted in {@code metrics}. Socket deadlines run on real time, as the relay's alarms do.
+     */
+    static SendWatch sendWatch(
+            ScheduledExecutorService scheduler, Supplier<GatewaySnapshot> snapshot, GatewayMetrics metrics) {
+        Supplier<Duration> timeout = () -> snapshot.get().config().server().sendTimeout();
+        return new SendWatch(scheduler, SystemMonotonicClock.INSTANCE, timeout, metrics.edge()).start();
+    }
+
+    /**
      * Guards a started listener's accepts ({@link ListenerGuard}), its connections' writes watched by {@code sends},
      * and registers its gauges in {@code meters}.
      */
     static ListenerGuard guard(WebServer listener, Bind bind, String name, EdgeMeters meters, SendWatch sends) {
-        ListenerGuard guard = ListenerGuard.guard(listener, bind.host(), name, meters, sends);
+        ListenerGuard guard = ListenerGuard.guard(listener, bind.host(), name, meters, sends.listener(name));
         meters.listener(name, guard::accepting);
         return guard;
     }

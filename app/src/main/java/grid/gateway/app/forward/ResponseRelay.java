@@ -78,6 +78,7 @@ public final class ResponseRelay {
         } catch (UncheckedIOException | CloseConnectionException e) {
             if (cut.fired()) {
                 LOG.log(System.Logger.Level.DEBUG, "a client took no byte of its answer for send_timeout_ms: cut");
+                plan.sendDeadline().timedOut().run();
                 throw new CloseConnectionException("the client stopped reading its answer", e);
             }
             throw e;

@@ -250,7 +250,7 @@ final class Forwarding {
                     firstToken.run();
                 },
                 request.access(),
-                new SendDeadline(extras.sendTimeout().get(), request.progress()),
+                new SendDeadline(extras.sendTimeout().get(), request.progress(), extras.events()::sendTimedOut),
                 request.memory());
         RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent()) {

@@ -41,7 +41,10 @@ final class KernelTcpTable {
         }
     }
 
-    /** A connection's row: its TCP state and its send queue in bytes. */
+    /** A send queue the row does not tell. */
+    private static final long UNKNOWN = -1;
+
+    /** A connection's row: its TCP state and its send queue in bytes ({@link #UNKNOWN} if not told). */
     private record Row(int state, long sendQueue) {}
 
     private final Map<Connection, Row> states;
@@ -161,19 +164,26 @@ final class KernelTcpTable {
     /** The bytes written to {@code connection} that its peer has not acknowledged, if the kernel lists it. */
     OptionalLong sendQueue(Connection connection) {
         Row row = states.get(connection);
-        return row == null ? OptionalLong.empty() : OptionalLong.of(row.sendQueue());
+        return row == null || row.sendQueue() == UNKNOWN ? OptionalLong.empty() : OptionalLong.of(row.sendQueue());
     }
 
-    /** The {@code tx_queue} of the field {@code TX:RX} in {@code table[start, end)}, eight hexadecimal digits. */
+    /**
+     * The {@code tx_queue} of the field {@code TX:RX} in {@code table[start, end)}, or {@link #UNKNOWN} when the field
+     * is not such a pair (the row's state is still read).
+     */
     private static long sendQueue(byte[] table, int start, int end) {
         int colon = start;
         while (colon < end && table[colon] != ':') {
             colon++;
         }
-        if (colon == end) {
-            throw new IllegalArgumentException("no queue pair");
+        if (colon == end || colon == start || colon - start > 8) {
+            return UNKNOWN;
         }
-        return Integer.toUnsignedLong(hex(table, start, colon));
+        try {
+            return Integer.toUnsignedLong(hex(table, start, colon));
+        } catch (IllegalArgumentException malformed) {
+            return UNKNOWN;
+        }
     }
 
     /** The port of the field {@code HEX:PORT} in {@code table[start, end)}. */

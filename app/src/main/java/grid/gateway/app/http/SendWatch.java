@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.listen.ListenerEvents;
 import grid.gateway.routing.time.MonotonicClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,27 +39,65 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: connections are added by accept loops and removed as they close, concurrently with the sweeps,
  * which run one at a time on the scheduler.
  */
-public final class SendWatch implements UnaryOperator<SocketChannel> {
+public final class SendWatch {
     private static final System.Logger LOG = System.getLogger(SendWatch.class.getName());
     private static final boolean KERNEL = KernelTcpTable.available();
 
     private final ScheduledExecutorService scheduler;
     private final MonotonicClock clock;
     private final Supplier<Duration> timeout;
-    private final Set<WatchedChannel> open = ConcurrentHashMap.newKeySet();
+    private final ListenerEvents events;
+    private final Set<Watched> open = ConcurrentHashMap.newKeySet();
     /** What the last look at each blocked connection saw; touched by sweeps only (one at a time). */
-    private final Map<WatchedChannel, Look> looks = new HashMap<>();
+    private final Map<Watched, Look> looks = new HashMap<>();
 
     private volatile boolean stopped;
 
     /** What a look at a blocked write saw: which write, its unacknowledged bytes, when they last changed. */
     private record Look(long write, long unacknowledged, long progressAt) {}
 
-    /** A watch of writes timed by {@code clock}, swept on {@code scheduler}, with the send timeout in force. */
-    public SendWatch(ScheduledExecutorService scheduler, MonotonicClock clock, Supplier<Duration> timeout) {
+    /** A connection whose writes are watched: an accepted one ({@link WatchedChannel}), or a test's. */
+    interface Watched {
+        /** When the write in progress began, or {@link #IDLE}. */
+        long writingSince();
+
+        /** How many writes began. */
+        long writes();
+
+        /** The connection as the kernel's table lists it, or null when unknown. */
+        KernelTcpTable.@Nullable Connection connection();
+
+        /** Whether the connection is still open. */
+        boolean connectionOpen();
+
+        /** Closes the connection. */
+        void cut();
+
+        /** The name of the listener that accepted it. */
+        String listener();
+    }
+
+    /** A {@link Watched#writingSince()} when no write is in progress. */
+    static final long IDLE = Long.MIN_VALUE;
+
+    /** Watches {@code watched} until it closes (accepted connections are added by {@link #apply}). */
+    void watch(Watched watched) {
+        open.add(watched);
+    }
+
+    /**
+     * A watch of writes timed by {@code clock}, swept on {@code scheduler}, with the send timeout in force, telling
+     * {@code events} of each connection it closes.
+     */
+    public SendWatch(
+            ScheduledExecutorService scheduler,
+            MonotonicClock clock,
+            Supplier<Duration> timeout,
+            ListenerEvents events) {
         this.scheduler = requireNonNull(scheduler, "scheduler");
         this.clock = requireNonNull(clock, "clock");
         this.timeout = requireNonNull(timeout, "timeout");
+        this.events = requireNonNull(events, "events");
     }
 
     /** Starts sweeping: every quarter of the send timeout in force, until {@link #stop()}. */
@@ -72,12 +111,14 @@ public final class SendWatch implements UnaryOperator<SocketChannel> {
         stopped = true;
     }
 
-    /** Wraps a connection just accepted, so that its writes are watched. */
-    @Override
-    public SocketChannel apply(SocketChannel accepted) {
-        WatchedChannel watched = new WatchedChannel(accepted, clock, open::remove);
-        open.add(watched);
-        return watched;
+    /** What wraps each connection the listener named {@code listener} accepts, so that its writes are watched. */
+    public UnaryOperator<SocketChannel> listener(String listener) {
+        requireNonNull(listener, "listener");
+        return accepted -> {
+            WatchedChannel watched = new WatchedChannel(accepted, listener, clock, open::remove);
+            open.add(watched);
+            return watched;
+        };
     }
 
     private void next() {
@@ -132,13 +173,13 @@ public final class SendWatch implements UnaryOperator<SocketChannel> {
     int sweep(Queues queues) {
         long now = clock.nanoTime();
         long limit = timeout.get().toNanos();
-        List<WatchedChannel> blocked = new ArrayList<>();
+        List<Watched> blocked = new ArrayList<>();
         Set<KernelTcpTable.Connection> wanted = new HashSet<>();
-        for (WatchedChannel channel : open) {
+        for (Watched channel : open) {
             long since = channel.writingSince();
             if (!channel.connectionOpen()) {
                 open.remove(channel);
-            } else if (since != WatchedChannel.IDLE && now - since >= quarter(limit)) {
+            } else if (since != IDLE && now - since >= quarter(limit)) {
                 blocked.add(channel);
                 KernelTcpTable.Connection connection = channel.connection();
                 if (connection != null) {
@@ -152,13 +193,14 @@ public final class SendWatch implements UnaryOperator<SocketChannel> {
         }
         Map<KernelTcpTable.Connection, Long> queued = queues.read(wanted);
         int cut = 0;
-        for (WatchedChannel channel : blocked) {
+        for (Watched channel : blocked) {
             long from = from(channel, queued, now);
-            if (now - from >= limit && channel.writingSince() != WatchedChannel.IDLE) {
+            if (now - from >= limit && channel.writingSince() != IDLE) {
                 LOG.log(
                         System.Logger.Level.DEBUG,
                         "a client took no byte for send_timeout_ms: its connection is closed");
                 channel.cut();
+                events.sendTimedOut(channel.listener());
                 looks.remove(channel);
                 cut++;
             }
@@ -167,7 +209,7 @@ public final class SendWatch implements UnaryOperator<SocketChannel> {
     }
 
     /** Where {@code channel}'s blocked write is timed from: its start, or as the kernel's bytes tell (see above). */
-    private long from(WatchedChannel channel, Map<KernelTcpTable.Connection, Long> queued, long now) {
+    private long from(Watched channel, Map<KernelTcpTable.Connection, Long> queued, long now) {
         KernelTcpTable.Connection connection = channel.connection();
         @Nullable Long unacknowledged = connection == null ? null : queued.get(connection);
         long write = channel.writes();

@@ -23,43 +23,46 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe as the accepted channel is; the stamps are written by the connection's thread and read by the
  * watch's sweeps.
  */
-final class WatchedChannel extends SocketChannel {
-    /** No write in progress. */
-    static final long IDLE = Long.MIN_VALUE;
-
+final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
     private final SocketChannel delegate;
+    private final String listener;
     private final MonotonicClock clock;
     private final Consumer<WatchedChannel> closed;
     private final AtomicLong writes = new AtomicLong();
-    /** When the write in progress began, or {@link #IDLE}. */
-    private volatile long writingSince = IDLE;
+    /** When the write in progress began, or {@link #SendWatch.IDLE}. */
+    private volatile long writingSince = SendWatch.IDLE;
 
     private volatile KernelTcpTable.@Nullable Connection connection;
 
-    WatchedChannel(SocketChannel delegate, MonotonicClock clock, Consumer<WatchedChannel> closed) {
+    WatchedChannel(SocketChannel delegate, String listener, MonotonicClock clock, Consumer<WatchedChannel> closed) {
         super(delegate.provider());
         this.delegate = delegate;
+        this.listener = listener;
         this.clock = clock;
         this.closed = closed;
     }
 
-    /** When the write in progress began, or {@link #IDLE}. */
-    long writingSince() {
+    /** When the write in progress began, or {@link #SendWatch.IDLE}. */
+    @Override
+    public long writingSince() {
         return writingSince;
     }
 
     /** How many writes began: a look at a blocked write tells by it whether it looked at this one before. */
-    long writes() {
+    @Override
+    public long writes() {
         return writes.get();
     }
 
     /** Whether the accepted channel is still open (an interrupt of a blocked write closes it, not this). */
-    boolean connectionOpen() {
+    @Override
+    public boolean connectionOpen() {
         return delegate.isOpen();
     }
 
     /** Closes the connection: the write blocked on it fails, and its request ends. */
-    void cut() {
+    @Override
+    public void cut() {
         try {
             close();
         } catch (IOException alreadyGone) {
@@ -68,7 +71,8 @@ final class WatchedChannel extends SocketChannel {
     }
 
     /** This connection as the kernel's TCP table lists it, or null when its addresses cannot be read. */
-    KernelTcpTable.@Nullable Connection connection() {
+    @Override
+    public KernelTcpTable.@Nullable Connection connection() {
         KernelTcpTable.Connection known = connection;
         if (known == null) {
             try {
@@ -85,12 +89,17 @@ final class WatchedChannel extends SocketChannel {
     }
 
     @Override
+    public String listener() {
+        return listener;
+    }
+
+    @Override
     public int write(ByteBuffer source) throws IOException {
         stamp();
         try {
             return delegate.write(source);
         } finally {
-            writingSince = IDLE;
+            writingSince = SendWatch.IDLE;
         }
     }
 
@@ -100,7 +109,7 @@ final class WatchedChannel extends SocketChannel {
         try {
             return delegate.write(sources, offset, length);
         } finally {
-            writingSince = IDLE;
+            writingSince = SendWatch.IDLE;
         }
     }
 

@@ -10,6 +10,9 @@ public interface ListenerEvents {
     /** The listener named {@code listener} accepts again after a pause. */
     void acceptResumed(String listener);
 
+    /** A client of the listener named {@code listener} took no byte for the send timeout: its connection closed. */
+    void sendTimedOut(String listener);
+
     /** Reports nothing. */
     ListenerEvents NONE = new ListenerEvents() {
         @Override
@@ -17,5 +20,8 @@ public interface ListenerEvents {
 
         @Override
         public void acceptResumed(String listener) {}
+
+        @Override
+        public void sendTimedOut(String listener) {}
     };
 }

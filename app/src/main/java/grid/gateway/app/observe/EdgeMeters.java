@@ -40,6 +40,7 @@ public final class EdgeMeters implements ListenerEvents {
 
     private final MeterSet meters;
     private final ConcurrentMap<String, Counter> pauses = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> sendTimeouts = new ConcurrentHashMap<>();
     private final Map<ExplainResult, Counter> explain = new EnumMap<>(ExplainResult.class);
 
     EdgeMeters(MeterSet meters) {
@@ -56,6 +57,7 @@ public final class EdgeMeters implements ListenerEvents {
         requireNonNull(accepting, "accepting");
         meters.gauge(GatewayMeter.LISTENER_ACCEPTING, () -> accepting.getAsBoolean() ? 1.0 : 0.0, name);
         pauses.computeIfAbsent(name, n -> meters.counter(GatewayMeter.LISTENER_ACCEPT_PAUSES, n));
+        sendTimeouts.computeIfAbsent(name, n -> meters.counter(GatewayMeter.CLIENT_SEND_TIMEOUTS, n));
     }
 
     /** Registers {@code grid_client_connections_limit}: {@code cap} (0: none). */
@@ -72,6 +74,13 @@ public final class EdgeMeters implements ListenerEvents {
     @Override
     public void acceptResumed(String listener) {
         // The gauge reads the guard itself.
+    }
+
+    @Override
+    public void sendTimedOut(String listener) {
+        sendTimeouts
+                .computeIfAbsent(listener, n -> meters.counter(GatewayMeter.CLIENT_SEND_TIMEOUTS, n))
+                .increment();
     }
 
     /** Counts one route explainer call. */

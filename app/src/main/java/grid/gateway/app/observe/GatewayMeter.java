@@ -206,6 +206,12 @@ public enum GatewayMeter {
             "grid_listener_accept_pauses",
             "Times a listener paused accepting because an accept failed (EMFILE, ENFILE: no file descriptor free)",
             "listener"),
+    /** Client connections closed because the client took no byte for the send timeout. */
+    CLIENT_SEND_TIMEOUTS(
+            Type.COUNTER,
+            "grid_client_send_timeouts",
+            "Client connections closed because the client took no byte of an answer for send_timeout_ms",
+            "listener"),
     /** The client connection cap in force. */
     CLIENT_CONNECTIONS_LIMIT(
             Type.GAUGE,

@@ -147,6 +147,11 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
 
     /** A request was sent to {@code cluster} a second time: counts {@code grid_upstream_retries_total{reason}}. */
     @Override
+    public void sendTimedOut() {
+        edge.sendTimedOut("client");
+    }
+
+    @Override
     public void upstreamRetried(ClusterId cluster, RetryReason reason) {
         requireNonNull(reason, "reason");
         ClusterMeters found = meters(cluster);

@@ -27,6 +27,9 @@ public interface ProxyEvents {
     /** Forwarding to a cluster got no answer the client could be given. */
     void upstreamFailed(ClusterId cluster, UpstreamFailure failure);
 
+    /** A relayed answer's client took no byte for {@code server.send_timeout_ms}: its connection was closed. */
+    void sendTimedOut();
+
     /** A request was sent to a cluster a second time, for {@code reason}. */
     void upstreamRetried(ClusterId cluster, RetryReason reason);
 

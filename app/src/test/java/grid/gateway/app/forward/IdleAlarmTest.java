@@ -6,6 +6,7 @@ import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -128,7 +129,7 @@ class IdleAlarmTest {
     void check_clientWriteWaitingTheSendTimeout_cutsTheClientNotTheUpstream() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE, () -> {}), cut::incrementAndGet);
         AtomicLong next = new AtomicLong();
 
         alarm.clientWrite(() -> {
@@ -147,7 +148,7 @@ class IdleAlarmTest {
     void check_clientWriteWaitingLessThanTheSendTimeout_rearmsForTheRest() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE, () -> {}), cut::incrementAndGet);
         AtomicLong next = new AtomicLong();
 
         alarm.clientWrite(() -> {
@@ -163,7 +164,7 @@ class IdleAlarmTest {
     void check_upstreamReadLongerThanTheSendTimeout_isNoClientStall() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE, () -> {}), cut::incrementAndGet);
         AtomicLong next = new AtomicLong();
 
         // An engine silent for 20 minutes is within its idle timeout (an hour), whatever the send timeout.
@@ -178,7 +179,7 @@ class IdleAlarmTest {
     void check_slowClientWritesEachWithinTheSendTimeout_neverCut() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
-        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), cut::incrementAndGet);
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE, () -> {}), cut::incrementAndGet);
 
         // Ten writes of 50 s each: 500 s for the answer, but never 60 s for one write (nginx's send_timeout).
         for (int i = 0; i < 10; i++) {
@@ -194,8 +195,81 @@ class IdleAlarmTest {
     @Test
     void check_noOperationInProgress_rearmsForTheShorterTimeout() {
         IdleAlarm alarm = arm();
-        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE), () -> {});
+        alarm.client(new SendDeadline(Duration.ofMinutes(1), ClientProgress.NONE, () -> {}), () -> {});
 
         assertThat(alarm.check()).isEqualTo(Duration.ofMinutes(1).toNanos());
+    }
+
+    /**
+     * Runs one client write that stays blocked while the alarm checks as its scheduler would (each check at the wait
+     * the last one returned), {@code between} running before each check; returns how long the write waited when it
+     * was cut, or when {@code most} checks ran.
+     */
+    private Duration blockedWrite(IdleAlarm alarm, int most, Runnable between) throws IOException {
+        AtomicLong waited = new AtomicLong();
+        alarm.clientWrite(() -> {
+            long wait = alarm.check();
+            for (int i = 0; i < most && wait >= 0; i++) {
+                clock.advance(Duration.ofNanos(wait));
+                waited.addAndGet(wait);
+                between.run();
+                wait = alarm.check();
+            }
+        });
+        return Duration.ofNanos(waited.get());
+    }
+
+    @Test
+    void check_blockedWriteClientTakingNothing_cutOneSendTimeoutAfterTheFirstLook() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        AtomicLong unacknowledged = new AtomicLong(4 << 20);
+        alarm.client(
+                new SendDeadline(Duration.ofMinutes(1), () -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                cut::incrementAndGet);
+
+        Duration waited = blockedWrite(alarm, 100, () -> {});
+
+        assertThat(cut).hasValue(1);
+        // The kernel is first asked a quarter into the write; the client took nothing from then on.
+        assertThat(waited).isEqualTo(Duration.ofSeconds(75));
+        assertThat(alarm.stalled()).isTrue();
+    }
+
+    @Test
+    void check_oneWriteBlockedForAnHour_clientTakingBytes_neverCut() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        AtomicLong unacknowledged = new AtomicLong(4 << 20);
+        alarm.client(
+                new SendDeadline(Duration.ofMinutes(1), () -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                cut::incrementAndGet);
+
+        // The kernel wakes a blocked writer only once a third of the send buffer is free: one write can wait long
+        // while the client steadily takes bytes.
+        Duration waited = blockedWrite(alarm, 240, () -> unacknowledged.addAndGet(-16 * 1024));
+
+        assertThat(cut).hasValue(0);
+        assertThat(waited).isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void check_clientTakingBytesInBurstsJustInsideTheTimeout_neverCut() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        AtomicLong unacknowledged = new AtomicLong(4 << 20);
+        alarm.client(
+                new SendDeadline(Duration.ofMinutes(1), () -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                cut::incrementAndGet);
+        AtomicLong checks = new AtomicLong();
+
+        // Checks every 15 s once the write is looked at; a burst every 3 checks (45 s, the timeout is 60 s).
+        blockedWrite(alarm, 400, () -> {
+            if (checks.incrementAndGet() % 3 == 0) {
+                unacknowledged.addAndGet(-64 * 1024);
+            }
+        });
+
+        assertThat(cut).hasValue(0);
     }
 }

@@ -1,0 +1,197 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The send timeout on real sockets, for what the relay's own cut does not cover and for what it must not cut.
+ *
+ * <ul>
+ *   <li>A client that pipelines requests the gateway answers itself (404s), or admin pages, and reads none of their
+ *       answers: once the socket buffers are full a write blocks, and the connection is closed after the send
+ *       timeout, counted in {@code grid_client_send_timeouts_total}.
+ *   <li>A client that reads a long answer steadily but slower than the engine writes it: the kernel wakes the
+ *       gateway's blocked write only once a third of the socket's send buffer (grown to MiB on loopback) is free, so
+ *       one write waits longer than the send timeout although the client takes bytes all along. It gets its whole
+ *       answer, byte for byte, and nothing is cut.
+ * </ul>
+ *
+ * <p>What is asserted is the outcome, not when it comes: the timing rule itself is tested on a manual clock
+ * ({@code IdleAlarmTest}, {@code SendWatchTest}).
+ */
+class SendTimeoutIntegrationTest {
+    @TempDir
+    Path dir;
+
+    private GatewayHarness gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private void start(String sendTimeout, ScriptedUpstream.Script script) {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        engine.script = script;
+        gateway = new GatewayHarness(
+                dir,
+                GatewayHarness.config("  send_timeout_ms: " + sendTimeout, "", GatewayHarness.oneEngine(engine.url())),
+                Optional.empty(),
+                engine);
+    }
+
+    @Test
+    void clientPipelinesRequestsTheGatewayAnswersItself_readsNone_cutAfterTheSendTimeout() throws Exception {
+        start("300", e -> {});
+        String notFound = "GET /not/served/" + "x".repeat(200) + " HTTP/1.1\r\nHost: gw\r\n\r\n";
+
+        pipelineAndStall(gateway.server.port(), notFound, "listener=\"client\"");
+    }
+
+    @Test
+    void clientPipelinesAdminPagesReadsNone_cutAfterTheSendTimeout() throws Exception {
+        start("300", e -> {});
+
+        pipelineAndStall(
+                gateway.server.adminPort(), "GET /health/ready HTTP/1.1\r\nHost: gw\r\n\r\n", "listener=\"admin\"");
+    }
+
+    /**
+     * Sends {@code request} again and again on one connection without reading, until the gateway stops taking them
+     * (its writes are blocked, so it reads no further request); then waits for the cut, and checks that what the
+     * client can still read ends.
+     */
+    private void pipelineAndStall(int port, String request, String listener) throws Exception {
+        try (SocketChannel client = SocketChannel.open()) {
+            client.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4096);
+            client.connect(new InetSocketAddress("127.0.0.1", port));
+            client.configureBlocking(false);
+            ByteBuffer one = ByteBuffer.wrap(request.getBytes(StandardCharsets.ISO_8859_1));
+            long taken = 0;
+            // Until a write takes nothing for a while: the gateway's answers fill the client's buffers, its write
+            // blocks, it reads no more requests, and the client's own send buffer fills.
+            try {
+                for (int idle = 0; idle < 100; ) {
+                    one.rewind();
+                    int n = client.write(one);
+                    taken += n;
+                    if (n == 0) {
+                        idle++;
+                        LockSupport.parkNanos(5_000_000);
+                    }
+                }
+            } catch (IOException closedByTheGateway) {
+                // The cut came while the client was still sending: what follows checks it was the send timeout's.
+            }
+            assertThat(taken).isPositive();
+
+            GatewayHarness.await(
+                    "the stalled client's connection was cut",
+                    () -> gateway.metric("grid_client_send_timeouts_total", listener) == 1);
+            client.configureBlocking(true);
+            assertThat(drainsToTheEnd(client.socket())).isTrue();
+        }
+        GatewayHarness.await("no request left in flight", () -> gateway.server.requestsInFlight() == 0);
+    }
+
+    /** Reads what is left until the connection ends (end of stream or reset); false if it stays open. */
+    private static boolean drainsToTheEnd(Socket socket) throws IOException {
+        socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+        byte[] buffer = new byte[64 * 1024];
+        try {
+            InputStream in = socket.getInputStream();
+            while (in.read(buffer) >= 0) {
+                // what the gateway had written before the cut
+            }
+            return true;
+        } catch (java.net.SocketTimeoutException stillOpen) {
+            return false;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
+    @Test
+    void clientReadsALongAnswerSteadilyButSlowerThanTheEngine_neverCut_wholeAnswerByteExact() throws Exception {
+        byte[] body = answer(5 << 20);
+        start("2000", e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n");
+            e.out.write(body);
+            e.out.flush();
+        });
+
+        try (Socket client = new Socket()) {
+            client.setReceiveBufferSize(64 * 1024);
+            client.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
+            client.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+            String request = UpstreamFaultsIntegrationTest.CHAT;
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + request.length() + "\r\n\r\n" + request)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = client.getInputStream();
+            String head = readHead(in);
+            assertThat(head).startsWith("HTTP/1.1 200").contains("Content-Length: " + body.length);
+
+            // About 400 KB a second, in reads of 8 KiB: a third of a 4 MiB send buffer takes over three seconds
+            // to free, longer than the send timeout, while the client never pauses for more than 20 ms.
+            ByteArrayOutputStream received = new ByteArrayOutputStream(body.length);
+            byte[] buffer = new byte[8 * 1024];
+            while (received.size() < body.length) {
+                int n = in.read(buffer, 0, Math.min(buffer.length, body.length - received.size()));
+                assertThat(n)
+                        .as("the answer ended after %d of %d bytes", received.size(), body.length)
+                        .isPositive();
+                received.write(buffer, 0, n);
+                LockSupport.parkNanos(20_000_000);
+            }
+
+            assertThat(Arrays.equals(received.toByteArray(), body)).isTrue();
+        }
+        assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                .isZero();
+        GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    /** A JSON answer of about {@code size} bytes whose every position is told apart from its neighbours. */
+    private static byte[] answer(int size) {
+        StringBuilder json = new StringBuilder(size + 64).append("{\"id\":\"chatcmpl-1\",\"filler\":\"");
+        for (int i = 0; json.length() < size; i++) {
+            json.append(Integer.toString(i, 36)).append('.');
+        }
+        return json.append("\"}").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            if (head.size() >= 4 && head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                break;
+            }
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+}
