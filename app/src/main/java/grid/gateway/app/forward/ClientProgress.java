@@ -13,8 +13,11 @@ import java.util.OptionalLong;
 @FunctionalInterface
 public interface ClientProgress {
     /** Knows nothing: a blocked write is then timed from its start, as if the client took nothing meanwhile. */
-    ClientProgress NONE = OptionalLong::empty;
+    ClientProgress NONE = freshNanos -> OptionalLong.empty();
 
-    /** The client connection's unacknowledged bytes now, or empty when they cannot be read. */
-    OptionalLong unacknowledged();
+    /**
+     * The client connection's unacknowledged bytes as the kernel told them at most {@code freshNanos} ago (a reading
+     * may serve several connections), or empty when they cannot be read.
+     */
+    OptionalLong unacknowledged(long freshNanos);
 }

@@ -192,7 +192,8 @@ final class IdleAlarm implements AutoCloseable {
         long from = since;
         long next = Long.MAX_VALUE;
         if (client && now - since >= quarter) {
-            OptionalLong unacknowledged = progress.unacknowledged();
+            // A reading up to an eighth of the gap between two looks old still tells them apart.
+            OptionalLong unacknowledged = progress.unacknowledged(quarter / 8);
             if (unacknowledged.isPresent()) {
                 from = progressed(operation, unacknowledged.getAsLong(), now);
                 next = quarter;

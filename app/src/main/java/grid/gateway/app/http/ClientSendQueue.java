@@ -6,13 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A client connection's unacknowledged bytes, read from the kernel's TCP table ({@link KernelTcpTable}) when the send
- * timeout's alarm looks at a write blocked on it. The connection is learnt from the request at the first look, so a
- * request whose writes never block costs nothing here.
+ * timeout's alarm looks at a write blocked on it, from a reading of its listener's rows shared with the other looks
+ * ({@link ListenerTcpRows}). The connection is learnt from the request at the first look, so a request whose writes
+ * never block costs nothing here.
  *
  * <p>Thread-safe: asked from the alarm's scheduler while the request's thread is blocked in a write.
  */
@@ -33,12 +33,14 @@ final class ClientSendQueue implements ClientProgress {
     }
 
     @Override
-    public OptionalLong unacknowledged() {
+    public OptionalLong unacknowledged(long freshNanos) {
         try {
             KernelTcpTable.Connection client = connection();
             return client == null
                     ? OptionalLong.empty()
-                    : KernelTcpTable.read(Set.of(client)).sendQueue(client);
+                    : ListenerTcpRows.KERNEL
+                            .rows(client.localPort(), freshNanos)
+                            .sendQueue(client);
         } catch (IOException | UncheckedIOException | IllegalStateException unreadable) {
             return OptionalLong.empty(); // no evidence either way: the write is timed from its start
         }

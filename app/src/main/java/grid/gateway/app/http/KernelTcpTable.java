@@ -41,6 +41,9 @@ final class KernelTcpTable {
         }
     }
 
+    /** A {@code localPort} of {@link #rows} that keeps rows of every local port. */
+    private static final int ANY_PORT = -1;
+
     /** A send queue the row does not tell. */
     private static final long UNKNOWN = -1;
 
@@ -69,33 +72,58 @@ final class KernelTcpTable {
             return new KernelTcpTable(states);
         }
         Set<Long> ports = portPairs(wanted);
-        rows(Files.readAllBytes(TCP4), ports, wanted, states);
+        rows(Files.readAllBytes(TCP4), ANY_PORT, ports, wanted, states);
         if (Files.isReadable(TCP6)) {
-            rows(Files.readAllBytes(TCP6), ports, wanted, states);
+            rows(Files.readAllBytes(TCP6), ANY_PORT, ports, wanted, states);
         }
+        return new KernelTcpTable(states);
+    }
+
+    /**
+     * Reads both tables now, keeping every row whose local port is {@code localPort}: every connection one listener
+     * accepted, read once for all of them.
+     */
+    static KernelTcpTable readLocalPort(int localPort) throws IOException {
+        Map<Connection, Row> states = new HashMap<>();
+        rows(Files.readAllBytes(TCP4), localPort, null, null, states);
+        if (Files.isReadable(TCP6)) {
+            rows(Files.readAllBytes(TCP6), localPort, null, null, states);
+        }
+        return new KernelTcpTable(states);
+    }
+
+    /** Parses table text as {@link #readLocalPort(int)} reads the kernel's: the rows of {@code localPort} only. */
+    static KernelTcpTable parseLocalPort(String text, int localPort) {
+        Map<Connection, Row> states = new HashMap<>();
+        rows(text.getBytes(StandardCharsets.ISO_8859_1), localPort, null, null, states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text whole; lines that are not connection rows (headers, blank or malformed lines) are skipped. */
     static KernelTcpTable parse(String text) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text.getBytes(StandardCharsets.ISO_8859_1), null, null, states);
+        rows(text.getBytes(StandardCharsets.ISO_8859_1), ANY_PORT, null, null, states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text as {@link #read(Set)} reads the kernel's: the rows of {@code wanted} only. */
     static KernelTcpTable parse(String text, Set<Connection> wanted) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text.getBytes(StandardCharsets.ISO_8859_1), portPairs(wanted), wanted, states);
+        rows(text.getBytes(StandardCharsets.ISO_8859_1), ANY_PORT, portPairs(wanted), wanted, states);
         return new KernelTcpTable(states);
     }
 
     /**
-     * Adds the rows of {@code table} to {@code states}: every row when {@code ports} is null, else the rows whose
-     * local and remote ports are in {@code ports} and whose connection is in {@code wanted}.
+     * Adds the rows of {@code table} to {@code states}: the rows whose local port is {@code localPort} (every row when
+     * it is {@link #ANY_PORT}), and of those, when {@code ports} is not null, the rows whose local and remote ports are
+     * in {@code ports} and whose connection is in {@code wanted}.
      */
     private static void rows(
-            byte[] table, @Nullable Set<Long> ports, @Nullable Set<Connection> wanted, Map<Connection, Row> states) {
+            byte[] table,
+            int localPort,
+            @Nullable Set<Long> ports,
+            @Nullable Set<Connection> wanted,
+            Map<Connection, Row> states) {
         int[] fields = new int[10]; // start and end of the fields sl, local_address, rem_address, st, tx_queue:rx_queue
         for (int start = 0; start < table.length; ) {
             int end = start;
@@ -104,12 +132,13 @@ final class KernelTcpTable {
             }
             if (split(table, start, end, fields) && table[fields[1] - 1] == ':') {
                 try {
-                    int localPort = port(table, fields[2], fields[3]);
+                    int local = port(table, fields[2], fields[3]);
                     int remotePort = port(table, fields[4], fields[5]);
-                    if (ports == null || ports.contains(ports(localPort, remotePort))) {
+                    if ((localPort == ANY_PORT || local == localPort)
+                            && (ports == null || ports.contains(ports(local, remotePort)))) {
                         String remoteText =
                                 new String(table, fields[4], fields[5] - fields[4], StandardCharsets.ISO_8859_1);
-                        Connection connection = new Connection(localPort, address(remoteText), remotePort);
+                        Connection connection = new Connection(local, address(remoteText), remotePort);
                         if (wanted == null || wanted.contains(connection)) {
                             states.put(
                                     connection,

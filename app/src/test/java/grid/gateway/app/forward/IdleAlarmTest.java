@@ -6,6 +6,8 @@ import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -224,13 +226,24 @@ class IdleAlarmTest {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
         AtomicLong unacknowledged = new AtomicLong(4 << 20);
+        List<Long> asked = new ArrayList<>();
         alarm.client(
-                new SendDeadline(Duration.ofMinutes(1), () -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                new SendDeadline(
+                        Duration.ofMinutes(1),
+                        fresh -> {
+                            asked.add(fresh);
+                            return OptionalLong.of(unacknowledged.get());
+                        },
+                        () -> {}),
                 cut::incrementAndGet);
 
         Duration waited = blockedWrite(alarm, 100, () -> {});
 
         assertThat(cut).hasValue(1);
+        // A reading may serve other connections' looks, but never one as old as the 15 s between two looks.
+        assertThat(asked)
+                .isNotEmpty()
+                .allMatch(fresh -> fresh == Duration.ofMillis(1875).toNanos());
         // The kernel is first asked a quarter into the write; the client took nothing from then on.
         assertThat(waited).isEqualTo(Duration.ofSeconds(75));
         assertThat(alarm.stalled()).isTrue();
@@ -242,7 +255,7 @@ class IdleAlarmTest {
         AtomicInteger cut = new AtomicInteger();
         AtomicLong unacknowledged = new AtomicLong(4 << 20);
         alarm.client(
-                new SendDeadline(Duration.ofMinutes(1), () -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                new SendDeadline(Duration.ofMinutes(1), fresh -> OptionalLong.of(unacknowledged.get()), () -> {}),
                 cut::incrementAndGet);
 
         // The kernel wakes a blocked writer only once a third of the send buffer is free: one write can wait long
@@ -259,7 +272,7 @@ class IdleAlarmTest {
         AtomicInteger cut = new AtomicInteger();
         AtomicLong unacknowledged = new AtomicLong(4 << 20);
         alarm.client(
-                new SendDeadline(Duration.ofMinutes(1), () -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                new SendDeadline(Duration.ofMinutes(1), fresh -> OptionalLong.of(unacknowledged.get()), () -> {}),
                 cut::incrementAndGet);
         AtomicLong checks = new AtomicLong();
 
