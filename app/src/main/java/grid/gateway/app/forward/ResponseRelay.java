@@ -2,10 +2,8 @@ package grid.gateway.app.forward;
 
 import grid.gateway.app.rewrite.JsonIdStream;
 import grid.gateway.app.rewrite.SseIdTagger;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HttpMediaType;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
@@ -24,14 +22,16 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
  *   text/event-stream        event by event, one flush per event; Responses ids tagged inside each event
- *   JSON to be tagged        read whole, ids tagged, Content-Length set to the new length
+ *   any other body of a      up to 64 KiB held whole, ids tagged, Content-Length set to the new length; longer: tagged
+ *   stored-id path           as it streams (whatever its Content-Type says: a body that is not JSON is left as it is)
  *   anything else            chunk by chunk as read, one flush per chunk (docs/design.md §H8: the first write is held until flushed)
  * </pre>
  *
  * <p>A silence longer than the idle timeout between two reads closes the upstream answer. A client that goes away
  * makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
- * generating (docs/design.md §H4). An upstream that breaks mid-answer makes this throw, so the client's connection is
- * aborted rather than ended cleanly (no terminating chunk, never a shortened body that looks complete). An upstream
+ * generating (docs/design.md §H4). An upstream that breaks mid-answer makes this throw a
+ * {@link CloseConnectionException}, so the client's connection is closed rather than ended cleanly (no terminating
+ * chunk, never a shortened body that looks complete), with one debug line and no stack trace. An upstream
  * that breaks, or stays silent past the idle timeout, before its first body byte has sent nothing to the client yet:
  * the result says so and the caller answers 502 or 504 instead.
  *
@@ -75,10 +75,20 @@ public final class ResponseRelay {
                 return new RelayResult(answer.status(), new BodyTail());
             }
             return relayBody(answer, response, plan);
-        } catch (UncheckedIOException | CloseConnectionException e) {
+        } catch (RuntimeException e) {
             if (cut.fired()) {
                 LOG.log(System.Logger.Level.DEBUG, "a client took no byte of its answer for send_timeout_ms: cut");
                 throw new CloseConnectionException("the client stopped reading its answer", e);
+            }
+            if (answer.broke()) {
+                // The engine broke its answer after the status went out (a reset, a close inside the framing, a
+                // malformed chunk or trailer, a silence): the client's connection can only end abnormally. Helidon
+                // closes it for this exception without logging it; the access log's end says upstream_cut.
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        () -> "an upstream answer broke after it began (" + rootCause(e)
+                                + "): client connection closed");
+                throw new CloseConnectionException("the upstream answer broke after it began", e);
             }
             throw e;
         } finally {
@@ -88,13 +98,22 @@ public final class ResponseRelay {
         }
     }
 
+    private static String rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return String.valueOf(cause);
+    }
+
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
         AnswerRewrite rewrite = plan.rewrite();
-        Optional<HttpMediaType> type = answer.headers().contentType();
-        boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
-        boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
-        boolean tagged = rewrite.tagsIds() && (sse || json);
+        boolean sse = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
+        // On a path whose answers carry stored ids every body is tagged, whatever type it claims (or lacks): a client
+        // parses the body it asked for, so an id in a body labelled text/plain would otherwise go out untagged. A body
+        // that is not JSON comes out of the JSON tagger as it went in.
+        boolean tagged = rewrite.tagsIds();
         if (tagged && encoded(answer)) {
             // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
             answer.cut();
@@ -102,7 +121,7 @@ public final class ResponseRelay {
         }
         UpstreamReader reader = new UpstreamReader(answer, sse);
         plan.memory().hold(reader.buffer.length + (tagged && sse ? SSE_TAGGING : 0));
-        HeldAnswer held = tagged && json ? new HeldAnswer(answer.length(), plan.memory()) : null;
+        HeldAnswer held = tagged && !sse ? new HeldAnswer(answer.length(), plan.memory()) : null;
         int first;
         try {
             // The status and headers go to the client only once the first body bytes (for a tagged JSON answer:
