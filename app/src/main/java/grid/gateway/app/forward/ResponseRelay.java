@@ -21,9 +21,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
- *   text/event-stream        event by event, one flush per event; Responses ids tagged inside each event
- *   any other body of a      up to 64 KiB held whole, ids tagged, Content-Length set to the new length; longer: tagged
- *   stored-id path           as it streams (whatever its Content-Type says: a body that is not JSON is left as it is)
+ *   stored-id path, body     up to 64 KiB held whole, ids tagged, Content-Length set to the new length; longer: tagged
+ *   starting { or [          as it streams (whatever its Content-Type says)
+ *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
+ *   body                     Content-Type says; a body that is no event stream passes unchanged)
+ *   text/event-stream        event by event, one flush per event
  *   anything else            chunk by chunk as read, one flush per chunk (docs/design.md §H8: the first write is held until flushed)
  * </pre>
  *
@@ -108,26 +110,21 @@ public final class ResponseRelay {
 
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
-        AnswerRewrite rewrite = plan.rewrite();
-        boolean sse = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
-        // On a path whose answers carry stored ids every body is tagged, whatever type it claims (or lacks): a client
-        // parses the body it asked for, so an id in a body labelled text/plain would otherwise go out untagged. A body
-        // that is not JSON comes out of the JSON tagger as it went in.
-        boolean tagged = rewrite.tagsIds();
+        boolean labelledEvents = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
+        boolean tagged = plan.rewrite().tagsIds();
         if (tagged && encoded(answer)) {
             // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
             answer.cut();
             return failedBeforeBody(answer);
         }
-        UpstreamReader reader = new UpstreamReader(answer, sse);
-        plan.memory().hold(reader.buffer.length + (tagged && sse ? SSE_TAGGING : 0));
-        HeldAnswer held = tagged && !sse ? new HeldAnswer(answer.length(), plan.memory()) : null;
-        int first;
+        UpstreamReader reader = new UpstreamReader(answer, labelledEvents);
+        plan.memory().hold(reader.buffer.length);
+        Read read;
         try {
             // The status and headers go to the client only once the first body bytes (for a tagged JSON answer:
             // the whole of a short one, the first 64 KiB of a longer one) are in hand, so an answer that breaks
             // before them becomes the gateway's own 502/504 instead of a status the client cannot trust.
-            first = held != null ? hold(reader, held) : reader.read();
+            read = firstBytes(reader, plan, tagged, labelledEvents);
         } catch (IOException | RuntimeException e) {
             answer.cut();
             return failedBeforeBody(answer);
@@ -135,7 +132,7 @@ public final class ResponseRelay {
         copyHeaders(answer, response, tagged);
         try {
             plan.firstBytes().run();
-            return relayRead(answer, response, plan, reader, new Read(first, held, sse, sse && tagged));
+            return relayRead(answer, response, plan, reader, read);
         } catch (IOException e) {
             answer.cut();
             throw new UncheckedIOException(e);
@@ -143,6 +140,36 @@ public final class ResponseRelay {
             answer.cut();
             throw e;
         }
+    }
+
+    /**
+     * Reads the first body bytes. On a path whose answers carry stored ids every body is tagged, and its first byte,
+     * not its {@code Content-Type}, says how: a client parses the body it asked for (a JSON object, or the event
+     * stream of a request with {@code stream}), whatever the engine labelled it. An opening brace or bracket starts
+     * JSON, held up to 64 KiB and tagged whole or as it streams; any other byte starts an event stream, tagged event
+     * by event (a body that is neither passes both taggers unchanged); white space leaves it to the label.
+     */
+    private static Read firstBytes(UpstreamReader reader, RelayPlan plan, boolean tagged, boolean labelledEvents)
+            throws IOException {
+        int first = reader.read();
+        if (!tagged) {
+            return new Read(first, null, labelledEvents, false);
+        }
+        boolean json = first > 0 ? startsJson(reader.buffer[0], labelledEvents) : !labelledEvents;
+        if (!json) {
+            plan.memory().hold(SSE_TAGGING);
+            return new Read(first, null, true, true);
+        }
+        HeldAnswer held = new HeldAnswer(reader.announced, plan.memory());
+        return new Read(hold(reader, held, first), held, false, false);
+    }
+
+    private static boolean startsJson(byte first, boolean labelledEvents) {
+        if (first == '{' || first == '[') {
+            return true;
+        }
+        boolean space = first == ' ' || first == '\t' || first == '\r' || first == '\n';
+        return space && !labelledEvents;
     }
 
     /**
@@ -239,10 +266,9 @@ public final class ResponseRelay {
         }
     }
 
-    /** Reads a JSON answer into {@code held}, up to just past its limit; -1 when it all fit. */
-    private static int hold(UpstreamReader reader, HeldAnswer held) throws IOException {
-        int n;
-        while ((n = reader.read()) >= 0) {
+    /** Reads a JSON answer into {@code held}, {@code first} bytes read already, up to just past its limit; -1 when it all fit. */
+    private static int hold(UpstreamReader reader, HeldAnswer held, int first) throws IOException {
+        for (int n = first; n >= 0; n = reader.read()) {
             if (!held.add(reader.buffer, n)) {
                 return held.size();
             }
@@ -333,7 +359,7 @@ public final class ResponseRelay {
         final byte[] buffer;
         private final UpstreamAnswer answer;
         /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
-        private final long announced;
+        final long announced;
 
         UpstreamReader(UpstreamAnswer answer, boolean events) {
             this.answer = answer;

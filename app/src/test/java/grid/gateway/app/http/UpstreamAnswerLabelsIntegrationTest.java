@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What an engine's answer says about itself, on real sockets (a raw-socket engine, raw clients): a
- * {@code Content-Type} the gateway cannot parse, a stored-id answer labelled as something other than JSON or not
- * quite JSON, and an answer that breaks after its status went out. Each client gets its own answer, or a 502 in the
+ * {@code Content-Type} the gateway cannot parse, a stored-id answer labelled as something other than what it is (no
+ * label, text, an event stream labelled JSON and the reverse) or not quite JSON, and an answer that breaks after its
+ * status went out. Each client gets its own answer, or a 502 in the
  * API's shape, or (once bytes went out) a connection that ends abnormally; never a 500, never an untagged stored id,
  * never a stack trace in the log.
  */
@@ -148,6 +149,34 @@ class UpstreamAnswerLabelsIntegrationTest {
         assertThat(answer.body())
                 .startsWith("{\"id\":\"resp_east.1ef772aa..abc\"")
                 .doesNotContain("\"resp_abc\"");
+    }
+
+    @Test
+    void storedIdEventStreamLabelledJson_eachEventTagged() throws Exception {
+        String event = "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_s1\"}}\n\n";
+        engine.script =
+                e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + UpstreamAnswersIntegrationTest.chunk(event) + UpstreamAnswersIntegrationTest.chunk(event)
+                        + "0\r\n\r\n");
+
+        RawClient.Answer answer = responses();
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body())
+                .isEqualTo(event.replace("resp_s1", "resp_east.1ef772aa..s1").repeat(2));
+        nextClientGetsItsOwn();
+    }
+
+    @Test
+    void storedIdJsonLabelledAsAnEventStream_tagged() throws Exception {
+        engine.script = e -> e.write(answer(
+                "200 OK", "Content-Type: text/event-stream\r\n", "{\"id\":\"resp_abc\",\"object\":\"response\"}"));
+
+        RawClient.Answer answer = responses();
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("{\"id\":\"resp_east.1ef772aa..abc\",\"object\":\"response\"}");
+        nextClientGetsItsOwn();
     }
 
     @Test
