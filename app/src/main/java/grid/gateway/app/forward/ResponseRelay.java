@@ -266,7 +266,10 @@ public final class ResponseRelay {
         }
     }
 
-    /** Reads a JSON answer into {@code held}, {@code first} bytes read already, up to just past its limit; -1 when it all fit. */
+    /**
+     * Reads a JSON answer into {@code held}, its first {@code first} bytes already in the reader's buffer, up to just
+     * past its limit; -1 when it all fit.
+     */
     private static int hold(UpstreamReader reader, HeldAnswer held, int first) throws IOException {
         for (int n = first; n >= 0; n = reader.read()) {
             if (!held.add(reader.buffer, n)) {

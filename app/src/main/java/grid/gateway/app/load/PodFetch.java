@@ -30,7 +30,7 @@ import java.util.function.Function;
  * <p>Each GET has a connection of its own, closed after its answer ({@code Connection: close}): Helidon's client takes
  * an interim answer ({@code 103 Early Hints}) for the final one and cannot tell bytes an engine wrote after its answer
  * from the next one, so a kept-alive connection could hand one scrape the page meant for the one before (a depth one
- * scrape behind) or a page nobody asked for. A connection a second costs nothing beside that.
+ * scrape behind) or a page nobody asked for. The cost is one connect per pod per poll.
  *
  * <p>Thread-safe: the client is shared by every scrape.
  */
