@@ -2,10 +2,8 @@ package grid.gateway.app.forward;
 
 import grid.gateway.app.rewrite.JsonIdStream;
 import grid.gateway.app.rewrite.SseIdTagger;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HttpMediaType;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
@@ -23,15 +21,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
- *   text/event-stream        event by event, one flush per event; Responses ids tagged inside each event
- *   JSON to be tagged        read whole, ids tagged, Content-Length set to the new length
+ *   stored-id path, body     up to 64 KiB held whole, ids tagged, Content-Length set to the new length; longer: tagged
+ *   starting { or [          as it streams (whatever its Content-Type says)
+ *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
+ *   body                     Content-Type says; a body that is no event stream passes unchanged)
+ *   text/event-stream        event by event, one flush per event
  *   anything else            chunk by chunk as read, one flush per chunk (docs/design.md §H8: the first write is held until flushed)
  * </pre>
  *
  * <p>A silence longer than the idle timeout between two reads closes the upstream answer. A client that goes away
  * makes a write fail; the answer is then closed unread, which closes the upstream connection, so the engine stops
- * generating (docs/design.md §H4). An upstream that breaks mid-answer makes this throw, so the client's connection is
- * aborted rather than ended cleanly (no terminating chunk, never a shortened body that looks complete). An upstream
+ * generating (docs/design.md §H4). An upstream that breaks mid-answer makes this throw a
+ * {@link CloseConnectionException}, so the client's connection is closed rather than ended cleanly (no terminating
+ * chunk, never a shortened body that looks complete), with one debug line and no stack trace. An upstream
  * that breaks, or stays silent past the idle timeout, before its first body byte has sent nothing to the client yet:
  * the result says so and the caller answers 502 or 504 instead.
  *
@@ -75,11 +77,21 @@ public final class ResponseRelay {
                 return new RelayResult(answer.status(), new BodyTail());
             }
             return relayBody(answer, response, plan);
-        } catch (UncheckedIOException | CloseConnectionException e) {
+        } catch (RuntimeException e) {
             if (cut.fired()) {
                 LOG.log(System.Logger.Level.DEBUG, "a client took no byte of its answer for send_timeout_ms: cut");
                 plan.sendDeadline().timedOut().run();
                 throw new CloseConnectionException("the client stopped reading its answer", e);
+            }
+            if (answer.broke()) {
+                // The engine broke its answer after the status went out (a reset, a close inside the framing, a
+                // malformed chunk or trailer, a silence): the client's connection can only end abnormally. Helidon
+                // closes it for this exception without logging it; the access log's end says upstream_cut.
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        () -> "an upstream answer broke after it began (" + rootCause(e)
+                                + "): client connection closed");
+                throw new CloseConnectionException("the upstream answer broke after it began", e);
             }
             throw e;
         } finally {
@@ -89,27 +101,31 @@ public final class ResponseRelay {
         }
     }
 
+    private static String rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return String.valueOf(cause);
+    }
+
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
-        AnswerRewrite rewrite = plan.rewrite();
-        Optional<HttpMediaType> type = answer.headers().contentType();
-        boolean sse = type.map(t -> t.test(MediaTypes.TEXT_EVENT_STREAM)).orElse(false);
-        boolean json = type.map(t -> t.test(MediaTypes.APPLICATION_JSON)).orElse(false);
-        boolean tagged = rewrite.tagsIds() && (sse || json);
+        boolean labelledEvents = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
+        boolean tagged = plan.rewrite().tagsIds();
         if (tagged && encoded(answer)) {
             // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
             answer.cut();
             return failedBeforeBody(answer);
         }
-        UpstreamReader reader = new UpstreamReader(answer, sse);
-        plan.memory().hold(reader.buffer.length + (tagged && sse ? SSE_TAGGING : 0));
-        HeldAnswer held = tagged && json ? new HeldAnswer(answer.length(), plan.memory()) : null;
-        int first;
+        UpstreamReader reader = new UpstreamReader(answer, labelledEvents);
+        plan.memory().hold(reader.buffer.length);
+        Read read;
         try {
             // The status and headers go to the client only once the first body bytes (for a tagged JSON answer:
             // the whole of a short one, the first 64 KiB of a longer one) are in hand, so an answer that breaks
             // before them becomes the gateway's own 502/504 instead of a status the client cannot trust.
-            first = held != null ? hold(reader, held) : reader.read();
+            read = firstBytes(reader, plan, tagged, labelledEvents);
         } catch (IOException | RuntimeException e) {
             answer.cut();
             return failedBeforeBody(answer);
@@ -117,7 +133,7 @@ public final class ResponseRelay {
         copyHeaders(answer, response, tagged);
         try {
             plan.firstBytes().run();
-            return relayRead(answer, response, plan, reader, new Read(first, held, sse, sse && tagged));
+            return relayRead(answer, response, plan, reader, read);
         } catch (IOException e) {
             answer.cut();
             throw new UncheckedIOException(e);
@@ -125,6 +141,36 @@ public final class ResponseRelay {
             answer.cut();
             throw e;
         }
+    }
+
+    /**
+     * Reads the first body bytes. On a path whose answers carry stored ids every body is tagged, and its first byte,
+     * not its {@code Content-Type}, says how: a client parses the body it asked for (a JSON object, or the event
+     * stream of a request with {@code stream}), whatever the engine labelled it. An opening brace or bracket starts
+     * JSON, held up to 64 KiB and tagged whole or as it streams; any other byte starts an event stream, tagged event
+     * by event (a body that is neither passes both taggers unchanged); white space leaves it to the label.
+     */
+    private static Read firstBytes(UpstreamReader reader, RelayPlan plan, boolean tagged, boolean labelledEvents)
+            throws IOException {
+        int first = reader.read();
+        if (!tagged) {
+            return new Read(first, null, labelledEvents, false);
+        }
+        boolean json = first > 0 ? startsJson(reader.buffer[0], labelledEvents) : !labelledEvents;
+        if (!json) {
+            plan.memory().hold(SSE_TAGGING);
+            return new Read(first, null, true, true);
+        }
+        HeldAnswer held = new HeldAnswer(reader.announced, plan.memory());
+        return new Read(hold(reader, held, first), held, false, false);
+    }
+
+    private static boolean startsJson(byte first, boolean labelledEvents) {
+        if (first == '{' || first == '[') {
+            return true;
+        }
+        boolean space = first == ' ' || first == '\t' || first == '\r' || first == '\n';
+        return space && !labelledEvents;
     }
 
     /**
@@ -221,10 +267,12 @@ public final class ResponseRelay {
         }
     }
 
-    /** Reads a JSON answer into {@code held}, up to just past its limit; -1 when it all fit. */
-    private static int hold(UpstreamReader reader, HeldAnswer held) throws IOException {
-        int n;
-        while ((n = reader.read()) >= 0) {
+    /**
+     * Reads a JSON answer into {@code held}, its first {@code first} bytes already in the reader's buffer, up to just
+     * past its limit; -1 when it all fit.
+     */
+    private static int hold(UpstreamReader reader, HeldAnswer held, int first) throws IOException {
+        for (int n = first; n >= 0; n = reader.read()) {
             if (!held.add(reader.buffer, n)) {
                 return held.size();
             }
@@ -315,7 +363,7 @@ public final class ResponseRelay {
         final byte[] buffer;
         private final UpstreamAnswer answer;
         /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
-        private final long announced;
+        final long announced;
 
         UpstreamReader(UpstreamAnswer answer, boolean events) {
             this.answer = answer;

@@ -21,6 +21,8 @@ public final class UpstreamAnswer {
     private final IdleAlarm alarm;
     private final ConnectionPool pool;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** Whether a read of the body failed: the engine broke its answer (or went silent), not the client. */
+    private volatile boolean broke;
 
     /** An answer read on {@code connection}, whose idle alarm {@code alarm} closes that connection when it goes off. */
     UpstreamAnswer(UpstreamConnection connection, AnswerHead head, IdleAlarm alarm, ConnectionPool pool) {
@@ -62,7 +64,20 @@ public final class UpstreamAnswer {
      * @return the count read, or -1 at the body's end
      */
     public int read(byte[] buffer, int length) throws IOException {
-        return alarm.read(body, buffer, length);
+        try {
+            return alarm.read(body, buffer, length);
+        } catch (IOException | RuntimeException e) {
+            broke = true;
+            throw e;
+        }
+    }
+
+    /**
+     * Whether a read of the body failed (a reset, a close inside the framing, a malformed chunk or trailer, a silence
+     * past the idle timeout): the answer ended on the engine's side, whatever the client did.
+     */
+    public boolean broke() {
+        return broke;
     }
 
     /** The exchange's alarm: it watches the relay's writes to the client too. */

@@ -6,9 +6,11 @@ import grid.gateway.app.rewrite.EventSink;
 import grid.gateway.app.rewrite.JsonIdStream;
 import grid.gateway.app.rewrite.ResponseIdTagger;
 import grid.gateway.app.rewrite.SseIdTagger;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -36,7 +38,21 @@ final class IdTagging implements AnswerRewrite {
 
     @Override
     public byte[] tagJson(byte[] body) {
-        return tagger.tagJson(body);
+        byte[] tagged = tagger.tagJson(body);
+        if (tagged != body) {
+            return tagged;
+        }
+        // Nothing tagged: no id, or not one valid JSON text (cut short, a stray byte after it, a bad UTF-8 byte). Such
+        // a body is tagged as the streaming tagger tags a longer one, up to its flaw, so that whether an id goes out
+        // tagged never depends on the answer's length, and a lenient client parser never reads an untagged id the
+        // flaw came after.
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 64);
+        JsonIdStream json = new JsonIdStream(tag);
+        EventSink sink = out::write;
+        json.accept(body, 0, body.length, sink);
+        json.finish(sink);
+        byte[] streamed = out.toByteArray();
+        return Arrays.equals(streamed, body) ? body : streamed;
     }
 
     @Override

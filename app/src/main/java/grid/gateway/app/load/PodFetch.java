@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.forward.HostKeepingResolver;
 import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.time.MonotonicClock;
+import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
@@ -11,7 +13,9 @@ import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webclient.http1.Http1ClientResponse;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,14 +23,22 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * GETs one pod's Prometheus exposition: connect {@value #CONNECT_SECONDS} s, read {@value #READ_SECONDS} s, no
- * redirects, at most {@link #MAX_EXPOSITION_BYTES}; an https URL with its cluster's TLS.
+ * GETs one pod's Prometheus exposition: connect {@value #CONNECT_SECONDS} s, read {@value #READ_SECONDS} s, the body
+ * whole within {@value #BODY_SECONDS} s of the answer's head, no redirects, at most {@link #MAX_EXPOSITION_BYTES}; an
+ * https URL with its cluster's TLS.
+ *
+ * <p>Each GET has a connection of its own, closed after its answer ({@code Connection: close}): Helidon's client takes
+ * an interim answer ({@code 103 Early Hints}) for the final one and cannot tell bytes an engine wrote after its answer
+ * from the next one, so a kept-alive connection could hand one scrape the page meant for the one before (a depth one
+ * scrape behind) or a page nobody asked for. The cost is one connect per pod per poll.
  *
  * <p>Thread-safe: the client is shared by every scrape.
  */
 final class PodFetch implements AutoCloseable {
     static final int CONNECT_SECONDS = 1;
     static final int READ_SECONDS = 2;
+    /** The longest time the body may take once the head is read: a page that trickles in is cut like a silent one. */
+    static final int BODY_SECONDS = 5;
     /** The largest exposition read; a larger one is a failed scrape. */
     static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
 
@@ -48,6 +60,17 @@ final class PodFetch implements AutoCloseable {
             .build()
             .client(Http1Client.PROTOCOL);
     private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
+    private final MonotonicClock clock;
+
+    /** A fetch whose body deadline runs on the system's monotonic clock. */
+    PodFetch() {
+        this(SystemMonotonicClock.INSTANCE);
+    }
+
+    /** A fetch whose body deadline runs on {@code clock} (tests). */
+    PodFetch(MonotonicClock clock) {
+        this.clock = requireNonNull(clock, "clock");
+    }
 
     /** Uses {@code clusterTls} for https URLs. */
     void tls(Function<BackendCluster, Optional<Tls>> clusterTls) {
@@ -60,6 +83,7 @@ final class PodFetch implements AutoCloseable {
                 .uri(uri)
                 .followRedirects(false)
                 .readTimeout(Duration.ofSeconds(READ_SECONDS))
+                .keepAlive(false)
                 .header(HeaderValues.ACCEPT_TEXT);
         if ("https".equalsIgnoreCase(uri.getScheme())) {
             tls.apply(cluster).ifPresent(request::tls);
@@ -68,15 +92,32 @@ final class PodFetch implements AutoCloseable {
             if (answer.status().family() != Status.Family.SUCCESSFUL) {
                 return new Fetched.Failed("answered " + answer.status().code());
             }
-            // At most one byte over the limit, so that an oversized body is recognised without holding it.
-            byte[] body = answer.inputStream().readNBytes(MAX_EXPOSITION_BYTES + 1);
-            if (body.length > MAX_EXPOSITION_BYTES) {
-                return new Fetched.Failed("exposition over " + MAX_EXPOSITION_BYTES + " bytes");
-            }
-            return new Fetched.Answered(new String(body, StandardCharsets.UTF_8));
+            return body(
+                    answer.inputStream(),
+                    clock.nanoTime() + Duration.ofSeconds(BODY_SECONDS).toNanos());
         } catch (IOException | RuntimeException unreachable) {
             return new Fetched.Failed("failed: " + rootCause(unreachable));
         }
+    }
+
+    /**
+     * Reads the body read by read, at most one byte over the limit (an oversized body is recognised without holding
+     * it), failing once {@code deadline} has passed.
+     */
+    private Fetched body(InputStream in, long deadline) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        int n;
+        while ((n = in.read(buffer, 0, Math.min(buffer.length, MAX_EXPOSITION_BYTES + 1 - body.size()))) > 0) {
+            body.write(buffer, 0, n);
+            if (body.size() > MAX_EXPOSITION_BYTES) {
+                return new Fetched.Failed("exposition over " + MAX_EXPOSITION_BYTES + " bytes");
+            }
+            if (clock.nanoTime() - deadline > 0) {
+                return new Fetched.Failed("exposition not read within " + BODY_SECONDS + " s");
+            }
+        }
+        return new Fetched.Answered(body.toString(StandardCharsets.UTF_8));
     }
 
     @Override

@@ -48,7 +48,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * scheduler (injected)           virtual threads, one round per cluster at a time, its pods in parallel
- *   every poll interval:           GET each pod (connect 1 s, read 2 s, no redirects, at most 8 MiB)
+ *   every poll interval:           GET each pod (connect 1 s, read 2 s, body within 5 s, no redirects, at most
+ *                                  8 MiB, a connection of its own)
  *     pollNow() -----------------&gt;   every pod: 2xx + a finite queue_metric  -&gt; router.scraped(Σ)   SAMPLED
  *       never waits for a scrape     some pods, the others failed or without -&gt; router.scraped(Σ)   PARTLY_SAMPLED
  *                                    2xx, none with the queue metric         -&gt; router.scraped(Σ)   NO_QUEUE_METRIC

@@ -1,0 +1,163 @@
+package grid.gateway.app.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.time.ManualClock;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * One pod GET against a raw-socket engine whose answers are not one per request (an interim answer Helidon's client
+ * takes for the final one, a body longer than its Content-Length): whatever is left on the connection never becomes
+ * the next scrape's page, so a cluster's depth is never one scrape behind or another page's; and a page that trickles
+ * in ends at the body deadline, on a controlled clock.
+ */
+class PodFetchTest {
+    private final ManualClock clock = new ManualClock();
+    private final PodFetch fetch = new PodFetch(clock);
+    /** Bytes of a trickled page written so far. */
+    private final AtomicInteger trickled = new AtomicInteger();
+
+    private final AtomicInteger requests = new AtomicInteger();
+    private final ServerSocket server;
+    private volatile String script = "";
+
+    PodFetchTest() throws IOException {
+        server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(this::accept);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        fetch.close();
+        server.close();
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                Thread.ofVirtual().start(() -> serve(socket));
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    /** Answers every request on the connection with the script, its {@code N} replaced by the request's number. */
+    private void serve(Socket socket) {
+        try (socket) {
+            InputStream in = socket.getInputStream();
+            OutputStream out = socket.getOutputStream();
+            while (readHead(in)) {
+                if (script.equals("TRICKLE")) {
+                    trickle(out);
+                    return;
+                }
+                String page = "vllm:num_requests_waiting{model_name=\"m\"} " + requests.incrementAndGet() + ".0\n";
+                out.write(script.replace("PAGE", page)
+                        .replace("LENGTH", Integer.toString(page.length()))
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            }
+        } catch (IOException | InterruptedException gone) {
+            // The fetch closed its connection.
+        }
+    }
+
+    /** A page of 100,000 bytes announced, then written a byte every 20 ms: never silent for the read timeout. */
+    private void trickle(OutputStream out) throws IOException, InterruptedException {
+        out.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        for (int i = 0; i < 100_000; i++) {
+            out.write('#');
+            out.flush();
+            trickled.incrementAndGet();
+            Thread.sleep(20);
+        }
+    }
+
+    private static boolean readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            if (head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private PodFetch.Fetched get() {
+        ClusterId id = new ClusterId(new SiteName("east"), "a");
+        URI uri = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/metrics");
+        BackendCluster cluster = new BackendCluster(id, uri, Set.of("m"), Optional.empty(), OptionalInt.empty(), false);
+        return fetch.get(cluster, uri);
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                // Helidon's client reads the 103 as the final answer and leaves the 200 on the connection.
+                "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\nPAGE",
+                // A page followed by another answer, as an engine that writes one too many.
+                "HTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\nPAGEHTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\n"
+                        + "vllm:num_requests_waiting{model_name=\"m\"} 99.0\n"
+            })
+    void whatAnAnswerLeavesOnTheConnection_neverBecomesTheNextScrapesPage(String answer) {
+        script = answer;
+        for (int scrape = 1; scrape <= 3; scrape++) {
+            PodFetch.Fetched fetched = get();
+            if (fetched instanceof PodFetch.Fetched.Answered page) {
+                // Scrapes run one after another, one request each: scrape k's own page is page k.
+                assertThat(page.text()).as("scrape " + scrape).contains("} " + scrape + ".0");
+            }
+        }
+        assertThat(requests.get()).as("one request per scrape").isEqualTo(3);
+    }
+
+    @Test
+    void pageThatTricklesIn_failsOnceTheBodyDeadlinePassed() throws Exception {
+        script = "TRICKLE";
+        CompletableFuture<PodFetch.Fetched> fetched = CompletableFuture.supplyAsync(this::get);
+        GatewayHarness.await("the page started", () -> trickled.get() >= 3);
+        assertThat(fetched).isNotDone();
+
+        clock.advance(Duration.ofSeconds(PodFetch.BODY_SECONDS + 1));
+
+        assertThat(fetched.get(10, TimeUnit.SECONDS))
+                .isEqualTo(new PodFetch.Fetched.Failed("exposition not read within 5 s"));
+    }
+
+    @Test
+    void plainPages_eachScrapeReadsItsOwn() {
+        script = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: LENGTH\r\n\r\nPAGE";
+        for (int scrape = 1; scrape <= 3; scrape++) {
+            PodFetch.Fetched fetched = get();
+            assertThat(fetched).isInstanceOf(PodFetch.Fetched.Answered.class);
+            assertThat(((PodFetch.Fetched.Answered) fetched).text()).contains("} " + scrape + ".0");
+        }
+    }
+}
