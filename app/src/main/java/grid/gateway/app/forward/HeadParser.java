@@ -109,12 +109,16 @@ final class HeadParser {
             throw new MalformedAnswer("status " + parsed.status + " outside 100..599");
         }
         int reason = s + STATUS_LINE_MIN + 1;
+        boolean relayable = true;
         for (int i = reason; i < s + n; i++) {
             if (!fieldByte(b[i])) {
                 throw new MalformedAnswer("a control byte in the reason phrase");
             }
+            relayable &= (b[i] & 0x80) == 0;
         }
-        if (reason < s + n) {
+        // A reason phrase carries nothing a client may act on (RFC 9112 §4): one with obs-text, which Helidon would
+        // write as '?', gives way to the status's own phrase rather than failing the answer.
+        if (reason < s + n && relayable) {
             parsed.reason = new String(b, reason, s + n - reason, StandardCharsets.ISO_8859_1);
         }
     }
@@ -141,6 +145,11 @@ final class HeadParser {
         for (int i = from; i < to; i++) {
             if (!fieldByte(b[i])) {
                 throw new MalformedAnswer("a control byte in a field value");
+            }
+            if ((b[i] & 0x80) != 0) {
+                // RFC 9110 §5.5 obs-text: Helidon writes header values as US-ASCII, each such byte as '?', so the
+                // field cannot be relayed as it came; refused as the gateway refuses it from a client.
+                throw new MalformedAnswer("obs-text (a byte 0x80-0xFF) in a field value");
             }
         }
         String name = new String(b, s, colon - s, StandardCharsets.US_ASCII);
@@ -221,7 +230,7 @@ final class HeadParser {
         return new AnswerHead(p.status, p.reason, p.headers, framing, length, keeps);
     }
 
-    /** A byte a field value or reason phrase may hold: HTAB, SP, visible ASCII, obs-text (RFC 9110 §5.5). */
+    /** A byte RFC 9110 §5.5 lets a field value or reason phrase hold: HTAB, SP, visible ASCII, obs-text. */
     private static boolean fieldByte(byte b) {
         int c = b & 0xFF;
         return c == '\t' || (c >= 0x20 && c != 0x7F);

@@ -269,7 +269,9 @@ class UpstreamAnswersIntegrationTest {
                 "HTTP/1.1 200 OK\r\nContent-Length: -2\r\n\r\n{}",
                 "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\n{}",
                 "HTTP/2.0 200 OK\r\nContent-Length: 2\r\n\r\n{}",
-                "HTTP/1.1 200 OK\r\n: empty\r\nContent-Length: 2\r\n\r\n{}"
+                "HTTP/1.1 200 OK\r\n: empty\r\nContent-Length: 2\r\n\r\n{}",
+                "HTTP/1.1 200 OK\r\nX-Note: caf\u00e9\r\nContent-Length: 2\r\n\r\n{}",
+                "HTTP/1.1 200 OK\r\nSet-Cookie: n=\u00ff\u0080\r\nContent-Length: 2\r\n\r\n{}"
             })
     void answerTheGatewayCannotRelay_502InTheApiShape_noStackTrace_connectionNotReused(String raw) throws Exception {
         answerBWith(e -> {
@@ -286,6 +288,21 @@ class UpstreamAnswersIntegrationTest {
         assertThat(engine.take().socket).as("a new connection").isNotSameAs(broken.socket);
         assertThat(warnings).noneMatch(r -> r.getThrown() != null);
         assertThat(gateway.metrics()).containsPattern("grid_upstream_errors_total\\{[^}]*kind=\"reset\"[^}]*} 1\\.0");
+    }
+
+    @Test
+    void reasonPhraseWithObsText_statusOwnPhraseRelayed_connectionReused() throws Exception {
+        answerBWith(e -> e.write("HTTP/1.1 200 Tr\u00e8s bien\r\nContent-Type: application/json\r\nContent-Length: "
+                + body("B").length() + "\r\n\r\n" + body("B")));
+
+        RawClient.Answer b = ask("/v1/chat/completions", "B");
+
+        assertThat(b.status()).isEqualTo(200);
+        assertThat(b.body()).isEqualTo(body("B"));
+        assertThat(b.head()).startsWith("HTTP/1.1 200 OK\r\n").doesNotContain("?");
+        ScriptedUpstream.Exchange first = engine.take();
+        assertThat(ask("/v1/chat/completions", "C").body()).isEqualTo(body("C"));
+        assertThat(engine.take().socket).as("the same connection").isSameAs(first.socket);
     }
 
     @Test
