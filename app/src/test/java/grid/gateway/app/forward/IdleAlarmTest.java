@@ -249,14 +249,19 @@ class IdleAlarmTest {
         assertThat(alarm.stalled()).isTrue();
     }
 
+    /** Watches {@code alarm}'s client writes under a one-minute send timeout, the kernel telling {@code unacknowledged}. */
+    private static void watchClient(IdleAlarm alarm, AtomicLong unacknowledged, AtomicInteger cut) {
+        alarm.client(
+                new SendDeadline(Duration.ofMinutes(1), fresh -> OptionalLong.of(unacknowledged.get()), () -> {}),
+                cut::incrementAndGet);
+    }
+
     @Test
     void check_oneWriteBlockedForAnHour_clientTakingBytes_neverCut() throws IOException {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
         AtomicLong unacknowledged = new AtomicLong(4 << 20);
-        alarm.client(
-                new SendDeadline(Duration.ofMinutes(1), fresh -> OptionalLong.of(unacknowledged.get()), () -> {}),
-                cut::incrementAndGet);
+        watchClient(alarm, unacknowledged, cut);
 
         // The kernel wakes a blocked writer only once a third of the send buffer is free: one write can wait long
         // while the client steadily takes bytes.
@@ -271,9 +276,7 @@ class IdleAlarmTest {
         IdleAlarm alarm = arm();
         AtomicInteger cut = new AtomicInteger();
         AtomicLong unacknowledged = new AtomicLong(4 << 20);
-        alarm.client(
-                new SendDeadline(Duration.ofMinutes(1), fresh -> OptionalLong.of(unacknowledged.get()), () -> {}),
-                cut::incrementAndGet);
+        watchClient(alarm, unacknowledged, cut);
         AtomicLong checks = new AtomicLong();
 
         // Checks every 15 s once the write is looked at; a burst every 3 checks (45 s, the timeout is 60 s).
