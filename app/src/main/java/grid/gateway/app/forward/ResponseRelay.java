@@ -89,7 +89,7 @@ public final class ResponseRelay {
                 // closes it for this exception without logging it; the access log's end says upstream_cut.
                 LOG.log(
                         System.Logger.Level.DEBUG,
-                        () -> "an upstream answer broke after it began (" + rootCause(e)
+                        () -> "an upstream answer broke after it began (" + Causes.describe(e)
                                 + "): client connection closed");
                 throw new CloseConnectionException("the upstream answer broke after it began", e);
             }
@@ -99,14 +99,6 @@ public final class ResponseRelay {
             relaying.remove(answer);
             cut.finish();
         }
-    }
-
-    private static String rootCause(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return String.valueOf(cause);
     }
 
     /** Relays a body-carrying answer; {@link #relay} registers it for {@link #cutAll()} meanwhile. */

@@ -53,10 +53,7 @@ final class TlsHandshakeFailure {
     }
 
     private static String innermost(Throwable failure) {
-        Throwable root = failure;
-        for (int depth = 0; root.getCause() != null && depth < MAX_DEPTH; depth++) {
-            root = root.getCause();
-        }
+        Throwable root = Causes.innermost(failure);
         String message = root == failure ? "" : " (" + root.getMessage() + ")";
         return failure.getMessage() + message;
     }

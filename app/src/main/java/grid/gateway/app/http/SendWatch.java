@@ -134,7 +134,7 @@ public final class SendWatch {
 
     private void sweepAndNext() {
         try {
-            sweep(KERNEL ? SendWatch::kernelQueues : connections -> Map.of());
+            sweep(KERNEL ? this::kernelQueues : connections -> Map.of());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "send timeout sweep failed; the next one runs as planned", e);
         } finally {
@@ -148,12 +148,18 @@ public final class SendWatch {
         Map<KernelTcpTable.Connection, Long> read(Set<KernelTcpTable.Connection> connections);
     }
 
-    private static Map<KernelTcpTable.Connection, Long> kernelQueues(Set<KernelTcpTable.Connection> connections) {
+    /**
+     * The kernel's unacknowledged bytes of {@code connections}, from the readings of their listeners' rows that the
+     * relays' own looks share ({@link ListenerTcpRows}): a reading an eighth of a sweep's interval old at most.
+     */
+    private Map<KernelTcpTable.Connection, Long> kernelQueues(Set<KernelTcpTable.Connection> connections) {
+        long fresh = quarter(timeout.get().toNanos()) / 8;
         try {
-            KernelTcpTable table = KernelTcpTable.read(connections);
             Map<KernelTcpTable.Connection, Long> queues = new HashMap<>();
             for (KernelTcpTable.Connection connection : connections) {
-                OptionalLong queued = table.sendQueue(connection);
+                OptionalLong queued = ListenerTcpRows.KERNEL
+                        .rows(connection.localPort(), fresh)
+                        .sendQueue(connection);
                 if (queued.isPresent()) {
                     queues.put(connection, queued.getAsLong());
                 }

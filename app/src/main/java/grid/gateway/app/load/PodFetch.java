@@ -2,6 +2,7 @@ package grid.gateway.app.load;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.Causes;
 import grid.gateway.app.forward.HostKeepingResolver;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
@@ -96,7 +97,7 @@ final class PodFetch implements AutoCloseable {
                     answer.inputStream(),
                     clock.nanoTime() + Duration.ofSeconds(BODY_SECONDS).toNanos());
         } catch (IOException | RuntimeException unreachable) {
-            return new Fetched.Failed("failed: " + rootCause(unreachable));
+            return new Fetched.Failed("failed: " + Causes.describe(unreachable));
         }
     }
 
@@ -123,14 +124,5 @@ final class PodFetch implements AutoCloseable {
     @Override
     public void close() {
         client.closeResource();
-    }
-
-    /** The innermost cause's class and message: Helidon wraps socket errors in {@code UncheckedIOException}. */
-    private static String rootCause(Throwable failure) {
-        Throwable root = failure;
-        for (int depth = 0; root.getCause() != null && depth < 16; depth++) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
     }
 }
