@@ -42,12 +42,17 @@ final class RequestHeads {
             this.body = body;
         }
 
-        /** Writes the request to {@code connection}, each write watched by {@code alarm}. */
-        void writeTo(UpstreamConnection connection, IdleAlarm alarm) throws IOException {
+        /**
+         * Writes the request's head to {@code connection}, watched by {@code alarm}, with the body when it is short
+         * enough to go in the same write.
+         */
+        void writeHead(UpstreamConnection connection, IdleAlarm alarm) throws IOException {
             alarm.write(connection, head, 0, head.length);
-            if (body.length > 0) {
-                alarm.write(connection, body, 0, body.length);
-            }
+        }
+
+        /** The body still to write after {@link #writeHead}: empty when it went with the head, or there is none. */
+        byte[] bodyAfterHead() {
+            return body;
         }
     }
 

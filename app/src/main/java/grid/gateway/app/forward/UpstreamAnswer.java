@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One final upstream answer being relayed: its head, and its body read through the answer's {@link IdleAlarm}
  * (docs/design.md §9, §H18). It ends once, with {@link #close()}: its connection goes back to the pool only when the
- * body was read to its exact end, nothing was read past it and the head lets the connection live on; every other end
+ * whole request had been written before it, its body was read to its exact end, nothing was read past it and the head
+ * lets the connection live on; every other end
  * (a body left unread, a client gone, a fault, a silence past the idle timeout, a shutdown cut) closes the connection,
  * which also tells the engine to stop (vLLM aborts a request whose connection closes).
  *
@@ -20,13 +21,24 @@ public final class UpstreamAnswer {
     private final AnswerBody body;
     private final IdleAlarm alarm;
     private final ConnectionPool pool;
+    private final boolean requestWhole;
     private final AtomicBoolean ended = new AtomicBoolean();
     /** Whether a read of the body failed: the engine broke its answer (or went silent), not the client. */
     private volatile boolean broke;
 
-    /** An answer read on {@code connection}, whose idle alarm {@code alarm} closes that connection when it goes off. */
-    UpstreamAnswer(UpstreamConnection connection, AnswerHead head, IdleAlarm alarm, ConnectionPool pool) {
+    /**
+     * An answer read on {@code connection}, whose idle alarm {@code alarm} closes that connection when it goes off;
+     * {@code requestWhole}: the whole request had been written when the answer's head was read (else the connection
+     * holds part of a request and is never pooled).
+     */
+    UpstreamAnswer(
+            UpstreamConnection connection,
+            AnswerHead head,
+            IdleAlarm alarm,
+            ConnectionPool pool,
+            boolean requestWhole) {
         this.connection = connection;
+        this.requestWhole = requestWhole;
         this.head = head;
         this.body = new AnswerBody(connection.reader(), head);
         this.alarm = alarm;
@@ -99,7 +111,7 @@ public final class UpstreamAnswer {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
-        if (body.complete() && head.keepsConnection() && !connection.hasUnread()) {
+        if (requestWhole && body.complete() && head.keepsConnection() && !connection.hasUnread()) {
             connection.answered();
             pool.release(connection);
         } else {

@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </pre>
  *
  * <p>Not thread-safe, except {@link #close()}, which any thread may call (the idle alarm, a shutdown cut) to end a
- * blocked read or write at once.
+ * blocked read or write at once, and except that one thread may write a request's body while another reads the
+ * answer ({@link BodyWriter}): the socket's two directions are independent.
  */
 final class UpstreamConnection {
     private final Origin origin;

@@ -18,9 +18,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   acquire a pooled connection (quiet: nothing to read, not closed by the engine)   or connect a new one
- *     → write the request (RequestHeads: byte-exact target, hop-by-hop headers dropped, X-Request-Id, ...)
+ *     → write the request (RequestHeads: byte-exact target, hop-by-hop headers dropped, X-Request-Id, ...); a body
+ *       too long to go with the head is written on a thread of its own (BodyWriter) while the answer is awaited
  *     → read heads until a final one (HeadParser: interim 1xx skipped, a malformed head refused)
- *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if it was read exactly
+ *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if the whole request went out before
+ *       the answer came and the answer was read exactly
  *   a reused connection that fails before the first byte of its answer (written to a connection the engine had
  *   closed): sent once more on a new connection, whatever the method and path (the body is held, nothing reached
  *   the client); a failure after the answer began, or on a new connection, is not sent again
@@ -28,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Failures are sorted by when they happen ({@link UpstreamFailure}): connecting (the TLS handshake included) is
  * {@link UpstreamFailure#CONNECT}, so nothing was sent and another cluster may be tried; no head within the first-byte
- * timeout is {@link UpstreamFailure#TIMEOUT}; anything else before the final head, a malformed head included, is
+ * timeout (counted from the head's write: a longer body is written meanwhile) or a write that waits longer than the
+ * idle timeout is {@link UpstreamFailure#TIMEOUT}; anything else before the final head, a malformed head included, is
  * {@link UpstreamFailure#RESET}. Each failed connection is closed.
  *
  * <p>Thread-safe: the pool is; each exchange belongs to its request's thread.
@@ -126,17 +129,43 @@ public final class UpstreamForwarder {
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
+        BodyWriter body = null;
         try {
-            bytes.writeTo(connection, alarm);
+            bytes.writeHead(connection, alarm);
+            body = writeBody(connection, bytes.bodyAfterHead());
             reader.deadline(SystemMonotonicClock.INSTANCE, settings.firstByteTimeout());
             AnswerHead answerHead = HeadParser.read(reader, head);
             reader.noDeadline();
-            return new Exchanged.Answered(new UpstreamAnswer(connection, answerHead, alarm, pool));
+            // An answer that came before the whole body went out: the rest is not sent, and the connection, holding
+            // part of a request, is closed after this answer.
+            boolean requestWhole = body == null || body.written();
+            if (body != null) {
+                body.stop();
+            }
+            return new Exchanged.Answered(new UpstreamAnswer(connection, answerHead, alarm, pool, requestWhole));
         } catch (IOException | RuntimeException failure) {
+            if (body != null) {
+                body.stop();
+            }
             alarm.close();
             connection.close();
-            return failed(connection, failure, alarm.fired());
+            return failed(connection, failure, alarm.fired() || (body != null && body.timedOut()));
         }
+    }
+
+    /**
+     * Starts writing the body that did not go with the head on a thread of its own, so that an answer the engine
+     * gives before it has read the whole body is read at once ({@link BodyWriter}); null when there is none.
+     */
+    private @Nullable BodyWriter writeBody(UpstreamConnection connection, byte[] body) {
+        if (body.length == 0) {
+            return null;
+        }
+        return BodyWriter.start(
+                connection,
+                body,
+                () -> IdleAlarm.arm(
+                        watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close));
     }
 
     private static Exchanged failed(UpstreamConnection connection, Exception failure, boolean silent) {

@@ -106,6 +106,12 @@ final class ScriptedUpstream implements AutoCloseable {
     /** Connections whose script returned without closing them, still open. */
     final AtomicInteger open = new AtomicInteger();
 
+    /**
+     * False: each request's script runs as soon as its head is read, its body left unread in the socket (an engine
+     * that answers before it reads the body); {@link Exchange#body} is then empty.
+     */
+    volatile boolean readsBody = true;
+
     volatile Script script =
             e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + "Content-Length: 2\r\n\r\n{}");
 
@@ -130,6 +136,18 @@ final class ScriptedUpstream implements AutoCloseable {
         }
         scheme = tls == null ? "http" : "https";
         acceptor = Thread.ofVirtual().name("scripted-upstream").start(this::acceptLoop);
+    }
+
+    /**
+     * Gives connections accepted from now on a receive buffer of {@code bytes} (fixed, so the kernel does not grow
+     * it): what the gateway can write before an engine that reads nothing blocks it.
+     */
+    void receiveBuffer(int bytes) {
+        try {
+            server.setReceiveBufferSize(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     String url() {
@@ -171,7 +189,7 @@ final class ScriptedUpstream implements AutoCloseable {
         open.incrementAndGet();
         try (socket) {
             while (true) {
-                Exchange exchange = readRequest(socket);
+                Exchange exchange = readRequest(socket, readsBody);
                 if (exchange == null) {
                     return;
                 }
@@ -196,8 +214,8 @@ final class ScriptedUpstream implements AutoCloseable {
         }
     }
 
-    /** Reads one request: its head up to the blank line and a Content-Length body; null at end of stream. */
-    private static Exchange readRequest(Socket socket) throws IOException {
+    /** Reads one request: its head up to the blank line and, if {@code body}, a Content-Length body; null at its end. */
+    private static Exchange readRequest(Socket socket, boolean body) throws IOException {
         InputStream in = socket.getInputStream();
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int b;
@@ -219,7 +237,8 @@ final class ScriptedUpstream implements AutoCloseable {
                 length = Integer.parseInt(line.substring(15).trim());
             }
         }
-        return new Exchange(text, in.readNBytes(length), socket);
+        return new Exchange(
+                text, body || text.startsWith("GET /metrics ") ? in.readNBytes(length) : new byte[0], socket);
     }
 
     @Override

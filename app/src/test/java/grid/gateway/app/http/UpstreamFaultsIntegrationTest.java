@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,11 +37,16 @@ class UpstreamFaultsIntegrationTest {
     }
 
     private void start(String upstreamSettings) throws IOException {
+        start(upstreamSettings, 4096);
+    }
+
+    private void start(String upstreamSettings, int maxBodyBytes) throws IOException {
         engine = upstream();
         // tls() adds to gateway.upstream, written here when the test sets nothing else in it
         String upstream = upstreamSettings.isEmpty() && !tls().isEmpty() ? "  upstream:\n" : upstreamSettings;
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config(upstream + tls(), GatewayHarness.oneScrapedEngine(engine.url())), engine);
+        String config = GatewayHarness.config(upstream + tls(), GatewayHarness.oneScrapedEngine(engine.url()))
+                .replace("max_body_bytes: 4096", "max_body_bytes: " + maxBodyBytes);
+        gateway = new GatewayHarness(dir, config, engine);
     }
 
     /** The scripted engine: plain HTTP here. */
@@ -244,6 +250,48 @@ class UpstreamFaultsIntegrationTest {
         assertThat(exchange.peerClosedAt)
                 .as("the engine saw its connection closed")
                 .isPositive();
+    }
+
+    @Test
+    void answerBeforeTheEngineReadsTheBody_relayedAtOnce_connectionClosedNeverReused() throws Exception {
+        // An engine that refuses a body after its head (413) and reads no more of it, its connection left open. Its
+        // receive buffer is fixed and small, so the gateway's writes of an 8 MiB body block long before the end.
+        start("""
+                  upstream:
+                    idle_timeout_ms: 5000
+                """, 16 * 1024 * 1024);
+        engine.receiveBuffer(64 * 1024);
+        engine.readsBody = false;
+        String refusal = "{\"error\":{\"message\":\"too large\",\"type\":\"invalid_request_error\",\"code\":413}}";
+        CountDownLatch done = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nContent-Length: "
+                    + refusal.length() + "\r\n\r\n" + refusal);
+            done.await(30, TimeUnit.SECONDS); // reads nothing more until the test is done
+        };
+        String big = CHAT.replace("hello", "h".repeat(8 * 1024 * 1024));
+        try {
+            long start = System.nanoTime();
+            RawClient.Answer answer = postRaw("/v1/chat/completions", big);
+            // The engine's own answer, at once: not a 504 after the idle timeout, the body's write blocked meanwhile.
+            assertThat(answer.status()).isEqualTo(413);
+            assertThat(answer.body()).isEqualTo(refusal);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5000);
+            ScriptedUpstream.Exchange refused = engine.take();
+            // Part of a request is in that connection: it is closed, never pooled.
+            assertThat(refused.awaitPeerClose(10_000))
+                    .as("the gateway closed the connection")
+                    .isTrue();
+        } finally {
+            done.countDown();
+        }
+        engine.readsBody = true;
+        engine.script =
+                e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+        RawClient.Answer next = postRaw("/v1/chat/completions", CHAT);
+        assertThat(next.status()).isEqualTo(200);
+        assertThat(next.body()).isEqualTo("{}");
+        assertThat(engine.requests()).hasSize(2);
     }
 
     @Test
