@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if the whole request went out before
  *       the answer came and the answer was read exactly
  *   a reused connection that fails before the first byte of its answer (written to a connection the engine had
- *   closed): sent once more on a new connection, whatever the method and path (the body is held, nothing reached
- *   the client); a failure after the answer began, or on a new connection, is not sent again
+ *   closed), or answers 408 (the engine's keep-alive timeout, written as the request went out): sent once more on
+ *   a new connection, whatever the method and path (the body is held, nothing reached the client); a failure after
+ *   the answer began, or on a new connection, is not sent again
  * </pre>
  *
  * <p>Failures are sorted by when they happen ({@link UpstreamFailure}): connecting (the TLS handshake included) is
@@ -38,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UpstreamForwarder {
     private static final System.Logger LOG = System.getLogger(UpstreamForwarder.class.getName());
+    /** 408 Request Timeout: what a server writes on a connection it closes for waiting too long for a request. */
+    private static final int TIMED_OUT_WAITING = 408;
 
     private final UpstreamSettings settings;
     private final MonotonicClock clock;
@@ -136,6 +139,16 @@ public final class UpstreamForwarder {
             reader.deadline(SystemMonotonicClock.INSTANCE, settings.firstByteTimeout());
             AnswerHead answerHead = HeadParser.read(reader, head);
             reader.noDeadline();
+            if (answerHead.status() == TIMED_OUT_WAITING && connection.reused()) {
+                // The engine gave up on the idle connection (its keep-alive timeout, a 408 then a close) as this
+                // request went out: the 408 answers no request, so it is never the client's. Stale, as a reset is.
+                if (body != null) {
+                    body.stop();
+                }
+                alarm.close();
+                connection.close();
+                return new Exchanged.Failed(UpstreamFailure.RESET, true, "a 408 on a reused connection");
+            }
             // An answer that came before the whole body went out: the rest is not sent, and the connection, holding
             // part of a request, is closed after this answer.
             boolean requestWhole = body == null || body.written();

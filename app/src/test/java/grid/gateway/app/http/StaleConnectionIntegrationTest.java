@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A pooled connection the engine has given up on (vLLM answers a validation 400 and then resets that keep-alive
@@ -131,6 +132,52 @@ class StaleConnectionIntegrationTest {
         for (int i = 0; i < 3; i++) {
             assertThat(send("POST", "/v1/chat/completions", "B").status()).isEqualTo(200);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 408 Request Timeout\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\nidle!"
+            })
+    void timeoutAnswerOnAReusedConnection_neverTheClients_sentAgainOnANewConnection(String timeout) throws Exception {
+        start("");
+        // The engine's keep-alive timeout, as the next request goes out on the pooled connection: a 408 (with or
+        // without Connection: close), then the close.
+        engine.script = e -> {
+            if (before(e) > 0) {
+                e.write(timeout);
+                e.socket.close();
+            } else {
+                e.write(UpstreamAnswersIntegrationTest.ok(
+                        UpstreamAnswersIntegrationTest.body(UpstreamAnswersIntegrationTest.who(e))));
+            }
+        };
+        assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(200);
+
+        RawClient.Answer next = send("POST", "/v1/chat/completions", "B");
+
+        assertThat(next.status()).isEqualTo(200);
+        assertThat(next.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("B"));
+        assertThat(retries()).isEqualTo(1.0);
+        ScriptedUpstream.Exchange first = engine.take();
+        ScriptedUpstream.Exchange timedOut = engine.take();
+        ScriptedUpstream.Exchange again = engine.take();
+        assertThat(timedOut.socket).isSameAs(first.socket);
+        assertThat(again.socket).isNotSameAs(timedOut.socket);
+    }
+
+    @Test
+    void timeoutAnswerOnANewConnection_relayed() throws Exception {
+        start("");
+        engine.script = e -> e.write("HTTP/1.1 408 Request Timeout\r\nContent-Length: 5\r\n\r\nslow!");
+
+        RawClient.Answer answer = send("POST", "/v1/chat/completions", "A");
+
+        assertThat(answer.status()).isEqualTo(408);
+        assertThat(answer.body()).isEqualTo("slow!");
+        assertThat(engine.requests()).hasSize(1);
+        assertThat(retries()).isZero();
     }
 
     @Test
