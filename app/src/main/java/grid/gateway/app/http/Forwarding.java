@@ -235,6 +235,8 @@ final class Forwarding {
     /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */
     private void answered(
             RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
+        // No try follows an answer: the body goes, so that an answer read for minutes holds its buffers only.
+        request.answerBegan();
         BackendCluster cluster = decision.cluster();
         int status = answered.answer().status();
         extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
