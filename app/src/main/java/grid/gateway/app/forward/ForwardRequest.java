@@ -8,6 +8,7 @@ import grid.gateway.app.endpoint.ErrorShape;
 import grid.gateway.app.trace.RequestTrace;
 import io.helidon.http.Headers;
 import io.helidon.http.Method;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client request as the proxy forwards it: held once, its target already stripped of tags when pinned.
@@ -15,19 +16,31 @@ import io.helidon.http.Method;
  * <p>A class, not a record: it holds the body array, and a record's equals and hashCode would compare arrays by
  * identity while looking like value equality. Nothing compares requests, so this class keeps Object's identity.
  *
- * <p>Thread-safe (immutable apart from the body array, which nobody modifies after reading).
+ * <p>Its body is needed until the engine's answer begins (a request is sent again only before any byte of an answer:
+ * another cluster after a failed connect, a new connection after a stale pooled one); from then on
+ * {@link #answerBegan()} lets go of it and gives its bytes back to the budget, so a long answer (a stream read for
+ * minutes) holds its relay's buffers only, not its request's prompt.
+ *
+ * <p>Thread-safe (immutable apart from the body array, which nobody modifies after reading and which is let go of
+ * once).
  */
 public final class ForwardRequest {
+    private static final byte[] NO_BODY = new byte[0];
+
     private final Method method;
     private final Endpoint endpoint;
     private final String target;
     private final Headers headers;
     private final String peer;
-    private final byte[] body;
+    private volatile byte[] body;
+    /** The request this one was derived from ({@link #with}), whose body is let go of with this one's; or null. */
+    private final @Nullable ForwardRequest derivedFrom;
+
     private final AccessRecord access;
     private final RequestTrace trace;
     private final AnswerMemory memory;
     private final ClientProgress progress;
+    private final Runnable bodyDone;
 
     /**
      * A request to forward.
@@ -49,6 +62,24 @@ public final class ForwardRequest {
         this.access = client.access();
         this.memory = client.memory();
         this.progress = client.progress();
+        this.bodyDone = client.bodyDone();
+        this.derivedFrom = null;
+    }
+
+    /** {@code from} sent to {@code target} with {@code body}. */
+    private ForwardRequest(ForwardRequest from, String target, byte[] body) {
+        this.method = from.method;
+        this.endpoint = from.endpoint;
+        this.target = requireNonNull(target, "target");
+        this.headers = from.headers;
+        this.peer = from.peer;
+        this.trace = from.trace;
+        this.body = requireNonNull(body, "body");
+        this.access = from.access;
+        this.memory = from.memory;
+        this.progress = from.progress;
+        this.bodyDone = from.bodyDone;
+        this.derivedFrom = from;
     }
 
     /**
@@ -60,6 +91,7 @@ public final class ForwardRequest {
      * @param trace the trace the client's request belongs to (and what the engine is told of it)
      * @param memory where the answer's relay counts what it holds
      * @param progress what the kernel tells of the client taking its answer (for the send timeout)
+     * @param bodyDone gives the body's bytes back to the budget they were reserved in (may run more than once)
      */
     public record Client(
             Headers headers,
@@ -67,7 +99,8 @@ public final class ForwardRequest {
             AccessRecord access,
             RequestTrace trace,
             AnswerMemory memory,
-            ClientProgress progress) {
+            ClientProgress progress,
+            Runnable bodyDone) {
         public Client {
             requireNonNull(headers, "headers");
             requireNonNull(peer, "peer");
@@ -75,13 +108,25 @@ public final class ForwardRequest {
             requireNonNull(trace, "trace");
             requireNonNull(memory, "memory");
             requireNonNull(progress, "progress");
+            requireNonNull(bodyDone, "bodyDone");
         }
     }
 
-    /** The same request sent to {@code newTarget} with {@code newBody}. */
+    /** The same request sent to {@code newTarget} with {@code newBody}; its {@link #answerBegan()} ends both. */
     public ForwardRequest with(String newTarget, byte[] newBody) {
-        return new ForwardRequest(
-                method, endpoint, newTarget, new Client(headers, peer, access, trace, memory, progress), newBody);
+        return new ForwardRequest(this, newTarget, newBody);
+    }
+
+    /**
+     * The engine's answer began: the body will never be sent again, so it is let go of (with the body of the request
+     * this one was derived from) and its bytes are given back to the budget. {@link #body()} is empty from now on.
+     */
+    public void answerBegan() {
+        body = NO_BODY;
+        if (derivedFrom != null) {
+            derivedFrom.answerBegan();
+        }
+        bodyDone.run();
     }
 
     /** What the kernel tells of the client taking its answer. */
@@ -124,7 +169,7 @@ public final class ForwardRequest {
         return trace;
     }
 
-    /** The body bytes to send upstream; not to be modified. */
+    /** The body bytes to send upstream (empty once the answer began); not to be modified. */
     public byte[] body() {
         return body;
     }

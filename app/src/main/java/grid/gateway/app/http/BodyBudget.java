@@ -7,8 +7,9 @@ import java.util.function.LongSupplier;
  * The process-wide budget of request body bytes held in memory at once ({@code server.max_inflight_body_bytes}), and
  * of the answer bytes relays hold (docs/design.md §H20), counted in the same budget.
  *
- * <p>A body reserves each buffer before it allocates it, and its request gives everything back when it ends
- * (answered, refused or failed). A reservation that would take the bytes in use past the limit is refused, and the
+ * <p>A body reserves each buffer before it allocates it, and its request gives it back once the engine's answer
+ * begins (the body is never sent again then), or when it ends (answered, refused or failed) if that comes first; the
+ * answer's bytes are given back when the request ends. A reservation that would take the bytes in use past the limit is refused, and the
  * request answers 503 with {@code Retry-After}: a burst of large uploads then sheds load instead of exhausting the
  * heap. The limit is read on every reservation, so a reload applies at once.
  *
@@ -80,6 +81,7 @@ public final class BodyBudget {
         private long held;
         private long heldForAnswer;
         private boolean closed;
+        private boolean bodyDone;
 
         Hold(BodyBudget budget) {
             this.budget = budget;
@@ -87,7 +89,7 @@ public final class BodyBudget {
 
         /** Whether {@code bytes} more could be reserved for this request. */
         synchronized boolean reserve(long bytes) {
-            if (closed || !budget.tryReserve(bytes)) {
+            if (closed || bodyDone || !budget.tryReserve(bytes)) {
                 return false;
             }
             held += bytes;
@@ -105,6 +107,17 @@ public final class BodyBudget {
                 budget.holdAnswer(bytes);
                 heldForAnswer += bytes;
             }
+        }
+
+        /**
+         * The request's body will not be sent again (its answer began): its bytes are given back now, while the answer
+         * may still take minutes to reach its client; the answer's own bytes stay held until {@link #close()}. Once
+         * given back, the body reserves nothing more.
+         */
+        public synchronized void bodyDone() {
+            bodyDone = true;
+            budget.release(held);
+            held = 0;
         }
 
         @Override

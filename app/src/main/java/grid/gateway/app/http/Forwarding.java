@@ -176,10 +176,8 @@ final class Forwarding {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
             case Attempt.Answered answered -> span.answered(answered.answer().status());
         }
-        if (!(attempt instanceof Attempt.Answered) && Thread.currentThread().isInterrupted()) {
-            // The client went away (ClientDisconnectProbe interrupted the wait): nobody to answer, nothing to
-            // retry, and the cluster is not to blame.
-            return true;
+        if (!(attempt instanceof Attempt.Answered) && clientGone()) {
+            return true; // nothing to retry either
         }
         return switch (attempt) {
             case Attempt.Failed failed -> failed(decision, failed.failure(), request, response);
@@ -188,6 +186,16 @@ final class Forwarding {
                 yield true;
             }
         };
+    }
+
+    /**
+     * Whether the client went away while the engine had given it nothing yet: {@link ClientDisconnectProbe} interrupted
+     * the request's thread, which closed the upstream socket under its wait (for the answer's head, or for its first
+     * body bytes). Nobody is left to answer, and the cluster is not to blame: no upstream error is counted, the router
+     * hears no failure (which would drop the prefix keys the answer's status confirmed), no 502 is written.
+     */
+    private static boolean clientGone() {
+        return Thread.currentThread().isInterrupted();
     }
 
     /** A call that does no prefill is routed like any other, but its answer confirms and drops nothing. */
@@ -235,6 +243,8 @@ final class Forwarding {
     /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */
     private void answered(
             RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
+        // No try follows an answer: the body goes, so that an answer read for minutes holds its buffers only.
+        request.answerBegan();
         BackendCluster cluster = decision.cluster();
         int status = answered.answer().status();
         extras.events().upstreamAnswered(cluster.id(), status, answered.toHeaders());
@@ -253,6 +263,9 @@ final class Forwarding {
                 new SendDeadline(extras.sendTimeout().get(), request.progress(), extras.events()::sendTimedOut),
                 request.memory());
         RelayResult result = relay.relay(answered.answer(), response, plan);
+        if (result.failedBeforeBody().isPresent() && clientGone()) {
+            return; // the answer's head had come, its body not yet (a stream's headers, then a long prefill)
+        }
         if (result.failedBeforeBody().isPresent()) {
             UpstreamFailure failure = result.failedBeforeBody().get();
             extras.events().upstreamFailed(cluster.id(), failure);

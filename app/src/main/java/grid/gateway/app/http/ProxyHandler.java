@@ -212,7 +212,8 @@ public final class ProxyHandler implements Handler {
                 access,
                 trace,
                 hold::holdAnswer,
-                ClientSendQueue.of(request));
+                ClientSendQueue.of(request),
+                hold::bodyDone);
     }
 
     /** The whole body, held in {@code hold}; any other outcome is answered and ends the connection (thrown). */

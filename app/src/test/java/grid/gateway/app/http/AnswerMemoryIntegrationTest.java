@@ -144,6 +144,47 @@ class AnswerMemoryIntegrationTest {
         }
     }
 
+    @Test
+    void streamsInFlight_giveTheirRequestBodiesBack_soNewBodiesAreNotRefused() throws Exception {
+        // A budget of 16 KiB: room for a 4000-byte body (the harness's max_body_bytes is 4096) beside two streams'
+        // event buffers (4 KiB each), not beside two streams that still hold their bodies too.
+        Path own = java.nio.file.Files.createDirectories(dir.resolve("budget"));
+        CountDownLatch streamsMayEnd = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {\"n\":1}\n\n"));
+            // Each stream stays open, its answer begun, until the test has asked for more than the budget.
+            streamsMayEnd.await(20, TimeUnit.SECONDS);
+            e.write(UpstreamFaultsIntegrationTest.chunk("data: [DONE]\n\n") + "0\r\n\r\n");
+        };
+        String body = "{\"model\":\"demo-model\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "p".repeat(3900) + "\"}]}";
+        List<RawClient> streams = new ArrayList<>();
+        try (GatewayHarness budgeted = new GatewayHarness(
+                own,
+                GatewayHarness.config(
+                        "  max_inflight_body_bytes: 16384", "", GatewayHarness.oneEngine(engine.url())))) {
+            for (int i = 0; i < 3; i++) {
+                RawClient client = new RawClient(budgeted.server.port());
+                streams.add(client);
+                client.post("/v1/chat/completions", body);
+                // Its answer has begun: the engine will never be sent this body again.
+                assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+                assertThat(client.readUntil("\n\n")).contains("\"n\":1");
+            }
+            GatewayHarness.await("three streams in flight", () -> budgeted.server.requestsInFlight() == 3);
+
+            // Each body was given back when its answer began: the streams hold their answers' buffers only.
+            assertThat(budgeted.metric("grid_inflight_body_bytes", "")).isZero();
+            assertThat(budgeted.metric("grid_requests_refused_total", "reason=\"body_budget\""))
+                    .isZero();
+        } finally {
+            streamsMayEnd.countDown();
+            for (RawClient client : streams) {
+                client.close();
+            }
+        }
+    }
+
     /** What arrives in the next read (at most 8 KiB). */
     private static String readSome(InputStream in) throws IOException {
         byte[] buffer = new byte[8192];

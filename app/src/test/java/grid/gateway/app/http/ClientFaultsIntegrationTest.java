@@ -6,6 +6,7 @@ import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -122,6 +123,15 @@ class ClientFaultsIntegrationTest {
         // The probe reads the kernel's table every 250 ms; without it the engine would work on until its first
         // token (20 s here).
         assertThat(waited).isLessThan(3_000);
+
+        // A client that went away is not the engine's failure, whether the stream's headers had come or not: nothing
+        // counted against the cluster, and the router not told of a failure.
+        GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
+        for (String kind : List.of("reset", "timeout", "other")) {
+            assertThat(gateway.metric("grid_upstream_errors_total", "kind=\"" + kind + "\""))
+                    .as("upstream errors of kind " + kind)
+                    .isZero();
+        }
     }
 
     /** Waits (at most 15 s) until the engine saw the gateway close {@code exchange}'s connection. */
