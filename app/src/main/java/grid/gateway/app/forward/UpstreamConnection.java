@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One open connection to a backend cluster (docs/design.md §H18): its socket (TLS over the plain one for https), the
@@ -73,6 +74,26 @@ final class UpstreamConnection {
     /** Writes a request's bytes. */
     void write(byte[] bytes, int offset, int length) throws IOException {
         out.write(bytes, offset, length);
+    }
+
+    /**
+     * Writes what the kernel takes of {@code bytes} at once, without waiting for room, and returns how many it took.
+     * A TLS connection takes none here: its records go out through the TLS socket, which cannot write without waiting.
+     */
+    int writeWithoutWaiting(byte[] bytes, int offset, int length) throws IOException {
+        if (socket instanceof SSLSocket) {
+            return 0;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+        channel.configureBlocking(false);
+        try {
+            while (buffer.hasRemaining() && channel.write(buffer) > 0) {
+                // The kernel took some and may take more.
+            }
+        } finally {
+            channel.configureBlocking(true);
+        }
+        return buffer.position() - offset;
     }
 
     /** Sets the read timeout (a socket option: each read waits at most this long). */

@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   acquire a pooled connection (quiet: nothing to read, not closed by the engine)   or connect a new one
  *     → write the request (RequestHeads: byte-exact target, hop-by-hop headers dropped, X-Request-Id, ...); a body
- *       too long to go with the head is written on a thread of its own (BodyWriter) while the answer is awaited
+ *       too long to go with the head is handed to the kernel without waiting, and what it does not take is written
+ *       on a thread of its own (BodyWriter) while the answer is awaited
  *     → read heads until a final one (HeadParser: interim 1xx skipped, a malformed head refused)
  *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if the whole request went out before
  *       the answer came and the answer was read exactly
@@ -151,7 +152,7 @@ public final class UpstreamForwarder {
             }
             // An answer that came before the whole body went out: the rest is not sent, and the connection, holding
             // part of a request, is closed after this answer.
-            boolean requestWhole = body == null || body.written();
+            boolean requestWhole = body == null || body.writtenWithin(BodyWriter.GRACE);
             if (body != null) {
                 body.stop();
             }
@@ -167,16 +168,19 @@ public final class UpstreamForwarder {
     }
 
     /**
-     * Starts writing the body that did not go with the head on a thread of its own, so that an answer the engine
-     * gives before it has read the whole body is read at once ({@link BodyWriter}); null when there is none.
+     * Writes the body that did not go with the head: what the kernel takes at once here, the rest on a thread of its
+     * own, so that an answer the engine gives before it has read the whole body is read at once ({@link BodyWriter});
+     * null when nothing is left to write.
      */
-    private @Nullable BodyWriter writeBody(UpstreamConnection connection, byte[] body) {
-        if (body.length == 0) {
+    private @Nullable BodyWriter writeBody(UpstreamConnection connection, byte[] body) throws IOException {
+        int taken = body.length == 0 ? 0 : connection.writeWithoutWaiting(body, 0, body.length);
+        if (taken == body.length) {
             return null;
         }
         return BodyWriter.start(
                 connection,
                 body,
+                taken,
                 () -> IdleAlarm.arm(
                         watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close));
     }

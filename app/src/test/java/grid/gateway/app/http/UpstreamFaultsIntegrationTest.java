@@ -294,6 +294,29 @@ class UpstreamFaultsIntegrationTest {
         assertThat(engine.requests()).hasSize(2);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {32 * 1024, 4 * 1024 * 1024})
+    void bodyLongerThanTheHeadsWrite_readWholeByTheEngine_connectionReused(int size) throws Exception {
+        // 32 KiB: the kernel takes it at once (on a plain connection). 4 MiB behind a 64 KiB receive buffer: most of
+        // it goes out on the body's own thread while the answer is awaited. Either way the engine reads it all before
+        // answering, so the connection carried one whole request and one whole answer, and is pooled.
+        start("", 16 * 1024 * 1024);
+        engine.receiveBuffer(64 * 1024);
+        engine.script =
+                e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+        String big = CHAT.replace("hello", "h".repeat(size));
+        for (int i = 0; i < 2; i++) {
+            RawClient.Answer answer = postRaw("/v1/chat/completions", big);
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("{}");
+        }
+        ScriptedUpstream.Exchange first = engine.take();
+        ScriptedUpstream.Exchange second = engine.take();
+        assertThat(first.body).hasSize(big.length());
+        assertThat(second.body).hasSize(big.length());
+        assertThat(second.socket).as("the same connection").isSameAs(first.socket);
+    }
+
     @Test
     void rateLimited_429WithRetryAfterPassedThrough() throws Exception {
         start("");
