@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -24,7 +25,7 @@ import javax.net.ssl.SSLSocket;
  * </pre>
  *
  * <p>Not thread-safe, except {@link #close()}, which any thread may call (the idle alarm, a shutdown cut) to end a
- * blocked read or write at once, and except that one thread may write a request's body while another reads the
+ * blocked read or write at once (a TLS connection with a write in progress loses its close_notify for that), and except that one thread may write a request's body while another reads the
  * answer ({@link BodyWriter}): the socket's two directions are independent.
  */
 final class UpstreamConnection {
@@ -35,6 +36,9 @@ final class UpstreamConnection {
     private final InputStream in;
     private final AnswerReader reader;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Writes in progress: a TLS socket cannot be closed first while one is blocked ({@link #close()}). */
+    private final AtomicInteger writing = new AtomicInteger();
+
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private int answers;
     private long idleSince;
@@ -73,7 +77,17 @@ final class UpstreamConnection {
 
     /** Writes a request's bytes. */
     void write(byte[] bytes, int offset, int length) throws IOException {
-        out.write(bytes, offset, length);
+        writing.incrementAndGet();
+        try {
+            // Counted before this look, and close() sets closed before it counts: a write that starts as the
+            // connection closes either sees it closed here or is seen by close().
+            if (closed.get()) {
+                throw new IOException("the connection is closed");
+            }
+            out.write(bytes, offset, length);
+        } finally {
+            writing.decrementAndGet();
+        }
     }
 
     /**
@@ -145,16 +159,26 @@ final class UpstreamConnection {
     /** Closes the connection; idempotent, from any thread. A blocked read or write fails at once. */
     void close() {
         if (closed.compareAndSet(false, true)) {
+            if (socket instanceof SSLSocket && writing.get() > 0) {
+                // A TLS socket's close writes its close_notify under the lock a blocked write holds, so it would wait
+                // for that write, which waits for an engine that reads no more (an early answer, a stalled engine):
+                // the closing thread (a relay, the watchdog) would hang. Closing the channel first ends the write.
+                closeChannel();
+            }
             try {
                 socket.close();
             } catch (IOException e) {
                 // Closing: nothing more to do with it.
             }
-            try {
-                channel.close();
-            } catch (IOException e) {
-                // Already closed with its socket.
-            }
+            closeChannel();
+        }
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Already closed with its socket.
         }
     }
 

@@ -294,6 +294,34 @@ class UpstreamFaultsIntegrationTest {
         assertThat(engine.requests()).hasSize(2);
     }
 
+    @Test
+    void engineThatReadsNoBodyAndAnswersNothing_bodyWriteCutAtTheIdleTimeout_clientAnswered() throws Exception {
+        // The body's write blocks for good (a small receive buffer, nothing read) and no answer comes: the idle
+        // timeout closes the connection under the blocked write. Over TLS that close must not wait for the write
+        // (a TLS socket's close_notify goes out under the lock the blocked write holds).
+        start("""
+                  upstream:
+                    idle_timeout_ms: 1000
+                """, 16 * 1024 * 1024);
+        engine.receiveBuffer(64 * 1024);
+        engine.readsBody = false;
+        CountDownLatch done = new CountDownLatch(1);
+        engine.script = e -> done.await(30, TimeUnit.SECONDS);
+        String big = CHAT.replace("hello", "h".repeat(8 * 1024 * 1024));
+        try {
+            long start = System.nanoTime();
+            RawClient.Answer answer = postRaw("/v1/chat/completions", big);
+            assertThat(answer.status()).isEqualTo(504);
+            assertThat(answer.body()).contains("\"error\"");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+            assertThat(engine.take().awaitPeerClose(10_000))
+                    .as("the gateway closed the connection")
+                    .isTrue();
+        } finally {
+            done.countDown();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {32 * 1024, 4 * 1024 * 1024})
     void bodyLongerThanTheHeadsWrite_readWholeByTheEngine_connectionReused(int size) throws Exception {
