@@ -252,16 +252,25 @@ class UpstreamFaultsIntegrationTest {
                 .isPositive();
     }
 
+    /**
+     * A gateway allowing 16 MiB bodies, with {@code idleTimeoutMs}, before an engine whose receive buffer is fixed at
+     * 64 KiB and that reads no request body: a longer body's write blocks.
+     */
+    private void startBeforeAnEngineThatReadsNoBody(int idleTimeoutMs) throws IOException {
+        start("  upstream:\n    idle_timeout_ms: " + idleTimeoutMs + "\n", 16 * 1024 * 1024);
+        engine.receiveBuffer(64 * 1024);
+        engine.readsBody = false;
+    }
+
+    private static String eightMiBChat() {
+        return CHAT.replace("hello", "h".repeat(8 * 1024 * 1024));
+    }
+
     @Test
     void answerBeforeTheEngineReadsTheBody_relayedAtOnce_connectionClosedNeverReused() throws Exception {
         // An engine that refuses a body after its head (413) and reads no more of it, its connection left open. Its
         // receive buffer is fixed and small, so the gateway's writes of an 8 MiB body block long before the end.
-        start("""
-                  upstream:
-                    idle_timeout_ms: 5000
-                """, 16 * 1024 * 1024);
-        engine.receiveBuffer(64 * 1024);
-        engine.readsBody = false;
+        startBeforeAnEngineThatReadsNoBody(5000);
         String refusal = "{\"error\":{\"message\":\"too large\",\"type\":\"invalid_request_error\",\"code\":413}}";
         CountDownLatch done = new CountDownLatch(1);
         engine.script = e -> {
@@ -269,7 +278,7 @@ class UpstreamFaultsIntegrationTest {
                     + refusal.length() + "\r\n\r\n" + refusal);
             done.await(30, TimeUnit.SECONDS); // reads nothing more until the test is done
         };
-        String big = CHAT.replace("hello", "h".repeat(8 * 1024 * 1024));
+        String big = eightMiBChat();
         try {
             long start = System.nanoTime();
             RawClient.Answer answer = postRaw("/v1/chat/completions", big);
@@ -299,15 +308,10 @@ class UpstreamFaultsIntegrationTest {
         // The body's write blocks for good (a small receive buffer, nothing read) and no answer comes: the idle
         // timeout closes the connection under the blocked write. Over TLS that close must not wait for the write
         // (a TLS socket's close_notify goes out under the lock the blocked write holds).
-        start("""
-                  upstream:
-                    idle_timeout_ms: 1000
-                """, 16 * 1024 * 1024);
-        engine.receiveBuffer(64 * 1024);
-        engine.readsBody = false;
+        startBeforeAnEngineThatReadsNoBody(1000);
         CountDownLatch done = new CountDownLatch(1);
         engine.script = e -> done.await(30, TimeUnit.SECONDS);
-        String big = CHAT.replace("hello", "h".repeat(8 * 1024 * 1024));
+        String big = eightMiBChat();
         try {
             long start = System.nanoTime();
             RawClient.Answer answer = postRaw("/v1/chat/completions", big);
