@@ -2,8 +2,6 @@ package grid.gateway.app.forward;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The part of a request body that the kernel did not take at once ({@link UpstreamConnection#writeWithoutWaiting}),
@@ -39,19 +37,20 @@ final class BodyWriter {
     private final IdleAlarm alarm;
     private volatile boolean stopped;
     private volatile boolean written;
-    private @Nullable Thread thread;
+    private final Thread thread;
 
-    private BodyWriter(IdleAlarm alarm) {
+    private BodyWriter(UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm) {
         this.alarm = alarm;
+        this.thread = Thread.ofVirtual().name("upstream-body").unstarted(() -> write(connection, body, from));
     }
 
     /**
-     * Starts writing {@code body} from {@code from} to {@code connection}; {@code alarm} gives the armed alarm that
-     * watches each slice (it closes the connection when one waits longer than the idle timeout).
+     * Starts writing {@code body} from {@code from} to {@code connection}, each slice watched by {@code alarm} (armed:
+     * it closes the connection when a slice waits longer than the idle timeout).
      */
-    static BodyWriter start(UpstreamConnection connection, byte[] body, int from, Supplier<IdleAlarm> alarm) {
-        BodyWriter writer = new BodyWriter(alarm.get());
-        writer.thread = Thread.ofVirtual().name("upstream-body").start(() -> writer.write(connection, body, from));
+    static BodyWriter start(UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm) {
+        BodyWriter writer = new BodyWriter(connection, body, from, alarm);
+        writer.thread.start();
         return writer;
     }
 
@@ -76,10 +75,9 @@ final class BodyWriter {
      * reading. An interrupt (the client left) ends the wait: the body then counts as not whole.
      */
     boolean writtenWithin(Duration grace) {
-        Thread writing = thread;
-        if (!written && writing != null) {
+        if (!written) {
             try {
-                writing.join(grace);
+                thread.join(grace);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

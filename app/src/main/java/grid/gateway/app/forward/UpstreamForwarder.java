@@ -181,8 +181,7 @@ public final class UpstreamForwarder {
                 connection,
                 body,
                 taken,
-                () -> IdleAlarm.arm(
-                        watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close));
+                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close));
     }
 
     private static Exchanged failed(UpstreamConnection connection, Exception failure, boolean silent) {

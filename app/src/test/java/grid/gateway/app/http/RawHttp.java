@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -38,6 +39,25 @@ final class RawHttp implements AutoCloseable {
             int end = text.indexOf("\r\n\r\n");
             return end < 0 ? "" : text.substring(end + 4);
         }
+    }
+
+    /**
+     * Connects the unconnected {@code client} (plain or TLS) to the gateway on {@code port} with a receive buffer of
+     * {@code receiveBuffer} bytes (set before connecting, so that the window it advertises is that small) and a read
+     * timeout of {@code timeoutMillis}, sends one Chat Completions POST of {@code body}, and gives the stream its
+     * answer is read from: what a slow or stalled reader starts with.
+     */
+    static InputStream postChat(Socket client, int port, int receiveBuffer, int timeoutMillis, String body)
+            throws IOException {
+        client.setReceiveBufferSize(receiveBuffer);
+        client.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+        client.setSoTimeout(timeoutMillis);
+        OutputStream out = client.getOutputStream();
+        out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + body.length() + "\r\n\r\n" + body)
+                .getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        return client.getInputStream();
     }
 
     private final Socket socket;

@@ -6,7 +6,6 @@ import grid.gateway.app.GatewayHarness;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -140,16 +139,12 @@ class SendTimeoutIntegrationTest {
         });
 
         try (Socket client = new Socket()) {
-            client.setReceiveBufferSize(64 * 1024);
-            client.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
-            client.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
-            String request = UpstreamFaultsIntegrationTest.CHAT;
-            OutputStream out = client.getOutputStream();
-            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + request.length() + "\r\n\r\n" + request)
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            InputStream in = client.getInputStream();
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    64 * 1024,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.CHAT);
             String head = readHead(in);
             assertThat(head).startsWith("HTTP/1.1 200").contains("Content-Length: " + body.length);
 

@@ -7,8 +7,6 @@ import grid.gateway.app.tls.TestPki;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -90,16 +88,8 @@ class SlowClientIntegrationTest {
     /** Sends a streamed request on {@code client}, reads the answer's head, then reads nothing more. */
     private void stallAfterTheHead(Socket client) throws Exception {
         try (client) {
-            client.setReceiveBufferSize(4096);
-            client.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
-            client.setSoTimeout(20_000);
-            String body = UpstreamFaultsIntegrationTest.STREAM;
-            OutputStream out = client.getOutputStream();
-            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + body.length() + "\r\n\r\n" + body)
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            InputStream in = client.getInputStream();
+            InputStream in =
+                    RawHttp.postChat(client, gateway.server.port(), 4096, 20_000, UpstreamFaultsIntegrationTest.STREAM);
             assertThat(readHead(in)).startsWith("HTTP/1.1 200");
 
             // Nothing read from here on: the gateway's writes block once the socket buffers are full.

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -75,16 +73,12 @@ class SlowReaderIntegrationTest {
                 engine);
 
         try (Socket client = new Socket()) {
-            client.setReceiveBufferSize(4096);
-            client.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
-            client.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
-            String body = UpstreamFaultsIntegrationTest.STREAM;
-            OutputStream out = client.getOutputStream();
-            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + body.length() + "\r\n\r\n" + body)
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            InputStream in = client.getInputStream();
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    4096,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.STREAM);
             long read = 0;
             long widest = 0;
             double counted = 0;
