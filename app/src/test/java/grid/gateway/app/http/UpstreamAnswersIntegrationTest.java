@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -250,6 +252,37 @@ class UpstreamAnswersIntegrationTest {
             assertThat(c.body()).isEqualTo(body("C"));
         }
         assertThat(ask("/v1/chat/completions", "D").body()).isEqualTo(body("D"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Content-Length: 4", "Transfer-Encoding: chunked"})
+    void noContentAnnouncingABody_bodyWrittenAfterTheNextRequestCame_neverReadAsItsAnswer(String announced)
+            throws Exception {
+        // A 204 announcing a body it cannot have, the body written apart (a framework's 204 with "null"), and late:
+        // only once the next request has reached the engine. Written on a connection the next request was sent on,
+        // it would be read as the start of that request's answer.
+        CountDownLatch nextReceived = new CountDownLatch(1);
+        String late = announced.startsWith("Content-Length") ? "null" : chunk("null") + "0\r\n\r\n";
+        engine.script = e -> {
+            if (who(e).equals("B")) {
+                e.write("HTTP/1.1 204 No Content\r\n" + announced + "\r\n\r\n");
+                // Reached at once when the next request comes on a new connection; on this one it cannot come
+                // while this script runs, and the wait ends unfulfilled.
+                nextReceived.await(2, TimeUnit.SECONDS);
+                e.write(late);
+            } else {
+                nextReceived.countDown();
+                e.write(ok(body(who(e))));
+            }
+        };
+
+        assertThat(ask("/v1/chat/completions", "B").status()).isEqualTo(204);
+        RawClient.Answer c = ask("/v1/chat/completions", "C");
+
+        assertThat(c.status()).isEqualTo(200);
+        assertThat(c.body()).isEqualTo(body("C"));
+        ScriptedUpstream.Exchange b = engine.take();
+        assertThat(engine.take().socket).as("C on a new connection").isNotSameAs(b.socket);
     }
 
     @ParameterizedTest
