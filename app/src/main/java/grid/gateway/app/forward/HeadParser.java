@@ -179,16 +179,20 @@ final class HeadParser {
     }
 
     private static long contentLength(String value) throws MalformedAnswer {
-        if (value.isEmpty() || value.length() > 18) {
+        if (value.isEmpty()) {
             throw new MalformedAnswer("a Content-Length that is not one number");
         }
         long length = 0;
+        int significant = 0; // digits from the first that is not a leading zero: 18 fit a long
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < '0' || c > '9') {
                 throw new MalformedAnswer("a Content-Length that is not one number");
             }
             length = length * 10 + (c - '0');
+            if (length > 0 && ++significant > 18) {
+                throw new MalformedAnswer("a Content-Length that is not one number");
+            }
         }
         return length;
     }

@@ -213,6 +213,25 @@ class UpstreamAnswersIntegrationTest {
         assertThat(engine.connections()).isEqualTo(1);
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void framingNumbersWithManyLeadingZeros_readAsTheirValue(boolean chunked) throws Exception {
+        // RFC 9112 allows any number of leading zeros in a Content-Length and a chunk size.
+        String b = body("B");
+        String zeros = "0".repeat(24);
+        answerBWith(e -> e.write(
+                chunked
+                        ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                + zeros + Integer.toHexString(b.length()) + "\r\n" + b + "\r\n" + zeros + "\r\n\r\n"
+                        : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + zeros + b.length()
+                                + "\r\n\r\n" + b));
+
+        eachGetsItsOwn(200, b);
+        assertThat(engine.connections())
+                .as("read exactly: one connection carried them all")
+                .isEqualTo(1);
+    }
+
     @Test
     void chunkExtensions_ignored() throws Exception {
         String b = body("B");
