@@ -147,9 +147,6 @@ public final class UpstreamForwarder {
             reader.deadline(SystemMonotonicClock.INSTANCE, settings.firstByteTimeout());
             AnswerHead answerHead = HeadParser.read(reader, head);
             reader.noDeadline();
-            if (answersTheRequestBefore(answerHead, before, id)) {
-                throw new MalformedAnswer("the answer to the request sent before on this connection");
-            }
             if (answerHead.status() == TIMED_OUT_WAITING && connection.reused()) {
                 // The engine gave up on the idle connection (its keep-alive timeout, a 408 then a close) as this
                 // request went out: the 408 answers no request, so it is never the client's. Stale, as a reset is.
@@ -159,6 +156,11 @@ public final class UpstreamForwarder {
                 alarm.close();
                 connection.close();
                 return new Exchanged.Failed(UpstreamFailure.RESET, true, "a 408 on a reused connection");
+            }
+            // An answer naming the request sent before on this connection (after the 408 of a keep-alive timeout,
+            // which is retried whatever it names): the engine is one answer behind, so this is not the client's.
+            if (answersTheRequestBefore(answerHead, before, id)) {
+                throw new MalformedAnswer("the answer to the request sent before on this connection");
             }
             // An answer that came before the whole body went out: the rest is not sent, and the connection, holding
             // part of a request, is closed after this answer.
