@@ -153,11 +153,14 @@ final class Listeners {
                                 .validateResponseHeaders(false)
                                 .build())
                         .build()))
-                // HTTP/1.0 is refused (505) in the API's error shape, saying why (VersionRefusal).
+                // HTTP/1.0 is refused (505) in the API's error shape, saying why (VersionRefusal); so is a head or
+                // framing Helidon's parser refuses (ParseRefusal), which Helidon answers with an empty body.
                 .directHandlers(DirectHandlers.builder()
                         .addHandler(
                                 DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED,
                                 GatewayRouting.versionRefusal(parts))
+                        .addHandler(DirectHandler.EventType.BAD_REQUEST, GatewayRouting.parseRefusal(parts))
+                        .addHandler(DirectHandler.EventType.OTHER, GatewayRouting.parseRefusal(parts))
                         .build())
                 .featuresDiscoverServices(false)
                 // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace

@@ -27,7 +27,7 @@ final class AnswerBody extends InputStream {
     private static final int MAX_LINE = 4096;
 
     private static final int MAX_TRAILERS = HeadParser.MAX_HEAD;
-    /** Hex digits in a chunk size: 15 fit a long with room. */
+    /** Hex digits in a chunk size after its leading zeros: 15 fit a long with room. */
     private static final int MAX_SIZE_DIGITS = 15;
 
     private final AnswerReader reader;
@@ -125,11 +125,15 @@ final class AnswerBody extends InputStream {
         int s = reader.start();
         long size = 0;
         int digits = 0;
+        int significant = 0; // digits from the first that is not a leading zero: RFC 9112 §7.1 allows any number
         while (digits < length && hex(b[s + digits]) >= 0) {
             size = size * 16 + hex(b[s + digits]);
             digits++;
+            if (size > 0) {
+                significant++;
+            }
         }
-        if (digits == 0 || digits > MAX_SIZE_DIGITS) {
+        if (digits == 0 || significant > MAX_SIZE_DIGITS) {
             throw new MalformedAnswer("a chunk size that is not a hex number");
         }
         int rest = s + digits;

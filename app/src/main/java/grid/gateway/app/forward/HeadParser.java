@@ -16,7 +16,8 @@ import java.util.Locale;
  *   1xx but 101     interim: skipped (at most 16), the next head is read; never relayed as final
  *   101             refused: the gateway never asks to switch protocols
  *   field lines     a token name, a colon right after it, a value of visible or tab bytes; no folding, no CTL
- *   framing         HEAD, 204, 304: no body whatever the fields say; both Content-Length and Transfer-Encoding,
+ *   framing         HEAD, 204, 304: no body whatever the fields say (a 204 announcing one: its connection is not
+ *                   kept); both Content-Length and Transfer-Encoding,
  *                   a coding other than chunked alone, a Content-Length that is not one number: refused;
  *                   a 205 with content refused (it must have none); neither field: the body ends with the connection
  * </pre>
@@ -178,16 +179,20 @@ final class HeadParser {
     }
 
     private static long contentLength(String value) throws MalformedAnswer {
-        if (value.isEmpty() || value.length() > 18) {
+        if (value.isEmpty()) {
             throw new MalformedAnswer("a Content-Length that is not one number");
         }
         long length = 0;
+        int significant = 0; // digits from the first that is not a leading zero: 18 fit a long
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < '0' || c > '9') {
                 throw new MalformedAnswer("a Content-Length that is not one number");
             }
             length = length * 10 + (c - '0');
+            if (length > 0 && ++significant > 18) {
+                throw new MalformedAnswer("a Content-Length that is not one number");
+            }
         }
         return length;
     }
@@ -226,7 +231,11 @@ final class HeadParser {
             framing = Framing.UNTIL_CLOSE;
         }
         long length = framing == Framing.LENGTH ? p.contentLength : -1;
-        boolean keeps = !p.http10 && !p.close && !p.upgrade && framing != Framing.UNTIL_CLOSE;
+        // A 204 must not announce a body (RFC 9110 §8.6, RFC 9112 §6.1); one that does may write it after the head
+        // (a framework's 204 with the body "null", sent apart): bytes the next request on the connection would read as
+        // the start of its answer. It is relayed without them and its connection closed.
+        boolean announcesBody = p.status == 204 && (p.transferEncoding || p.contentLength > 0);
+        boolean keeps = !p.http10 && !p.close && !p.upgrade && framing != Framing.UNTIL_CLOSE && !announcesBody;
         return new AnswerHead(p.status, p.reason, p.headers, framing, length, keeps);
     }
 

@@ -9,6 +9,7 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSocket;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One open connection to a backend cluster (docs/design.md §H18): its socket (TLS over the plain one for https), the
@@ -42,6 +43,8 @@ final class UpstreamConnection {
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private int answers;
     private long idleSince;
+    /** The {@code X-Request-Id} of the last request sent on this connection; null before the first. */
+    private @Nullable String lastRequestId;
 
     /**
      * A connection over {@code socket}, which is {@code channel}'s own socket or a TLS socket layered over it.
@@ -68,6 +71,17 @@ final class UpstreamConnection {
     /** Whether this connection carried an answer before the exchange in progress. */
     boolean reused() {
         return answers > 0;
+    }
+
+    /**
+     * A request with the id {@code requestId} is sent now; returns the id of the request sent before it on this
+     * connection (null on a new one), which an answer must not name ({@link UpstreamForwarder}).
+     */
+    @Nullable
+    String requestSent(String requestId) {
+        String before = lastRequestId;
+        lastRequestId = requestId;
+        return before;
     }
 
     /** The exchange in progress got its answer read exactly: the connection has carried one more. */

@@ -1,5 +1,6 @@
 package grid.gateway.app.forward;
 
+import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.config.UpstreamSettings;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
@@ -81,9 +82,11 @@ public final class UpstreamForwarder {
         RequestHeads.Bytes bytes = heads.of(cluster.url(), origin, request);
         boolean head = request.method() == Method.HEAD;
         long start = clock.nanoTime();
+        String id = request.access().requestId();
         UpstreamConnection pooled = pool.acquire(origin);
-        Exchanged outcome =
-                pooled != null ? exchange(pooled, bytes, head) : connectAndExchange(cluster, origin, bytes, head);
+        Exchanged outcome = pooled != null
+                ? exchange(pooled, bytes, head, id)
+                : connectAndExchange(cluster, origin, bytes, head, id);
         boolean retried = false;
         if (outcome instanceof Exchanged.Failed failed
                 && failed.stale()
@@ -93,7 +96,7 @@ public final class UpstreamForwarder {
                     () -> "a reused connection to cluster " + cluster.id() + " failed before its answer began ("
                             + failed.cause() + "): the request is sent again on a new connection");
             retried = true;
-            outcome = connectAndExchange(cluster, origin, bytes, head);
+            outcome = connectAndExchange(cluster, origin, bytes, head, id);
         }
         return switch (outcome) {
             case Exchanged.Answered answered -> {
@@ -115,7 +118,7 @@ public final class UpstreamForwarder {
     }
 
     private Exchanged connectAndExchange(
-            BackendCluster cluster, Origin origin, RequestHeads.Bytes bytes, boolean head) {
+            BackendCluster cluster, Origin origin, RequestHeads.Bytes bytes, boolean head, String id) {
         UpstreamConnection connection;
         try {
             connection = connector.open(origin);
@@ -124,16 +127,20 @@ public final class UpstreamForwarder {
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, false, String.valueOf(failure));
         }
-        return exchange(connection, bytes, head);
+        return exchange(connection, bytes, head, id);
     }
 
-    /** Writes the request on {@code connection} and reads its final head; the connection is closed on failure. */
-    private Exchanged exchange(UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head) {
+    /**
+     * Writes the request (its {@code X-Request-Id}: {@code id}) on {@code connection} and reads its final head; the
+     * connection is closed on failure.
+     */
+    private Exchanged exchange(UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head, String id) {
         IdleAlarm alarm =
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         BodyWriter body = null;
+        String before = connection.requestSent(id);
         try {
             bytes.writeHead(connection, alarm);
             body = writeBody(connection, bytes.bodyAfterHead());
@@ -149,6 +156,11 @@ public final class UpstreamForwarder {
                 alarm.close();
                 connection.close();
                 return new Exchanged.Failed(UpstreamFailure.RESET, true, "a 408 on a reused connection");
+            }
+            // An answer naming the request sent before on this connection (after the 408 of a keep-alive timeout,
+            // which is retried whatever it names): the engine is one answer behind, so this is not the client's.
+            if (answersTheRequestBefore(answerHead, before, id)) {
+                throw new MalformedAnswer("the answer to the request sent before on this connection");
             }
             // An answer that came before the whole body went out: the rest is not sent, and the connection, holding
             // part of a request, is closed after this answer.
@@ -182,6 +194,19 @@ public final class UpstreamForwarder {
                 body,
                 taken,
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close));
+    }
+
+    /**
+     * Whether the answer's {@code X-Request-Id}, which an engine may echo (vLLM with
+     * {@code --enable-request-id-headers}), names the request sent before {@code id} on the connection ({@code before})
+     * rather than this one: the engine wrote an answer too many, and every answer on the connection now comes one
+     * request late (HTTP/1.1 shows it by no other byte). Not when both requests had the same id (a client's retry).
+     */
+    private static boolean answersTheRequestBefore(AnswerHead answer, @Nullable String before, String id) {
+        if (before == null || before.equals(id)) {
+            return false;
+        }
+        return answer.headers().first(RequestIds.HEADER).map(before::equals).orElse(false);
     }
 
     private static Exchanged failed(UpstreamConnection connection, Exception failure, boolean silent) {

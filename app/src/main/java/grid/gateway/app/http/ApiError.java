@@ -66,6 +66,24 @@ public enum ApiError {
             "invalid_request_error",
             "http_version_not_supported",
             "HTTP/1.0 is not supported; send HTTP/1.1 (behind nginx: proxy_http_version 1.1)."),
+    MALFORMED_REQUEST(
+            400,
+            "invalid_request_error",
+            "invalid_request_error",
+            "invalid_request",
+            "The request's head or framing is malformed or not supported here (RFC 9112); the connection is closed."),
+    TARGET_TOO_LONG(
+            414,
+            "invalid_request_error",
+            "invalid_request_error",
+            "uri_too_long",
+            "The request line is longer than this gateway accepts (4096 bytes)."),
+    CODING_NOT_IMPLEMENTED(
+            501,
+            "invalid_request_error",
+            "invalid_request_error",
+            "not_implemented",
+            "This transfer coding is not implemented here; send the body with Content-Length or chunked alone."),
     BODY_UNREADABLE(
             400,
             "invalid_request_error",

@@ -102,6 +102,14 @@ public final class GatewayRouting {
     }
 
     /**
+     * Helidon's direct handler that answers a head or framing its parser refused in the API's error shape
+     * ({@link ParseRefusal}).
+     */
+    public static DirectHandler parseRefusal(Parts parts) {
+        return new ParseRefusal(parts.endpoints(), parts.metrics());
+    }
+
+    /**
      * The path policy of the config in force, built once per config rather than once per request: a reload swaps the
      * whole snapshot, so the policy is rebuilt when the snapshot's {@code gateway} block is another object.
      */

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentMap;
  *   headers read      ──headers()───> remove              (in time: the request goes on)
  *   sweep()           ──now − start > timeout──> remove, interrupt the connection's thread
  *                                                 (its blocked channel read closes the socket)
+ *                     ──thread ended───────────> remove, not counted (a head the parser refused, a client gone)
  * </pre>
  *
  * <p>Thread-safe. Helidon calls the listener on each connection's own virtual thread, the thread that then blocks
@@ -67,7 +68,11 @@ public final class HeaderDeadline implements Http1ConnectionListener {
     public void sweep() {
         long now = clock.nanoTime();
         open.forEach((thread, start) -> {
-            if (now - start > timeoutNanos && open.remove(thread, start)) {
+            if (!thread.isAlive()) {
+                // Its connection ended before its headers did: a head Helidon's parser refused (answered at once,
+                // then closed), or a client that left. Nothing to close, nothing timed out.
+                open.remove(thread, start);
+            } else if (now - start > timeoutNanos && open.remove(thread, start)) {
                 // Counted before the interrupt closes the connection: whoever sees the connection end then also
                 // sees it counted.
                 expired.run();

@@ -12,8 +12,10 @@ import java.util.Optional;
  *       case-sensitive, and Helidon upper-cases every method it parses, so the raw request line
  *       ({@link RequestLineKeeper}) is compared with the parsed method: 501, never folded and forwarded;
  *   <li>a header with an empty name, or a value with a byte outside visible US-ASCII and HTAB: obs-text (0x80–0xFF)
- *       or a control. Helidon accepts both, and the forwarder would send an obs-text byte as {@code ?}: refused
- *       (400 {@code invalid_header}) rather than altered. No header of the APIs the gateway serves carries them.
+ *       or a control. Helidon accepts obs-text, and the forwarder would send such a byte as {@code ?}: refused
+ *       (400 {@code invalid_header}) rather than altered. No header of the APIs the gateway serves carries them. A
+ *       control byte is refused by Helidon's own header validation first ({@link ParseRefusal}); checked here too, so
+ *       that none is ever forwarded whatever that validation does.
  * </ul>
  *
  * <p>Stateless and thread-safe.

@@ -49,12 +49,12 @@ final class VersionRefusal implements DirectHandler {
                 .status(Status.HTTP_VERSION_NOT_SUPPORTED_505)
                 .headers(headers)
                 .keepAlive(false)
-                .entity(ApiError.HTTP_VERSION.body(shape(request.path())))
+                .entity(ApiError.HTTP_VERSION.body(shape(endpoints, request.path())))
                 .build();
     }
 
     /** The error shape of the API {@code target} names; OpenAI's for anything the table cannot classify. */
-    private ErrorShape shape(String target) {
+    static ErrorShape shape(EndpointTable endpoints, String target) {
         int query = target.indexOf('?');
         try {
             return endpoints

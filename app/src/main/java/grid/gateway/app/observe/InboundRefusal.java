@@ -30,6 +30,8 @@ public enum InboundRefusal {
     INVALID_HEADER,
     /** An HTTP/1.0 request: 505 (the gateway speaks HTTP/1.1 only), closed. */
     HTTP_VERSION,
+    /** A head or framing Helidon's parser refuses before routing (400, 414 or 501), closed. */
+    MALFORMED_REQUEST,
     /** A body naming a stored id sent to a provider-role gateway, which serves no stored state: 404. */
     STORED_ID_VIA_PROVIDER;
 

@@ -198,6 +198,26 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a11_headRefusedByTheParser_neverCountedAsAHeaderTimeout() {
+        // A head Helidon's parser refuses after the request line (a folded line) is answered at once; its connection
+        // must not stay under the header deadline, to be counted (and its thread interrupted) once the deadline passes.
+        double before = refused("header_timeout");
+        try (RawHttp folded = new RawHttp(gateway.server.port())) {
+            RawHttp.Reply reply = folded.send(
+                            head("/v1/chat/completions", "X-A: a\r\n folded\r\nContent-Length: 2\r\n") + "{}")
+                    .readResponses(1);
+            assertThat(reply.status()).isEqualTo(400);
+            assertThat(reply.closed() || folded.closedWithin(5_000)).isTrue();
+        }
+        // A slow head that came later is closed by a sweep past the refused head's deadline too.
+        try (RawHttp slow =
+                new RawHttp(gateway.server.port()).send("GET /v1/models HTTP/1.1\r\nHost: gw\r\nX-Slow: a")) {
+            assertThat(slow.closedWithin(10_000)).isTrue();
+        }
+        assertThat(refused("header_timeout")).as("the slow head only").isEqualTo(before + 1);
+    }
+
+    @Test
     void a11_slowHeadersOnTheAdminListener_closedToo() {
         // The admin port is guarded by the same header deadline.
         double before = refused("header_timeout");

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -211,6 +213,25 @@ class UpstreamAnswersIntegrationTest {
         assertThat(engine.connections()).isEqualTo(1);
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void framingNumbersWithManyLeadingZeros_readAsTheirValue(boolean chunked) throws Exception {
+        // RFC 9112 allows any number of leading zeros in a Content-Length and a chunk size.
+        String b = body("B");
+        String zeros = "0".repeat(24);
+        answerBWith(e -> e.write(
+                chunked
+                        ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                + zeros + Integer.toHexString(b.length()) + "\r\n" + b + "\r\n" + zeros + "\r\n\r\n"
+                        : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + zeros + b.length()
+                                + "\r\n\r\n" + b));
+
+        eachGetsItsOwn(200, b);
+        assertThat(engine.connections())
+                .as("read exactly: one connection carried them all")
+                .isEqualTo(1);
+    }
+
     @Test
     void chunkExtensions_ignored() throws Exception {
         String b = body("B");
@@ -250,6 +271,64 @@ class UpstreamAnswersIntegrationTest {
             assertThat(c.body()).isEqualTo(body("C"));
         }
         assertThat(ask("/v1/chat/completions", "D").body()).isEqualTo(body("D"));
+    }
+
+    @Test
+    void answerEchoingTheIdOfTheRequestBefore_502_neverRelayed_connectionClosed() throws Exception {
+        // An engine that echoes X-Request-Id (vLLM with --enable-request-id-headers) and has fallen one answer behind
+        // on a connection (it once wrote an answer too many): it answers C with what it owed B. Nothing else in
+        // HTTP/1.1 tells that answer from C's own; relayed, C would read B's answer, and each later client on the
+        // connection the answer of the one before.
+        List<String> ids = new CopyOnWriteArrayList<>();
+        engine.script = e -> {
+            ids.add(header(e.head, "x-request-id"));
+            String answering = who(e).equals("C") ? "B" : who(e);
+            String id = ids.get(who(e).equals("C") ? ids.size() - 2 : ids.size() - 1);
+            String owed = body(answering);
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: " + id + "\r\nContent-Length: "
+                    + owed.length() + "\r\n\r\n" + owed);
+        };
+
+        assertThat(ask("/v1/chat/completions", "B").body()).isEqualTo(body("B"));
+        RawClient.Answer c = ask("/v1/chat/completions", "C");
+
+        assertThat(c.status()).isEqualTo(502);
+        assertThat(c.body()).contains("\"code\":\"bad_gateway\"").doesNotContain("who");
+        ScriptedUpstream.Exchange b = engine.take();
+        assertThat(engine.take().socket).as("C sent on B's connection").isSameAs(b.socket);
+        assertThat(ask("/v1/chat/completions", "D").body()).isEqualTo(body("D"));
+        assertThat(engine.take().socket).as("D on a new connection").isNotSameAs(b.socket);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Content-Length: 4", "Transfer-Encoding: chunked"})
+    void noContentAnnouncingABody_bodyWrittenAfterTheNextRequestCame_neverReadAsItsAnswer(String announced)
+            throws Exception {
+        // A 204 announcing a body it cannot have, the body written apart (a framework's 204 with "null"), and late:
+        // only once the next request has reached the engine. Written on a connection the next request was sent on,
+        // it would be read as the start of that request's answer.
+        CountDownLatch nextReceived = new CountDownLatch(1);
+        String late = announced.startsWith("Content-Length") ? "null" : chunk("null") + "0\r\n\r\n";
+        engine.script = e -> {
+            if (who(e).equals("B")) {
+                e.write("HTTP/1.1 204 No Content\r\n" + announced + "\r\n\r\n");
+                // Reached at once when the next request comes on a new connection; on this one it cannot come
+                // while this script runs, and the wait ends unfulfilled.
+                nextReceived.await(2, TimeUnit.SECONDS);
+                e.write(late);
+            } else {
+                nextReceived.countDown();
+                e.write(ok(body(who(e))));
+            }
+        };
+
+        assertThat(ask("/v1/chat/completions", "B").status()).isEqualTo(204);
+        RawClient.Answer c = ask("/v1/chat/completions", "C");
+
+        assertThat(c.status()).isEqualTo(200);
+        assertThat(c.body()).isEqualTo(body("C"));
+        ScriptedUpstream.Exchange b = engine.take();
+        assertThat(engine.take().socket).as("C on a new connection").isNotSameAs(b.socket);
     }
 
     @ParameterizedTest
