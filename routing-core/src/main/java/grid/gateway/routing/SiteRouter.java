@@ -195,7 +195,7 @@ public final class SiteRouter {
         Selection chosen = selector.select(
                 candidates,
                 keys.keys(),
-                parts.memory()::run,
+                new MemoryRuns(parts.memory()),
                 current.settings(),
                 current.load().orderBy());
         if (tried.isEmpty()) {
@@ -237,7 +237,7 @@ public final class SiteRouter {
         Decision decision = selector.explain(
                 candidates,
                 keys.keys(),
-                parts.memory()::run,
+                new MemoryRuns(parts.memory()),
                 current.settings(),
                 current.load().orderBy());
         Selection chosen = decision.selection();

@@ -40,7 +40,7 @@ final class ClusterLru {
 
     private static final int KEY = 0;
     private static final int DEADLINE = 1;
-    /** When the entry was last confirmed, for the usage horizon ({@code learn_from_usage}). */
+    /** When the entry was last confirmed, for the usage horizon ({@code learn_from_usage}) and the eviction age. */
     private static final int CONFIRMED = 2;
     /** The previous slot in the upper half, the next in the lower (a free slot: the next free one). */
     private static final int LINKS = 3;
@@ -56,11 +56,11 @@ final class ClusterLru {
     private int shift;
     private int head = NONE;
     private int tail = NONE;
-    private int size;
+    private volatile int size;
     private int used;
     private int free = NONE;
     /** Entries confirmed longer ago than this no longer count ({@link UsageHorizon}); unbounded until learned. */
-    private long horizonNanos = Long.MAX_VALUE;
+    private volatile long horizonNanos = Long.MAX_VALUE;
 
     ClusterLru(int capacity, long hashSalt) {
         this.hashSalt = hashSalt;
@@ -75,12 +75,13 @@ final class ClusterLru {
     int run(BlockKeys keys, long now) {
         lock.readLock().lock();
         try {
+            long horizon = horizonNanos;
             int run = 0;
             while (run < keys.size()) {
                 int slot = find(keys.key(run));
                 if (slot == NONE
                         || slots[slot * STRIDE + DEADLINE] - now <= 0
-                        || now - slots[slot * STRIDE + CONFIRMED] > horizonNanos) {
+                        || now - slots[slot * STRIDE + CONFIRMED] > horizon) {
                     break;
                 }
                 run++;
@@ -115,12 +116,7 @@ final class ClusterLru {
 
     /** Sets the usage horizon: entries confirmed longer ago stop counting ({@code Long.MAX_VALUE}: no horizon). */
     void horizon(long nanos) {
-        lock.writeLock().lock();
-        try {
-            horizonNanos = nanos;
-        } finally {
-            lock.writeLock().unlock();
-        }
+        horizonNanos = nanos;
     }
 
     /**
@@ -192,14 +188,19 @@ final class ClusterLru {
         }
     }
 
-    /** Entries held, expired ones not yet removed included. */
-    int size() {
+    /** The age at {@code now} of the entry a new one would evict; {@code Long.MAX_VALUE} while there is room. */
+    long evictionAgeNanos(long now) {
         lock.readLock().lock();
         try {
-            return size;
+            return size < capacity ? Long.MAX_VALUE : now - slots[head * STRIDE + CONFIRMED];
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** Entries held, expired ones not yet removed included (changed under the write lock, read without it). */
+    int size() {
+        return size;
     }
 
     /** The keys from least to most recently confirmed; for tests. */
@@ -207,8 +208,7 @@ final class ClusterLru {
         lock.readLock().lock();
         try {
             long[] order = new long[size];
-            int i = 0;
-            for (int slot = head; slot != NONE; slot = next(slot)) {
+            for (int slot = head, i = 0; slot != NONE; slot = next(slot)) {
                 order[i++] = slots[slot * STRIDE + KEY];
             }
             return order;

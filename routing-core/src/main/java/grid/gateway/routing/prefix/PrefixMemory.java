@@ -233,6 +233,22 @@ public final class PrefixMemory {
         lrus.values().forEach(lru -> lru.expire(now));
     }
 
+    /**
+     * How long {@code cluster}'s engines keep a prefix nobody reuses, as far as this memory knows: the usage horizon
+     * ({@code learn_from_usage}), and under {@code capacity: auto} once the engines' cache size is measured, the age
+     * of the least recently confirmed entry of its full LRU, which stands for the engines' own cache; a configured
+     * capacity says nothing of the engines. {@code Long.MAX_VALUE}: no sign that the engines evict anything yet.
+     */
+    public long retentionNanos(ClusterId cluster) {
+        ClusterLru lru = lrus.get(cluster);
+        if (lru == null) {
+            return Long.MAX_VALUE;
+        }
+        boolean engineSized = settings.auto().capacity() && measuredCapacity.containsKey(cluster);
+        long horizon = horizonNanos(cluster);
+        return engineSized ? Math.min(lru.evictionAgeNanos(clock.nanoTime()), horizon) : horizon;
+    }
+
     /** Entries held for {@code cluster} (for the prefix-index metric). */
     public int entries(ClusterId cluster) {
         ClusterLru lru = lrus.get(cluster);

@@ -33,7 +33,9 @@ import java.util.random.RandomGenerator;
  *
  * <pre>
  *   (not sticky, and no candidate with a free slot: ordered by wait alone, without its own prefill)
- *   2% of requests / no keys / longest run not sticky  → first            (explore / unkeyed / miss)
+ *   2% of requests / no keys                           → first            (explore / unkeyed)
+ *   longest run not sticky                             → of those within 1.25 × the first's time, the one whose
+ *                                                        cache keeps prefixes longest, else first  (miss)
  *   first holds the longest run                        → first            (hit)
  *   the soonest sticky one, within 1.25 × the first's  → it              (hit: {@link ExpectedWait#stays})
  *   otherwise                                          → first            (load: another answers much sooner)
@@ -150,7 +152,8 @@ public final class CandidateSelector {
         } else if (keys.isEmpty()) {
             selection = chosen(first.candidate(), AffinityOutcome.UNKEYED, 0);
         } else if (!sticky) {
-            selection = chosen(first.candidate(), AffinityOutcome.MISS, first.run());
+            Ranked roomiest = roomiest(ordered, runs);
+            selection = chosen(roomiest.candidate(), AffinityOutcome.MISS, roomiest.run());
         } else if (first.run() == longest) {
             selection = chosen(first.candidate(), AffinityOutcome.HIT, first.run());
         } else {
@@ -164,6 +167,28 @@ public final class CandidateSelector {
                     : chosen(first.candidate(), AffinityOutcome.LOAD, first.run());
         }
         return new Decision(selection, order, runList, longest, sticky && !keys.isEmpty(), Optional.empty());
+    }
+
+    /**
+     * Where a miss goes: of the candidates measured as the first and expected within {@link ExpectedWait#ROOM_FACTOR}
+     * times its time, the one that keeps prefixes longest; the first of them in order among equals, so where no cache
+     * is known to evict, the soonest.
+     */
+    private static Ranked roomiest(List<Ranked> ordered, RunLookup runs) {
+        Ranked first = ordered.getFirst();
+        Ranked best = first;
+        long longest = runs.retentionNanos(first.candidate().cluster().id());
+        for (Ranked r : ordered) { // a loop, not a stream: it runs for every miss
+            if (r.isMeasured() != first.isMeasured() || r.seconds() > ExpectedWait.ROOM_FACTOR * first.seconds()) {
+                continue;
+            }
+            long retention = runs.retentionNanos(r.candidate().cluster().id());
+            if (retention > longest) {
+                best = r;
+                longest = retention;
+            }
+        }
+        return best;
     }
 
     /** The first of {@code ordered} holding the longest run, measured as {@code measured}, if any. */

@@ -48,6 +48,17 @@ public final class ExpectedWait {
     public static final double LEAVE_FACTOR = 1.25;
 
     /**
+     * How many times later than the soonest candidate a request that is not sticky (a miss) may be expected to answer
+     * at a candidate that keeps prefixes longer ({@link RunLookup#retentionNanos}), and go there. Placed by expected
+     * time alone, new prefixes all land on the soonest cluster, whose cache then evicts them before their next turn
+     * while the others' caches keep prefixes for longer: on the Mooncake trace (long prompts, engine caches smaller
+     * than its prefixes) that cost the recommended settings 2-4 points of hit rate against the defaults, which spread
+     * misses over equal queues at random. Within this factor the hit rate came back on most of the trace's cells, with
+     * a lower p90; 2 × sent misses to slow clusters and tripled the p90 at 110% load (docs/routing-studies.md).
+     */
+    public static final double ROOM_FACTOR = 1.25;
+
+    /**
      * Whether a sticky request stays at the soonest sticky candidate, expected in {@code stickySeconds}, though another
      * is expected sooner, in {@code soonestSeconds}: unless the other is more than {@link #LEAVE_FACTOR} times sooner.
      */

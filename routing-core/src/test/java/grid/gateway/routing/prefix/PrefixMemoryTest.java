@@ -145,6 +145,35 @@ class PrefixMemoryTest {
     }
 
     @Test
+    void retention_engineSizedMemory_isTheAgeOfItsLeastRecentEntryOnceFull() {
+        PrefixAffinitySettings auto =
+                settings(16_384, 600).with(new PrefixAffinitySettings.Calibrated(true, false, false), false);
+        PrefixMemory sized = memory(auto);
+        sized.measuredCapacity(EAST_A, 8);
+        sized.confirm(EAST_A, keys(0, 4));
+        clock.advanceSeconds(30);
+        assertThat(sized.retentionNanos(EAST_A)).as("room left").isEqualTo(Long.MAX_VALUE);
+
+        sized.confirm(EAST_A, keys(100, 4));
+        clock.advanceSeconds(12);
+        assertThat(sized.retentionNanos(EAST_A))
+                .as("full: the next entry evicts one confirmed 42 s ago")
+                .isEqualTo(Duration.ofSeconds(42).toNanos());
+        assertThat(sized.retentionNanos(WEST_A))
+                .as("never measured: its capacity stands for no engine")
+                .isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void retention_configuredCapacity_saysNothingOfTheEngines() {
+        PrefixMemory small = memory(settings(8, 600));
+        small.confirm(EAST_A, keys(0, 8));
+        clock.advanceSeconds(30);
+
+        assertThat(small.retentionNanos(EAST_A)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void reconfigure_shrinking_evictsLeastRecent() {
         PrefixMemory small = memory(settings(10, 600));
         for (long key = 1; key <= 10; key++) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.load.ClusterPrices;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
@@ -244,6 +245,58 @@ class ExpectedWaitSelectionTest {
         assertThat(blocks(100).withPromptBlocks(50).promptBlocks())
                 .as("never fewer than the keys")
                 .isEqualTo(100);
+    }
+
+    /**
+     * A miss of 100 blocks (6,400 tokens) on two idle clusters: east-a prefills at 20,000 tokens/s (0.32 s), west-a at
+     * {@code westPrefill}; each keeps a prefix nobody reuses for the given seconds (0: no sign of eviction).
+     */
+    private static Selection miss(double westPrefill, long eastKeepsSeconds, long westKeepsSeconds) {
+        Map<String, Long> keeps = Map.of("east-a", eastKeepsSeconds, "west-a", westKeepsSeconds);
+        RunLookup runs = new RunLookup() {
+            @Override
+            public int run(ClusterId cluster, BlockKeys keys) {
+                return 0;
+            }
+
+            @Override
+            public long retentionNanos(ClusterId cluster) {
+                long seconds = keeps.get(cluster.name());
+                return seconds == 0 ? Long.MAX_VALUE : seconds * 1_000_000_000L;
+            }
+        };
+        List<Candidate> row = List.of(
+                c("east-a", 0, 20_000, 0.5, 0, 0).candidate(),
+                c("west-a", 0, westPrefill, 0.5, 0, 0).candidate());
+        return new CandidateSelector(ScriptedRandom.neverExploring())
+                .select(row, blocks(100), runs, DEFAULTS, LoadOrder.EXPECTED_WAIT);
+    }
+
+    @Test
+    void miss_nearlyAsSoonWhereTheCacheKeepsPrefixesLonger_goesThere() {
+        // 0.376 s at west-a, within 1.25 × 0.32 s = 0.4 s; east-a evicts after 60 s, west-a after 600 s.
+        Selection chosen = miss(17_000, 60, 600);
+        assertThat(chosen.cluster().id().name()).isEqualTo("west-a");
+        assertThat(chosen.outcome()).contains(AffinityOutcome.MISS);
+    }
+
+    @Test
+    void miss_noEvictionKnownAnywhere_goesToTheSoonest() {
+        assertThat(miss(17_000, 0, 0).cluster().id().name()).isEqualTo("east-a");
+        assertThat(miss(17_000, 600, 600).cluster().id().name())
+                .as("equal retention")
+                .isEqualTo("east-a");
+        assertThat(miss(17_000, 60, 0).cluster().id().name())
+                .as("only the later one known to evict")
+                .isEqualTo("west-a");
+    }
+
+    @Test
+    void miss_roomierButBeyondTheFactor_goesToTheSoonest() {
+        // 0.64 s at west-a, beyond 0.4 s.
+        Selection chosen = miss(10_000, 60, 600);
+        assertThat(chosen.cluster().id().name()).isEqualTo("east-a");
+        assertThat(chosen.outcome()).contains(AffinityOutcome.MISS);
     }
 
     @Test
