@@ -86,6 +86,16 @@ final class Listeners {
     }
 
     /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
+    /** One handler for every event Helidon's parser answers itself: HTTP/1.0 (505), a refused head or framing. */
+    private static DirectHandlers parseRefusals(GatewayRouting.Parts parts) {
+        DirectHandler refusal = GatewayRouting.parseRefusal(parts);
+        return DirectHandlers.builder()
+                .addHandler(DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED, refusal)
+                .addHandler(DirectHandler.EventType.BAD_REQUEST, refusal)
+                .addHandler(DirectHandler.EventType.OTHER, refusal)
+                .build();
+    }
+
     private static int connectionCap(ServerSettings settings) {
         OptionalLong limit = OpenFiles.limit();
         int cap = settings.binding().connectionCap(limit);
@@ -153,15 +163,9 @@ final class Listeners {
                                 .validateResponseHeaders(false)
                                 .build())
                         .build()))
-                // HTTP/1.0 is refused (505) in the API's error shape, saying why (VersionRefusal); so is a head or
-                // framing Helidon's parser refuses (ParseRefusal), which Helidon answers with an empty body.
-                .directHandlers(DirectHandlers.builder()
-                        .addHandler(
-                                DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED,
-                                GatewayRouting.versionRefusal(parts))
-                        .addHandler(DirectHandler.EventType.BAD_REQUEST, GatewayRouting.parseRefusal(parts))
-                        .addHandler(DirectHandler.EventType.OTHER, GatewayRouting.parseRefusal(parts))
-                        .build())
+                // HTTP/1.0 is refused (505) in the API's error shape, saying why; so is a head or framing Helidon's
+                // parser refuses, which Helidon answers with an empty body (ParseRefusal).
+                .directHandlers(parseRefusals(parts))
                 .featuresDiscoverServices(false)
                 // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace
                 // only has to be longer, so that it never cuts first.

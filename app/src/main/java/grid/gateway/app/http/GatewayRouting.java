@@ -96,14 +96,9 @@ public final class GatewayRouting {
         routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
     }
 
-    /** Helidon's direct handler that refuses HTTP/1.0 with 505 in the API's error shape ({@link VersionRefusal}). */
-    public static DirectHandler versionRefusal(Parts parts) {
-        return new VersionRefusal(parts.endpoints(), parts.metrics());
-    }
-
     /**
-     * Helidon's direct handler that answers a head or framing its parser refused in the API's error shape
-     * ({@link ParseRefusal}).
+     * Helidon's direct handler that answers a head or framing its parser refused, and HTTP/1.0 (505), in the API's
+     * error shape ({@link ParseRefusal}).
      */
     public static DirectHandler parseRefusal(Parts parts) {
         return new ParseRefusal(parts.endpoints(), parts.metrics());

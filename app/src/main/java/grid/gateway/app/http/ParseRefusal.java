@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.endpoint.EndpointTable;
+import grid.gateway.app.endpoint.ErrorShape;
 import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.ProxyEvents;
 import io.helidon.http.DirectHandler;
@@ -11,13 +12,23 @@ import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 
 /**
- * Answers, in the API's error shape, a request Helidon 4.5's HTTP/1 parser refuses itself before any routing: a
- * malformed head (a folded line, a bare LF, a control byte, a space before a colon, no or two {@code Host} fields) or
- * framing (both {@code Content-Length} and {@code Transfer-Encoding}, a coding other than {@code chunked} alone, a
- * {@code Content-Length} that is not one number), a request line or head over its limit. Helidon's own answer to these
- * is its status with an empty body, which an SDK reports as an unexplained failure; this keeps Helidon's status and
- * says what was wrong in the shape of the API the target names. The connection is closed: the bytes after a head
- * that could not be read cannot be trusted as a next request.
+ * Answers, in the API's error shape, a request Helidon 4.5's HTTP/1 parser refuses itself before any routing, which
+ * Helidon answers with its status and an empty body (an SDK reports that as an unexplained failure); this keeps the
+ * status and says what was wrong in the shape of the API the target names. The connection is closed: the bytes after
+ * a head that could not be read cannot be trusted as a next request.
+ *
+ * <ul>
+ *   <li>A malformed head (a folded line, a bare LF, a control byte, a space before a colon, no or two {@code Host}
+ *       fields) or framing (both {@code Content-Length} and {@code Transfer-Encoding}, a coding other than
+ *       {@code chunked} alone, a {@code Content-Length} that is not one number), a request line or head over its
+ *       limit: 400, 414 or 501, counted as {@code malformed_request}.
+ *   <li>HTTP/1.0: 505, saying what to send instead, counted as {@code http_version}. Refused rather than served:
+ *       every streamed answer (server-sent events) is relayed with chunked transfer coding, which HTTP/1.0 does not
+ *       have (a 1.0 client would need each stream delimited by closing the connection), and HTTP/1.0's keep-alive is
+ *       another protocol; no OpenAI or Anthropic SDK sends HTTP/1.0. A proxy in front must speak HTTP/1.1 to the
+ *       gateway: nginx's {@code proxy_http_version} defaults to 1.0, so set {@code proxy_http_version 1.1;} (which
+ *       upstream keep-alive needs anyway).
+ * </ul>
  *
  * <p>Thread-safe: stateless.
  */
@@ -37,6 +48,10 @@ final class ParseRefusal implements DirectHandler {
             Status defaultStatus,
             ServerResponseHeaders headers,
             String message) {
+        if (eventType == EventType.HTTP_VERSION_NOT_SUPPORTED) {
+            events.refused(InboundRefusal.HTTP_VERSION);
+            return refusal(request, Status.HTTP_VERSION_NOT_SUPPORTED_505, ApiError.HTTP_VERSION, headers);
+        }
         if (defaultStatus.code() < 400) {
             // Not a refusal: nothing of the API's to say.
             return DirectHandler.defaultHandler().handle(request, eventType, defaultStatus, headers, message);
@@ -47,12 +62,30 @@ final class ParseRefusal implements DirectHandler {
             case 501 -> ApiError.CODING_NOT_IMPLEMENTED;
             default -> ApiError.MALFORMED_REQUEST;
         };
+        return refusal(request, defaultStatus, error, headers);
+    }
+
+    private TransportResponse refusal(
+            TransportRequest request, Status status, ApiError error, ServerResponseHeaders headers) {
         headers.set(HeaderValues.CONTENT_TYPE_JSON);
         return TransportResponse.builder()
-                .status(defaultStatus)
+                .status(status)
                 .headers(headers)
                 .keepAlive(false)
-                .entity(error.body(VersionRefusal.shape(endpoints, request.path())))
+                .entity(error.body(shape(endpoints, request.path())))
                 .build();
+    }
+
+    /** The error shape of the API {@code target} names; OpenAI's for anything the table cannot classify. */
+    static ErrorShape shape(EndpointTable endpoints, String target) {
+        int query = target.indexOf('?');
+        try {
+            return endpoints
+                    .classify(query < 0 ? target : target.substring(0, query))
+                    .endpoint()
+                    .errors();
+        } catch (RuntimeException unclassifiable) {
+            return ErrorShape.OPENAI;
+        }
     }
 }
