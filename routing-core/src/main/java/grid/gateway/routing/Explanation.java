@@ -38,13 +38,21 @@ public record Explanation(PromptKeys keys, List<ClusterCheck> clusters, Route ro
      * @param refusal why it admits no request; empty when it is a candidate
      * @param windowedDepth its windowed worst queue depth; empty when unmeasured
      * @param run how many of the request's leading blocks it holds (0 without keys)
+     * @param retentionSeconds how long it keeps a prefix nobody reuses, as the memory knows it
+     *     ({@code PrefixMemory.retentionNanos}), seconds; empty while there is no sign that it evicts anything. Among
+     *     candidates nearly as soon, a miss goes where this is longest ({@code load.order_by: expected_wait}).
      */
     public record ClusterCheck(
-            BackendCluster cluster, Optional<Admission.Refusal> refusal, OptionalDouble windowedDepth, int run) {
+            BackendCluster cluster,
+            Optional<Admission.Refusal> refusal,
+            OptionalDouble windowedDepth,
+            int run,
+            OptionalDouble retentionSeconds) {
         public ClusterCheck {
             requireNonNull(cluster, "cluster");
             requireNonNull(refusal, "refusal");
             requireNonNull(windowedDepth, "windowedDepth");
+            requireNonNull(retentionSeconds, "retentionSeconds");
         }
     }
 }

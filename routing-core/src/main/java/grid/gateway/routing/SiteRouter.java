@@ -224,7 +224,8 @@ public final class SiteRouter {
                         c,
                         admission.refusal(c, now),
                         admission.worstQueueDepth(c.id(), now),
-                        parts.memory().run(c.id(), keys.keys())))
+                        parts.memory().run(c.id(), keys.keys()),
+                        retentionSeconds(c)))
                 .toList();
         if (serving.isEmpty()) {
             return new Explanation(
@@ -243,6 +244,12 @@ public final class SiteRouter {
         Selection chosen = decision.selection();
         RouteDecision forward = new RouteDecision(chosen.cluster(), chosen.outcome(), chosen.run(), keys.keys());
         return new Explanation(keys, checks, new Route.Forward(forward, candidates.size()), Optional.of(decision));
+    }
+
+    /** {@code cluster}'s retention in seconds, empty while unbounded ({@link Explanation.ClusterCheck}). */
+    private OptionalDouble retentionSeconds(BackendCluster cluster) {
+        long nanos = parts.memory().retentionNanos(cluster.id());
+        return nanos == Long.MAX_VALUE ? OptionalDouble.empty() : OptionalDouble.of(nanos / 1e9);
     }
 
     /**

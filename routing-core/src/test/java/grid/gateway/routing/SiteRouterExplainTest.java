@@ -22,6 +22,7 @@ import grid.gateway.routing.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.AfterEach;
@@ -133,6 +134,22 @@ class SiteRouterExplainTest {
 
     private static String chosen(Explanation e) {
         return ((Route.Forward) e.route()).decision().cluster().id().name();
+    }
+
+    @Test
+    void clusters_showHowLongEachKeepsAPrefix_onceItsEngineSizedMemoryIsFull() {
+        PrefixAffinitySettings engineSized = PrefixAffinitySettings.defaults()
+                .with(new PrefixAffinitySettings.Calibrated(true, false, false), false);
+        memory.reconfigure(memory.clusters(), engineSized);
+        memory.measuredCapacity(RouterGrids.id("east", "east-a"), 4);
+        memory.confirm(RouterGrids.id("east", "east-a"), prompt("demo-model", 4).keys());
+        clock.advanceSeconds(30);
+
+        Explanation e = explain(prompt("demo-model", 40));
+
+        assertThat(e.clusters())
+                .extracting(Explanation.ClusterCheck::retentionSeconds)
+                .containsExactly(OptionalDouble.of(30), OptionalDouble.empty(), OptionalDouble.empty());
     }
 
     @Test

@@ -39,7 +39,8 @@ final class ExplanationJson {
                     .add("admitted", check.refusal().isEmpty())
                     .add("refusal", text(check.refusal().map(r -> r.label())))
                     .add("windowed_depth", number(check.windowedDepth()))
-                    .add("run", check.run()));
+                    .add("run", check.run())
+                    .add("retention_seconds", number(check.retentionSeconds())));
         }
         out.add("clusters", clusters);
         explanation

@@ -178,6 +178,9 @@ class RouteExplainIntegrationTest {
         assertThat(gate.isNull("gap")).as("both unmeasured: no queue gap").isTrue();
         assertThat(gate.getBoolean("reopens")).isFalse();
         assertThat(hit.getJsonArray("clusters")).hasSize(2);
+        assertThat(hit.getJsonArray("clusters").getJsonObject(0).isNull("retention_seconds"))
+                .as("a configured capacity with room: no sign of eviction")
+                .isTrue();
         assertThat(hit.getJsonObject("exploration").getJsonNumber("fraction").doubleValue())
                 .isEqualTo(0.02);
         assertThat(miss.getString("outcome")).isEqualTo("miss");
