@@ -185,6 +185,9 @@ class ResponsesApiTest {
         engine.failNext(1, Fault.holdFirstByte(gate));
         String id = SimHttp.json(http.post("/v1/responses", CREATE + ",\"background\":true}"))
                 .getString("id");
+        // The background run holds its slot at the gate: without this wait, an engine that has not yet started it
+        // also shows no request running, and the response would be read while still queued.
+        assertThat(engine.awaitQueue(1, 0, SimHttp.TIMEOUT)).isTrue();
 
         gate.countDown();
         assertThat(engine.awaitQueue(0, 0, SimHttp.TIMEOUT)).isTrue();
