@@ -54,7 +54,8 @@ public final class ExpectedWait {
      * while the others' caches keep prefixes for longer: on the Mooncake trace (long prompts, engine caches smaller
      * than its prefixes) that cost the recommended settings 2-4 points of hit rate against the defaults, which spread
      * misses over equal queues at random. Within this factor the hit rate came back on most of the trace's cells, with
-     * a lower p90; 2 × sent misses to slow clusters and tripled the p90 at 110% load (docs/routing-studies.md).
+     * a lower p90; wider windows send misses to slow clusters once the fast ones queue (at 110% load on the mixed
+     * grid, 1.5 × multiplied the p90 by 3-7 and 2 × by 15; docs/routing-studies.md).
      */
     public static final double ROOM_FACTOR = 1.25;
 
