@@ -6,16 +6,26 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLSocket;
 
 /**
  * Opens connections to backend clusters: resolves the host ({@link HostKeepingResolver}: an IP literal stays the name
  * TLS checks), connects within the connect timeout with TCP_NODELAY (docs/design.md §H5), and for https shakes hands
- * within the same timeout with the cluster's {@link Tls}: its trust, its client certificate, SNI, and the HTTPS
- * identity check of the name (docs/tls.md). Every failure here is a connect failure: nothing was sent.
+ * with the cluster's {@link Tls}: its trust, its client certificate, SNI, and the HTTPS identity check of the name
+ * (docs/tls.md). Every failure here is a connect failure: nothing was sent.
+ *
+ * <p>The connect and the handshake together end within the connect timeout. A socket timeout bounds only each read
+ * of the handshake: a server that trickles its flight (a record header announcing 16 KiB, then a byte a second) would
+ * hold the request for hours, its client without an answer. So an alarm on the watchdog closes the channel when the
+ * timeout has passed, which ends the handshake's blocked read at once.
  *
  * <p>An open connection's reads have no socket timeout: the answer's head is read within its own deadline
  * ({@link AnswerReader#deadline}) and every read of a body is watched by the exchange's {@link IdleAlarm}. A socket
@@ -29,10 +39,12 @@ final class Connector {
     private static final List<String> ALPN = List.of("http/1.1");
 
     private final int connectMillis;
+    private final ScheduledExecutorService watchdog;
 
-    /** Connects (and shakes hands) within {@code connectTimeout}. */
-    Connector(Duration connectTimeout) {
+    /** Connects and shakes hands within {@code connectTimeout}; {@code watchdog} runs the handshake's deadline. */
+    Connector(Duration connectTimeout, ScheduledExecutorService watchdog) {
         this.connectMillis = millis(connectTimeout);
+        this.watchdog = watchdog;
     }
 
     /** A new connection to {@code origin}; a failure is a connect failure (the TLS handshake's included). */
@@ -45,12 +57,13 @@ final class Connector {
         }
         InetSocketAddress target = new InetSocketAddress(address, origin.port());
         SocketChannel channel = SocketChannel.open();
+        long start = System.nanoTime();
         try {
             Socket plain = channel.socket();
             plain.setTcpNoDelay(true);
             plain.connect(target, connectMillis);
             Tls tls = origin.tls();
-            Socket socket = tls == null ? plain : handshake(tls, plain, target);
+            Socket socket = tls == null ? plain : handshake(tls, channel, target, start);
             socket.setSoTimeout(0); // no timer per read: see the class comment
             return new UpstreamConnection(origin, channel, socket);
         } catch (IOException | RuntimeException e) {
@@ -59,15 +72,50 @@ final class Connector {
         }
     }
 
-    private SSLSocket handshake(Tls tls, Socket plain, InetSocketAddress target) throws IOException {
-        SSLSocket socket = tls.createSocket(ALPN, plain, target);
+    /**
+     * Shakes hands over {@code channel}'s socket, done by {@code start} plus the connect timeout: whichever of the
+     * handshake's end and the alarm comes first decides, once.
+     */
+    private SSLSocket handshake(Tls tls, SocketChannel channel, InetSocketAddress target, long start)
+            throws IOException {
+        long left = TimeUnit.MILLISECONDS.toNanos(connectMillis) - (System.nanoTime() - start);
+        if (left <= 0) {
+            throw new SocketTimeoutException("connect timed out before the TLS handshake");
+        }
+        SSLSocket socket = tls.createSocket(ALPN, channel.socket(), target);
+        AtomicBoolean decided = new AtomicBoolean();
+        ScheduledFuture<?> alarm = watchdog.schedule(
+                () -> {
+                    if (decided.compareAndSet(false, true)) {
+                        closeQuietly(channel);
+                    }
+                },
+                left,
+                TimeUnit.NANOSECONDS);
         try {
             socket.setSoTimeout(connectMillis);
             socket.startHandshake();
+            if (!decided.compareAndSet(false, true)) {
+                throw new SocketTimeoutException("connect timed out in the TLS handshake");
+            }
             return socket;
         } catch (IOException | RuntimeException e) {
             socket.close();
+            if (!decided.compareAndSet(false, true) && !(e instanceof SocketTimeoutException)) {
+                // The alarm closed the channel under the handshake's read: a timeout, not the server's refusal.
+                throw new SocketTimeoutException("connect timed out in the TLS handshake (" + e + ")");
+            }
             throw e;
+        } finally {
+            alarm.cancel(false);
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Closing: the handshake's read fails either way.
         }
     }
 

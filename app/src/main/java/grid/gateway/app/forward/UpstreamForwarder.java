@@ -70,7 +70,7 @@ public final class UpstreamForwarder {
         this.watchdog = watchdog;
         // Sockets age in real time, whatever clock the routing runs on.
         this.pool = new ConnectionPool(settings.maxConnectionsPerCluster(), SystemMonotonicClock.INSTANCE);
-        this.connector = new Connector(settings.connectTimeout());
+        this.connector = new Connector(settings.connectTimeout(), watchdog);
     }
 
     /**
