@@ -155,8 +155,12 @@ final class HeadParser {
         }
         String name = new String(b, s, colon - s, StandardCharsets.US_ASCII);
         String value = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
-        parsed.headers.add(HeaderValues.create(HeaderNames.create(name), value));
         framingField(name, value, parsed);
+        if (name.equalsIgnoreCase("content-length")) {
+            // Relayed as its value: the leading zeros RFC 9112 allows are refused by some clients and proxies.
+            value = Long.toString(parsed.contentLength);
+        }
+        parsed.headers.add(HeaderValues.create(HeaderNames.create(name), value));
     }
 
     /** Notes what a field says about the framing and the connection. */

@@ -230,6 +230,12 @@ class UpstreamAnswersIntegrationTest {
         assertThat(engine.connections())
                 .as("read exactly: one connection carried them all")
                 .isEqualTo(1);
+        RawClient.Answer again = ask("/v1/chat/completions", "B");
+        assertThat(again.body()).isEqualTo(b);
+        if (!chunked) {
+            // Told to the client as its value: a strict client (or a proxy behind) may refuse the zeros.
+            assertThat(again.header("content-length")).isEqualTo(Integer.toString(b.length()));
+        }
     }
 
     @Test
