@@ -1,7 +1,6 @@
 package grid.gateway.app.forward;
 
 import io.helidon.common.tls.Tls;
-import io.helidon.webclient.api.DnsAddressLookup;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,11 +17,11 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * Opens connections to backend clusters: resolves the host ({@link HostKeepingResolver}: an IP literal stays the name
- * TLS checks), connects within the connect timeout with TCP_NODELAY (docs/design.md §H5), and for https shakes hands
+ * TLS checks; {@link HostLookups}: within the connect timeout), connects within what is left of it with TCP_NODELAY (docs/design.md §H5), and for https shakes hands
  * with the cluster's {@link Tls}: its trust, its client certificate, SNI, and the HTTPS identity check of the name
  * (docs/tls.md). Every failure here is a connect failure: nothing was sent.
  *
- * <p>The connect and the handshake together end within the connect timeout. A socket timeout bounds only each read
+ * <p>The lookup, the connect and the handshake together end within the connect timeout. A socket timeout bounds only each read
  * of the handshake: a server that trickles its flight (a record header announcing 16 KiB, then a byte a second) would
  * hold the request for hours, its client without an answer. So an alarm on the watchdog closes the channel when the
  * timeout has passed, which ends the handshake's blocked read at once.
@@ -40,28 +39,37 @@ final class Connector {
 
     private final int connectMillis;
     private final ScheduledExecutorService watchdog;
+    private final HostLookups lookups;
 
-    /** Connects and shakes hands within {@code connectTimeout}; {@code watchdog} runs the handshake's deadline. */
+    /**
+     * Looks the host up, connects and shakes hands within {@code connectTimeout}; {@code watchdog} runs the
+     * handshake's deadline.
+     */
     Connector(Duration connectTimeout, ScheduledExecutorService watchdog) {
-        this.connectMillis = millis(connectTimeout);
-        this.watchdog = watchdog;
+        this(connectTimeout, watchdog, HostLookups.system());
     }
 
-    /** A new connection to {@code origin}; a failure is a connect failure (the TLS handshake's included). */
+    /** The same, names looked up by {@code lookups} (tests). */
+    Connector(Duration connectTimeout, ScheduledExecutorService watchdog, HostLookups lookups) {
+        this.connectMillis = millis(connectTimeout);
+        this.watchdog = watchdog;
+        this.lookups = lookups;
+    }
+
+    /** A new connection to {@code origin}; a failure is a connect failure (the lookup's and TLS handshake's included). */
     UpstreamConnection open(Origin origin) throws IOException {
-        InetAddress address;
-        try {
-            address = HostKeepingResolver.INSTANCE.resolveAddress(origin.host(), DnsAddressLookup.defaultLookup());
-        } catch (IllegalArgumentException unknown) {
-            throw new java.net.UnknownHostException(origin.host());
-        }
-        InetSocketAddress target = new InetSocketAddress(address, origin.port());
-        SocketChannel channel = SocketChannel.open();
         long start = System.nanoTime();
+        InetAddress address = lookups.resolve(origin.host(), TimeUnit.MILLISECONDS.toNanos(connectMillis));
+        InetSocketAddress target = new InetSocketAddress(address, origin.port());
+        int left = leftMillis(start);
+        if (left <= 0) {
+            throw new SocketTimeoutException("connect timed out looking up " + origin.host());
+        }
+        SocketChannel channel = SocketChannel.open();
         try {
             Socket plain = channel.socket();
             plain.setTcpNoDelay(true);
-            plain.connect(target, connectMillis);
+            plain.connect(target, left);
             Tls tls = origin.tls();
             Socket socket = tls == null ? plain : handshake(tls, channel, target, start);
             socket.setSoTimeout(0); // no timer per read: see the class comment
@@ -70,6 +78,12 @@ final class Connector {
             channel.close();
             throw e;
         }
+    }
+
+    /** What is left of the connect timeout begun at {@code start}, in milliseconds. */
+    private int leftMillis(long start) {
+        long left = connectMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        return (int) Math.max(0, left);
     }
 
     /**
