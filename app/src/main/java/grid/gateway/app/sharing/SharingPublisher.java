@@ -22,7 +22,6 @@ import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XAddParams;
 
 /**
@@ -230,7 +229,9 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (JedisException e) {
+            } catch (RuntimeException e) {
+                // Not only JedisException: a reply the client cannot parse fails with whatever its parser throws;
+                // the connection is closed and opened again either way.
                 context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
                 // What did not go out is not "recently sent": the next confirmation sends it again.
                 for (Outgoing unsent : batch) {
@@ -240,6 +241,8 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                     }
                 }
                 batch.clear();
+                drained.forEach(unsent -> unsent.written(Optional.empty()));
+                drained.clear();
                 if (!backoff.pause()) {
                     return;
                 }
