@@ -59,6 +59,7 @@ final class SharingReader implements Runnable {
 
     private final Consumer<StreamEntryID> acknowledge;
 
+    private final LinkLog log = new LinkLog("reading the Redis stream");
     private StreamEntryID last = new StreamEntryID(0, 0);
     private Set<ClusterId> knownClusters = Set.of();
     /** The clusters by site and digest; written by the reader, read by the workers. */
@@ -106,6 +107,8 @@ final class SharingReader implements Runnable {
                     meters.connected(true);
                     backoff.reset();
                     replay(jedis);
+                    // Only now: a Redis that answers PING but refuses XREAD (-WRONGTYPE, -NOAUTH) is still failing.
+                    log.ok();
                     appliers.drain(DRAIN_MILLIS);
                     warm.countDown();
                     // Say so at once: the peers wait for this replica's acknowledgements from now on.
@@ -119,6 +122,10 @@ final class SharingReader implements Runnable {
                     // length) fails with whatever its parser throws, and the link is as broken as after a reset.
                     acks.reading(false);
                     meters.connected(false);
+                    if (!Thread.currentThread().isInterrupted()) {
+                        // (interrupted: being stopped, which closes the socket; no failure of Redis)
+                        log.failed(e);
+                    }
                     if (!backoff.pause()) {
                         break;
                     }

@@ -12,7 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (XADD, XREAD) are answered with bytes no Redis sends; otherwise they are answered as Redis would (XADD a fresh id,
  * XREAD nothing new). The connection's setup (CLIENT SETNAME, PING) is always answered, so each thread reaches its
  * own command.
- * It counts what it was asked in each mode, with latches a test waits on.
+ * It counts what it was asked in each mode, for a test to wait on.
  *
  * <p>Thread-safe: one virtual thread per connection.
  */
@@ -31,7 +32,7 @@ final class FakeRedis implements AutoCloseable {
     private final ServerSocket server;
     private final List<Socket> sockets = new ArrayList<>();
     private final AtomicLong ids = new AtomicLong();
-    private final ConcurrentHashMap<String, CountDownLatch> asked = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Semaphore> asked = new ConcurrentHashMap<>();
     private volatile byte[] garbage;
 
     FakeRedis(byte[] garbage) throws IOException {
@@ -49,9 +50,18 @@ final class FakeRedis implements AutoCloseable {
         garbage = reply;
     }
 
-    /** Counts down once {@code command} was asked while answering sanely ({@code sane}) or with garbage. */
-    CountDownLatch asked(String command, boolean sane) {
-        return asked.computeIfAbsent(command + (sane ? ":sane" : ":garbage"), k -> new CountDownLatch(1));
+    /** Whether {@code command} was asked {@code times} more times, answered sanely ({@code sane}) or not, within 20 s. */
+    boolean asked(String command, boolean sane, int times) throws InterruptedException {
+        return asks(command, sane).tryAcquire(times, 20, TimeUnit.SECONDS);
+    }
+
+    /** As {@link #asked(String, boolean, int)}, once. */
+    boolean asked(String command, boolean sane) throws InterruptedException {
+        return asked(command, sane, 1);
+    }
+
+    private Semaphore asks(String command, boolean sane) {
+        return asked.computeIfAbsent(command + (sane ? ":sane" : ":garbage"), k -> new Semaphore(0));
     }
 
     private void accept() {
@@ -79,7 +89,7 @@ final class FakeRedis implements AutoCloseable {
                 }
                 String name = command.getFirst().toUpperCase(Locale.ROOT);
                 byte[] bad = name.startsWith("X") ? garbage : null;
-                asked(name, bad == null).countDown();
+                asks(name, bad == null).release();
                 out.write(bad != null ? bad : reply(name));
                 out.flush();
             }
