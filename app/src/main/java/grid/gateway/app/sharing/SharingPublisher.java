@@ -22,7 +22,6 @@ import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XAddParams;
 
 /**
@@ -58,6 +57,10 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     private volatile PeerAcks acks = new PeerAcks();
 
     private volatile Duration confirmWait = Duration.ZERO;
+    /** Says once when writing starts failing and once when it works again; the publishing thread's own. */
+    private final LinkLog log = new LinkLog("publishing to the Redis stream");
+    /** The last error reply to a write, for the log; the publishing thread's own. */
+    private String refusal = "";
 
     /**
      * One item of the queue: an entry, or an acknowledgement of the stream up to {@code ack}; {@code written}, when a
@@ -225,26 +228,44 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                             batch.stream().filter(item -> item.entry() != null).count();
                     context.meters().published(Math.max(0, entries - refused));
                     context.meters().dropped(SharingMeters.Dropped.UNSENT, refused);
+                    if (refused > 0) {
+                        log.failed(refused + " of " + batch.size() + " writes refused: " + refusal);
+                    } else if (!batch.isEmpty()) {
+                        log.ok();
+                    }
                     batch.clear();
                     backoff.reset();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (JedisException e) {
-                context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
-                // What did not go out is not "recently sent": the next confirmation sends it again.
-                for (Outgoing unsent : batch) {
-                    unsent.written(Optional.empty());
-                    if (unsent.entry() != null && !unsent.entry().isSend()) {
-                        recent.dropped(unsent.entry().clusterKey());
-                    }
-                }
-                batch.clear();
+            } catch (RuntimeException e) {
+                // Not only JedisException: a reply the client cannot parse fails with whatever its parser throws;
+                // the connection is closed and opened again either way.
+                notSent(batch, drained, e);
                 if (!backoff.pause()) {
                     return;
                 }
             }
         }
+    }
+
+    /** After a failed write: counts {@code batch} as unsent, tells its waiters, and logs the failure once. */
+    private void notSent(List<Outgoing> batch, List<Outgoing> drained, RuntimeException e) {
+        context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
+        if (!Thread.currentThread().isInterrupted()) {
+            // (interrupted: being stopped, which closes the socket; no failure of Redis)
+            log.failed(e);
+        }
+        // What did not go out is not "recently sent": the next confirmation sends it again.
+        for (Outgoing unsent : batch) {
+            unsent.written(Optional.empty());
+            if (unsent.entry() != null && !unsent.entry().isSend()) {
+                recent.dropped(unsent.entry().clusterKey());
+            }
+        }
+        batch.clear();
+        drained.forEach(unsent -> unsent.written(Optional.empty()));
+        drained.clear();
     }
 
     /**
@@ -275,6 +296,9 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
             } else {
                 item.written(Optional.empty());
                 refused++;
+                refusal = replies.get(i) instanceof Exception error
+                        ? String.valueOf(error.getMessage())
+                        : String.valueOf(replies.get(i));
                 if (item.entry() != null && !item.entry().isSend()) {
                     recent.dropped(item.entry().clusterKey());
                 }

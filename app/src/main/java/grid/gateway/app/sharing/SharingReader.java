@@ -17,7 +17,6 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XReadParams;
 import redis.clients.jedis.resps.StreamEntryBinary;
 
@@ -33,7 +32,8 @@ import redis.clients.jedis.resps.StreamEntryBinary;
  *   connect ──> replay from max(last id read, now − TTL) in batches until a short batch
  *           ──> the workers applied it ──> warm (once)
  *           ──> XREAD BLOCK 1 s after the last id, forever
- *   any Redis error ──> disconnected, backoff, connect again (continuing after the last id read)
+ *   any failure of the link (an error, a reset, a reply the client cannot parse) ──> disconnected, backoff,
+ *       connect again (continuing after the last id read)
  * </pre>
  *
  * <p>Thread-safe: reads on one thread and applies on the workers; {@link #awaitWarm} may be called from any.
@@ -59,6 +59,7 @@ final class SharingReader implements Runnable {
 
     private final Consumer<StreamEntryID> acknowledge;
 
+    private final LinkLog log = new LinkLog("reading the Redis stream");
     private StreamEntryID last = new StreamEntryID(0, 0);
     private Set<ClusterId> knownClusters = Set.of();
     /** The clusters by site and digest; written by the reader, read by the workers. */
@@ -106,6 +107,8 @@ final class SharingReader implements Runnable {
                     meters.connected(true);
                     backoff.reset();
                     replay(jedis);
+                    // Only now: a Redis that answers PING but refuses XREAD (-WRONGTYPE, -NOAUTH) is still failing.
+                    log.ok();
                     appliers.drain(DRAIN_MILLIS);
                     warm.countDown();
                     // Say so at once: the peers wait for this replica's acknowledgements from now on.
@@ -114,9 +117,15 @@ final class SharingReader implements Runnable {
                     while (!Thread.currentThread().isInterrupted()) {
                         read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS), false);
                     }
-                } catch (JedisException e) {
+                } catch (RuntimeException e) {
+                    // Not only JedisException: a reply the client cannot parse (garbage, a wrong type, a negative
+                    // length) fails with whatever its parser throws, and the link is as broken as after a reset.
                     acks.reading(false);
                     meters.connected(false);
+                    if (!Thread.currentThread().isInterrupted()) {
+                        // (interrupted: being stopped, which closes the socket; no failure of Redis)
+                        log.failed(e);
+                    }
                     if (!backoff.pause()) {
                         break;
                     }

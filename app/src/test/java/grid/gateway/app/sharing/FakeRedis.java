@@ -1,0 +1,152 @@
+package grid.gateway.app.sharing;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A loopback RESP server for the sharing threads' failure paths: while {@link #garbage} is set the stream commands
+ * (XADD, XREAD) are answered with bytes no Redis sends; otherwise they are answered as Redis would (XADD a fresh id,
+ * XREAD nothing new). The connection's setup (CLIENT SETNAME, PING) is always answered, so each thread reaches its
+ * own command.
+ * It counts what it was asked in each mode, for a test to wait on.
+ *
+ * <p>Thread-safe: one virtual thread per connection.
+ */
+final class FakeRedis implements AutoCloseable {
+    /** What a broken server or a middlebox may send: a map whose length is not a number. */
+    static final byte[] GARBAGE = "%%%garbage\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final ServerSocket server;
+    private final List<Socket> sockets = new ArrayList<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final ConcurrentHashMap<String, Semaphore> asked = new ConcurrentHashMap<>();
+    private volatile byte[] garbage;
+
+    FakeRedis(byte[] garbage) throws IOException {
+        this.garbage = garbage;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(this::accept);
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    /** From now on, answers as Redis would ({@code null}) or with {@code reply}. */
+    void answer(byte[] reply) {
+        garbage = reply;
+    }
+
+    /** Whether {@code command} was asked {@code times} more times, answered sanely ({@code sane}) or not, within 20 s. */
+    boolean asked(String command, boolean sane, int times) throws InterruptedException {
+        return asks(command, sane).tryAcquire(times, 20, TimeUnit.SECONDS);
+    }
+
+    /** As {@link #asked(String, boolean, int)}, once. */
+    boolean asked(String command, boolean sane) throws InterruptedException {
+        return asked(command, sane, 1);
+    }
+
+    private Semaphore asks(String command, boolean sane) {
+        return asked.computeIfAbsent(command + (sane ? ":sane" : ":garbage"), k -> new Semaphore(0));
+    }
+
+    private void accept() {
+        try {
+            while (true) {
+                Socket socket = server.accept();
+                synchronized (sockets) {
+                    sockets.add(socket);
+                }
+                Thread.ofVirtual().start(() -> serve(socket));
+            }
+        } catch (IOException closed) {
+            // the test is over
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                List<String> command = command(in);
+                if (command == null) {
+                    return;
+                }
+                String name = command.getFirst().toUpperCase(Locale.ROOT);
+                byte[] bad = name.startsWith("X") ? garbage : null;
+                asks(name, bad == null).release();
+                out.write(bad != null ? bad : reply(name));
+                out.flush();
+            }
+        } catch (IOException | RuntimeException gone) {
+            // the client closed the connection
+        }
+    }
+
+    private byte[] reply(String name) {
+        String reply = switch (name) {
+            case "PING" -> "+PONG\r\n";
+            case "XADD" -> {
+                String id = "1-" + ids.incrementAndGet();
+                yield "$" + id.length() + "\r\n" + id + "\r\n";
+            }
+            case "XREAD" -> "*-1\r\n";
+            default -> "+OK\r\n";
+        };
+        return reply.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static List<String> command(InputStream in) throws IOException {
+        String header = line(in);
+        if (header == null) {
+            return null;
+        }
+        int count = Integer.parseInt(header.substring(1));
+        List<String> args = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int length = Integer.parseInt(line(in).substring(1));
+            byte[] arg = in.readNBytes(length + 2);
+            args.add(new String(arg, 0, length, StandardCharsets.ISO_8859_1));
+        }
+        return args;
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != '\n') {
+            if (c < 0) {
+                return null;
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        synchronized (sockets) {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+}

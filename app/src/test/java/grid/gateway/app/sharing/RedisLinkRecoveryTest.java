@@ -1,0 +1,161 @@
+package grid.gateway.app.sharing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.config.SharingSettings;
+import grid.gateway.app.observe.ClusterState;
+import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.observe.SharingMeters;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.PrefillBacklog;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.time.ManualClock;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.service.registry.Services;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The sharing threads over a Redis that answers what its client cannot parse, on real loopback sockets: both threads
+ * drop the connection and reconnect with backoff, as after a reset, and share again once the server answers sanely.
+ */
+class RedisLinkRecoveryTest {
+    private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "east-a");
+    private static final MeterRegistry REGISTRY = Services.get(MeterRegistry.class);
+
+    private final ManualClock clock = new ManualClock();
+    private final PrefixMemory memory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1);
+    private final SharingMeters meters = new GatewayMetrics(
+                    REGISTRY,
+                    new ClusterState(
+                            () -> Grid.of(new SiteName("east"), List.of()),
+                            new Admission(new QueueDepthWindow(Duration.ofSeconds(10)), new OutlierEjector()),
+                            memory,
+                            clock))
+            .sharing();
+
+    RedisLinkRecoveryTest() {
+        memory.reconfigure(Set.of(EAST_A), PrefixAffinitySettings.defaults());
+    }
+
+    private static SharingSettings settings(FakeRedis redis) {
+        return new SharingSettings(
+                Optional.of(URI.create("redis://127.0.0.1:" + redis.port() + "/0")),
+                "recovery-test",
+                Optional.empty(),
+                Duration.ZERO,
+                false,
+                Duration.ZERO);
+    }
+
+    private RedisSharing start(FakeRedis redis) {
+        return RedisSharing.start(
+                settings(redis), memory, new RedisSharing.Backlog(new PrefillBacklog(), clock), meters);
+    }
+
+    private void confirm(long... keys) {
+        memory.confirm(EAST_A, BlockKeys.copyOf(keys, keys.length));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "%%%garbage\r\n", // a map whose length is not a number
+                ":1\r\n", // an integer where a status, an id or an array belongs
+                "*1\r\n$2\r\nno\r\n" // an array of a string where XREAD's streams belong
+            })
+    void bothThreadsReconnectAfterAReplyTheClientCannotParse(String reply) throws Exception {
+        try (FakeRedis redis = new FakeRedis(reply.getBytes(StandardCharsets.US_ASCII))) {
+            try (RedisSharing sharing = start(redis)) {
+                confirm(1, 2, 3);
+                assertThat(redis.asked("XREAD", false))
+                        .as("the reader was answered garbage")
+                        .isTrue();
+                assertThat(redis.asked("XADD", false))
+                        .as("the publisher was answered garbage")
+                        .isTrue();
+
+                redis.answer(null);
+                assertThat(redis.asked("XREAD", true))
+                        .as("the reader connected again and reads the stream")
+                        .isTrue();
+                assertThat(meters.connected()).isTrue();
+                confirm(4, 5, 6);
+                assertThat(redis.asked("XADD", true))
+                        .as("the publisher connected again and writes")
+                        .isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aRedisThatRefusesEveryCommandIsLoggedOnceAThread_andItsReturnOnce() throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger logger = Logger.getLogger(RedisSharing.class.getName());
+        logger.addHandler(capture);
+        try (FakeRedis redis = new FakeRedis("-READONLY You can't write against a read only replica.\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                RedisSharing sharing = start(redis)) {
+            for (int batch = 0; batch < 3; batch++) {
+                confirm(10 * batch + 1, 10 * batch + 2);
+                assertThat(redis.asked("XADD", false)).isTrue();
+            }
+            assertThat(redis.asked("XREAD", false, 3))
+                    .as("three attempts to read")
+                    .isTrue();
+            redis.answer(null);
+            assertThat(redis.asked("XREAD", true)).isTrue();
+            confirm(100, 101);
+            assertThat(redis.asked("XADD", true)).isTrue();
+            // The publishing thread handles its batches in order: this one's write was sent after the last one's log.
+            confirm(200, 201);
+            assertThat(redis.asked("XADD", true)).isTrue();
+        } finally {
+            logger.removeHandler(capture);
+        }
+        List<String> lines = records.stream()
+                .filter(r -> r.getMessage().contains("the Redis stream"))
+                .map(r -> r.getLevel() + " " + r.getMessage())
+                .toList();
+        assertThat(lines)
+                .filteredOn(line -> line.startsWith("WARNING"))
+                .hasSize(2)
+                .anySatisfy(line -> assertThat(line).contains("reading the Redis stream failed", "READONLY"))
+                .anySatisfy(line -> assertThat(line).contains("publishing to the Redis stream failed", "READONLY"));
+        assertThat(lines)
+                .filteredOn(line -> line.startsWith("INFO"))
+                .containsExactlyInAnyOrder(
+                        "INFO prefix sharing: reading the Redis stream works again",
+                        "INFO prefix sharing: publishing to the Redis stream works again");
+    }
+}
