@@ -32,7 +32,7 @@ final class LinkLog {
     }
 
     /** {@code e} as a failure: its class and message, never a stack. */
-    void failed(RuntimeException e) {
+    void failed(Throwable e) {
         failed(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }
 

@@ -238,9 +238,10 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                // Not only JedisException: a reply the client cannot parse fails with whatever its parser throws;
-                // the connection is closed and opened again either way.
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // Not only JedisException: a reply the client cannot parse fails with whatever its parser throws,
+                // one that announces more than an array can hold with an OutOfMemoryError (that allocation failed,
+                // nothing else holds memory for it); the connection is closed and opened again either way.
                 notSent(batch, drained, e);
                 if (!backoff.pause()) {
                     return;
@@ -250,7 +251,7 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     }
 
     /** After a failed write: counts {@code batch} as unsent, tells its waiters, and logs the failure once. */
-    private void notSent(List<Outgoing> batch, List<Outgoing> drained, RuntimeException e) {
+    private void notSent(List<Outgoing> batch, List<Outgoing> drained, Throwable e) {
         context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
         if (!Thread.currentThread().isInterrupted()) {
             // (interrupted: being stopped, which closes the socket; no failure of Redis)

@@ -117,9 +117,11 @@ final class SharingReader implements Runnable {
                     while (!Thread.currentThread().isInterrupted()) {
                         read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS), false);
                     }
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | OutOfMemoryError e) {
                     // Not only JedisException: a reply the client cannot parse (garbage, a wrong type, a negative
-                    // length) fails with whatever its parser throws, and the link is as broken as after a reset.
+                    // length) fails with whatever its parser throws, and the link is as broken as after a reset. An
+                    // OutOfMemoryError here is the client allocating what a reply announced (an array of 2^31
+                    // elements): that allocation failed, and nothing else holds memory for it.
                     acks.reading(false);
                     meters.connected(false);
                     if (!Thread.currentThread().isInterrupted()) {

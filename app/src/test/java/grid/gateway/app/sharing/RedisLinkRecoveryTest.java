@@ -80,7 +80,8 @@ class RedisLinkRecoveryTest {
             strings = {
                 "%%%garbage\r\n", // a map whose length is not a number
                 ":1\r\n", // an integer where a status, an id or an array belongs
-                "*1\r\n$2\r\nno\r\n" // an array of a string where XREAD's streams belong
+                "*1\r\n$2\r\nno\r\n", // an array of a string where XREAD's streams belong
+                "*2147483647\r\n" // an array longer than the JVM can allocate (OutOfMemoryError in the client)
             })
     void bothThreadsReconnectAfterAReplyTheClientCannotParse(String reply) throws Exception {
         try (FakeRedis redis = new FakeRedis(reply.getBytes(StandardCharsets.US_ASCII))) {
