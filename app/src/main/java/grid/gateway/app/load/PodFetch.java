@@ -21,12 +21,20 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
  * GETs one pod's Prometheus exposition: connect {@value #CONNECT_SECONDS} s, read {@value #READ_SECONDS} s, the body
- * whole within {@value #BODY_SECONDS} s of the answer's head, no redirects, at most {@link #MAX_EXPOSITION_BYTES}; an
- * https URL with its cluster's TLS.
+ * whole within {@value #BODY_SECONDS} s of the answer's head, the whole GET within {@value #WHOLE_SECONDS} s, no
+ * redirects, at most {@link #MAX_EXPOSITION_BYTES}; an https URL with its cluster's TLS.
+ *
+ * <p>The read timeout bounds each read only: an engine that trickles its TLS handshake or its answer's head, a byte
+ * now and then, would hold the GET (and its cluster's scrapes, since no other starts while one runs) for hours. So an
+ * alarm interrupts the GET's thread at the whole deadline: the scraper's GETs run on virtual threads, whose blocked
+ * socket operations end, their socket closed, when interrupted.
  *
  * <p>Each GET has a connection of its own, closed after its answer ({@code Connection: close}): Helidon's client takes
  * an interim answer ({@code 103 Early Hints}) for the final one and cannot tell bytes an engine wrote after its answer
@@ -40,6 +48,8 @@ final class PodFetch implements AutoCloseable {
     static final int READ_SECONDS = 2;
     /** The longest time the body may take once the head is read: a page that trickles in is cut like a silent one. */
     static final int BODY_SECONDS = 5;
+    /** The longest a GET may take in all, handshake and head included: connect, a head read, the body, and 2 s. */
+    static final int WHOLE_SECONDS = CONNECT_SECONDS + READ_SECONDS + BODY_SECONDS + 2;
     /** The largest exposition read; a larger one is a failed scrape. */
     static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
 
@@ -62,15 +72,19 @@ final class PodFetch implements AutoCloseable {
             .client(Http1Client.PROTOCOL);
     private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
     private final MonotonicClock clock;
+    private final ScheduledExecutorService watchdog;
+    private final Duration whole;
 
-    /** A fetch whose body deadline runs on the system's monotonic clock. */
-    PodFetch() {
-        this(SystemMonotonicClock.INSTANCE);
+    /** A fetch whose body deadline runs on the system's monotonic clock and whole deadline on {@code watchdog}. */
+    PodFetch(ScheduledExecutorService watchdog) {
+        this(SystemMonotonicClock.INSTANCE, watchdog, Duration.ofSeconds(WHOLE_SECONDS));
     }
 
-    /** A fetch whose body deadline runs on {@code clock} (tests). */
-    PodFetch(MonotonicClock clock) {
+    /** A fetch whose body deadline runs on {@code clock}, and the whole GET within {@code whole} (tests). */
+    PodFetch(MonotonicClock clock, ScheduledExecutorService watchdog, Duration whole) {
         this.clock = requireNonNull(clock, "clock");
+        this.watchdog = requireNonNull(watchdog, "watchdog");
+        this.whole = requireNonNull(whole, "whole");
     }
 
     /** Uses {@code clusterTls} for https URLs. */
@@ -78,8 +92,26 @@ final class PodFetch implements AutoCloseable {
         this.tls = requireNonNull(clusterTls, "clusterTls");
     }
 
-    /** One GET of {@code uri}, a pod of {@code cluster}. */
+    /** One GET of {@code uri}, a pod of {@code cluster}, within the whole deadline. */
     Fetched get(BackendCluster cluster, URI uri) {
+        WholeDeadline deadline = new WholeDeadline(Thread.currentThread());
+        ScheduledFuture<?> alarm = watchdog.schedule(deadline::fire, whole.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            // Read whole before the alarm cut it: the page stands, whatever the alarm did since.
+            return fetch(cluster, uri);
+        } catch (IOException | RuntimeException failed) {
+            return deadline.end() ? cut() : new Fetched.Failed("failed: " + Causes.describe(failed));
+        } finally {
+            deadline.end();
+            alarm.cancel(false);
+        }
+    }
+
+    private Fetched cut() {
+        return new Fetched.Failed("no whole answer within " + whole.toMillis() + " ms");
+    }
+
+    private Fetched fetch(BackendCluster cluster, URI uri) throws IOException {
         Http1ClientRequest request = client.get()
                 .uri(uri)
                 .followRedirects(false)
@@ -96,8 +128,38 @@ final class PodFetch implements AutoCloseable {
             return body(
                     answer.inputStream(),
                     clock.nanoTime() + Duration.ofSeconds(BODY_SECONDS).toNanos());
-        } catch (IOException | RuntimeException unreachable) {
-            return new Fetched.Failed("failed: " + Causes.describe(unreachable));
+        }
+    }
+
+    /**
+     * The whole deadline of one GET: the alarm interrupts the GET's thread unless the GET ended first, and the GET's
+     * end takes back an interrupt the alarm gave, so that none reaches what the thread does next.
+     */
+    private static final class WholeDeadline {
+        private final Thread thread;
+        private boolean ended;
+        private boolean fired;
+
+        WholeDeadline(Thread thread) {
+            this.thread = thread;
+        }
+
+        synchronized void fire() {
+            if (!ended) {
+                fired = true;
+                thread.interrupt();
+            }
+        }
+
+        /** Ends the GET (again: idempotent); true when the alarm cut it. */
+        synchronized boolean end() {
+            if (!ended) {
+                ended = true;
+                if (fired) {
+                    Thread.interrupted();
+                }
+            }
+            return fired;
         }
     }
 

@@ -70,7 +70,8 @@ import org.jspecify.annotations.Nullable;
  *       in time order and slow clusters do not pile up requests).
  *   <li>A round that stalls (an engine's {@code /metrics} answers nothing for seconds under a burst) holds back only
  *       its own cluster's samples: no other round starts for that cluster, each pod's GET ends after
- *       {@link #READ_TIMEOUT} of silence (and the round then records nothing). Meanwhile the cluster keeps its last
+ *       {@link #READ_TIMEOUT} of silence, and within {@link PodFetch#WHOLE_SECONDS} s in all however it trickles (and
+ *       the round then records nothing). Meanwhile the cluster keeps its last
  *       depth only while the window holds it, and with {@code count_sent_since_scrape} the requests this replica
  *       sent it since its last recorded round began stay counted on top, however late an answer comes: neither
  *       frozen as fresh nor wiped by a late answer. Once its window is empty the cluster is unmeasured, which orders
@@ -119,7 +120,7 @@ public final class QueueScraper implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final EngineSeriesParser parser = new EngineSeriesParser();
     private final ExecutorService scrapes = Executors.newVirtualThreadPerTaskExecutor();
-    private final PodFetch fetch = new PodFetch();
+    private final PodFetch fetch;
     private final ConcurrentMap<ClusterId, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
     private final ConcurrentMap<ClusterId, PodSum> sums = new ConcurrentHashMap<>();
     /** Done once the round {@link #start()} schedules has finished every scrape it began, or the scraper closed. */
@@ -154,6 +155,7 @@ public final class QueueScraper implements AutoCloseable {
         this.router = requireNonNull(router, "router");
         this.clock = requireNonNull(clock, "clock");
         this.scheduler = requireNonNull(scheduler, "scheduler");
+        this.fetch = new PodFetch(scheduler);
         this.targets = new PodTargets(
                 host -> resolver.resolve(host), clock, () -> load.get().dnsRefresh(), new LoadEvents() {
                     @Override

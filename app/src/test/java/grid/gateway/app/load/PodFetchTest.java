@@ -21,6 +21,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -35,8 +37,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * in ends at the body deadline, on a controlled clock.
  */
 class PodFetchTest {
+    /** The whole deadline of the head-trickle test's fetch; the other tests' is a minute, long past their end. */
+    private static final long WHOLE_MILLIS = 1_000;
+
     private final ManualClock clock = new ManualClock();
-    private final PodFetch fetch = new PodFetch(clock);
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+    private final PodFetch fetch = new PodFetch(clock, watchdog, Duration.ofMinutes(1));
+    private final PodFetch impatient = new PodFetch(clock, watchdog, Duration.ofMillis(WHOLE_MILLIS));
     /** Bytes of a trickled page written so far. */
     private final AtomicInteger trickled = new AtomicInteger();
 
@@ -52,6 +59,8 @@ class PodFetchTest {
     @AfterEach
     void stop() throws IOException {
         fetch.close();
+        impatient.close();
+        watchdog.shutdownNow();
         server.close();
     }
 
@@ -76,6 +85,10 @@ class PodFetchTest {
                     trickle(out);
                     return;
                 }
+                if (script.equals("TRICKLE_HEAD")) {
+                    trickleHead(out);
+                    return;
+                }
                 String page = "vllm:num_requests_waiting{model_name=\"m\"} " + requests.incrementAndGet() + ".0\n";
                 out.write(script.replace("PAGE", page)
                         .replace("LENGTH", Integer.toString(page.length()))
@@ -98,6 +111,17 @@ class PodFetchTest {
         }
     }
 
+    /** A status line, then a header field a byte every 20 ms that never ends: never silent for the read timeout. */
+    private void trickleHead(OutputStream out) throws IOException, InterruptedException {
+        out.write("HTTP/1.1 200 OK\r\nX-Padding: ".getBytes(StandardCharsets.ISO_8859_1));
+        while (true) {
+            out.write('#');
+            out.flush();
+            trickled.incrementAndGet();
+            Thread.sleep(20);
+        }
+    }
+
     private static boolean readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int b;
@@ -111,6 +135,10 @@ class PodFetchTest {
     }
 
     private PodFetch.Fetched get() {
+        return get(fetch);
+    }
+
+    private PodFetch.Fetched get(PodFetch fetch) {
         ClusterId id = new ClusterId(new SiteName("east"), "a");
         URI uri = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/metrics");
         BackendCluster cluster = new BackendCluster(id, uri, Set.of("m"), Optional.empty(), OptionalInt.empty(), false);
@@ -149,6 +177,25 @@ class PodFetchTest {
 
         assertThat(fetched.get(10, TimeUnit.SECONDS))
                 .isEqualTo(new PodFetch.Fetched.Failed("exposition not read within 5 s"));
+    }
+
+    @Test
+    void headThatTricklesIn_cutAtTheWholeDeadline_threadLeftWithoutInterrupt() throws Exception {
+        script = "TRICKLE_HEAD";
+        CompletableFuture<PodFetch.Fetched> fetched = new CompletableFuture<>();
+        CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
+        // On a virtual thread, as the scraper's GETs run: its blocked read ends when interrupted.
+        Thread.ofVirtual().start(() -> {
+            fetched.complete(get(impatient));
+            interruptedAfter.complete(Thread.currentThread().isInterrupted());
+        });
+
+        assertThat(fetched.get(WHOLE_MILLIS + 8_000, TimeUnit.MILLISECONDS))
+                .isEqualTo(new PodFetch.Fetched.Failed("no whole answer within " + WHOLE_MILLIS + " ms"));
+        assertThat(trickled.get()).as("the head was still coming").isGreaterThan(10);
+        assertThat(interruptedAfter.get(1, TimeUnit.SECONDS))
+                .as("the alarm's interrupt is taken back")
+                .isFalse();
     }
 
     @Test
