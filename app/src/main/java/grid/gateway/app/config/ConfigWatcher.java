@@ -42,6 +42,8 @@ public final class ConfigWatcher implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
 
     private volatile GatewaySnapshot current;
+    /** The snapshot loaded at start, whose values of the keys read at start stay in force ({@link StartOnlyKeys}). */
+    private final GatewaySnapshot first;
     // Guarded by lock: what the snapshot in force was loaded from, what the last load read, and the key file
     // that load read (checked at each poll alongside the config file).
     private FileFingerprint applied;
@@ -101,6 +103,7 @@ public final class ConfigWatcher implements AutoCloseable {
         }
         FileFingerprint.KeyRecorder keys = new FileFingerprint.KeyRecorder();
         this.current = ConfigLoader.load(content, file, keys);
+        this.first = current;
         this.applied = new FileFingerprint(FileFingerprint.of(content), keys.state());
         this.attempted = applied;
         this.sideFiles = keys.files();
@@ -215,6 +218,13 @@ public final class ConfigWatcher implements AutoCloseable {
                 "config reloaded from " + file + ": " + config.grid().sites().size() + " sites, "
                         + config.grid().clusters().size() + " clusters, "
                         + next.keyRing().keyCount() + " tag keys");
+        List<String> kept = StartOnlyKeys.changed(first.config(), config);
+        if (!kept.isEmpty()) {
+            LOG.log(
+                    Level.WARNING,
+                    "config in " + file + " changes keys read only at start, which keep their values from the start"
+                            + " until a restart: " + String.join(", ", kept));
+        }
         listener.applied();
         Duration interval = config.gateway().configPollInterval();
         if (task != null && !interval.equals(taskInterval)) {

@@ -105,7 +105,41 @@ class ConfigWatcherTest {
         assertThat(watcher.current()).isSameAs(applied.getFirst());
         assertThat(listener.events).containsExactly("applied");
         assertThat(logs.lines)
+                .containsExactly(
+                        "INFO config reloaded from " + config + ": 1 sites, 1 clusters, 0 tag keys",
+                        "WARNING config in " + config + " changes keys read only at start, which keep their values"
+                                + " from the start until a restart: server.port");
+    }
+
+    @Test
+    void pollNow_changeOfLiveKeysOnly_noWordOfARestart() {
+        ConfigWatcher watcher = watcher();
+        write(config, "server: {max_body_bytes: 1024}\n" + MINIMAL);
+
+        watcher.pollNow();
+
+        assertThat(applied).singleElement();
+        assertThat(logs.lines)
                 .containsExactly("INFO config reloaded from " + config + ": 1 sites, 1 clusters, 0 tag keys");
+    }
+
+    @Test
+    void pollNow_changeOfStartOnlyBlocks_eachNamedUntilTheFileIsBackToItsStart() {
+        ConfigWatcher watcher = watcher();
+        String changed = "server: {header_timeout_ms: 5000, max_body_bytes: 1024}\n"
+                + "tracing: {otlp_endpoint: \"http://127.0.0.1:4318\"}\n" + MINIMAL;
+        write(config, changed);
+        watcher.pollNow();
+        write(config, MINIMAL);
+        watcher.pollNow();
+
+        assertThat(applied).hasSize(2);
+        assertThat(logs.lines)
+                .containsExactly(
+                        "INFO config reloaded from " + config + ": 1 sites, 1 clusters, 0 tag keys",
+                        "WARNING config in " + config + " changes keys read only at start, which keep their values"
+                                + " from the start until a restart: server.header_timeout_ms, tracing",
+                        "INFO config reloaded from " + config + ": 1 sites, 1 clusters, 0 tag keys");
     }
 
     @Test
