@@ -47,7 +47,11 @@ final class HostLookups {
     /** The address of {@code host}, within {@code timeoutNanos}. */
     InetAddress resolve(String host, long timeoutNanos) throws IOException {
         if (literal(host)) {
-            return answer(host, () -> resolver.apply(host));
+            try {
+                return resolver.apply(host);
+            } catch (IllegalArgumentException unknown) {
+                throw new UnknownHostException(host);
+            }
         }
         CompletableFuture<InetAddress> mine = new CompletableFuture<>();
         CompletableFuture<InetAddress> lookup = running.putIfAbsent(host, mine);
@@ -61,10 +65,10 @@ final class HostLookups {
         } catch (TimeoutException e) {
             throw new SocketTimeoutException("looking up " + host + " took longer than the connect timeout");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            return answer(host, () -> {
-                throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
-            });
+            if (e.getCause() instanceof IllegalArgumentException) {
+                throw new UnknownHostException(host);
+            }
+            throw new IOException("looking up " + host + " failed", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("looking up " + host);
@@ -78,10 +82,11 @@ final class HostLookups {
 
     private void lookUp(String host, CompletableFuture<InetAddress> lookup) {
         InetAddress address = null;
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             address = resolver.apply(host);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Whatever ends the lookup ends it for its waiters and frees the name for the next one.
             failure = e;
         }
         // Out of the map before its answer is given: a caller that has the answer and asks again looks up afresh.
@@ -90,14 +95,6 @@ final class HostLookups {
             lookup.complete(address);
         } else {
             lookup.completeExceptionally(failure);
-        }
-    }
-
-    private static InetAddress answer(String host, Lookup lookup) throws UnknownHostException {
-        try {
-            return lookup.get();
-        } catch (IllegalArgumentException unknown) {
-            throw new UnknownHostException(host);
         }
     }
 
@@ -113,10 +110,5 @@ final class HostLookups {
             }
         }
         return !host.isEmpty();
-    }
-
-    @FunctionalInterface
-    private interface Lookup {
-        InetAddress get();
     }
 }

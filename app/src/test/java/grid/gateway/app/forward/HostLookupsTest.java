@@ -91,6 +91,23 @@ class HostLookupsTest {
     }
 
     @Test
+    void resolverThatFailsWithAnError_failsThatLookupOnly_theNameIsLookedUpAgain() throws Exception {
+        HostLookups lookups = new HostLookups(host -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new StackOverflowError("resolver broke");
+            }
+            return InetAddress.getLoopbackAddress();
+        });
+
+        assertThatThrownBy(() -> lookups.resolve("engines.example", TimeUnit.SECONDS.toNanos(10)))
+                .isInstanceOf(IOException.class)
+                .hasCauseInstanceOf(StackOverflowError.class);
+        assertThat(lookups.resolve("engines.example", TimeUnit.SECONDS.toNanos(10)))
+                .isEqualTo(InetAddress.getLoopbackAddress());
+        assertThat(calls).hasValue(2);
+    }
+
+    @Test
     void nameThatDoesNotResolve_unknownHost() {
         HostLookups lookups = new HostLookups(host -> {
             throw new IllegalArgumentException("cannot resolve " + host);
