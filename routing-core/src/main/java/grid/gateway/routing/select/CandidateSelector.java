@@ -179,7 +179,9 @@ public final class CandidateSelector {
         Ranked best = first;
         long longest = runs.retentionNanos(first.candidate().cluster().id());
         for (Ranked r : ordered) { // a loop, not a stream: it runs for every miss
-            if (r.isMeasured() != first.isMeasured() || r.seconds() > ExpectedWait.ROOM_FACTOR * first.seconds()) {
+            if (r == first
+                    || r.isMeasured() != first.isMeasured()
+                    || r.seconds() > ExpectedWait.ROOM_FACTOR * first.seconds()) {
                 continue;
             }
             long retention = runs.retentionNanos(r.candidate().cluster().id());
