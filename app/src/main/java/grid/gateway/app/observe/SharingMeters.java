@@ -82,6 +82,11 @@ public final class SharingMeters {
         (applied ? waitsApplied : waitsTimedOut).increment();
     }
 
+    /** The entries not published or not applied for {@code reason} so far (the counter's value). */
+    public long droppedSoFar(Dropped reason) {
+        return GatewayMetrics.registered(dropped, reason).count();
+    }
+
     /** {@code count} entries were not published or not applied, for {@code reason}. */
     public void dropped(Dropped reason, int count) {
         GatewayMetrics.registered(dropped, reason).increment(count);

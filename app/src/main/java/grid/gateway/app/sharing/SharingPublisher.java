@@ -153,7 +153,8 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
 
     private void offer(Outgoing entry) {
         while (!queue.offer(entry)) {
-            if (queue.poll() != null) {
+            Outgoing oldest = queue.poll();
+            if (oldest != null && oldest.entry() != null) {
                 context.meters().dropped(SharingMeters.Dropped.QUEUE_FULL, 1);
             }
         }
@@ -222,14 +223,12 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                         }
                     }
                     drained.clear();
-                    int refused = batch.isEmpty() ? 0 : write(jedis, batch);
-                    // Acknowledgements are bookkeeping between replicas, not published entries.
-                    int entries = (int)
-                            batch.stream().filter(item -> item.entry() != null).count();
-                    context.meters().published(Math.max(0, entries - refused));
-                    context.meters().dropped(SharingMeters.Dropped.UNSENT, refused);
-                    if (refused > 0) {
-                        log.failed(refused + " of " + batch.size() + " writes refused: " + refusal);
+                    Refused refused = batch.isEmpty() ? Refused.NONE : write(jedis, batch);
+                    // Acknowledgements are bookkeeping between replicas: neither published nor dropped entries.
+                    context.meters().published(entries(batch) - refused.entries());
+                    context.meters().dropped(SharingMeters.Dropped.UNSENT, refused.entries());
+                    if (refused.writes() > 0) {
+                        log.failed(refused.writes() + " of " + batch.size() + " writes refused: " + refusal);
                     } else if (!batch.isEmpty()) {
                         log.ok();
                     }
@@ -252,7 +251,7 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
 
     /** After a failed write: counts {@code batch} as unsent, tells its waiters, and logs the failure once. */
     private void notSent(List<Outgoing> batch, List<Outgoing> drained, Throwable e) {
-        context.meters().dropped(SharingMeters.Dropped.UNSENT, batch.size());
+        context.meters().dropped(SharingMeters.Dropped.UNSENT, entries(batch) + entries(drained));
         if (!Thread.currentThread().isInterrupted()) {
             // (interrupted: being stopped, which closes the socket; no failure of Redis)
             log.failed(e);
@@ -270,10 +269,10 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     }
 
     /**
-     * Writes {@code batch}, telling each waiting request its entry's stream id; returns how many entries Redis refused
-     * (an error reply, e.g. a key of another type).
+     * Writes {@code batch}, telling each waiting request its entry's stream id; returns what Redis refused (an error
+     * reply, e.g. a key of another type).
      */
-    private int write(Jedis jedis, List<Outgoing> batch) {
+    private Refused write(Jedis jedis, List<Outgoing> batch) {
         XAddParams params = XAddParams.xAddParams()
                 .maxLen(context.streamLength().getAsLong())
                 .approximateTrimming();
@@ -289,6 +288,7 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                             : SharedEntry.ackFields(replica, requireNonNull(item.ack(), "ack"), now));
         }
         int refused = 0;
+        int refusedEntries = 0;
         List<Object> replies = pipeline.syncAndReturnAll();
         for (int i = 0; i < replies.size(); i++) {
             Outgoing item = batch.get(i);
@@ -300,11 +300,30 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                 refusal = replies.get(i) instanceof Exception error
                         ? String.valueOf(error.getMessage())
                         : String.valueOf(replies.get(i));
-                if (item.entry() != null && !item.entry().isSend()) {
-                    recent.dropped(item.entry().clusterKey());
+                if (item.entry() != null) {
+                    refusedEntries++;
+                    if (!item.entry().isSend()) {
+                        recent.dropped(item.entry().clusterKey());
+                    }
                 }
             }
         }
-        return refused;
+        return new Refused(refused, refusedEntries);
+    }
+
+    /** The entries among {@code items} (not acknowledgements). */
+    private static int entries(List<Outgoing> items) {
+        int entries = 0;
+        for (Outgoing item : items) {
+            if (item.entry() != null) {
+                entries++;
+            }
+        }
+        return entries;
+    }
+
+    /** What Redis refused of a batch: every write, and the entries among them (acknowledgements are not entries). */
+    private record Refused(int writes, int entries) {
+        static final Refused NONE = new Refused(0, 0);
     }
 }

@@ -1,0 +1,119 @@
+package grid.gateway.app.sharing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.config.SharingSettings;
+import grid.gateway.app.observe.ClusterState;
+import grid.gateway.app.observe.GatewayMetrics;
+import grid.gateway.app.observe.SharingMeters;
+import grid.gateway.routing.grid.ClusterId;
+import grid.gateway.routing.grid.Grid;
+import grid.gateway.routing.grid.SiteName;
+import grid.gateway.routing.keyer.BlockKeys;
+import grid.gateway.routing.load.Admission;
+import grid.gateway.routing.load.OutlierEjector;
+import grid.gateway.routing.load.QueueDepthWindow;
+import grid.gateway.routing.prefix.PrefixAffinitySettings;
+import grid.gateway.routing.prefix.PrefixMemory;
+import grid.gateway.routing.time.ManualClock;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.service.registry.Services;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.StreamEntryID;
+
+/**
+ * What {@code grid_prefix_sharing_dropped_total{reason="unsent"}} counts when Redis does not take a batch: the
+ * confirmations, drops and sends in it, never the acknowledgements between replicas that ride in the same pipeline.
+ */
+class SharingPublisherDropsTest {
+    private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "east-a");
+    private static final MeterRegistry REGISTRY = Services.get(MeterRegistry.class);
+
+    private final ManualClock clock = new ManualClock();
+    private final SharingMeters meters = new GatewayMetrics(
+                    REGISTRY,
+                    new ClusterState(
+                            () -> Grid.of(new SiteName("east"), List.of()),
+                            new Admission(new QueueDepthWindow(Duration.ofSeconds(10)), new OutlierEjector()),
+                            new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1),
+                            clock))
+            .sharing();
+
+    private SharingPublisher publisher(FakeRedis redis) {
+        SharingSettings settings = new SharingSettings(
+                Optional.of(URI.create("redis://127.0.0.1:" + redis.port() + "/0")),
+                "drops-test",
+                Optional.empty(),
+                Duration.ZERO,
+                false,
+                Duration.ZERO);
+        return new SharingPublisher(
+                "00aa",
+                settings.stream(),
+                RedisEndpoint.of(settings),
+                new SharingPublisher.Context(meters, () -> 1_000, () -> 1_000, () -> 0),
+                64);
+    }
+
+    private static BlockKeys keys(long first) {
+        return BlockKeys.copyOf(new long[] {first, first + 1, first + 2}, 3);
+    }
+
+    @Test
+    void refusedWrites_onlyTheEntriesCountAsUnsent() throws Exception {
+        long before = meters.droppedSoFar(SharingMeters.Dropped.UNSENT);
+        try (FakeRedis redis = new FakeRedis(
+                "-READONLY You can't write against a read only replica.\r\n".getBytes(StandardCharsets.US_ASCII))) {
+            SharingPublisher publisher = publisher(redis);
+            oneBatchOfTwoAcknowledgementsAndAConfirmation(publisher);
+            Thread thread = Thread.ofVirtual().start(publisher);
+            try {
+                assertThat(redis.asked("XADD", false, 3)).isTrue();
+                // Batches are written in order: the next one's XADD is sent after the one before it was counted.
+                publisher.learned(EAST_A, keys(20), true);
+                assertThat(redis.asked("XADD", false)).isTrue();
+            } finally {
+                stop(thread);
+            }
+        }
+        assertThat(meters.droppedSoFar(SharingMeters.Dropped.UNSENT) - before)
+                .as("the first batch's confirmation, and the second's once the thread stopped")
+                .isBetween(1L, 2L);
+    }
+
+    @Test
+    void aBatchLostWithItsConnection_onlyTheEntriesCountAsUnsent() throws Exception {
+        long before = meters.droppedSoFar(SharingMeters.Dropped.UNSENT);
+        try (FakeRedis redis = new FakeRedis(FakeRedis.GARBAGE)) {
+            SharingPublisher publisher = publisher(redis);
+            oneBatchOfTwoAcknowledgementsAndAConfirmation(publisher);
+            Thread thread = Thread.ofVirtual().start(publisher);
+            try {
+                // The connection is opened again only after the lost batch was counted.
+                assertThat(redis.asked("CLIENT", true, 2)).isTrue();
+                assertThat(meters.droppedSoFar(SharingMeters.Dropped.UNSENT) - before)
+                        .as("the confirmation lost with the connection; the acknowledgements are not entries")
+                        .isEqualTo(1);
+            } finally {
+                stop(thread);
+            }
+        }
+    }
+
+    /** Queued before the publishing thread starts, so that it takes them as one batch. */
+    private static void oneBatchOfTwoAcknowledgementsAndAConfirmation(SharingPublisher publisher) {
+        publisher.ack(new StreamEntryID(1, 1));
+        publisher.ack(new StreamEntryID(1, 2));
+        publisher.learned(EAST_A, keys(10), true);
+    }
+
+    private static void stop(Thread thread) throws InterruptedException {
+        thread.interrupt();
+        thread.join();
+    }
+}
