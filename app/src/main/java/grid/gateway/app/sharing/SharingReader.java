@@ -32,8 +32,8 @@ import redis.clients.jedis.resps.StreamEntryBinary;
  *   connect ──> replay from max(last id read, now − TTL) in batches until a short batch
  *           ──> the workers applied it ──> warm (once)
  *           ──> XREAD BLOCK 1 s after the last id, forever
- *   any failure of the link (an error, a reset, a reply the client cannot parse) ──> disconnected, backoff,
- *       connect again (continuing after the last id read)
+ *   any failure of the link (an error, a reset, a reply the client cannot parse, an id not after the last one)
+ *       ──> disconnected, backoff, connect again (continuing after the last id read)
  * </pre>
  *
  * <p>Thread-safe: reads on one thread and applies on the workers; {@link #awaitWarm} may be called from any.
@@ -163,6 +163,11 @@ final class SharingReader implements Runnable {
         refreshClusters();
         boolean applying = false;
         for (StreamEntryBinary entry : entries) {
+            if (entry.getID().compareTo(last) <= 0) {
+                // Redis answers XREAD with ids after the one asked for, in order. A server that repeats or goes back
+                // would have the replay read the same batch for ever and the entries applied again and again.
+                throw new IllegalStateException("the stream answered id " + entry.getID() + ", not after " + last);
+            }
             last = entry.getID();
             Map<byte[], byte[]> fields = entry.getFields();
             if (SharedEntry.from(fields, replica)) {
