@@ -157,7 +157,11 @@ public final class QueueScraper implements AutoCloseable {
         this.scheduler = requireNonNull(scheduler, "scheduler");
         this.fetch = new PodFetch(scheduler);
         this.targets = new PodTargets(
-                host -> resolver.resolve(host), clock, () -> load.get().dnsRefresh(), new LoadEvents() {
+                host -> resolver.resolve(host),
+                PodTargets.LOOKUP_DEADLINE,
+                clock,
+                () -> load.get().dnsRefresh(),
+                new LoadEvents() {
                     @Override
                     public void dnsFailed(ClusterId cluster) {
                         events.dnsFailed(cluster);

@@ -15,8 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The pods of a round: listed URLs as written; a {@code metrics_dns} name resolved at the first round, again once
@@ -46,6 +49,7 @@ class PodTargetsTest {
                 }
                 return found;
             },
+            PodTargets.LOOKUP_DEADLINE,
             clock,
             () -> Duration.ofSeconds(30),
             new LoadEvents() {
@@ -147,5 +151,52 @@ class PodTargetsTest {
         targets.pods(cluster(new MetricsSource.Dns(URI.create("http://pods.engines.svc:9000/metrics"))));
 
         assertThat(resolutions).hasValue(2);
+    }
+
+    @Test
+    @Timeout(20)
+    void pods_lookupWithoutAnswer_theRoundKeepsTheLastKnownPods_andALaterRoundTakesItsAnswer() throws Exception {
+        Phaser answer = new Phaser(1);
+        AtomicInteger lookups = new AtomicInteger();
+        List<ClusterId> failed = new ArrayList<>();
+        PodTargets hanging = new PodTargets(
+                host -> {
+                    if (lookups.incrementAndGet() > 1) {
+                        // A DNS server that does not answer until the test says so.
+                        answer.awaitAdvance(0); // uninterruptible, as the JDK's lookup
+                    }
+                    return List.of(InetAddress.getByName(lookups.get() == 1 ? "10.0.0.1" : "10.0.0.2"));
+                },
+                Duration.ofMillis(50),
+                clock,
+                () -> Duration.ofSeconds(30),
+                new LoadEvents() {
+                    @Override
+                    public void dnsFailed(ClusterId cluster) {
+                        failed.add(cluster);
+                    }
+                });
+        BackendCluster cluster = cluster(new MetricsSource.Dns(NAME));
+        List<URI> known = hanging.pods(cluster);
+
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(hanging.pods(cluster))
+                .as("within the deadline, the pods last known")
+                .isEqualTo(known);
+        assertThat(failed).containsExactly(A);
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(hanging.pods(cluster))
+                .as("a round while that lookup runs neither waits nor starts another")
+                .isEqualTo(known);
+        assertThat(lookups).hasValue(2);
+        assertThat(failed).containsExactly(A);
+
+        answer.arriveAndDeregister();
+        hanging.overrunLookup(A).orElseThrow().get(20, TimeUnit.SECONDS);
+        assertThat(hanging.pods(cluster))
+                .as("the next round, before the refresh is due")
+                .isEqualTo(uris("http://10.0.0.2:8000/metrics"));
+        assertThat(hanging.overrunLookup(A)).isEmpty();
+        assertThat(lookups).hasValue(2);
     }
 }
