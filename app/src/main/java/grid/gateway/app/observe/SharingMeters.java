@@ -87,6 +87,11 @@ public final class SharingMeters {
         return GatewayMetrics.registered(dropped, reason).count();
     }
 
+    /** The confirmations that waited for the peers so far: {@code applied} by all of them, or not. */
+    public long waitsSoFar(boolean applied) {
+        return (long) (applied ? waitsApplied : waitsTimedOut).count();
+    }
+
     /** {@code count} entries were not published or not applied, for {@code reason}. */
     public void dropped(Dropped reason, int count) {
         GatewayMetrics.registered(dropped, reason).increment(count);

@@ -64,8 +64,11 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
 
     /**
      * One item of the queue: an entry, or an acknowledgement of the stream up to {@code ack}; {@code written}, when a
-     * request waits for it, learns the entry's stream id (empty: not written, or nothing new in it).
+     * request waits for it, learns the entry's stream id (empty: nothing new in it), or fails when it was not written.
      */
+    /** Why a waiting confirmation was not written (no stack: it is an outcome, not an error). */
+    private static final Exception NOT_WRITTEN = new NotWritten();
+
     private record Outgoing(
             @Nullable SharedEntry entry,
             @Nullable StreamEntryID ack,
@@ -77,6 +80,13 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
         void written(Optional<StreamEntryID> id) {
             if (written != null) {
                 written.complete(id);
+            }
+        }
+
+        /** Redis did not take it, or the full queue let it go: no peer can apply it, so its waiter waits no more. */
+        void notWritten() {
+            if (written != null) {
+                written.completeExceptionally(NOT_WRITTEN);
             }
         }
     }
@@ -155,6 +165,7 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
         while (!queue.offer(entry)) {
             Outgoing oldest = queue.poll();
             if (oldest != null && oldest.entry() != null) {
+                oldest.notWritten();
                 context.meters().dropped(SharingMeters.Dropped.QUEUE_FULL, 1);
             }
         }
@@ -258,13 +269,13 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
         }
         // What did not go out is not "recently sent": the next confirmation sends it again.
         for (Outgoing unsent : batch) {
-            unsent.written(Optional.empty());
+            unsent.notWritten();
             if (unsent.entry() != null && !unsent.entry().isSend()) {
                 recent.dropped(unsent.entry().clusterKey());
             }
         }
         batch.clear();
-        drained.forEach(unsent -> unsent.written(Optional.empty()));
+        drained.forEach(Outgoing::notWritten);
         drained.clear();
     }
 
@@ -295,7 +306,7 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
             if (replies.get(i) instanceof StreamEntryID id) {
                 item.written(Optional.of(id));
             } else {
-                item.written(Optional.empty());
+                item.notWritten();
                 refused++;
                 refusal = replies.get(i) instanceof Exception error
                         ? String.valueOf(error.getMessage())
@@ -325,5 +336,14 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     /** What Redis refused of a batch: every write, and the entries among them (acknowledgements are not entries). */
     private record Refused(int writes, int entries) {
         static final Refused NONE = new Refused(0, 0);
+    }
+
+    /** A confirmation's entry that Redis did not take. */
+    private static final class NotWritten extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotWritten() {
+            super("not written", null, false, false);
+        }
     }
 }

@@ -29,6 +29,9 @@ final class FakeRedis implements AutoCloseable {
     /** What a broken server or a middlebox may send: a map whose length is not a number. */
     static final byte[] GARBAGE = "%%%garbage\r\n".getBytes(StandardCharsets.US_ASCII);
 
+    /** What {@link #asked} calls a connection accepted. */
+    static final String CONNECTION = "(connection)";
+
     private final ServerSocket server;
     private final List<Socket> sockets = new ArrayList<>();
     private final AtomicLong ids = new AtomicLong();
@@ -71,6 +74,7 @@ final class FakeRedis implements AutoCloseable {
                 synchronized (sockets) {
                     sockets.add(socket);
                 }
+                asks(CONNECTION, true).release();
                 Thread.ofVirtual().start(() -> serve(socket));
             }
         } catch (IOException closed) {

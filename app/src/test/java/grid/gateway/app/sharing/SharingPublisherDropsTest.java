@@ -24,11 +24,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.StreamEntryID;
 
 /**
  * What {@code grid_prefix_sharing_dropped_total{reason="unsent"}} counts when Redis does not take a batch: the
- * confirmations, drops and sends in it, never the acknowledgements between replicas that ride in the same pipeline.
+ * confirmations, drops and sends in it, never the acknowledgements between replicas that ride in the same pipeline;
+ * and a confirmation waiting for its peers that Redis did not take is not counted as applied by them.
  */
 class SharingPublisherDropsTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "east-a");
@@ -65,6 +67,7 @@ class SharingPublisherDropsTest {
     }
 
     @Test
+    @Timeout(20)
     void refusedWrites_onlyTheEntriesCountAsUnsent() throws Exception {
         long before = meters.droppedSoFar(SharingMeters.Dropped.UNSENT);
         try (FakeRedis redis = new FakeRedis(
@@ -94,15 +97,40 @@ class SharingPublisherDropsTest {
             oneBatchOfTwoAcknowledgementsAndAConfirmation(publisher);
             Thread thread = Thread.ofVirtual().start(publisher);
             try {
-                // The connection is opened again only after the lost batch was counted.
-                assertThat(redis.asked("CLIENT", true, 2)).isTrue();
-                assertThat(meters.droppedSoFar(SharingMeters.Dropped.UNSENT) - before)
-                        .as("the confirmation lost with the connection; the acknowledgements are not entries")
-                        .isEqualTo(1);
+                assertThat(redis.asked("XADD", false)).isTrue();
+                // Written on the next connection, which is opened only after the lost batch was counted.
+                publisher.learned(EAST_A, keys(20), true);
+                assertThat(redis.asked(FakeRedis.CONNECTION, true, 2)).isTrue();
             } finally {
                 stop(thread);
             }
         }
+        assertThat(meters.droppedSoFar(SharingMeters.Dropped.UNSENT) - before)
+                .as("the first batch's confirmation, and the second's once the thread stopped")
+                .isBetween(1L, 2L);
+    }
+
+    @Test
+    @Timeout(20)
+    void aConfirmationThatRedisRefused_isNotCountedAsAppliedByThePeers() throws Exception {
+        long applied = meters.waitsSoFar(true);
+        long notApplied = meters.waitsSoFar(false);
+        try (FakeRedis redis = new FakeRedis(
+                "-READONLY You can't write against a read only replica.\r\n".getBytes(StandardCharsets.US_ASCII))) {
+            SharingPublisher publisher = publisher(redis);
+            PeerAcks peers = new PeerAcks();
+            peers.reading(true);
+            peers.heard("00cc", new StreamEntryID(1, 1)); // a live peer
+            publisher.confirmations(peers, Duration.ofSeconds(30));
+            Thread thread = Thread.ofVirtual().start(publisher);
+            try {
+                publisher.learned(EAST_A, keys(40), true); // returns once the write was refused, not 30 s later
+            } finally {
+                stop(thread);
+            }
+        }
+        assertThat(meters.waitsSoFar(true) - applied).as("applied").isZero();
+        assertThat(meters.waitsSoFar(false) - notApplied).as("not applied").isEqualTo(1);
     }
 
     /** Queued before the publishing thread starts, so that it takes them as one batch. */
