@@ -56,7 +56,7 @@ final class Exchange {
 
     /** The body as a JSON object, or a 400 in this API's shape. */
     JsonObject json() {
-        return JsonText.parseObject(recorded.body());
+        return JsonText.parseObject(recorded.body(), recorded.bodyUtf8());
     }
 
     /** The first value of query parameter {@code name}. */

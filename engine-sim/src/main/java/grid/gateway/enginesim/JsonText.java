@@ -7,14 +7,14 @@ import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
+import jakarta.json.stream.JsonParser;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -28,7 +28,8 @@ import java.util.OptionalInt;
 final class JsonText {
     private static final JsonProvider PROVIDER = JsonProvider.provider();
     private static final JsonBuilderFactory BUILDERS = PROVIDER.createBuilderFactory(Map.of());
-    private static final JsonReaderFactory READERS = PROVIDER.createReaderFactory(Map.of());
+    /** FastAPI's answer to a body it fails to parse other than by a JSON decode error. */
+    static final String UNPARSABLE = "There was an error parsing the body";
 
     private JsonText() {}
 
@@ -66,16 +67,45 @@ final class JsonText {
         return array.build();
     }
 
-    /** The body as one JSON object, or a 400 as vLLM answers a body it cannot decode. */
-    static JsonObject parseObject(String body) {
-        try (JsonReader reader = READERS.createReader(new StringReader(body))) {
-            JsonValue value = reader.readValue();
-            if (value instanceof JsonObject object) {
-                return object;
+    /**
+     * The body as one JSON object, or a 400 as vLLM answers a body it cannot decode: FastAPI turns Python's
+     * {@code JSONDecodeError} (malformed text, data after the value) into a validation error, and any other failure
+     * of its body parsing (bytes that are not UTF-8, nesting past Python's recursion limit) into {@value
+     * #UNPARSABLE}. Never a 500: the gateway takes an engine's 5xx for the engine's failure.
+     */
+    static JsonObject parseObject(String body, boolean utf8) {
+        if (!utf8) {
+            throw RequestRejected.badRequest(UNPARSABLE);
+        }
+        JsonValue value;
+        try (JsonParser parser = PROVIDER.createParser(new StringReader(body))) {
+            if (!parser.hasNext()) {
+                throw RequestRejected.badRequest("JSON decode error: Expecting value");
             }
-            throw RequestRejected.badRequest("JSON decode error: expected an object");
-        } catch (JsonException | IllegalStateException e) {
+            parser.next();
+            value = parser.getValue();
+            if (extraData(parser)) {
+                throw RequestRejected.badRequest("JSON decode error: Extra data");
+            }
+        } catch (JsonException | IllegalStateException | NoSuchElementException e) {
             throw RequestRejected.badRequest("JSON decode error: " + e.getMessage());
+        } catch (RequestRejected e) {
+            throw e;
+        } catch (RuntimeException tooDeep) { // parsson's nesting limit is a plain RuntimeException
+            throw RequestRejected.badRequest(UNPARSABLE);
+        }
+        if (value instanceof JsonObject object) {
+            return object;
+        }
+        throw RequestRejected.badRequest("JSON decode error: expected an object");
+    }
+
+    /** Whether anything but white space follows the value {@code parser} read (what Python calls extra data). */
+    private static boolean extraData(JsonParser parser) {
+        try {
+            return parser.hasNext();
+        } catch (JsonException unexpected) {
+            return true;
         }
     }
 

@@ -17,10 +17,11 @@ import java.util.Optional;
  * @param method the method, such as {@code POST}
  * @param target the raw path and query, byte-exact as sent ({@code /v1/responses/resp_1?x=%2F})
  * @param headers every header, names in lower case, values in arrival order
- * @param body the body as UTF-8 text; empty when there was none
+ * @param body the body as UTF-8 text (a malformed sequence as U+FFFD); empty when there was none
+ * @param bodyUtf8 whether the body's bytes are well-formed UTF-8
  */
 public record RecordedRequest(
-        int sequence, String method, String target, Map<String, List<String>> headers, String body) {
+        int sequence, String method, String target, Map<String, List<String>> headers, String body, boolean bodyUtf8) {
 
     /** Validates and copies. */
     public RecordedRequest {

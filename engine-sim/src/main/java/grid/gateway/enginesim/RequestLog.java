@@ -2,6 +2,9 @@ package grid.gateway.enginesim;
 
 import io.helidon.http.Header;
 import io.helidon.webserver.http.ServerRequest;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +18,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The record of every request a simulator received, MockWebServer-style: a queue that tests take from, a count of
@@ -37,6 +41,7 @@ final class RequestLog {
     RecordedRequest record(ServerRequest request) {
         byte[] body = request.content().hasEntity() ? request.content().as(byte[].class) : new byte[0];
         String query = request.query().rawValue();
+        String strict = wellFormed(body);
         Map<String, List<String>> headers = new LinkedHashMap<>();
         for (Header header : request.headers()) {
             headers.computeIfAbsent(header.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
@@ -48,12 +53,28 @@ final class RequestLog {
                 request.prologue().method().text(),
                 request.path().rawPath() + (query.isEmpty() ? "" : "?" + query),
                 headers,
-                new String(body, StandardCharsets.UTF_8));
+                strict == null ? new String(body, StandardCharsets.UTF_8) : strict,
+                strict != null);
         requests.add(recordedRequest);
         while (requests.size() > KEPT) {
             requests.poll();
         }
         return recordedRequest;
+    }
+
+    /** The text of {@code utf8}, or null when it is not well-formed UTF-8. */
+    @Nullable
+    private static String wellFormed(byte[] utf8) {
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(utf8))
+                    .toString();
+        } catch (CharacterCodingException malformed) {
+            return null;
+        }
     }
 
     /** Notes that the peer closed its connection while an answer was being written. */

@@ -3,11 +3,15 @@ package grid.gateway.enginesim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.JsonObject;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ChatCompletionsTest {
     private static final String CHAT = "{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
@@ -307,5 +311,36 @@ class ChatCompletionsTest {
 
     private static JsonObject delta(JsonObject chunk) {
         return choice(chunk).getJsonObject("delta");
+    }
+
+    /**
+     * What vLLM's FastAPI front answers for a body it cannot parse: 400 in the OpenAI shape, never a 500, which the
+     * gateway would take for the engine's failure.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"data after the value", "nested past the parser's limit", "bytes that are not UTF-8"})
+    void chat_unparsableBody_400NeverA500(String kind) throws Exception {
+        byte[] body = switch (kind) {
+            case "data after the value" -> (CHAT + "} xx").getBytes(StandardCharsets.UTF_8);
+            case "nested past the parser's limit" ->
+                (CHAT + ",\"x\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}").getBytes(StandardCharsets.UTF_8);
+            default -> {
+                byte[] text = (CHAT + ",\"x\":\"--\"}").getBytes(StandardCharsets.UTF_8);
+                int at = new String(text, StandardCharsets.UTF_8).indexOf("--");
+                text[at] = (byte) 0xff; // never in UTF-8
+                text[at + 1] = (byte) 0xfe;
+                yield text;
+            }
+        };
+        HttpResponse<String> response = http.send(http.request("/v1/chat/completions")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .header("Content-Type", "application/json")
+                .build());
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonObject error = SimHttp.json(response).getJsonObject("error");
+        assertThat(error.getInt("code")).isEqualTo(400);
+        assertThat(error.getString("message"))
+                .isEqualTo(kind.equals("data after the value") ? "JSON decode error: Extra data" : JsonText.UNPARSABLE);
     }
 }
