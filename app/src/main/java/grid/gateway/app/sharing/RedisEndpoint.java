@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import javax.net.ssl.SSLSocketFactory;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -18,6 +20,8 @@ import redis.clients.jedis.JedisClientConfig;
  * path, the ACL user from the URL and the password from {@code password_file} (read once, at start).
  *
  * <p>Every command has a socket timeout, so a Redis that hangs costs a sharing thread a reconnect, never a request.
+ * Every reply is checked as it arrives ({@link ReplyBounds}), on plain and TLS connections alike, so a reply that
+ * announces more than the gateway ever reads costs a reconnect too, never its allocation.
  *
  * <p>Thread-safe (immutable); each {@link Jedis} it opens belongs to one thread.
  */
@@ -40,6 +44,14 @@ final class RedisEndpoint {
      * @throws UncheckedIOException when the password file cannot be read
      */
     static RedisEndpoint of(SharingSettings settings) {
+        return of(settings, null);
+    }
+
+    /**
+     * As {@link #of(SharingSettings)}, with TLS through {@code tls} (null: the JVM's default, which trusts the JVM's CA
+     * certificates; tests pass one that trusts their own CA).
+     */
+    static RedisEndpoint of(SharingSettings settings, @Nullable SSLSocketFactory tls) {
         URI url = settings.redisUrl().orElseThrow(() -> new IllegalArgumentException("no redis_url"));
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(TIMEOUT_MILLIS)
@@ -53,13 +65,16 @@ final class RedisEndpoint {
                 .database(database(url));
         Optional.ofNullable(url.getUserInfo()).filter(u -> !u.isEmpty()).ifPresent(config::user);
         settings.passwordFile().map(RedisEndpoint::password).ifPresent(config::password);
+        if (tls != null) {
+            config.sslSocketFactory(tls);
+        }
         int port = url.getPort() < 0 ? DEFAULT_PORT : url.getPort();
         return new RedisEndpoint(new HostAndPort(url.getHost(), port), config.build());
     }
 
-    /** A new connection (connected lazily by its first command). */
+    /** A new connection, connected and named to Redis (with the database and credentials set up) as it is made. */
     Jedis open() {
-        return new Jedis(address, config);
+        return new Jedis(new BoundedSocketFactory(address, config), config);
     }
 
     private static int database(URI url) {

@@ -250,8 +250,9 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
                 Thread.currentThread().interrupt();
             } catch (RuntimeException | OutOfMemoryError e) {
                 // Not only JedisException: a reply the client cannot parse fails with whatever its parser throws,
-                // one that announces more than an array can hold with an OutOfMemoryError (that allocation failed,
-                // nothing else holds memory for it); the connection is closed and opened again either way.
+                // one the heap cannot hold with an OutOfMemoryError (that allocation failed, nothing else holds
+                // memory for it; one announcing more than the gateway reads is refused first, ReplyBounds); the
+                // connection is closed and opened again either way.
                 notSent(batch, drained, e);
                 if (!backoff.pause()) {
                     return;

@@ -118,10 +118,11 @@ final class SharingReader implements Runnable {
                         read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS), false);
                     }
                 } catch (RuntimeException | OutOfMemoryError e) {
-                    // Not only JedisException: a reply the client cannot parse (garbage, a wrong type, a negative
-                    // length) fails with whatever its parser throws, and the link is as broken as after a reset. An
-                    // OutOfMemoryError here is the client allocating what a reply announced (an array of 2^31
-                    // elements): that allocation failed, and nothing else holds memory for it.
+                    // Not only JedisException: a reply the client cannot parse (garbage, a wrong type) fails with
+                    // whatever its parser throws, and the link is as broken as after a reset. A reply announcing
+                    // more than the gateway reads is refused on the connection before the client allocates it
+                    // (ReplyBounds); an OutOfMemoryError here is an allocation for a reply that the heap could not
+                    // hold: it failed, and nothing else holds memory for it.
                     acks.reading(false);
                     meters.connected(false);
                     if (!Thread.currentThread().isInterrupted()) {

@@ -15,13 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A loopback RESP server for the sharing threads' failure paths: while {@link #garbage} is set the stream commands
  * (XADD, XREAD) are answered with bytes no Redis sends; otherwise they are answered as Redis would (XADD a fresh id,
  * XREAD nothing new). The connection's setup (CLIENT SETNAME, PING) is always answered, so each thread reaches its
  * own command.
- * It counts what it was asked in each mode, for a test to wait on.
+ * It counts what it was asked in each mode, for a test to wait on. With an SSL context it speaks TLS
+ * ({@code rediss://}).
  *
  * <p>Thread-safe: one virtual thread per connection.
  */
@@ -39,8 +42,15 @@ final class FakeRedis implements AutoCloseable {
     private volatile byte[] garbage;
 
     FakeRedis(byte[] garbage) throws IOException {
+        this(garbage, null);
+    }
+
+    /** Over TLS with {@code tls}'s certificate, or plain when null. */
+    FakeRedis(byte[] garbage, @Nullable SSLContext tls) throws IOException {
         this.garbage = garbage;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.server = tls == null
+                ? new ServerSocket(0, 50, InetAddress.getLoopbackAddress())
+                : tls.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread.ofVirtual().start(this::accept);
     }
 

@@ -29,13 +29,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sharing threads over a Redis that answers what its client cannot parse, on real loopback sockets: both threads
- * drop the connection and reconnect with backoff, as after a reset, and share again once the server answers sanely.
+ * drop the connection and reconnect with backoff, as after a reset, and share again once the server answers sanely;
+ * a reply announcing more than the gateway reads is refused before the client allocates it.
  */
 class RedisLinkRecoveryTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "east-a");
@@ -81,9 +85,35 @@ class RedisLinkRecoveryTest {
                 "%%%garbage\r\n", // a map whose length is not a number
                 ":1\r\n", // an integer where a status, an id or an array belongs
                 "*1\r\n$2\r\nno\r\n", // an array of a string where XREAD's streams belong
-                "*2147483647\r\n" // an array longer than the JVM can allocate (OutOfMemoryError in the client)
+                "*2147483647\r\n" // an array longer than the JVM can allocate (refused on the connection)
             })
     void bothThreadsReconnectAfterAReplyTheClientCannotParse(String reply) throws Exception {
+        bothThreadsReconnectAfter(reply);
+    }
+
+    static Stream<Named<String>> beyondTheBounds() {
+        return Stream.of(
+                Named.of("a bulk string of 2 GB announced, a few bytes sent", "$2000000000\r\nabc"),
+                Named.of("a bulk string just over the bound", "$" + (ReplyBounds.MAX_BULK + 1) + "\r\nabc"),
+                Named.of("an array just over the bound", "*" + (ReplyBounds.MAX_ELEMENTS + 1) + "\r\n:1\r\n"),
+                Named.of("arrays nested 100,000 deep", "*1\r\n".repeat(100_000)),
+                Named.of("a status line without end", "+" + "a".repeat(ReplyBounds.MAX_LINE + 1)),
+                Named.of("a negative length", "$-2\r\n"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("beyondTheBounds")
+    void bothThreadsRefuseAReplyBeyondTheBounds_beforeTheClientReadsIt_andReconnect(String reply) throws Exception {
+        List<String> warnings = linkLog(() -> bothThreadsReconnectAfter(reply)).stream()
+                .filter(line -> line.startsWith("WARNING"))
+                .toList();
+        assertThat(warnings)
+                .as("each thread's first failure is the refusal, not what the client made of the reply")
+                .hasSize(2)
+                .allSatisfy(line -> assertThat(line).contains("ProtocolException: Redis reply refused"));
+    }
+
+    private void bothThreadsReconnectAfter(String reply) throws Exception {
         try (FakeRedis redis = new FakeRedis(reply.getBytes(StandardCharsets.US_ASCII))) {
             try (RedisSharing sharing = start(redis)) {
                 confirm(1, 2, 3);
@@ -109,21 +139,20 @@ class RedisLinkRecoveryTest {
 
     @Test
     void aRedisThatRefusesEveryCommandIsLoggedOnceAThread_andItsReturnOnce() throws Exception {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
+        List<String> lines = linkLog(this::refusedEveryCommand_untilItAnswers);
+        assertThat(lines)
+                .filteredOn(line -> line.startsWith("WARNING"))
+                .hasSize(2)
+                .anySatisfy(line -> assertThat(line).contains("reading the Redis stream failed", "READONLY"))
+                .anySatisfy(line -> assertThat(line).contains("publishing to the Redis stream failed", "READONLY"));
+        assertThat(lines)
+                .filteredOn(line -> line.startsWith("INFO"))
+                .containsExactlyInAnyOrder(
+                        "INFO prefix sharing: reading the Redis stream works again",
+                        "INFO prefix sharing: publishing to the Redis stream works again");
+    }
 
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger(RedisSharing.class.getName());
-        logger.addHandler(capture);
+    private void refusedEveryCommand_untilItAnswers() throws Exception {
         try (FakeRedis redis = new FakeRedis("-READONLY You can't write against a read only replica.\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
                 RedisSharing sharing = start(redis)) {
@@ -141,22 +170,38 @@ class RedisLinkRecoveryTest {
             // The publishing thread handles its batches in order: this one's write was sent after the last one's log.
             confirm(200, 201);
             assertThat(redis.asked("XADD", true)).isTrue();
+        }
+    }
+
+    /** What {@code run} made the sharing threads log of their links: level and message, in order. */
+    private static List<String> linkLog(Body run) throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger logger = Logger.getLogger(RedisSharing.class.getName());
+        logger.addHandler(capture);
+        try {
+            run.run();
         } finally {
             logger.removeHandler(capture);
         }
-        List<String> lines = records.stream()
+        return records.stream()
                 .filter(r -> r.getMessage().contains("the Redis stream"))
                 .map(r -> r.getLevel() + " " + r.getMessage())
                 .toList();
-        assertThat(lines)
-                .filteredOn(line -> line.startsWith("WARNING"))
-                .hasSize(2)
-                .anySatisfy(line -> assertThat(line).contains("reading the Redis stream failed", "READONLY"))
-                .anySatisfy(line -> assertThat(line).contains("publishing to the Redis stream failed", "READONLY"));
-        assertThat(lines)
-                .filteredOn(line -> line.startsWith("INFO"))
-                .containsExactlyInAnyOrder(
-                        "INFO prefix sharing: reading the Redis stream works again",
-                        "INFO prefix sharing: publishing to the Redis stream works again");
+    }
+
+    private interface Body {
+        void run() throws Exception;
     }
 }

@@ -1,0 +1,240 @@
+package grid.gateway.app.sharing;
+
+import java.net.ProtocolException;
+
+/**
+ * Checks the replies on one Redis connection as their bytes arrive, before the client reads them. The client
+ * allocates what a reply announces before it reads the rest (a bulk string's bytes, an array's elements), and its
+ * parser recurses once a nested aggregate: so a length, a count or a nesting depth beyond anything the gateway reads
+ * is refused with a {@link ProtocolException}, which fails the command as a reset does, and the sharing thread
+ * reconnects with backoff. A reply within the bounds passes unchanged.
+ *
+ * <p>It follows the framing of RESP2 and RESP3: a type byte, then a line up to CRLF ({@code + - : _ , # (}), or a
+ * length up to CRLF and that many bytes and a CRLF ({@code $ = !}), or a count up to CRLF and that many items
+ * ({@code * ~ >}; pairs for {@code % |}; an attribute {@code |} is no item of the aggregate around it). {@code -1}
+ * is the null length; any other negative length, a length that is not a number and an unknown type byte are refused
+ * too, as the client would fail on them anyway. A bulk string's bytes are skipped by count, not looked at.
+ *
+ * <p>Allocates nothing after construction. Not thread-safe: the connection's reading thread.
+ */
+final class ReplyBounds {
+    /**
+     * A bulk string's bytes at most. The longest value the gateway reads is a confirmation's keys: 65,536 keys
+     * ({@link SharedEntry#MAX_KEYS}) in base64, 699,052 bytes, and a longer one is dropped as malformed anyway. 8 MiB
+     * is twelve times that and an allocation the heap absorbs on each connection.
+     */
+    static final int MAX_BULK = 8 << 20;
+
+    /**
+     * Elements of one array, set or push (pairs of a map or attribute) at most. The longest the gateway reads is one
+     * XREAD batch of {@link SharingReader#COUNT} (1,000) entries; an entry's fields are 12 elements. 65,536 pre-sizes
+     * a list of at most 512 KiB of references in the client.
+     */
+    static final int MAX_ELEMENTS = 1 << 16;
+
+    /**
+     * Aggregates nested in one another at most. An XREAD reply nests 5 deep (the streams, a stream's name and entries,
+     * the entries, an entry's id and fields, the fields); the client's parser recurses once a level, so a reply nested
+     * without end would overflow the reading thread's stack (an Error the sharing threads do not survive).
+     * With {@link #MAX_ELEMENTS}, the open levels pre-size at most 8 MiB of lists.
+     */
+    static final int MAX_DEPTH = 16;
+
+    /**
+     * A header line's bytes between its type byte and its LF (its CR included) at most: a status word, an error
+     * sentence, a number or a length is far shorter; the client builds a string of the line.
+     */
+    static final int MAX_LINE = 64 << 10;
+
+    /** The next byte is a type byte. */
+    private static final int TYPE = 0;
+    /** In a line ({@code + - : _ , # (}) up to CRLF. */
+    private static final int LINE = 1;
+    /** In a length or count up to CRLF. */
+    private static final int LENGTH = 2;
+    /** In a bulk string's bytes and their CRLF. */
+    private static final int PAYLOAD = 3;
+    /** A reply was refused: the connection is of no further use. */
+    private static final int REFUSED = 4;
+
+    private int state = TYPE;
+    private byte type;
+    /** Bytes of the current line or length so far. */
+    private int lineBytes;
+    /** The line's last byte was CR. */
+    private boolean cr;
+
+    private boolean negative;
+    private int digits;
+    private long number;
+    /** A bulk string's bytes still to come, with its CRLF. */
+    private long payload;
+    /** Each open aggregate's items still to come, outermost first. */
+    private final int[] left = new int[MAX_DEPTH];
+    /** Whether each open aggregate is an attribute (no item of the aggregate around it). */
+    private final boolean[] attribute = new boolean[MAX_DEPTH];
+
+    private int depth;
+    private String refusal = "";
+
+    /**
+     * Checks the next {@code length} bytes of the connection, {@code bytes[offset..]}.
+     *
+     * @throws ProtocolException when they announce more than the bounds allow, or are not RESP; every later call
+     *     throws it again
+     */
+    void scan(byte[] bytes, int offset, int length) throws ProtocolException {
+        int at = offset;
+        int end = offset + length;
+        while (at < end) {
+            switch (state) {
+                case PAYLOAD -> {
+                    int skip = (int) Math.min(payload, end - at);
+                    at += skip;
+                    payload -= skip;
+                    if (payload == 0) {
+                        state = TYPE;
+                        itemEnded();
+                    }
+                }
+                case TYPE -> start(bytes[at++]);
+                case LINE -> at = line(bytes, at, end);
+                case LENGTH -> length(bytes[at++]);
+                default -> throw new ProtocolException(refusal);
+            }
+        }
+    }
+
+    /**
+     * Checks that no reply was refused: a connection whose reply was refused is read no further.
+     *
+     * @throws ProtocolException when one was
+     */
+    void usable() throws ProtocolException {
+        if (state == REFUSED) {
+            throw new ProtocolException(refusal);
+        }
+    }
+
+    /** Whether the bytes so far end a whole reply (for tests). */
+    boolean betweenReplies() {
+        return state == TYPE && depth == 0;
+    }
+
+    private void start(byte b) throws ProtocolException {
+        switch (b) {
+            case '+', '-', ':', '_', ',', '#', '(' -> state = LINE;
+            case '$', '=', '!', '*', '~', '>', '%', '|' -> {
+                state = LENGTH;
+                negative = false;
+                digits = 0;
+                number = 0;
+            }
+            default -> throw refuse("a reply of unknown type 0x" + Integer.toHexString(b & 0xff));
+        }
+        type = b;
+        lineBytes = 0;
+        cr = false;
+    }
+
+    /** Skips a line's bytes up to CRLF; returns where it stopped. */
+    private int line(byte[] bytes, int from, int end) throws ProtocolException {
+        for (int at = from; at < end; at++) {
+            byte b = bytes[at];
+            if (b == '\n' && cr) {
+                state = TYPE;
+                itemEnded();
+                return at + 1;
+            }
+            cr = b == '\r';
+            if (++lineBytes > MAX_LINE) {
+                throw refuse("a line longer than " + MAX_LINE + " bytes");
+            }
+        }
+        return end;
+    }
+
+    private void length(byte b) throws ProtocolException {
+        if (++lineBytes > MAX_LINE) {
+            throw refuse("a line longer than " + MAX_LINE + " bytes");
+        }
+        if (cr) {
+            if (b != '\n') {
+                throw refuse("a length not ended by CRLF");
+            }
+            lengthEnded();
+        } else if (b == '\r' && digits > 0) {
+            cr = true;
+        } else if (b == '-' && digits == 0 && !negative) {
+            negative = true;
+        } else if (b >= '0' && b <= '9') {
+            digits++;
+            number = number * 10 + (b - '0');
+            if (negative) {
+                if (number > 1) {
+                    throw refuse("a negative length other than -1");
+                }
+            } else if (bulk()) {
+                if (number > MAX_BULK) {
+                    throw refuse("a bulk string of more than " + MAX_BULK + " bytes");
+                }
+            } else if (number > MAX_ELEMENTS) {
+                throw refuse("an aggregate of more than " + MAX_ELEMENTS + " elements");
+            }
+        } else {
+            throw refuse("a length that is not a number");
+        }
+    }
+
+    private void lengthEnded() throws ProtocolException {
+        state = TYPE;
+        if (negative) {
+            if (number != 1) {
+                throw refuse("a negative length other than -1");
+            }
+            nothingFollows();
+        } else if (bulk()) {
+            payload = number + 2;
+            state = PAYLOAD;
+        } else if (number == 0) {
+            nothingFollows();
+        } else if (depth == MAX_DEPTH) {
+            throw refuse("aggregates nested more than " + MAX_DEPTH + " deep");
+        } else {
+            boolean pairs = type == '%' || type == '|';
+            left[depth] = (int) (pairs ? 2 * number : number);
+            attribute[depth] = type == '|';
+            depth++;
+        }
+    }
+
+    /** A null or empty string or aggregate: an item of its own, unless an attribute. */
+    private void nothingFollows() {
+        if (type != '|') {
+            itemEnded();
+        }
+    }
+
+    /** An item ended: it counts for the aggregate around it, and may end that one in turn. */
+    private void itemEnded() {
+        while (depth > 0) {
+            if (--left[depth - 1] > 0) {
+                return;
+            }
+            depth--;
+            if (attribute[depth]) {
+                return; // the item it describes is still to come
+            }
+        }
+    }
+
+    private boolean bulk() {
+        return type == '$' || type == '=' || type == '!';
+    }
+
+    private ProtocolException refuse(String why) {
+        state = REFUSED;
+        refusal = "Redis reply refused: " + why;
+        return new ProtocolException(refusal);
+    }
+}
