@@ -20,6 +20,30 @@ class HistoryLabelsTest {
     /** A tracker number, a numbered work period, or the requester's role, in any case. */
     private static final Pattern LABEL = Pattern.compile("(?i)\\b(?:issues?|sessions?) [0-9]|\\bproduct\\sowner\\b");
 
+    /**
+     * Wording that tells what changed rather than what is: the pages an operator reads state the behaviour in force,
+     * and a comparison with an earlier one belongs in CHANGELOG.md.
+     */
+    private static final Pattern CHANGE = Pattern.compile(
+            "(?i)\\b(?:as before|used to be|no longer|previously|formerly|first wording|was changed|wrote before|found by)\\b");
+
+    /** The pages an operator reads: the entry page, the map, the reference and how-to pages, the deployment files. */
+    private static final List<String> OPERATOR_PAGES = List.of(
+            "README.md",
+            "docs/README.md",
+            "docs/operations.md",
+            "docs/configuration.md",
+            "docs/metrics.md",
+            "docs/failure-behaviour.md",
+            "docs/security.md",
+            "docs/tls.md",
+            "docs/vllm.md",
+            "docs/stored-ids.md",
+            "etc/helm/grid-gateway/README.md",
+            "etc/helm/grid-gateway/values.yaml",
+            "etc/tls/README.md",
+            "etc/keys/README.md");
+
     @Test
     void noDocCommentOrTestName_carriesAHistoryLabel() throws IOException {
         Path root = RepoDocs.root();
@@ -32,6 +56,46 @@ class HistoryLabelsTest {
         assertThat(found)
                 .as("history labels: say what is true now, or the decision and its reason")
                 .isEmpty();
+    }
+
+    @Test
+    void operatorPages_sayWhatIsTrueNow_notWhatChanged() throws IOException {
+        Path root = RepoDocs.root();
+        List<String> pages = new ArrayList<>(OPERATOR_PAGES);
+        for (Path example : RepoDocs.files(
+                root,
+                p -> p.getNameCount() == 2
+                        && p.getName(0).toString().equals("etc")
+                        && p.toString().endsWith(".yaml"))) {
+            pages.add(root.relativize(example).toString().replace('\\', '/'));
+        }
+        assertThat(pages).as("pages read").contains("etc/gateway-example.yaml");
+        List<String> found = new ArrayList<>();
+        for (String page : pages) {
+            found.addAll(matches(CHANGE, page, RepoDocs.read(page)));
+        }
+        assertThat(found)
+                .as("history wording on an operator's page: say what is true now (history goes in CHANGELOG.md)")
+                .isEmpty();
+    }
+
+    @Test
+    void changeWording_findsComparisonsWithAnEarlierState() {
+        String text = String.join(
+                "\n",
+                "the request passes as before",
+                "the first wording of design.md said 10; it used to be 10, and is no longer",
+                "what the generator wrote before it. Found by a benchmark",
+                "a body read before the answer; the wording of the API; a used token");
+
+        assertThat(matches(CHANGE, "x.md", text))
+                .containsExactly(
+                        "x.md:1: as before",
+                        "x.md:2: first wording",
+                        "x.md:2: used to be",
+                        "x.md:2: no longer",
+                        "x.md:3: wrote before",
+                        "x.md:3: Found by");
     }
 
     @Test
@@ -53,10 +117,15 @@ class HistoryLabelsTest {
 
     /** Each label in {@code text}, as "file:line: label". */
     static List<String> labels(String file, String text) {
+        return matches(LABEL, file, text);
+    }
+
+    /** Each match of {@code pattern} in {@code text}, as "file:line: match". */
+    static List<String> matches(Pattern pattern, String file, String text) {
         List<String> found = new ArrayList<>();
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
-            Matcher m = LABEL.matcher(lines[i]);
+            Matcher m = pattern.matcher(lines[i]);
             while (m.find()) {
                 found.add(file + ":" + (i + 1) + ": " + m.group());
             }
