@@ -361,13 +361,14 @@ tracing:
 
 {{/*
 Checksum of the settings the gateway reads only at start (listeners, header deadline, shutdown delay and grace,
-gateway.upstream, prefix sharing, tracing): a change to them must roll the pods. server.max_body_bytes, body_timeout_ms
+gateway.upstream, prefix sharing, tracing) and of tls (gateway.upstream.tls, and the listeners' TLS, whose turning on
+or off or client_auth a reload refuses): a change to them must roll the pods. server.max_body_bytes, body_timeout_ms
 and send_timeout_ms are applied live, so they are left out.
 */}}
 {{- define "grid-gateway.startOnlyChecksum" -}}
 {{- $s := .Values.server }}
 {{- $ports := dict "port" $s.port "adminPort" $s.adminPort "headerTimeoutMs" $s.headerTimeoutMs "shutdownGraceMs" $s.shutdownGraceMs "shutdownDelayMs" $s.shutdownDelayMs "host" $s.host "adminHost" $s.adminHost "maxConnections" $s.maxConnections }}
-{{- dict "server" $ports "upstream" .Values.gridServing.upstream "prefixSharing" .Values.prefixSharing "tracing" .Values.tracing | toJson | sha256sum }}
+{{- dict "server" $ports "upstream" .Values.gridServing.upstream "prefixSharing" .Values.prefixSharing "tracing" .Values.tracing "tls" .Values.tls | toJson | sha256sum }}
 {{- end }}
 
 {{/* The TCP ports of every cluster url, metricsUrl, metricsUrls and metricsDns, sorted and unique, as a JSON array of numbers. */}}

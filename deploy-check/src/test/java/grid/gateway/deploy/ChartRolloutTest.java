@@ -111,4 +111,37 @@ class ChartRolloutTest {
                             "checksum/start-only-config"));
         }
     }
+
+    @Test
+    void tlsSettings_areStartOnly_soAChangeRollsThePods() {
+        // A Secret named in both renders, so that only the setting under test differs (its volume stays the same).
+        Map<String, Object> secrets =
+                Map.of("tls.server.secretName", "gateway-tls", "tls.upstream.secretName", "engines-ca");
+        Rendered before =
+                Rendered.parse("secrets", Chart.repository().template(DeployPaths.ciValues("defaults"), secrets));
+        for (Map.Entry<String, Object> change : List.<Map.Entry<String, Object>>of(
+                Map.entry("tls.server.clientAuth", "required"), // a reload that changes client_auth is refused
+                Map.entry("tls.upstream.serverName", "engines.internal"))) { // gateway.upstream.tls, read at start
+            Map<String, Object> sets = new java.util.HashMap<>(secrets);
+            sets.put(change.getKey(), change.getValue());
+            Rendered after = Rendered.parse(
+                    change.getKey(), Chart.repository().template(DeployPaths.ciValues("defaults"), sets));
+
+            assertThat(at(
+                            deployment(after),
+                            "spec",
+                            "template",
+                            "metadata",
+                            "annotations",
+                            "checksum/start-only-config"))
+                    .as(change.getKey())
+                    .isNotEqualTo(at(
+                            deployment(before),
+                            "spec",
+                            "template",
+                            "metadata",
+                            "annotations",
+                            "checksum/start-only-config"));
+        }
+    }
 }
