@@ -151,18 +151,23 @@ final class Listeners {
                 // protocols and waits for its first bytes to choose, and a stop does not close it as idle. It is
                 // Helidon's own, wrapped so that the handler sees each request line as sent (RequestLineKeeper).
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(new RequestLineKeeper(Http1ConnectionSelector.builder()
-                        .config(Http1Config.builder()
-                                .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
-                                // Request headers are checked here, as they arrive: the forwarder then sends them
-                                // unchecked.
-                                .validateRequestHeaders(true)
-                                // Every answer header is either the gateway's own or a cluster's, which the WebClient
-                                // checked as it read it: checking each again on the way out cost about 1% of the CPU a
-                                // request.
-                                .validateResponseHeaders(false)
-                                .build())
-                        .build()))
+                .addConnectionSelector(new RequestLineKeeper(
+                        Http1ConnectionSelector.builder()
+                                .config(Http1Config.builder()
+                                        .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
+                                        // Request headers are checked here, as they arrive: the forwarder then sends
+                                        // them
+                                        // unchecked.
+                                        .validateRequestHeaders(true)
+                                        // Every answer header is either the gateway's own or a cluster's, which the
+                                        // WebClient
+                                        // checked as it read it: checking each again on the way out cost about 1% of
+                                        // the CPU a
+                                        // request.
+                                        .validateResponseHeaders(false)
+                                        .build())
+                                .build(),
+                        () -> parts.snapshot().get().config().server().maxBodyBytes()))
                 // HTTP/1.0 is refused (505) in the API's error shape, saying why; so is a head or framing Helidon's
                 // parser refuses, which Helidon answers with an empty body (ParseRefusal).
                 .directHandlers(parseRefusals(parts))

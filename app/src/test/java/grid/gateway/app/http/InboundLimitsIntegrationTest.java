@@ -148,6 +148,24 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a8_chunkAnnouncedOverTheCap_413AtItsSizeLine_neverWaitedForOrHeld() {
+        double before = refused("body_too_large");
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            // One chunk announced as 2 GiB, and 8 KiB of it: a reader that gathers a chunk whole before handing on a
+            // byte of it would wait for all of it (and hold it), past the cap and the budget; its size line says
+            // enough to refuse it.
+            client.send(
+                    head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n") + "7fffffff\r\n" + "a".repeat(8192));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(413);
+            assertThat(reply.body()).startsWith("{\"error\":{");
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(refused("body_too_large")).isEqualTo(before + 1);
+    }
+
+    @Test
     void a9_gzipRequestBody_refusedWith400_neverDecoded() throws IOException {
         // 3 MiB of zeros packed into about 3 KiB (under the cap) would inflate far past it if anything decoded it.
         ByteArrayOutputStream packed = new ByteArrayOutputStream();
