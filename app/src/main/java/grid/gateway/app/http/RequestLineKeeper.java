@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * methods are case-sensitive (RFC 9110 §9.1), but Helidon 4.5's prologue parser upper-cases every method it reads
  * ({@code Method.create}), so {@code post} would arrive as {@code POST} and be forwarded as such.
  *
- * <p>The client listener's HTTP/1 connections come from this selector, which wraps Helidon's own: each connection's
+ * <p>The HTTP/1 connections of both listeners come from this selector, which wraps Helidon's own: each connection's
  * context hands Helidon a {@link DataReader} over the same socket that remembers the array its last
  * {@code readBytes} returned. Helidon reads the request line with exactly one {@code readBytes} right before it tells
  * the receive listeners of the prologue, so the client listener's receive listener ({@link #receiveListener}) takes

@@ -166,6 +166,20 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a8_chunkAnnouncedOverTheCapToAnAdminPage_answeredThenClosed_neverWaitedForOrHeld() {
+        try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
+            // An admin page reads no body, and the listener reads what is left of one after the answer to keep the
+            // connection: a chunk gathered whole there would be held (2 GiB) as it came, the connection kept open for
+            // it.
+            client.send("GET /health/live HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n7fffffff\r\n"
+                    + "a".repeat(8192));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+    }
+
+    @Test
     void a9_gzipRequestBody_refusedWith400_neverDecoded() throws IOException {
         // 3 MiB of zeros packed into about 3 KiB (under the cap) would inflate far past it if anything decoded it.
         ByteArrayOutputStream packed = new ByteArrayOutputStream();
