@@ -242,9 +242,13 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
      * {@code Content-Length} body) never asks for more than is already held; a request for more than that and more
      * than the body limit in force can only be such a chunk, and is refused ({@link ChunkOverLimit}: 413) before any of
      * it is read; the connection's bytes end there, so that nothing reads the refused chunk's data as more of the
-     * body or as a next request.
+     * body or as a next request. A line Helidon reads without a limit (a chunk size line) is looked for within
+     * {@link #UNENDED_LINE} bytes.
      */
     private static final class KeepingReader extends DataReader {
+        /** The longest line looked for where Helidon sets no limit: a chunk size line is a few bytes. */
+        static final int UNENDED_LINE = 8 * 1024;
+
         private final SocketBytes bytes;
         private final LongSupplier maxBodyBytes;
         private byte[] lastRead = new byte[0];
@@ -271,6 +275,17 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
             byte[] read = super.readBytes(len);
             lastRead = read;
             return read;
+        }
+
+        /**
+         * Helidon's {@code readLine} (a chunk size line, the line that ends a chunked body) looks for the line's end
+         * with no limit, so a line that never ends would be held for as long as it comes: it is looked for within
+         * {@link #UNENDED_LINE} bytes, and a longer one read as that many (it then fails as a chunk size: 400).
+         * Every other caller gives its own limit.
+         */
+        @Override
+        public int findNewLine(int max) throws IncorrectNewLineException {
+            return super.findNewLine(max == Integer.MAX_VALUE ? UNENDED_LINE : max);
         }
 
         @Override

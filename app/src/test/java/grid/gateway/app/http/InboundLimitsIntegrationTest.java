@@ -166,6 +166,20 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a8_chunkSizeLineThatNeverEnds_400AtItsLimit_neverWaitedForOrHeld() {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            // A size line of 64 KiB of zeros and no line end: a reader that looks for the line's end without a limit
+            // holds the line for as long as it comes.
+            client.send(head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n") + "0".repeat(64 * 1024));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(400);
+            assertThat(reply.body()).contains("invalid_body");
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
     void a8_chunkAnnouncedOverTheCapToAnAdminPage_answeredThenClosed_neverWaitedForOrHeld() {
         try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
             // An admin page reads no body, and the listener reads what is left of one after the answer to keep the
