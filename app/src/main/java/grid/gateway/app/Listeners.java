@@ -64,8 +64,10 @@ final class Listeners {
      * @param registry the registry {@code /metrics} exposes
      * @param readiness answers {@code /health/ready}
      * @param explain answers {@code POST /route/explain}
+     * @param snapshot the config in force (its {@code server.max_body_bytes} bounds a body's chunks)
      */
-    record AdminParts(MeterRegistry registry, Readiness readiness, Handler explain) {}
+    record AdminParts(
+            MeterRegistry registry, Readiness readiness, Handler explain, Supplier<GatewaySnapshot> snapshot) {}
 
     /**
      * The admin listener: /metrics, /health and /route/explain, with the same header deadline as the client listener.
@@ -75,10 +77,18 @@ final class Listeners {
                 .host(bind.host())
                 .port(settings.adminPort())
                 .maxTcpConnections(ADMIN_CONNECTIONS)
-                // The header deadline guards the admin listener too: a scrape port is as easy to hold open.
+                // The header deadline guards the admin listener too: a scrape port is as easy to hold open. Its
+                // connections come through RequestLineKeeper too, which refuses a body chunk announced over
+                // max_body_bytes before Helidon gathers it whole (an admin page reads no body, but Helidon reads
+                // what is left of one to keep the connection).
                 .protocolsDiscoverServices(false)
-                .addProtocol(
-                        Http1Config.builder().addReceiveListener(headerDeadline).build())
+                .addConnectionSelector(new RequestLineKeeper(
+                        Http1ConnectionSelector.builder()
+                                .config(Http1Config.builder()
+                                        .addReceiveListener(headerDeadline)
+                                        .build())
+                                .build(),
+                        () -> parts.snapshot().get().config().server().maxBodyBytes()))
                 .shutdownHook(false);
         bind.tls().ifPresent(adminBuilder::tls);
         AdminRoutes.serve(adminBuilder, parts.registry(), parts.readiness(), parts.explain());
@@ -151,18 +161,23 @@ final class Listeners {
                 // protocols and waits for its first bytes to choose, and a stop does not close it as idle. It is
                 // Helidon's own, wrapped so that the handler sees each request line as sent (RequestLineKeeper).
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(new RequestLineKeeper(Http1ConnectionSelector.builder()
-                        .config(Http1Config.builder()
-                                .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
-                                // Request headers are checked here, as they arrive: the forwarder then sends them
-                                // unchecked.
-                                .validateRequestHeaders(true)
-                                // Every answer header is either the gateway's own or a cluster's, which the WebClient
-                                // checked as it read it: checking each again on the way out cost about 1% of the CPU a
-                                // request.
-                                .validateResponseHeaders(false)
-                                .build())
-                        .build()))
+                .addConnectionSelector(new RequestLineKeeper(
+                        Http1ConnectionSelector.builder()
+                                .config(Http1Config.builder()
+                                        .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
+                                        // Request headers are checked here, as they arrive: the forwarder then sends
+                                        // them
+                                        // unchecked.
+                                        .validateRequestHeaders(true)
+                                        // Every answer header is either the gateway's own or a cluster's, which the
+                                        // WebClient
+                                        // checked as it read it: checking each again on the way out cost about 1% of
+                                        // the CPU a
+                                        // request.
+                                        .validateResponseHeaders(false)
+                                        .build())
+                                .build(),
+                        () -> parts.snapshot().get().config().server().maxBodyBytes()))
                 // HTTP/1.0 is refused (505) in the API's error shape, saying why; so is a head or framing Helidon's
                 // parser refuses, which Helidon answers with an empty body (ParseRefusal).
                 .directHandlers(parseRefusals(parts))

@@ -164,8 +164,14 @@ public final class BoundedBody {
     }
 
     // Helidon's chunk decoder throws NumberFormatException, IllegalArgumentException or its own data exceptions on
-    // bad framing, and an I/O exception when the client goes away: all the same to us.
+    // bad framing, and an I/O exception when the client goes away: all the same to us. A chunk announced over the
+    // limit, refused at its size line (RequestLineKeeper), makes the body too large.
     private static Outcome unreadable(Throwable cause) {
+        for (Throwable c = cause; c != null; c = c.getCause()) {
+            if (c instanceof ChunkOverLimit) {
+                return new Outcome.TooLarge();
+            }
+        }
         return new Outcome.Unreadable(cause.getClass().getSimpleName() + ": " + cause.getMessage());
     }
 

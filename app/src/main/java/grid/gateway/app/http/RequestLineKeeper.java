@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static java.util.Objects.requireNonNull;
 
+import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * methods are case-sensitive (RFC 9110 §9.1), but Helidon 4.5's prologue parser upper-cases every method it reads
  * ({@code Method.create}), so {@code post} would arrive as {@code POST} and be forwarded as such.
  *
- * <p>The client listener's HTTP/1 connections come from this selector, which wraps Helidon's own: each connection's
+ * <p>The HTTP/1 connections of both listeners come from this selector, which wraps Helidon's own: each connection's
  * context hands Helidon a {@link DataReader} over the same socket that remembers the array its last
  * {@code readBytes} returned. Helidon reads the request line with exactly one {@code readBytes} right before it tells
  * the receive listeners of the prologue, so the client listener's receive listener ({@link #receiveListener}) takes
@@ -49,10 +51,15 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
 
     private final ServerConnectionSelector http1;
+    private final LongSupplier maxBodyBytes;
 
-    /** Wraps {@code http1}, Helidon's HTTP/1 selector built from the listener's HTTP/1 config. */
-    public RequestLineKeeper(ServerConnectionSelector http1) {
+    /**
+     * Wraps {@code http1}, Helidon's HTTP/1 selector built from the listener's HTTP/1 config; a chunk of a request
+     * body announced longer than {@code maxBodyBytes} (the limit in force) is refused at its size line.
+     */
+    public RequestLineKeeper(ServerConnectionSelector http1, LongSupplier maxBodyBytes) {
         this.http1 = requireNonNull(http1, "http1");
+        this.maxBodyBytes = requireNonNull(maxBodyBytes, "maxBodyBytes");
     }
 
     @Override
@@ -72,7 +79,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return http1.connection(new KeepingContext(ctx));
+        return http1.connection(new KeepingContext(ctx, maxBodyBytes));
     }
 
     /**
@@ -119,9 +126,9 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         private final ConnectionContext delegate;
         private final KeepingReader reader;
 
-        KeepingContext(ConnectionContext delegate) {
+        KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes) {
             this.delegate = delegate;
-            this.reader = KeepingReader.over(delegate);
+            this.reader = KeepingReader.over(delegate, maxBodyBytes);
         }
 
         @Override
@@ -186,17 +193,30 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     }
 
     /** A connection's bytes: first those Helidon read to choose the protocol, then each read of the socket. */
-    private static final class SocketBytes implements Supplier<byte[]> {
+    private static final class SocketBytes implements Supplier<byte @Nullable []> {
         private final HelidonSocket socket;
         private byte @Nullable [] held;
+        private boolean ended;
 
         SocketBytes(HelidonSocket socket, byte @Nullable [] held) {
             this.socket = socket;
             this.held = held;
         }
 
+        /**
+         * Gives no more bytes: each later read finds the connection at its end at once (Helidon's reader then throws),
+         * so nothing waits on the rest of a request the gateway refused, such as the stream's close reading the rest
+         * of a chunked body for the next request.
+         */
+        void end() {
+            ended = true;
+        }
+
         @Override
-        public byte[] get() {
+        public byte @Nullable [] get() {
+            if (ended) {
+                return null;
+            }
             byte[] first = held;
             if (first != null) {
                 held = null;
@@ -214,22 +234,40 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     /**
      * Helidon's reader of a connection's bytes, remembering the array its last {@code readBytes} returned. It reads
      * the socket as Helidon's own reader does, after the bytes Helidon read to choose the protocol.
+     *
+     * <p>It also bounds what a chunked request body makes Helidon hold: Helidon 4.5 reads each chunk with one
+     * {@code readBuffer} of the chunk's announced size, which gathers the whole chunk from the socket before the
+     * handler sees a byte of it, so a chunk announced as 2 GiB would be held whole, past {@code max_body_bytes} and the
+     * body budget, for as long as the client takes to send it. Helidon's other {@code readBuffer} (a
+     * {@code Content-Length} body) never asks for more than is already held; a request for more than that and more
+     * than the body limit in force can only be such a chunk, and is refused ({@link ChunkOverLimit}: 413) before any of
+     * it is read; the connection's bytes end there, so that nothing reads the refused chunk's data as more of the
+     * body or as a next request. A line Helidon reads without a limit (a chunk size line) is looked for within
+     * {@link #UNENDED_LINE} bytes.
      */
     private static final class KeepingReader extends DataReader {
+        /** The longest line looked for where Helidon sets no limit: a chunk size line is a few bytes. */
+        static final int UNENDED_LINE = 8 * 1024;
+
+        private final SocketBytes bytes;
+        private final LongSupplier maxBodyBytes;
         private byte[] lastRead = new byte[0];
 
         // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
         // subclassed; the class itself stays public and open in Helidon 4.5.
-        @SuppressWarnings("removal")
-        private KeepingReader(Supplier<byte[]> bytes) {
+        @SuppressWarnings({"removal", "NullAway"}) // Helidon's reader takes a supplier's null as the end of the bytes
+        private KeepingReader(SocketBytes bytes, LongSupplier maxBodyBytes) {
             super(bytes);
+            this.bytes = bytes;
+            this.maxBodyBytes = maxBodyBytes;
         }
 
         /** A reader of {@code ctx}'s socket that first gives what Helidon's reader already holds. */
-        static KeepingReader over(ConnectionContext ctx) {
+        static KeepingReader over(ConnectionContext ctx, LongSupplier maxBodyBytes) {
             DataReader helidons = ctx.dataReader();
             int held = helidons.available();
-            return new KeepingReader(new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null));
+            return new KeepingReader(
+                    new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null), maxBodyBytes);
         }
 
         @Override
@@ -237,6 +275,30 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
             byte[] read = super.readBytes(len);
             lastRead = read;
             return read;
+        }
+
+        /**
+         * Helidon's {@code readLine} (a chunk size line, the line that ends a chunked body) looks for the line's end
+         * with no limit, so a line that never ends would be held for as long as it comes: it is looked for within
+         * {@link #UNENDED_LINE} bytes, and a longer one read as that many (it then fails as a chunk size: 400).
+         * Every other caller gives its own limit.
+         */
+        @Override
+        public int findNewLine(int max) throws IncorrectNewLineException {
+            return super.findNewLine(max == Integer.MAX_VALUE ? UNENDED_LINE : max);
+        }
+
+        @Override
+        public BufferData readBuffer(int length) {
+            if (length > available()) {
+                long limit = maxBodyBytes.getAsLong();
+                if (length > limit) {
+                    // The connection cannot carry another request: what follows is the refused chunk's data.
+                    bytes.end();
+                    throw new ChunkOverLimit(length, limit);
+                }
+            }
+            return super.readBuffer(length);
         }
 
         byte[] lastRead() {

@@ -3,17 +3,11 @@ package grid.gateway.app.load;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.forward.Causes;
-import grid.gateway.app.forward.HostKeepingResolver;
+import grid.gateway.app.forward.PageGet;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Status;
-import io.helidon.webclient.api.WebClient;
-import io.helidon.webclient.http1.Http1Client;
-import io.helidon.webclient.http1.Http1ClientRequest;
-import io.helidon.webclient.http1.Http1ClientResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,23 +19,27 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * GETs one pod's Prometheus exposition: connect {@value #CONNECT_SECONDS} s, read {@value #READ_SECONDS} s, the body
  * whole within {@value #BODY_SECONDS} s of the answer's head, the whole GET within {@value #WHOLE_SECONDS} s, no
  * redirects, at most {@link #MAX_EXPOSITION_BYTES}; an https URL with its cluster's TLS.
  *
+ * <p>The GET is the gateway's own ({@link PageGet}): the head read strictly (an interim {@code 103 Early Hints} is
+ * skipped, never taken for the page's answer), the body read a buffer at a time whatever its framing announced, so
+ * the limit bounds what a scrape holds (a chunk announced as 2 GiB is read and refused at the limit like any other
+ * page, never gathered whole first).
+ *
  * <p>The read timeout bounds each read only: an engine that trickles its TLS handshake or its answer's head, a byte
  * now and then, would hold the GET (and its cluster's scrapes, since no other starts while one runs) for hours. So an
- * alarm interrupts the GET's thread at the whole deadline: the scraper's GETs run on virtual threads, whose blocked
- * socket operations end, their socket closed, when interrupted.
+ * alarm interrupts the GET's thread at the whole deadline: a blocked read of the connection's channel then closes it.
  *
- * <p>Each GET has a connection of its own, closed after its answer ({@code Connection: close}): Helidon's client takes
- * an interim answer ({@code 103 Early Hints}) for the final one and cannot tell bytes an engine wrote after its answer
- * from the next one, so a kept-alive connection could hand one scrape the page meant for the one before (a depth one
- * scrape behind) or a page nobody asked for. The cost is one connect per pod per poll.
+ * <p>Each GET has a connection of its own, closed after its answer ({@code Connection: close}), so nothing an engine
+ * writes after a page (a body longer than its {@code Content-Length}, a second answer) can become the next scrape's
+ * page. The cost is one connect per pod per poll.
  *
- * <p>Thread-safe: the client is shared by every scrape.
+ * <p>Thread-safe: every scrape shares the GET, each on a connection of its own.
  */
 final class PodFetch implements AutoCloseable {
     static final int CONNECT_SECONDS = 1;
@@ -62,18 +60,11 @@ final class PodFetch implements AutoCloseable {
         record Failed(String why) implements Fetched {}
     }
 
-    private final Http1Client client = WebClient.builder()
-            .connectTimeout(Duration.ofSeconds(CONNECT_SECONDS))
-            .readTimeout(Duration.ofSeconds(READ_SECONDS))
-            .followRedirects(false)
-            .shareConnectionCache(false)
-            .dnsResolver(HostKeepingResolver.INSTANCE)
-            .build()
-            .client(Http1Client.PROTOCOL);
     private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
     private final MonotonicClock clock;
     private final ScheduledExecutorService watchdog;
     private final Duration whole;
+    private final PageGet pages;
 
     /** A fetch whose body deadline runs on the system's monotonic clock and whole deadline on {@code watchdog}. */
     PodFetch(ScheduledExecutorService watchdog) {
@@ -85,6 +76,7 @@ final class PodFetch implements AutoCloseable {
         this.clock = requireNonNull(clock, "clock");
         this.watchdog = requireNonNull(watchdog, "watchdog");
         this.whole = requireNonNull(whole, "whole");
+        this.pages = new PageGet(Duration.ofSeconds(CONNECT_SECONDS), Duration.ofSeconds(READ_SECONDS), watchdog);
     }
 
     /** Uses {@code clusterTls} for https URLs. */
@@ -112,21 +104,15 @@ final class PodFetch implements AutoCloseable {
     }
 
     private Fetched fetch(BackendCluster cluster, URI uri) throws IOException {
-        Http1ClientRequest request = client.get()
-                .uri(uri)
-                .followRedirects(false)
-                .readTimeout(Duration.ofSeconds(READ_SECONDS))
-                .keepAlive(false)
-                .header(HeaderValues.ACCEPT_TEXT);
-        if ("https".equalsIgnoreCase(uri.getScheme())) {
-            tls.apply(cluster).ifPresent(request::tls);
-        }
-        try (Http1ClientResponse answer = request.request()) {
-            if (answer.status().family() != Status.Family.SUCCESSFUL) {
-                return new Fetched.Failed("answered " + answer.status().code());
+        @Nullable
+        Tls clusterTls =
+                "https".equalsIgnoreCase(uri.getScheme()) ? tls.apply(cluster).orElse(null) : null;
+        try (PageGet.Page answer = pages.get(uri, clusterTls)) {
+            if (answer.status() / 100 != 2) {
+                return new Fetched.Failed("answered " + answer.status());
             }
             return body(
-                    answer.inputStream(),
+                    answer.body(),
                     clock.nanoTime() + Duration.ofSeconds(BODY_SECONDS).toNanos());
         }
     }
@@ -183,8 +169,7 @@ final class PodFetch implements AutoCloseable {
         return new Fetched.Answered(body.toString(StandardCharsets.UTF_8));
     }
 
+    /** Holds nothing between GETs: each one's connection is closed when it ends. */
     @Override
-    public void close() {
-        client.closeResource();
-    }
+    public void close() {}
 }

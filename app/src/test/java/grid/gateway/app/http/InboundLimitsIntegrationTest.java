@@ -148,6 +148,52 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a8_chunkAnnouncedOverTheCap_413AtItsSizeLine_neverWaitedForOrHeld() {
+        double before = refused("body_too_large");
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            // One chunk announced as 2 GiB, and 8 KiB of it: a reader that gathers a chunk whole before handing on a
+            // byte of it would wait for all of it (and hold it), past the cap and the budget; its size line says
+            // enough to refuse it.
+            client.send(
+                    head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n") + "7fffffff\r\n" + "a".repeat(8192));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(413);
+            assertThat(reply.body()).startsWith("{\"error\":{");
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+        assertThat(refused("body_too_large")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void a8_chunkSizeLineThatNeverEnds_400AtItsLimit_neverWaitedForOrHeld() {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            // A size line of 64 KiB of zeros and no line end: a reader that looks for the line's end without a limit
+            // holds the line for as long as it comes.
+            client.send(head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n") + "0".repeat(64 * 1024));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(400);
+            assertThat(reply.body()).contains("invalid_body");
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
+    void a8_chunkAnnouncedOverTheCapToAnAdminPage_answeredThenClosed_neverWaitedForOrHeld() {
+        try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
+            // An admin page reads no body, and the listener reads what is left of one after the answer to keep the
+            // connection: a chunk gathered whole there would be held (2 GiB) as it came, the connection kept open for
+            // it.
+            client.send("GET /health/live HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n7fffffff\r\n"
+                    + "a".repeat(8192));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+    }
+
+    @Test
     void a9_gzipRequestBody_refusedWith400_neverDecoded() throws IOException {
         // 3 MiB of zeros packed into about 3 KiB (under the cap) would inflate far past it if anything decoded it.
         ByteArrayOutputStream packed = new ByteArrayOutputStream();

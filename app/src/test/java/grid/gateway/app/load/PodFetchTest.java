@@ -31,10 +31,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * One pod GET against a raw-socket engine whose answers are not one per request (an interim answer Helidon's client
- * takes for the final one, a body longer than its Content-Length): whatever is left on the connection never becomes
- * the next scrape's page, so a cluster's depth is never one scrape behind or another page's; and a page that trickles
- * in ends at the body deadline, on a controlled clock.
+ * One pod GET against a raw-socket engine whose answers are not one per request (an interim answer before the page, a
+ * body longer than its Content-Length): an interim answer is skipped, and whatever is left on the connection never
+ * becomes the next scrape's page, so a cluster's depth is never one scrape behind or another page's; a page that
+ * trickles in ends at the body deadline, on a controlled clock; a page far over the limit ends at the limit, whatever
+ * its framing announced.
  */
 class PodFetchTest {
     /** The whole deadline of the head-trickle test's fetch; the other tests' is a minute, long past their end. */
@@ -89,6 +90,11 @@ class PodFetchTest {
                     trickleHead(out);
                     return;
                 }
+                if (script.startsWith("OVERSIZE ")) {
+                    oversize(out, script.substring("OVERSIZE ".length()));
+                    readUntilClosed(in);
+                    return;
+                }
                 String page = "vllm:num_requests_waiting{model_name=\"m\"} " + requests.incrementAndGet() + ".0\n";
                 out.write(script.replace("PAGE", page)
                         .replace("LENGTH", Integer.toString(page.length()))
@@ -122,6 +128,28 @@ class PodFetchTest {
         }
     }
 
+    /**
+     * A head announcing a page far over the limit ({@code framing}: the field that says so, or the chunk size line
+     * after it), then a little more than the limit of it, written at once; then nothing, the connection kept open.
+     */
+    private void oversize(OutputStream out, String framing) throws IOException {
+        String head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + framing;
+        out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+        byte[] comments = new byte[64 * 1024];
+        java.util.Arrays.fill(comments, (byte) '#');
+        for (int i = 0; i < PodFetch.MAX_EXPOSITION_BYTES / comments.length + 16; i++) {
+            out.write(comments);
+            trickled.addAndGet(comments.length);
+        }
+        out.flush();
+    }
+
+    private static void readUntilClosed(InputStream in) throws IOException {
+        while (in.read() >= 0) {
+            // Nothing more comes from the fetch: its close ends this.
+        }
+    }
+
     private static boolean readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int b;
@@ -148,7 +176,8 @@ class PodFetchTest {
     @ParameterizedTest
     @ValueSource(
             strings = {
-                // Helidon's client reads the 103 as the final answer and leaves the 200 on the connection.
+                // An interim answer, then the page: a client that took the 103 for the final answer would leave the
+                // page on the connection.
                 "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\nPAGE",
                 // A page followed by another answer, as an engine that writes one too many.
                 "HTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\nPAGEHTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\n"
@@ -196,6 +225,33 @@ class PodFetchTest {
         assertThat(interruptedAfter.get(1, TimeUnit.SECONDS))
                 .as("the alarm's interrupt is taken back")
                 .isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "Content-Length: 2147483647\r\n\r\n",
+                // One chunk of 2 GiB: a reader that takes a chunk whole before handing on any of it holds it all.
+                "Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n"
+            })
+    void pageFarOverTheLimit_failsOnceTheLimitIsRead_neverWaitsForTheWhole(String framing) {
+        script = "OVERSIZE " + framing;
+
+        // The engine sent a little more than the limit and waits: the scrape ends at the limit, whatever the framing
+        // announced, without waiting for (and holding) the rest.
+        assertThat(get())
+                .isEqualTo(new PodFetch.Fetched.Failed("exposition over " + PodFetch.MAX_EXPOSITION_BYTES + " bytes"));
+    }
+
+    @Test
+    void interimAnswersBeforeThePage_skipped_pageRead() {
+        script = "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\n# hi\n\r\n0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\nPAGE";
+
+        // The chunked page is "# hi" alone: the answer written after it is left on the connection, which is closed.
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered("# hi\n"));
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered("# hi\n"));
     }
 
     @Test
