@@ -165,14 +165,12 @@ final class Listeners {
                         Http1ConnectionSelector.builder()
                                 .config(Http1Config.builder()
                                         .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
-                                        // Request headers are checked here, as they arrive: the forwarder then sends
-                                        // them
-                                        // unchecked.
+                                        // Request headers are checked here, as they arrive: the
+                                        // forwarder then sends them unchecked.
                                         .validateRequestHeaders(true)
-                                        // Every answer header is either the gateway's own or a cluster's, which the
-                                        // WebClient
-                                        // checked as it read it: checking each again on the way out cost about 1% of
-                                        // the CPU a
+                                        // Every answer header is either the gateway's own or a
+                                        // cluster's, which the upstream reader checked as it read it:
+                                        // checking each again on the way out cost about 1% of the CPU a
                                         // request.
                                         .validateResponseHeaders(false)
                                         .build())

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * own stop only interrupts connections idle at the moment it starts, so a kept-alive connection whose answer ends
  * later would otherwise hold the stop until its grace runs out). {@link #cut()} interrupts the threads still in a
  * request, for those not relaying an answer (the relay's own cut closes the answers being copied: an interrupt does
- * not unblock a WebClient read).
+ * not unblock a blocked socket read).
  *
  * <p>Before that, during the shutdown delay, {@link #closeConnections()} makes every answer carry
  * {@code Connection: close}: the request is served, and its client opens its next connection, which the load

@@ -12,12 +12,12 @@ import java.util.Optional;
 
 /**
  * The Helidon {@link Tls} of each https cluster, by the fingerprint of its TLS settings and files, so that a reload
- * that leaves them alone keeps the same {@link Tls} and with it the pooled connections (the WebClient's pool is keyed
- * by {@link Tls}); a rotated certificate or CA gets a new one, and new connections use it.
+ * that leaves them alone keeps the same {@link Tls} and with it the pooled connections (the upstream pool is keyed by
+ * origin, its {@link Tls} included); a rotated certificate or CA gets a new one, and new connections use it.
  *
  * <p>Thread-safe: {@link #update} builds every new {@link Tls} first and then swaps the settings and their TLS in one
  * volatile write, so a request reads either the old pair or the new one. Connections pooled for a replaced
- * {@link Tls} are not reused by new requests; they close when the WebClient's pool lets them go.
+ * {@link Tls} are not reused by new requests; the pool closes them once they have been idle for its limit.
  */
 public final class UpstreamTlsCache {
     private static final System.Logger LOG = System.getLogger("grid.gateway.tls");
@@ -48,7 +48,7 @@ public final class UpstreamTlsCache {
 
     /**
      * The TLS for {@code cluster}'s https URLs: its own {@code tls}, else {@code gateway.upstream.tls}; empty when
-     * neither is set (the WebClient's default: the JDK's trust, hostname verification on).
+     * neither is set (the JDK's trust, hostname verification on).
      */
     public Optional<Tls> forCluster(BackendCluster cluster) {
         InForce now = inForce;
