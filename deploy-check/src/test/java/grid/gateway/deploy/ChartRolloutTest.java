@@ -20,6 +20,10 @@ class ChartRolloutTest {
         return rendered.only("Deployment");
     }
 
+    private static Object startOnlyChecksum(Rendered rendered) {
+        return at(deployment(rendered), "spec", "template", "metadata", "annotations", "checksum/start-only-config");
+    }
+
     @Test
     void chartVersionBump_leavesThePodTemplateAlone(@TempDir Path scratch) throws IOException {
         Path bumped = Chart.repository().copyTo(scratch.resolve("chart"));
@@ -94,21 +98,7 @@ class ChartRolloutTest {
             Rendered after = Rendered.parse(
                     key, Chart.repository().template(DeployPaths.ciValues("defaults"), Map.of(key, 12_345)));
 
-            assertThat(at(
-                            deployment(after),
-                            "spec",
-                            "template",
-                            "metadata",
-                            "annotations",
-                            "checksum/start-only-config"))
-                    .as(key)
-                    .isNotEqualTo(at(
-                            deployment(before),
-                            "spec",
-                            "template",
-                            "metadata",
-                            "annotations",
-                            "checksum/start-only-config"));
+            assertThat(startOnlyChecksum(after)).as(key).isNotEqualTo(startOnlyChecksum(before));
         }
     }
 
@@ -127,21 +117,7 @@ class ChartRolloutTest {
             Rendered after = Rendered.parse(
                     change.getKey(), Chart.repository().template(DeployPaths.ciValues("defaults"), sets));
 
-            assertThat(at(
-                            deployment(after),
-                            "spec",
-                            "template",
-                            "metadata",
-                            "annotations",
-                            "checksum/start-only-config"))
-                    .as(change.getKey())
-                    .isNotEqualTo(at(
-                            deployment(before),
-                            "spec",
-                            "template",
-                            "metadata",
-                            "annotations",
-                            "checksum/start-only-config"));
+            assertThat(startOnlyChecksum(after)).as(change.getKey()).isNotEqualTo(startOnlyChecksum(before));
         }
     }
 }

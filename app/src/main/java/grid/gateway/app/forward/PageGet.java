@@ -29,7 +29,6 @@ import org.jspecify.annotations.Nullable;
 public final class PageGet {
     private final Connector connector;
     private final int readMillis;
-    private volatile @Nullable Tls defaultTls;
 
     /** GETs that connect within {@code connectTimeout} (its deadline run on {@code watchdog}), each read within {@code readTimeout}. */
     public PageGet(Duration connectTimeout, Duration readTimeout, ScheduledExecutorService watchdog) {
@@ -73,7 +72,7 @@ public final class PageGet {
      */
     public Page get(URI uri, @Nullable Tls tls) throws IOException {
         boolean https = "https".equalsIgnoreCase(uri.getScheme());
-        Origin origin = Origin.of(uri, https ? (tls != null ? tls : defaultTls()) : null);
+        Origin origin = Origin.of(uri, https ? (tls != null ? tls : JdkTls.get()) : null);
         UpstreamConnection connection = connector.open(origin);
         try {
             connection.readTimeout(readMillis);
@@ -94,17 +93,5 @@ public final class PageGet {
     private static String target(URI uri) {
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
-    }
-
-    /** The JDK's trust and the HTTPS name check, built when first needed (two GETs at once may both build one). */
-    private Tls defaultTls() {
-        Tls built = defaultTls;
-        if (built == null) {
-            built = Tls.builder()
-                    .endpointIdentificationAlgorithm(Tls.ENDPOINT_IDENTIFICATION_HTTPS)
-                    .build();
-            defaultTls = built;
-        }
-        return built;
     }
 }

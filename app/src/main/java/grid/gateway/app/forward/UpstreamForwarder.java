@@ -52,7 +52,6 @@ public final class UpstreamForwarder {
     private final ConnectionPool pool;
     private final Connector connector;
     private final RequestHeads heads = new RequestHeads();
-    private volatile @Nullable Tls defaultTls;
 
     /**
      * A forwarder with its own connection pool; {@code clock} times the wait for response headers, {@code tls} gives
@@ -227,22 +226,7 @@ public final class UpstreamForwarder {
         if (!"https".equalsIgnoreCase(cluster.url().getScheme())) {
             return null;
         }
-        return tls.apply(cluster).orElseGet(this::defaultTls);
-    }
-
-    /**
-     * The JDK's trust and the HTTPS name check, for https clusters without a tls block; built when first needed (two
-     * requests at once may both build one: either serves).
-     */
-    private Tls defaultTls() {
-        Tls built = defaultTls;
-        if (built == null) {
-            built = Tls.builder()
-                    .endpointIdentificationAlgorithm(Tls.ENDPOINT_IDENTIFICATION_HTTPS)
-                    .build();
-            defaultTls = built;
-        }
-        return built;
+        return tls.apply(cluster).orElseGet(JdkTls::get);
     }
 
     /** Closes the idle connections older than the pool keeps them (called every few seconds). */

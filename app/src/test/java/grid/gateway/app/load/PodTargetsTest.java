@@ -52,12 +52,17 @@ class PodTargetsTest {
             PodTargets.LOOKUP_DEADLINE,
             clock,
             () -> Duration.ofSeconds(30),
-            new LoadEvents() {
-                @Override
-                public void dnsFailed(ClusterId cluster) {
-                    failures.add(cluster);
-                }
-            });
+            failuresInto(failures));
+
+    /** Events that note each cluster whose name failed to resolve in {@code failed}. */
+    private static LoadEvents failuresInto(List<ClusterId> failed) {
+        return new LoadEvents() {
+            @Override
+            public void dnsFailed(ClusterId cluster) {
+                failed.add(cluster);
+            }
+        };
+    }
 
     private static BackendCluster cluster(MetricsSource metrics) {
         return new BackendCluster(
@@ -170,12 +175,7 @@ class PodTargetsTest {
                 Duration.ofMillis(50),
                 clock,
                 () -> Duration.ofSeconds(30),
-                new LoadEvents() {
-                    @Override
-                    public void dnsFailed(ClusterId cluster) {
-                        failed.add(cluster);
-                    }
-                });
+                failuresInto(failed));
         BackendCluster cluster = cluster(new MetricsSource.Dns(NAME));
         List<URI> known = hanging.pods(cluster);
 

@@ -1,5 +1,6 @@
 package grid.gateway.app.sharing;
 
+import grid.gateway.app.config.SharingSettings;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,10 +8,13 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +60,17 @@ final class FakeRedis implements AutoCloseable {
 
     int port() {
         return server.getLocalPort();
+    }
+
+    /** Sharing through this server's database 0 on {@code stream}: no password, no warm-start wait, no waits. */
+    SharingSettings settings(String stream) {
+        return new SharingSettings(
+                Optional.of(URI.create("redis://127.0.0.1:" + port() + "/0")),
+                stream,
+                Optional.empty(),
+                Duration.ZERO,
+                false,
+                Duration.ZERO);
     }
 
     /** From now on, answers as Redis would ({@code null}) or with {@code reply}. */

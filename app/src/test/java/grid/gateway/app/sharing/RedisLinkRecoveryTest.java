@@ -3,27 +3,16 @@ package grid.gateway.app.sharing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.config.SharingSettings;
-import grid.gateway.app.observe.ClusterState;
-import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.grid.ClusterId;
-import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.keyer.BlockKeys;
-import grid.gateway.routing.load.Admission;
-import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.PrefillBacklog;
-import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.ManualClock;
-import io.helidon.metrics.api.MeterRegistry;
-import io.helidon.service.registry.Services;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -43,31 +32,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RedisLinkRecoveryTest {
     private static final ClusterId EAST_A = new ClusterId(new SiteName("east"), "east-a");
-    private static final MeterRegistry REGISTRY = Services.get(MeterRegistry.class);
 
     private final ManualClock clock = new ManualClock();
     private final PrefixMemory memory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1);
-    private final SharingMeters meters = new GatewayMetrics(
-                    REGISTRY,
-                    new ClusterState(
-                            () -> Grid.of(new SiteName("east"), List.of()),
-                            new Admission(new QueueDepthWindow(Duration.ofSeconds(10)), new OutlierEjector()),
-                            memory,
-                            clock))
-            .sharing();
+    private final SharingMeters meters = TestSharingMeters.of(memory, clock);
 
     RedisLinkRecoveryTest() {
         memory.reconfigure(Set.of(EAST_A), PrefixAffinitySettings.defaults());
     }
 
     private static SharingSettings settings(FakeRedis redis) {
-        return new SharingSettings(
-                Optional.of(URI.create("redis://127.0.0.1:" + redis.port() + "/0")),
-                "recovery-test",
-                Optional.empty(),
-                Duration.ZERO,
-                false,
-                Duration.ZERO);
+        return redis.settings("recovery-test");
     }
 
     private RedisSharing start(FakeRedis redis) {

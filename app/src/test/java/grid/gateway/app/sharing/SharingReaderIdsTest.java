@@ -3,22 +3,11 @@ package grid.gateway.app.sharing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.config.SharingSettings;
-import grid.gateway.app.observe.ClusterState;
-import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.SharingMeters;
-import grid.gateway.routing.grid.Grid;
-import grid.gateway.routing.grid.SiteName;
-import grid.gateway.routing.load.Admission;
-import grid.gateway.routing.load.OutlierEjector;
-import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.ManualClock;
-import io.helidon.metrics.api.MeterRegistry;
-import io.helidon.service.registry.Services;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -29,19 +18,11 @@ import org.junit.jupiter.api.Test;
  * applying the same entries again and again.
  */
 class SharingReaderIdsTest {
-    private static final MeterRegistry REGISTRY = Services.get(MeterRegistry.class);
     private static final String REPLICA = "00bb";
 
     private final ManualClock clock = new ManualClock();
     private final PrefixMemory memory = new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1);
-    private final SharingMeters meters = new GatewayMetrics(
-                    REGISTRY,
-                    new ClusterState(
-                            () -> Grid.of(new SiteName("east"), List.of()),
-                            new Admission(new QueueDepthWindow(Duration.ofSeconds(10)), new OutlierEjector()),
-                            memory,
-                            clock))
-            .sharing();
+    private final SharingMeters meters = TestSharingMeters.of(memory, clock);
 
     /** XREAD's answer: one stream of {@code count} of this replica's own acknowledgements, ids 1-1 … 1-count. */
     private static byte[] fullBatch(int count) {
@@ -66,13 +47,7 @@ class SharingReaderIdsTest {
     @Test
     void aReplayThatDoesNotAdvance_isABrokenLink() throws Exception {
         try (FakeRedis redis = new FakeRedis(fullBatch(SharingReader.COUNT))) {
-            SharingSettings settings = new SharingSettings(
-                    Optional.of(URI.create("redis://127.0.0.1:" + redis.port() + "/0")),
-                    "test",
-                    Optional.empty(),
-                    Duration.ZERO,
-                    false,
-                    Duration.ZERO);
+            SharingSettings settings = redis.settings("test");
             SharingReader reader = new SharingReader(
                     REPLICA,
                     settings.stream(),
