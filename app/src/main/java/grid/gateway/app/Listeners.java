@@ -175,7 +175,8 @@ final class Listeners {
                                         .validateResponseHeaders(false)
                                         .build())
                                 .build(),
-                        () -> parts.snapshot().get().config().server().maxBodyBytes()))
+                        () -> parts.snapshot().get().config().server().maxBodyBytes(),
+                        parts.budget()))
                 // HTTP/1.0 is refused (505) in the API's error shape, saying why; so is a head or framing Helidon's
                 // parser refuses, which Helidon answers with an empty body (ParseRefusal).
                 .directHandlers(parseRefusals(parts))

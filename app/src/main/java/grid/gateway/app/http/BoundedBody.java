@@ -165,11 +165,15 @@ public final class BoundedBody {
 
     // Helidon's chunk decoder throws NumberFormatException, IllegalArgumentException or its own data exceptions on
     // bad framing, and an I/O exception when the client goes away: all the same to us. A chunk announced over the
-    // limit, refused at its size line (RequestLineKeeper), makes the body too large.
+    // limit, refused at its size line (RequestLineKeeper), makes the body too large; one the budget has no room for,
+    // over the budget.
     private static Outcome unreadable(Throwable cause) {
         for (Throwable c = cause; c != null; c = c.getCause()) {
             if (c instanceof ChunkOverLimit) {
                 return new Outcome.TooLarge();
+            }
+            if (c instanceof ChunkOverBudget) {
+                return new Outcome.OverBudget();
             }
         }
         return new Outcome.Unreadable(cause.getClass().getSimpleName() + ": " + cause.getMessage());

@@ -52,14 +52,24 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
     private final ServerConnectionSelector http1;
     private final LongSupplier maxBodyBytes;
+    private final @Nullable BodyBudget budget;
 
     /**
      * Wraps {@code http1}, Helidon's HTTP/1 selector built from the listener's HTTP/1 config; a chunk of a request
      * body announced longer than {@code maxBodyBytes} (the limit in force) is refused at its size line.
      */
     public RequestLineKeeper(ServerConnectionSelector http1, LongSupplier maxBodyBytes) {
+        this(http1, maxBodyBytes, null);
+    }
+
+    /**
+     * As {@link #RequestLineKeeper(ServerConnectionSelector, LongSupplier)}, and a chunk Helidon gathers whole is
+     * reserved in {@code budget} while it is gathered: one the budget has no room for is refused at its size line.
+     */
+    public RequestLineKeeper(ServerConnectionSelector http1, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
         this.http1 = requireNonNull(http1, "http1");
         this.maxBodyBytes = requireNonNull(maxBodyBytes, "maxBodyBytes");
+        this.budget = budget;
     }
 
     @Override
@@ -79,7 +89,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return http1.connection(new KeepingContext(ctx, maxBodyBytes));
+        return http1.connection(new KeepingContext(ctx, maxBodyBytes, budget));
     }
 
     /**
@@ -126,9 +136,9 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         private final ConnectionContext delegate;
         private final KeepingReader reader;
 
-        KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes) {
+        KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
             this.delegate = delegate;
-            this.reader = KeepingReader.over(delegate, maxBodyBytes);
+            this.reader = KeepingReader.over(delegate, maxBodyBytes, budget);
         }
 
         @Override
@@ -251,23 +261,27 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
         private final SocketBytes bytes;
         private final LongSupplier maxBodyBytes;
+        private final @Nullable BodyBudget budget;
         private byte[] lastRead = new byte[0];
 
         // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
         // subclassed; the class itself stays public and open in Helidon 4.5.
         @SuppressWarnings({"removal", "NullAway"}) // Helidon's reader takes a supplier's null as the end of the bytes
-        private KeepingReader(SocketBytes bytes, LongSupplier maxBodyBytes) {
+        private KeepingReader(SocketBytes bytes, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
             super(bytes);
             this.bytes = bytes;
             this.maxBodyBytes = maxBodyBytes;
+            this.budget = budget;
         }
 
         /** A reader of {@code ctx}'s socket that first gives what Helidon's reader already holds. */
-        static KeepingReader over(ConnectionContext ctx, LongSupplier maxBodyBytes) {
+        static KeepingReader over(ConnectionContext ctx, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
             DataReader helidons = ctx.dataReader();
             int held = helidons.available();
             return new KeepingReader(
-                    new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null), maxBodyBytes);
+                    new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null),
+                    maxBodyBytes,
+                    budget);
         }
 
         @Override
@@ -290,15 +304,30 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
         @Override
         public BufferData readBuffer(int length) {
-            if (length > available()) {
-                long limit = maxBodyBytes.getAsLong();
-                if (length > limit) {
-                    // The connection cannot carry another request: what follows is the refused chunk's data.
-                    bytes.end();
-                    throw new ChunkOverLimit(length, limit);
-                }
+            if (length <= available()) {
+                return super.readBuffer(length);
             }
-            return super.readBuffer(length);
+            long limit = maxBodyBytes.getAsLong();
+            if (length > limit) {
+                // The connection cannot carry another request: what follows is the refused chunk's data.
+                bytes.end();
+                throw new ChunkOverLimit(length, limit);
+            }
+            if (budget == null) {
+                return super.readBuffer(length);
+            }
+            // Gathered whole before the body's reader sees a byte of it, so counted while it is: many connections
+            // each sending a chunk just under the limit would otherwise hold what the budget exists to bound. Given
+            // back once gathered; the body's reader then reserves its own copy.
+            if (!budget.tryReserve(length)) {
+                bytes.end();
+                throw new ChunkOverBudget(length);
+            }
+            try {
+                return super.readBuffer(length);
+            } finally {
+                budget.release(length);
+            }
         }
 
         byte[] lastRead() {

@@ -143,6 +143,42 @@ class BodyMemoryIntegrationTest {
     }
 
     @Test
+    void aChunkTheBudgetHasNoRoomFor_503AtItsSizeLine_neverGathered() throws Exception {
+        try (ScriptedUpstream engine = new ScriptedUpstream();
+                GatewayHarness gateway = new GatewayHarness(
+                        dir,
+                        config(
+                                "  max_body_bytes: 65536\n  max_inflight_body_bytes: 65536\n"
+                                        + "  body_timeout_ms: 60000\n",
+                                engine))) {
+            String big = chat(60 * 1024);
+            try (RawHttp slow = new RawHttp(gateway.server.port());
+                    RawHttp chunked = new RawHttp(gateway.server.port())) {
+                slow.send("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + big.length() + "\r\n\r\n" + big.substring(0, 40 * 1024));
+                assertThat(awaitGauge(gateway, v -> v == 60 * 1024)).isEqualTo(60 * 1024);
+
+                // A chunk of 32 KiB, under max_body_bytes, and 1 KiB of it: the budget has 4 KiB left. Gathered whole
+                // before the body's reader counts a byte, it would be held uncounted while the client trickles it.
+                RawHttp.Reply refused = chunked.send(
+                                "POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                                        + "Transfer-Encoding: chunked\r\n\r\n8000\r\n" + "a".repeat(1024))
+                        .readResponses(1);
+                assertThat(refused.status()).isEqualTo(503);
+                assertThat(refused.text().toLowerCase(Locale.ROOT)).contains("\r\nretry-after: 5\r\n");
+                assertThat(refused.closed() || chunked.closedWithin(5_000)).isTrue();
+
+                slow.send(big.substring(40 * 1024));
+                assertThat(slow.readResponses(1).status()).isEqualTo(200);
+            }
+            assertThat(awaitGauge(gateway, v -> v == 0))
+                    .as("the chunk's reservation given back")
+                    .isZero();
+            assertThat(engine.requests()).hasSize(1);
+        }
+    }
+
+    @Test
     void maxConnections_aConnectionPastTheCapIsNotServedUntilOneCloses() throws Exception {
         try (ScriptedUpstream engine = new ScriptedUpstream();
                 GatewayHarness gateway =
