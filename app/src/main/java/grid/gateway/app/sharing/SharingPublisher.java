@@ -62,13 +62,13 @@ final class SharingPublisher implements MemorySharing, BacklogSharing, Runnable 
     /** The last error reply to a write, for the log; the publishing thread's own. */
     private String refusal = "";
 
+    /** Why a waiting confirmation was not written (no stack: it is an outcome, not an error). */
+    private static final Exception NOT_WRITTEN = new NotWritten();
+
     /**
      * One item of the queue: an entry, or an acknowledgement of the stream up to {@code ack}; {@code written}, when a
      * request waits for it, learns the entry's stream id (empty: nothing new in it), or fails when it was not written.
      */
-    /** Why a waiting confirmation was not written (no stack: it is an outcome, not an error). */
-    private static final Exception NOT_WRITTEN = new NotWritten();
-
     private record Outgoing(
             @Nullable SharedEntry entry,
             @Nullable StreamEntryID ack,
