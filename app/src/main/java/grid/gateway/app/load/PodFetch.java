@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: every scrape shares the GET, each on a connection of its own.
  */
-final class PodFetch implements AutoCloseable {
+final class PodFetch {
     static final int CONNECT_SECONDS = 1;
     static final int READ_SECONDS = 2;
     /** The longest time the body may take once the head is read: a page that trickles in is cut like a silent one. */
@@ -168,8 +168,4 @@ final class PodFetch implements AutoCloseable {
         }
         return new Fetched.Answered(body.toString(StandardCharsets.UTF_8));
     }
-
-    /** Holds nothing between GETs: each one's connection is closed when it ends. */
-    @Override
-    public void close() {}
 }

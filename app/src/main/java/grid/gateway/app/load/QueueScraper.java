@@ -245,7 +245,6 @@ public final class QueueScraper implements AutoCloseable {
             lifecycle.unlock();
         }
         scrapes.shutdownNow();
-        fetch.close();
         firstRound.complete(null);
     }
 

@@ -59,8 +59,6 @@ class PodFetchTest {
 
     @AfterEach
     void stop() throws IOException {
-        fetch.close();
-        impatient.close();
         watchdog.shutdownNow();
         server.close();
     }
