@@ -308,7 +308,7 @@ public final class GatewayServer implements AutoCloseable {
      *
      * <pre>
      *   1. /health/ready answers 503 "shutting down"
-     *   2. for {@code delay}: the client listener still accepts and serves as before (load balancers and Services
+     *   2. for {@code delay}: the client listener still accepts and serves as while ready (load balancers and Services
      *      are still sending here until they see step 1), each answer says Connection: close
      *   3. config polls and queue scrapes stop; the client listener closes: new connections are refused;
      *      idle kept-alive connections are closed

@@ -133,7 +133,7 @@ public final class EngineSimulator implements AutoCloseable {
     }
 
     /**
-     * While {@code failing}, {@code /metrics} answers 503 and every other request is served as before: a pod whose
+     * While {@code failing}, {@code /metrics} answers 503 and every other request is served as usual: a pod whose
      * scrape fails, for the gateway's partly measured clusters.
      */
     public void failScrapes(boolean failing) {

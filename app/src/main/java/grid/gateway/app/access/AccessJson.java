@@ -6,12 +6,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The members of one access line's JSON object, appended straight to the line's text.
  *
- * <p>Written by hand, not by the jakarta.json generator it replaces (docs/decisions.md: the generator was about 6% of a
+ * <p>Written by hand, not by the jakarta.json generator (docs/decisions.md: the generator measured about 6% of a
  * request's CPU samples, most of it copying every character through its own buffer). The output is byte for byte
- * what Parsson 1.1.9's generator wrote, which {@code AccessJsonTest} checks over random strings and numbers: a string
+ * what Parsson 1.1.9's generator writes, which {@code AccessJsonTest} checks over random strings and numbers: a string
  * escapes {@code "}, {@code \} and the control characters below U+0020 ({@code \b \t \n \f \r} by name, the others as
  * {@code \}{@code u00xx}, lower-case hex) and copies every other character as it is, non-ASCII and unpaired surrogates
- * included (the sink's UTF-8 encoder turns an unpaired surrogate into {@code ?}, as before); a number is
+ * included (the sink's UTF-8 encoder turns an unpaired surrogate into {@code ?}, as the generator's does); a number is
  * {@link Long#toString(long)} or {@link Double#toString(double)}.
  *
  * <p>Member names are the code's own constants and must need no escaping.

@@ -10,7 +10,8 @@ import java.time.format.DateTimeFormatter;
  *
  * <p>A formatter costs a parse context and a few objects per call; every request of one second shares the text up to
  * the seconds, so the formatter writes that prefix once per second and each line appends only its milliseconds and
- * {@code Z}. The prefix comes from the same pattern, so every year, leap day and year boundary formats as before.
+ * {@code Z}. The prefix comes from the same pattern, so every year, leap day and year boundary formats as the
+ * pattern writes it.
  *
  * <p>Thread-safe: the cached second is one immutable object behind a volatile field; two threads that race on a new
  * second both compute the same prefix and either one's stays.

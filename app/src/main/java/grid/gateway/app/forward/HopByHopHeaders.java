@@ -135,7 +135,7 @@ public final class HopByHopHeaders {
 
     /**
      * Whether the token equals {@code name} (lower-case ASCII) ignoring ASCII case. Only ASCII letters are folded,
-     * so a token with any other character goes the old way (lower-cased into the set), as before.
+     * so a token with any other character is not a known name: it is lower-cased into the set.
      */
     private static boolean is(String value, int start, int length, String name) {
         if (length != name.length()) {
@@ -153,7 +153,7 @@ public final class HopByHopHeaders {
         return true;
     }
 
-    /** The white space {@code String.trim} removed around a token (the old parse's, kept: control characters too). */
+    /** The white space {@code String.trim} removes around a token: every char up to U+0020, control characters too. */
     private static boolean isSpace(char c) {
         return c <= ' ';
     }

@@ -8,9 +8,10 @@ import java.net.UnknownHostException;
 /**
  * Resolves a cluster URL's host to an address that still carries the host as written. Helidon's TLS socket is opened
  * with the resolved address's {@link InetAddress#getHostName()}, and that of an address resolved from an IP literal
- * is a reverse lookup: {@code https://127.0.0.1:8443} was checked against {@code localhost}, so a certificate naming
- * only {@code IP:127.0.0.1} was refused. Keeping the literal makes the identity check (and SNI, which the JDK leaves
- * out for an address) use what the operator wrote. Names resolve as before, first address by the lookup's order.
+ * is a reverse lookup: {@code https://127.0.0.1:8443} would be checked against {@code localhost}, so a certificate
+ * naming only {@code IP:127.0.0.1} would be refused. Keeping the literal makes the identity check (and SNI, which
+ * the JDK leaves out for an address) use what the operator wrote. Names resolve as the JDK resolves them, first
+ * address by the lookup's order.
  */
 public final class HostKeepingResolver implements DnsResolver {
     /** The one instance; it holds nothing. */

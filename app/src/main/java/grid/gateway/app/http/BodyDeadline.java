@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * not its channel, so the channel is read once from Helidon's {@code NioSocket} by a private-field handle. This works
  * only for a plain (not TLS) socket of an NIO listener (Helidon's default) on the class path; anywhere else, or if
  * Helidon's field is gone, {@link #endRead} is {@code null} and {@link BoundedBody} reads the body on a helper
- * thread as before. {@code BodyDeadlineIntegrationTest} fails if the handle stops working against the Helidon in use.
+ * thread instead. {@code BodyDeadlineIntegrationTest} fails if the handle stops working against the Helidon in use.
  */
 final class BodyDeadline {
     private static final System.Logger LOG = System.getLogger(BodyDeadline.class.getName());

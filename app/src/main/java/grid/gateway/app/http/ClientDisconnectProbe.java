@@ -84,7 +84,7 @@ final class ClientDisconnectProbe {
 
     /**
      * The calling thread's request is about to write its answer's first body bytes to the client: it is watched no
-     * more (its watch still closes as before). Writing notices a gone client from now on.
+     * more (closing its watch still ends a connection found gone). Writing notices a gone client from now on.
      */
     void answerStarts() {
         watches.remove(Thread.currentThread());

@@ -6,8 +6,9 @@ import java.util.concurrent.ArrayBlockingQueue;
  * A bounded pool of {@value BoundedBody#FIRST_BUFFER}-byte buffers that a request body is first read into, before
  * it has shown how long it really is.
  *
- * <p>Thread-safe. Without it every body longer than the first buffer allocated that buffer only to copy it into
- * the body's own array once it grew: 16 KiB of garbage per request on top of the body (a 32 KiB body cost 48 KiB).
+ * <p>Thread-safe. Without it every body longer than the first buffer would allocate that buffer only to copy it
+ * into the body's own array once it grew: 16 KiB of garbage per request on top of the body (a 32 KiB body would
+ * cost 48 KiB).
  * A buffer is taken for the length of one read and given back before the body is returned; the body itself always
  * gets an array of its own, so nothing that leaves {@link BoundedBody} shares a pooled buffer. When the pool is
  * empty (more reads in flight than it keeps) a new buffer is allocated; a buffer given back to a full pool is left

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   accept() ── ok ──────────────────────────────> the connection (a pause, if one ran, ends: told once)
  *            └─ IOException, channel still open ─> told once a pause, wait (10 ms doubling to 500 ms), accept again
- *            └─ channel closed (a stop) ─────────> the exception, as before: the listener ends
+ *            └─ channel closed (a stop) ─────────> the exception, passed on: the listener ends
  * </pre>
  *
  * <p>While paused, the kernel keeps completing handshakes into the listen backlog; they are accepted once descriptors

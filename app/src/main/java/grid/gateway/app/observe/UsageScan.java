@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
  * {@link CachedTokens}' fast reader: one pass of the project's JSON tokenizer over the bytes, following member names
  * by byte offsets down the usage paths (a small trie of names), with no parser objects, no decoded text and no
  * events for the rest of the document. It answers only for a text the tokenizer finds {@link
- * JsonTokenizer.Outcome#VALID}; for any other the caller reads the text again the old way, so every input gets the
- * answer it always got (a text nested deeper than the tokenizer's limit, or with malformed UTF-8, which the
- * streaming parser read leniently).
+ * JsonTokenizer.Outcome#VALID}; for any other the caller reads the text again with the jakarta.json streaming
+ * parser, so every input gets that parser's answer (a text nested deeper than the tokenizer's limit, or with
+ * malformed UTF-8, which the streaming parser reads leniently).
  *
  * <p>Not thread-safe; one per text.
  */
@@ -68,7 +68,7 @@ final class UsageScan implements JsonListener {
 
     /**
      * The usage in {@code text[from, to)} by {@link CachedTokens}' rules, or null when the tokenizer does not find one
-     * valid JSON text there (the caller then reads it the old way).
+     * valid JSON text there (the caller then reads it with the streaming parser).
      */
     static CachedTokens.@Nullable UsageReading read(byte[] text, int from, int to) {
         UsageScan scan = new UsageScan(text);

@@ -106,7 +106,10 @@ final class BlockChain implements CanonicalSink {
         fill = 0;
     }
 
-    /** Appends a key; callers never pass {@link #MAX_KEYS}. A 1 KiB prompt no longer allocates room for 512. */
+    /**
+     * Appends a key; callers never pass {@link #MAX_KEYS}. The array doubles as keys come, so a 1 KiB prompt does not
+     * allocate room for 512.
+     */
     private void add(long key) {
         if (count == keys.length) {
             keys = Arrays.copyOf(keys, Math.min(MAX_KEYS, keys.length * 2));

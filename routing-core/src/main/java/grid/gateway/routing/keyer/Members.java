@@ -7,11 +7,11 @@ import java.util.Arrays;
  *
  * <p>Field order never matters to the keyer: walkers look members up by name here and then read them in the order
  * the canonical stream needs. Only names in {@link FieldName#ALL} are recorded, each with its last occurrence and its
- * number of occurrences, so an object costs at most about a kilobyte however many members it has (a 32 MiB body of
- * millions of tiny root members used to record 16 bytes of offsets each). A duplicated name resolves to its last
- * occurrence, as Python's {@code json} module (and so vLLM) reads it, and a {@code null} value counts as absent; a
- * duplicated root {@code model} or {@code cache_salt} is refused by {@link PromptKeyer} instead
- * ({@link NoKeysReason#DUPLICATE_MEMBER}).
+ * number of occurrences, so an object costs at most about a kilobyte however many members it has (a table of every
+ * member would take 16 bytes of offsets for each of the millions of tiny root members a 32 MiB body can hold). A
+ * duplicated name resolves to its last occurrence, as Python's {@code json} module (and so vLLM) reads it, and a
+ * {@code null} value counts as absent; a duplicated root {@code model} or {@code cache_salt} is refused by {@link
+ * PromptKeyer} instead ({@link NoKeysReason#DUPLICATE_MEMBER}).
  *
  * <p>Not thread-safe; one per object visit.
  */

@@ -27,7 +27,7 @@ import java.util.function.Function;
  * <p>Why increments and not a sum of the pods' counters: a pod left out of one round, or one that restarted, would
  * take its whole count out of the sum and put it back later, and calibration would read the jump as a burst of
  * finished requests (or a reset of the cluster). A restarted pod's counts up to its first answer are not known to
- * belong to the interval since its previous answer, so they are left out, as a one-pod cluster's restart always was
+ * belong to the interval since its previous answer, so they are left out, as a one-pod cluster's restart is
  * (its first sample after a restart gives no observation).
  *
  * <p>Not thread-safe: a cluster has one scrape at a time, and each cluster has its own sum.

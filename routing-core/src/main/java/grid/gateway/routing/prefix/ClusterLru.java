@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * whose cells hold the slot and the upper half of the key's hash: 64 bytes an entry, no object per entry. A slot's
  * fields share a cache line; probing, inserting and deleting read only the table (the hash half tells keys apart and
  * gives a cell's home), and a quarter-full table keeps probe runs short, so a new key that evicts another costs
- * about half what it did at 40 bytes an entry (docs/prefix-sharing.md, "Cost").
+ * about half what a 40-byte entry layout measured (docs/prefix-sharing.md, "Cost").
  *
  * <ul>
  *   <li>{@link #run} counts leading keys that are present and unexpired. It does not refresh them.
