@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -21,11 +22,12 @@ class HistoryLabelsTest {
     private static final Pattern LABEL = Pattern.compile("(?i)\\b(?:issues?|sessions?) [0-9]|\\bproduct\\sowner\\b");
 
     /**
-     * Wording that tells what changed rather than what is: the pages an operator reads state the behaviour in force,
-     * and a comparison with an earlier one belongs in CHANGELOG.md.
+     * Wording that tells what changed rather than what is: the pages an operator reads, and every page of docs/ but
+     * the measurement pages, state the behaviour in force, and a comparison with an earlier one belongs in
+     * CHANGELOG.md.
      */
-    private static final Pattern CHANGE = Pattern.compile(
-            "(?i)\\b(?:as before|used to be|no longer|previously|formerly|first wording|was changed|wrote before|found by)\\b");
+    private static final Pattern CHANGE = Pattern.compile("(?i)\\b(?:as before|used to|no longer|previously|formerly"
+            + "|first (?:wording|contract)|was changed|(?:wrote|did) before|the old way|found by)\\b");
 
     /** The pages an operator reads: the entry page, the map, the reference and how-to pages, the deployment files. */
     private static final List<String> OPERATOR_PAGES = List.of(
@@ -43,6 +45,12 @@ class HistoryLabelsTest {
             "etc/helm/grid-gateway/values.yaml",
             "etc/tls/README.md",
             "etc/keys/README.md");
+
+    /**
+     * Pages of docs/ that record measurements of variants taken side by side ("X measured A, Y measured B"), where a
+     * comparison is the fact itself; every other page of docs/ is read like an operator's page.
+     */
+    private static final Set<String> MEASUREMENT_PAGES = Set.of("docs/performance-notes.md", "docs/routing-studies.md");
 
     @Test
     void noDocCommentOrTestName_carriesAHistoryLabel() throws IOException {
@@ -69,7 +77,17 @@ class HistoryLabelsTest {
                         && p.toString().endsWith(".yaml"))) {
             pages.add(root.relativize(example).toString().replace('\\', '/'));
         }
-        assertThat(pages).as("pages read").contains("etc/gateway-example.yaml");
+        for (Path doc : RepoDocs.files(
+                root,
+                p -> p.getNameCount() == 2
+                        && p.getName(0).toString().equals("docs")
+                        && p.toString().endsWith(".md"))) {
+            String page = root.relativize(doc).toString().replace('\\', '/');
+            if (!pages.contains(page) && !MEASUREMENT_PAGES.contains(page)) {
+                pages.add(page);
+            }
+        }
+        assertThat(pages).as("pages read").contains("etc/gateway-example.yaml", "docs/design.md", "docs/decisions.md");
         List<String> found = new ArrayList<>();
         for (String page : pages) {
             found.addAll(matches(CHANGE, page, RepoDocs.read(page)));
@@ -86,16 +104,21 @@ class HistoryLabelsTest {
                 "the request passes as before",
                 "the first wording of design.md said 10; it used to be 10, and is no longer",
                 "what the generator wrote before it. Found by a benchmark",
-                "a body read before the answer; the wording of the API; a used token");
+                "a body read before the answer; the wording of the API; a used token",
+                "beyond the first contract, as one of 4 KiB did before; it used to hold them, read the old way");
 
         assertThat(matches(CHANGE, "x.md", text))
                 .containsExactly(
                         "x.md:1: as before",
                         "x.md:2: first wording",
-                        "x.md:2: used to be",
+                        "x.md:2: used to",
                         "x.md:2: no longer",
                         "x.md:3: wrote before",
-                        "x.md:3: Found by");
+                        "x.md:3: Found by",
+                        "x.md:5: first contract",
+                        "x.md:5: did before",
+                        "x.md:5: used to",
+                        "x.md:5: the old way");
     }
 
     @Test
