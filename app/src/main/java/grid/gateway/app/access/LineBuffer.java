@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * The text of one access line as {@link AccessJson} writes it, and its UTF-8 bytes as the sink writes them: a
  * {@link StringBuilder}, a {@code char} and a {@code byte} array and an encoder, all kept for the next line, so a line
  * written to the sink allocates nothing. The bytes are what {@code String.getBytes(UTF_8)} gives for the same text
- * (an unpaired surrogate becomes {@code ?}), as the sink wrote them before it took bytes.
+ * (an unpaired surrogate becomes {@code ?}), as a character sink encoding the text would write them.
  *
  * <p>One buffer is kept for reuse ({@link #take()}, {@link #release}): requests on virtual threads cannot share a
  * thread-local one, and a single slot taken by an atomic swap costs no allocation when lines do not overlap. A line
