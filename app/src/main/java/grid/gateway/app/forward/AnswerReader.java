@@ -77,6 +77,20 @@ final class AnswerReader {
         return limit - pos;
     }
 
+    /**
+     * Whether the unconsumed bytes cannot be the start of {@code text}: some are held, and they differ from its first
+     * ones. None held: false.
+     */
+    boolean cannotBegin(String text) {
+        int n = Math.min(limit - pos, text.length());
+        for (int i = 0; i < n; i++) {
+            if (buffer[pos + i] != text.charAt(i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The buffer; a line returned by {@link #line} is {@code bytes()[start(), start() + length)}. */
     byte[] bytes() {
         return buffer;
