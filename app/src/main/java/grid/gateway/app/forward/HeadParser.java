@@ -5,7 +5,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.WritableHeaders;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -74,19 +73,15 @@ final class HeadParser {
 
     /** Reads one head; {@code first}: the first of the answer, whose status line is where the answer begins. */
     private static int readOne(AnswerReader reader, Parsed parsed, int budget, boolean first) throws IOException {
-        int left = budget;
-        int length;
-        try {
-            length = reader.line(Math.min(left, AnswerReader.BUFFER - 2));
-            statusLine(reader.bytes(), reader.start(), length, parsed);
-        } catch (IOException e) {
-            // Bytes that cannot begin a status line where the answer begins are no answer to this request: on a
-            // reused connection, what an earlier answer left after the connection was found quiet.
-            if (first && !(e instanceof SocketTimeoutException) && reader.cannotBegin(STATUS_PREFIX)) {
-                throw new NotThisAnswer("bytes that cannot begin a status line where the answer begins", e);
-            }
-            throw e;
+        // Bytes that cannot begin a status line where the answer begins are no answer to this request (on a reused
+        // connection, what an earlier answer left after the connection was found quiet): told at the first byte
+        // that differs, not at a line end that may come only with the engine's answer, seconds later.
+        if (first && !reader.begins(STATUS_PREFIX)) {
+            throw new NotThisAnswer("bytes that cannot begin a status line where the answer begins");
         }
+        int left = budget;
+        int length = reader.line(Math.min(left, AnswerReader.BUFFER - 2));
+        statusLine(reader.bytes(), reader.start(), length, parsed);
         left = spend(left, length);
         reader.consumeLine(length);
         for (int fields = 0; ; fields++) {

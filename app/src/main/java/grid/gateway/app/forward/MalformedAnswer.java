@@ -16,8 +16,4 @@ class MalformedAnswer extends IOException {
     MalformedAnswer(String message) {
         super(message);
     }
-
-    MalformedAnswer(String message, Throwable cause) {
-        super(message, cause);
-    }
 }

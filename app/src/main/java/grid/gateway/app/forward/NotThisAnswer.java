@@ -16,8 +16,4 @@ final class NotThisAnswer extends MalformedAnswer {
     NotThisAnswer(String message) {
         super(message);
     }
-
-    NotThisAnswer(String message, Throwable cause) {
-        super(message, cause);
-    }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -130,6 +131,25 @@ class LeftoverBytesIntegrationTest {
         assertThat(ask("B").status()).isEqualTo(200);
 
         ownAnswerFromANewConnection(ask("C"), "C");
+    }
+
+    @Test
+    void leftoverWhileTheEngineComputes_toldAtItsFirstByte_connectionClosedBeforeTheAnswerComes() throws Exception {
+        // The leftover lands, then nothing for as long as the engine computes the answer: the connection is closed
+        // at the leftover (which tells the engine to stop), not once a line end comes with the answer seconds later.
+        AtomicBoolean closedFirst = new AtomicBoolean();
+        engine.script = e -> {
+            String who = UpstreamAnswersIntegrationTest.who(e);
+            if (!before(e).isEmpty()) {
+                e.write("}");
+                closedFirst.set(e.awaitPeerClose(5_000));
+            }
+            e.write(answer(who, header(e, "x-request-id")));
+        };
+        assertThat(ask("B").status()).isEqualTo(200);
+
+        ownAnswerFromANewConnection(ask("C"), "C");
+        assertThat(closedFirst).as("closed before the answer was written").isTrue();
     }
 
     @Test
