@@ -77,6 +77,29 @@ final class AnswerReader {
         return limit - pos;
     }
 
+    /**
+     * Reads until the unconsumed bytes hold as many as {@code text} or differ from it, and says whether they begin
+     * with it: false as soon as one byte differs, whatever comes after it.
+     *
+     * @throws EOFException if the connection ends first
+     */
+    boolean begins(String text) throws IOException {
+        while (true) {
+            int n = Math.min(limit - pos, text.length());
+            for (int i = 0; i < n; i++) {
+                if (buffer[pos + i] != text.charAt(i)) {
+                    return false;
+                }
+            }
+            if (n == text.length()) {
+                return true;
+            }
+            if (!fill()) {
+                throw new EOFException(received == 0 ? "closed before the answer" : "closed inside the answer's head");
+            }
+        }
+    }
+
     /** The buffer; a line returned by {@link #line} is {@code bytes()[start(), start() + length)}. */
     byte[] bytes() {
         return buffer;

@@ -22,8 +22,9 @@ import java.util.Locale;
  *                   a 205 with content refused (it must have none); neither field: the body ends with the connection
  * </pre>
  *
- * <p>Every refusal is a {@link MalformedAnswer}: the gateway answers 502 and closes the connection. The head, the
- * interim ones included, is at most {@link #MAX_HEAD} bytes.
+ * <p>Every refusal is a {@link MalformedAnswer}: the gateway answers 502 and closes the connection. Bytes that cannot
+ * begin a status line where the answer begins are a {@link NotThisAnswer}, which a reused connection sends again. The
+ * head, the interim ones included, is at most {@link #MAX_HEAD} bytes.
  *
  * <p>Stateless and thread-safe.
  */
@@ -33,6 +34,9 @@ final class HeadParser {
 
     private static final int MAX_INTERIM = 16;
     private static final int STATUS_LINE_MIN = "HTTP/1.1 200".length();
+    /** What every status line begins with, whatever its version. */
+    private static final String STATUS_PREFIX = "HTTP/";
+
     private static final boolean[] TCHAR = tchars();
 
     private HeadParser() {}
@@ -56,7 +60,7 @@ final class HeadParser {
         int budget = MAX_HEAD;
         for (int interim = 0; ; interim++) {
             Parsed parsed = new Parsed();
-            budget = readOne(reader, parsed, budget);
+            budget = readOne(reader, parsed, budget, interim == 0);
             if (parsed.status >= 100 && parsed.status < 200 && parsed.status != 101) {
                 if (interim == MAX_INTERIM) {
                     throw new MalformedAnswer("more than " + MAX_INTERIM + " interim answers");
@@ -67,7 +71,14 @@ final class HeadParser {
         }
     }
 
-    private static int readOne(AnswerReader reader, Parsed parsed, int budget) throws IOException {
+    /** Reads one head; {@code first}: the first of the answer, whose status line is where the answer begins. */
+    private static int readOne(AnswerReader reader, Parsed parsed, int budget, boolean first) throws IOException {
+        // Bytes that cannot begin a status line where the answer begins are no answer to this request (on a reused
+        // connection, what an earlier answer left after the connection was found quiet): told at the first byte
+        // that differs, not at a line end that may come only with the engine's answer, seconds later.
+        if (first && !reader.begins(STATUS_PREFIX)) {
+            throw new NotThisAnswer("bytes that cannot begin a status line where the answer begins");
+        }
         int left = budget;
         int length = reader.line(Math.min(left, AnswerReader.BUFFER - 2));
         statusLine(reader.bytes(), reader.start(), length, parsed);

@@ -6,10 +6,10 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSocket;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One open connection to a backend cluster (docs/design.md §H18): its socket (TLS over the plain one for https), the
@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>An idle connection is checked before it is reused ({@link #isQuiet()}): it must have nothing to read. Bytes that
  * arrived while it was idle (the rest of an answer longer than it said, anything an engine writes unasked) or the
- * engine's close (its keep-alive timeout) take it out of use, so no request ever reads a byte meant for another.
+ * engine's close (its keep-alive timeout) take it out of use. Bytes written after that check are read where the next
+ * answer begins; what can be told is no answer to that request ({@link NotThisAnswer}: bytes that cannot begin a
+ * status line, an answer naming an earlier request, {@link #namesAnEarlierRequest}) is never relayed.
  *
  * <pre>
  *   pooled ──acquire: isQuiet()──> in use (one exchange) ──answer read exactly, nothing buffered──> pooled
@@ -30,6 +32,12 @@ import org.jspecify.annotations.Nullable;
  * answer ({@link BodyWriter}): the socket's two directions are independent.
  */
 final class UpstreamConnection {
+    /**
+     * How many of the requests sent before the one in progress an answer's {@code X-Request-Id} is checked against
+     * ({@link #namesAnEarlierRequest}).
+     */
+    static final int EARLIER_IDS = 16;
+
     private final Origin origin;
     private final SocketChannel channel;
     private final Socket socket;
@@ -43,8 +51,8 @@ final class UpstreamConnection {
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private int answers;
     private long idleSince;
-    /** The {@code X-Request-Id} of the last request sent on this connection; null before the first. */
-    private @Nullable String lastRequestId;
+    /** The {@code X-Request-Id}s of the latest requests sent on this connection, the newest last. */
+    private final ArrayDeque<String> requestIds = new ArrayDeque<>();
 
     /**
      * A connection over {@code socket}, which is {@code channel}'s own socket or a TLS socket layered over it.
@@ -73,15 +81,22 @@ final class UpstreamConnection {
         return answers > 0;
     }
 
+    /** A request with the id {@code requestId} is sent now. */
+    void requestSent(String requestId) {
+        if (requestIds.size() > EARLIER_IDS) {
+            requestIds.removeFirst();
+        }
+        requestIds.addLast(requestId);
+    }
+
     /**
-     * A request with the id {@code requestId} is sent now; returns the id of the request sent before it on this
-     * connection (null on a new one), which an answer must not name ({@link UpstreamForwarder}).
+     * Whether {@code answerId}, the {@code X-Request-Id} of the answer to the request in progress (whose id is
+     * {@code id}), names one of the {@link #EARLIER_IDS} requests sent before it on this connection rather than this
+     * one: that answer was written for an earlier request ({@link UpstreamForwarder}). Never when it names {@code id}
+     * (a client that sends one id again, a retry).
      */
-    @Nullable
-    String requestSent(String requestId) {
-        String before = lastRequestId;
-        lastRequestId = requestId;
-        return before;
+    boolean namesAnEarlierRequest(String answerId, String id) {
+        return !answerId.equals(id) && requestIds.contains(answerId);
     }
 
     /** The exchange in progress got its answer read exactly: the connection has carried one more. */

@@ -26,9 +26,11 @@ import org.jspecify.annotations.Nullable;
  *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if the whole request went out before
  *       the answer came and the answer was read exactly
  *   a reused connection that fails before the first byte of its answer (written to a connection the engine had
- *   closed), or answers 408 (the engine's keep-alive timeout, written as the request went out): sent once more on
- *   a new connection, whatever the method and path (the body is held, nothing reached the client); a failure after
- *   the answer began, or on a new connection, is not sent again
+ *   closed), answers 408 (the engine's keep-alive timeout, written as the request went out), or begins with what is
+ *   no answer to this request (NotThisAnswer: bytes that cannot begin a status line, an answer naming an earlier
+ *   request; what an earlier exchange left): sent once more on a new connection, whatever the method and path (the
+ *   body is held, nothing reached the client); a failure after the answer began, or on a new connection, is not
+ *   sent again
  * </pre>
  *
  * <p>Failures are sorted by when they happen ({@link UpstreamFailure}): connecting (the TLS handshake included) is
@@ -139,7 +141,7 @@ public final class UpstreamForwarder {
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         BodyWriter body = null;
-        String before = connection.requestSent(id);
+        connection.requestSent(id);
         try {
             bytes.writeHead(connection, alarm);
             body = writeBody(connection, bytes.bodyAfterHead());
@@ -156,10 +158,10 @@ public final class UpstreamForwarder {
                 connection.close();
                 return new Exchanged.Failed(UpstreamFailure.RESET, true, "a 408 on a reused connection");
             }
-            // An answer naming the request sent before on this connection (after the 408 of a keep-alive timeout,
-            // which is retried whatever it names): the engine is one answer behind, so this is not the client's.
-            if (answersTheRequestBefore(answerHead, before, id)) {
-                throw new MalformedAnswer("the answer to the request sent before on this connection");
+            // An answer naming a request sent earlier on this connection (after the 408 of a keep-alive timeout,
+            // which is retried whatever it names): the engine wrote an answer too many, so this is not the client's.
+            if (answersAnEarlierRequest(connection, answerHead, id)) {
+                throw new NotThisAnswer("the answer to a request sent earlier on this connection");
             }
             // An answer that came before the whole body went out: the rest is not sent, and the connection, holding
             // part of a request, is closed after this answer.
@@ -197,15 +199,15 @@ public final class UpstreamForwarder {
 
     /**
      * Whether the answer's {@code X-Request-Id}, which an engine may echo (vLLM with
-     * {@code --enable-request-id-headers}), names the request sent before {@code id} on the connection ({@code before})
-     * rather than this one: the engine wrote an answer too many, and every answer on the connection now comes one
-     * request late (HTTP/1.1 shows it by no other byte). Not when both requests had the same id (a client's retry).
+     * {@code --enable-request-id-headers}), names a request sent on {@code connection} before this one (whose id is
+     * {@code id}): the engine wrote an answer too many, and the answers on the connection now come late (HTTP/1.1
+     * shows it by no other byte). Not when it names {@code id} (a client that sent one id twice).
      */
-    private static boolean answersTheRequestBefore(AnswerHead answer, @Nullable String before, String id) {
-        if (before == null || before.equals(id)) {
-            return false;
-        }
-        return answer.headers().first(RequestIds.HEADER).map(before::equals).orElse(false);
+    private static boolean answersAnEarlierRequest(UpstreamConnection connection, AnswerHead answer, String id) {
+        return answer.headers()
+                .first(RequestIds.HEADER)
+                .map(named -> connection.namesAnEarlierRequest(named, id))
+                .orElse(false);
     }
 
     private static Exchanged failed(UpstreamConnection connection, Exception failure, boolean silent) {
@@ -215,10 +217,12 @@ public final class UpstreamForwarder {
             return new Exchanged.Failed(UpstreamFailure.CONNECT, false, cause);
         }
         UpstreamFailure kind = silent ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(failure);
+        // Stale: a reused connection the engine had closed (nothing of an answer came), or on which what came first
+        // is no answer to this request (bytes an earlier exchange left, written after the connection was found quiet).
         boolean stale = kind == UpstreamFailure.RESET
                 && connection.reused()
-                && connection.reader().received() == 0
-                && !(failure instanceof MalformedAnswer);
+                && (failure instanceof NotThisAnswer
+                        || (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer)));
         return new Exchanged.Failed(kind, stale, cause);
     }
 

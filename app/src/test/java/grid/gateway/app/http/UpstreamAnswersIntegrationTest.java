@@ -279,33 +279,6 @@ class UpstreamAnswersIntegrationTest {
         assertThat(ask("/v1/chat/completions", "D").body()).isEqualTo(body("D"));
     }
 
-    @Test
-    void answerEchoingTheIdOfTheRequestBefore_502_neverRelayed_connectionClosed() throws Exception {
-        // An engine that echoes X-Request-Id (vLLM with --enable-request-id-headers) and has fallen one answer behind
-        // on a connection (it once wrote an answer too many): it answers C with what it owed B. Nothing else in
-        // HTTP/1.1 tells that answer from C's own; relayed, C would read B's answer, and each later client on the
-        // connection the answer of the one before.
-        List<String> ids = new CopyOnWriteArrayList<>();
-        engine.script = e -> {
-            ids.add(header(e.head, "x-request-id"));
-            String answering = who(e).equals("C") ? "B" : who(e);
-            String id = ids.get(who(e).equals("C") ? ids.size() - 2 : ids.size() - 1);
-            String owed = body(answering);
-            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: " + id + "\r\nContent-Length: "
-                    + owed.length() + "\r\n\r\n" + owed);
-        };
-
-        assertThat(ask("/v1/chat/completions", "B").body()).isEqualTo(body("B"));
-        RawClient.Answer c = ask("/v1/chat/completions", "C");
-
-        assertThat(c.status()).isEqualTo(502);
-        assertThat(c.body()).contains("\"code\":\"bad_gateway\"").doesNotContain("who");
-        ScriptedUpstream.Exchange b = engine.take();
-        assertThat(engine.take().socket).as("C sent on B's connection").isSameAs(b.socket);
-        assertThat(ask("/v1/chat/completions", "D").body()).isEqualTo(body("D"));
-        assertThat(engine.take().socket).as("D on a new connection").isNotSameAs(b.socket);
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"Content-Length: 4", "Transfer-Encoding: chunked"})
     void noContentAnnouncingABody_bodyWrittenAfterTheNextRequestCame_neverReadAsItsAnswer(String announced)
