@@ -345,6 +345,8 @@ class UpstreamFaultsIntegrationTest {
                 taken.addAndGet(n);
                 Thread.sleep(50); // the engine's pace, not a wait for the gateway
             }
+            // Closed here: the rest of the body, still coming, is no next request to read.
+            e.socket.close();
         };
         String big = CHAT.replace("hello", "h".repeat(16 * 1024 * 1024 - CHAT.length()));
         long start = System.nanoTime();
