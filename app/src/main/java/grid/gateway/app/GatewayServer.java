@@ -169,7 +169,7 @@ public final class GatewayServer implements AutoCloseable {
                 budget,
                 scheduler,
                 metrics.edge());
-        return new Listeners.AdminParts(registry, readiness, explain, snapshot::get);
+        return new Listeners.AdminParts(registry, readiness, explain, snapshot::get, budget);
     }
 
     /** What the client listener's routing is built from: the parts built above, and the runtime's access log. */

@@ -2,6 +2,7 @@ package grid.gateway.app;
 
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.config.ServerSettings;
+import grid.gateway.app.http.BodyBudget;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
@@ -65,9 +66,14 @@ final class Listeners {
      * @param readiness answers {@code /health/ready}
      * @param explain answers {@code POST /route/explain}
      * @param snapshot the config in force (its {@code server.max_body_bytes} bounds a body's chunks)
+     * @param budget the client listener's body budget, where the admin listener's bodies are held too
      */
     record AdminParts(
-            MeterRegistry registry, Readiness readiness, Handler explain, Supplier<GatewaySnapshot> snapshot) {}
+            MeterRegistry registry,
+            Readiness readiness,
+            Handler explain,
+            Supplier<GatewaySnapshot> snapshot,
+            BodyBudget budget) {}
 
     /**
      * The admin listener: /metrics, /health and /route/explain, with the same header deadline as the client listener.
@@ -80,7 +86,9 @@ final class Listeners {
                 // The header deadline guards the admin listener too: a scrape port is as easy to hold open. Its
                 // connections come through RequestLineKeeper too, which refuses a body chunk announced over
                 // max_body_bytes before Helidon gathers it whole (an admin page reads no body, but Helidon reads
-                // what is left of one to keep the connection).
+                // what is left of one to keep the connection), and reserves one it gathers in the clients' body
+                // budget, as /route/explain reserves the body it reads: 128 admin connections each trickling a
+                // chunk under max_body_bytes would otherwise hold memory nothing counts.
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(new RequestLineKeeper(
                         Http1ConnectionSelector.builder()
@@ -88,7 +96,8 @@ final class Listeners {
                                         .addReceiveListener(headerDeadline)
                                         .build())
                                 .build(),
-                        () -> parts.snapshot().get().config().server().maxBodyBytes()))
+                        () -> parts.snapshot().get().config().server().maxBodyBytes(),
+                        parts.budget()))
                 .shutdownHook(false);
         bind.tls().ifPresent(adminBuilder::tls);
         AdminRoutes.serve(adminBuilder, parts.registry(), parts.readiness(), parts.explain());

@@ -2,6 +2,7 @@ package grid.gateway.app.forward;
 
 import java.io.IOException;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The part of a request body that the kernel did not take at once ({@link UpstreamConnection#writeWithoutWaiting}),
@@ -19,7 +20,15 @@ import java.time.Duration;
  * <p>RFC 9112 §9.5: a client that sees an answer while it still sends the body stops sending it
  * ({@link #stop()}); the connection then holds part of a request, so it is closed after that answer, never pooled.
  * The writer's slices are watched by an idle alarm of their own (each write may wait at most the idle timeout, then
- * the connection is closed): the exchange's alarm watches the answer's reads, one operation at a time.
+ * the connection is closed): the exchange's alarm watches the answer's reads, one operation at a time. The whole
+ * write is bounded by the exchange's head deadline ({@code first_byte_timeout_ms}, counted from the head's write):
+ * when no head has come by then the exchange fails and closes the connection, which ends a write in progress, so an
+ * engine that reads one slice per idle timeout holds the exchange no longer than a silent one.
+ *
+ * <p>Each slice is copied from the body into the writer's own 64 KiB array and written from there, and a stop lets go
+ * of the body at once: a slice blocked in a write after an early answer (it ends only when the connection closes,
+ * after that answer) holds its 64 KiB, not the whole body, whose bytes the request has given back to the body budget
+ * by then ({@link ForwardRequest#answerBegan()}).
  *
  * <p>Thread-safe: the writer thread writes; any thread may ask or stop.
  */
@@ -34,14 +43,27 @@ final class BodyWriter {
      */
     static final Duration GRACE = Duration.ofMillis(20);
 
+    private final UpstreamConnection connection;
     private final IdleAlarm alarm;
-    private volatile boolean stopped;
+    private final int length;
+    /** The slice being written: a copy, so that a write blocked after a stop holds no part of the body. */
+    private final byte[] slice;
+    /** The body; null once stopped. */
+    private volatile byte @Nullable [] body;
+    /** Where the next slice starts in the body; the writer thread's own. */
+    private int at;
+
     private volatile boolean written;
     private final Thread thread;
 
     private BodyWriter(UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm) {
+        this.connection = connection;
         this.alarm = alarm;
-        this.thread = Thread.ofVirtual().name("upstream-body").unstarted(() -> write(connection, body, from));
+        this.body = body;
+        this.length = body.length;
+        this.at = from;
+        this.slice = new byte[Math.min(SLICE, body.length - from)];
+        this.thread = Thread.ofVirtual().name("upstream-body").unstarted(this::write);
     }
 
     /**
@@ -54,18 +76,37 @@ final class BodyWriter {
         return writer;
     }
 
-    private void write(UpstreamConnection connection, byte[] body, int from) {
+    private void write() {
         try {
-            for (int at = from; at < body.length && !stopped; at += SLICE) {
-                alarm.write(connection, body, at, Math.min(SLICE, body.length - at));
+            int n;
+            while ((n = nextSlice()) > 0) {
+                alarm.write(connection, slice, 0, n);
             }
-            written = !stopped;
+            written = n == 0;
         } catch (IOException | RuntimeException e) {
             // The connection was closed or reset: the exchange's thread meets that on its own reads, or has an
             // answer that came first and closes this connection after it.
         } finally {
             alarm.close();
         }
+    }
+
+    /**
+     * Copies the next slice of the body into {@link #slice}: its length, 0 once the whole body is written, -1 once
+     * stopped. The body is read from its field here only, never held across a write.
+     */
+    private int nextSlice() {
+        if (at == length) {
+            return 0;
+        }
+        byte[] whole = body;
+        if (whole == null) {
+            return -1;
+        }
+        int n = Math.min(slice.length, length - at);
+        System.arraycopy(whole, at, slice, 0, n);
+        at += n;
+        return n;
     }
 
     /**
@@ -91,11 +132,11 @@ final class BodyWriter {
     }
 
     /**
-     * Sends no more of the body: an answer came (or the exchange failed). A slice being written now is no longer
-     * watched; it ends when the connection closes, which it does after that answer.
+     * Sends no more of the body and lets go of it: an answer came (or the exchange failed). A slice being written now
+     * is no longer watched; it ends when the connection closes, which it does after that answer.
      */
     void stop() {
-        stopped = true;
+        body = null;
         alarm.close();
     }
 }

@@ -8,12 +8,12 @@ import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -30,6 +30,10 @@ import org.jspecify.annotations.Nullable;
  * skipped, never taken for the page's answer), the body read a buffer at a time whatever its framing announced, so
  * the limit bounds what a scrape holds (a chunk announced as 2 GiB is read and refused at the limit like any other
  * page, never gathered whole first).
+ *
+ * <p>What a page holds is counted in the memory all scrapes share ({@link ScrapeMemory}): its buffer as it grows, then
+ * the text decoded from it while the caller's reader parses it, all given back once parsed. A page the shared memory
+ * has no room for fails its scrape.
  *
  * <p>The read timeout bounds each read only: an engine that trickles its TLS handshake or its answer's head, a byte
  * now and then, would hold the GET (and its cluster's scrapes, since no other starts while one runs) for hours. So an
@@ -50,14 +54,16 @@ final class PodFetch {
     static final int WHOLE_SECONDS = CONNECT_SECONDS + READ_SECONDS + BODY_SECONDS + 2;
     /** The largest exposition read; a larger one is a failed scrape. */
     static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
+    /** A page's first buffer; it doubles as the page comes, up to one byte over the limit. */
+    static final int FIRST_BUFFER = 16 * 1024;
 
-    /** What one GET gave: the exposition of a 2xx answer, or why there is none. */
-    sealed interface Fetched {
-        /** A 2xx answer's text. */
-        record Answered(String text) implements Fetched {}
+    /** What one GET gave: what the caller read from a 2xx answer's exposition, or why there is none. */
+    sealed interface Fetched<T> {
+        /** What the caller's reader made of a 2xx answer's text. */
+        record Answered<T>(T value) implements Fetched<T> {}
 
         /** No usable answer; {@code why} ends a log line. */
-        record Failed(String why) implements Fetched {}
+        record Failed<T>(String why) implements Fetched<T> {}
     }
 
     private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
@@ -65,14 +71,19 @@ final class PodFetch {
     private final ScheduledExecutorService watchdog;
     private final Duration whole;
     private final PageGet pages;
+    private final ScrapeMemory memory;
 
-    /** A fetch whose body deadline runs on the system's monotonic clock and whole deadline on {@code watchdog}. */
-    PodFetch(ScheduledExecutorService watchdog) {
-        this(SystemMonotonicClock.INSTANCE, watchdog, Duration.ofSeconds(WHOLE_SECONDS));
+    /**
+     * A fetch whose body deadline runs on the system's monotonic clock and whole deadline on {@code watchdog}, its pages
+     * held in {@code memory}.
+     */
+    PodFetch(ScheduledExecutorService watchdog, ScrapeMemory memory) {
+        this(SystemMonotonicClock.INSTANCE, watchdog, Duration.ofSeconds(WHOLE_SECONDS), memory);
     }
 
     /** A fetch whose body deadline runs on {@code clock}, and the whole GET within {@code whole} (tests). */
-    PodFetch(MonotonicClock clock, ScheduledExecutorService watchdog, Duration whole) {
+    PodFetch(MonotonicClock clock, ScheduledExecutorService watchdog, Duration whole, ScrapeMemory memory) {
+        this.memory = requireNonNull(memory, "memory");
         this.clock = requireNonNull(clock, "clock");
         this.watchdog = requireNonNull(watchdog, "watchdog");
         this.whole = requireNonNull(whole, "whole");
@@ -84,36 +95,43 @@ final class PodFetch {
         this.tls = requireNonNull(clusterTls, "clusterTls");
     }
 
-    /** One GET of {@code uri}, a pod of {@code cluster}, within the whole deadline. */
-    Fetched get(BackendCluster cluster, URI uri) {
+    /**
+     * One GET of {@code uri}, a pod of {@code cluster}, within the whole deadline; a 2xx answer's text is given to
+     * {@code reader} while the page is held (counted), and let go of once it returns.
+     */
+    <T> Fetched<T> get(BackendCluster cluster, URI uri, Function<String, T> reader) {
         WholeDeadline deadline = new WholeDeadline(Thread.currentThread());
         ScheduledFuture<?> alarm = watchdog.schedule(deadline::fire, whole.toNanos(), TimeUnit.NANOSECONDS);
         try {
             // Read whole before the alarm cut it: the page stands, whatever the alarm did since.
-            return fetch(cluster, uri);
+            return fetch(cluster, uri, reader);
         } catch (IOException | RuntimeException failed) {
-            return deadline.end() ? cut() : new Fetched.Failed("failed: " + Causes.describe(failed));
+            return deadline.end() ? cut() : new Fetched.Failed<>("failed: " + Causes.describe(failed));
         } finally {
             deadline.end();
             alarm.cancel(false);
         }
     }
 
-    private Fetched cut() {
-        return new Fetched.Failed("no whole answer within " + whole.toMillis() + " ms");
+    private <T> Fetched<T> cut() {
+        return new Fetched.Failed<>("no whole answer within " + whole.toMillis() + " ms");
     }
 
-    private Fetched fetch(BackendCluster cluster, URI uri) throws IOException {
+    private <T> Fetched<T> fetch(BackendCluster cluster, URI uri, Function<String, T> reader) throws IOException {
         @Nullable
         Tls clusterTls =
                 "https".equalsIgnoreCase(uri.getScheme()) ? tls.apply(cluster).orElse(null) : null;
         try (PageGet.Page answer = pages.get(uri, clusterTls)) {
             if (answer.status() / 100 != 2) {
-                return new Fetched.Failed("answered " + answer.status());
+                return new Fetched.Failed<>("answered " + answer.status());
             }
-            return body(
-                    answer.body(),
-                    clock.nanoTime() + Duration.ofSeconds(BODY_SECONDS).toNanos());
+            try (Held held = new Held()) {
+                return body(
+                        answer.body(),
+                        clock.nanoTime() + Duration.ofSeconds(BODY_SECONDS).toNanos(),
+                        held,
+                        reader);
+            }
         }
     }
 
@@ -150,22 +168,70 @@ final class PodFetch {
     }
 
     /**
-     * Reads the body read by read, at most one byte over the limit (an oversized body is recognised without holding
-     * it), failing once {@code deadline} has passed.
+     * Reads the body read by read into a buffer that grows as it comes (reserved in the shared memory before it is
+     * allocated), at most one byte over the limit (an oversized body is recognised without holding it), failing once
+     * {@code deadline} has passed; then decodes it (the text reserved too) and hands the text to {@code reader}.
      */
-    private Fetched body(InputStream in, long deadline) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        int n;
-        while ((n = in.read(buffer, 0, Math.min(buffer.length, MAX_EXPOSITION_BYTES + 1 - body.size()))) > 0) {
-            body.write(buffer, 0, n);
-            if (body.size() > MAX_EXPOSITION_BYTES) {
-                return new Fetched.Failed("exposition over " + MAX_EXPOSITION_BYTES + " bytes");
+    private <T> Fetched<T> body(InputStream in, long deadline, Held held, Function<String, T> reader)
+            throws IOException {
+        byte[] page = new byte[0];
+        int size = 0;
+        while (true) {
+            if (size == page.length) {
+                int capacity = (int) Math.min(MAX_EXPOSITION_BYTES + 1L, Math.max(FIRST_BUFFER, 2L * size));
+                if (!held.reserve(capacity)) {
+                    return memorySpent();
+                }
+                page = Arrays.copyOf(page, capacity);
+                held.release(size); // the smaller buffer, let go of
+            }
+            int n = in.read(page, size, page.length - size);
+            if (n < 0) {
+                break;
+            }
+            size += n;
+            if (size > MAX_EXPOSITION_BYTES) {
+                return new Fetched.Failed<>("exposition over " + MAX_EXPOSITION_BYTES + " bytes");
             }
             if (clock.nanoTime() - deadline > 0) {
-                return new Fetched.Failed("exposition not read within " + BODY_SECONDS + " s");
+                return new Fetched.Failed<>("exposition not read within " + BODY_SECONDS + " s");
             }
         }
-        return new Fetched.Answered(body.toString(StandardCharsets.UTF_8));
+        String text = new String(page, 0, size, StandardCharsets.UTF_8);
+        // One byte a character when the page is ASCII (a compact string), else at most two.
+        if (!held.reserve(text.length() == size ? size : 2L * text.length())) {
+            return memorySpent();
+        }
+        held.release(page.length);
+        page = null; // the buffer is let go of before the text is parsed
+        return new Fetched.Answered<>(reader.apply(text));
+    }
+
+    private <T> Fetched<T> memorySpent() {
+        return new Fetched.Failed<>("not read: the scrapes' page memory (" + memory.limit() + " bytes) is spent");
+    }
+
+    /** What one page holds of the shared memory, all given back when it is closed. */
+    private final class Held implements AutoCloseable {
+        private long held;
+
+        boolean reserve(long bytes) {
+            if (!memory.tryReserve(bytes)) {
+                return false;
+            }
+            held += bytes;
+            return true;
+        }
+
+        void release(long bytes) {
+            memory.release(bytes);
+            held -= bytes;
+        }
+
+        @Override
+        public void close() {
+            memory.release(held);
+            held = 0;
+        }
     }
 }

@@ -49,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * scheduler (injected)           virtual threads, one round per cluster at a time, its pods in parallel
  *   every poll interval:           GET each pod (connect 1 s, read 2 s, body within 5 s, no redirects, at most
- *                                  8 MiB, a connection of its own)
+ *                                  8 MiB, 64 MiB of pages across all scrapes, a connection of its own)
  *     pollNow() -----------------&gt;   every pod: 2xx + a finite queue_metric  -&gt; router.scraped(Σ)   SAMPLED
  *       never waits for a scrape     some pods, the others failed or without -&gt; router.scraped(Σ)   PARTLY_SAMPLED
  *                                    2xx, none with the queue metric         -&gt; router.scraped(Σ)   NO_QUEUE_METRIC
@@ -155,7 +155,7 @@ public final class QueueScraper implements AutoCloseable {
         this.router = requireNonNull(router, "router");
         this.clock = requireNonNull(clock, "clock");
         this.scheduler = requireNonNull(scheduler, "scheduler");
-        this.fetch = new PodFetch(scheduler);
+        this.fetch = new PodFetch(scheduler, new ScrapeMemory());
         this.targets = new PodTargets(
                 host -> resolver.resolve(host),
                 PodTargets.LOOKUP_DEADLINE,
@@ -330,14 +330,18 @@ public final class QueueScraper implements AutoCloseable {
      */
     private record PodAnswers(Map<String, EngineSample> samples, int measured, List<String> failures) {}
 
-    /** GETs every pod, in parallel when there are several (a one-pod cluster's GET runs on the round's thread). */
+    /**
+     * GETs every pod, in parallel when there are several (a one-pod cluster's GET runs on the round's thread), each
+     * page parsed on its GET's thread while its memory is counted ({@link ScrapeMemory}).
+     */
     private PodAnswers fetchAll(BackendCluster cluster, List<URI> pods, String metric) {
-        List<CompletableFuture<PodFetch.Fetched>> fetches = new ArrayList<>(pods.size());
+        Function<String, EngineSample> read = text -> parser.parse(text, metric, clock.nanoTime());
+        List<CompletableFuture<PodFetch.Fetched<EngineSample>>> fetches = new ArrayList<>(pods.size());
         for (URI pod : pods) {
             fetches.add(
                     pods.size() == 1
-                            ? CompletableFuture.completedFuture(fetch.get(cluster, pod))
-                            : fetchAsync(cluster, pod));
+                            ? CompletableFuture.completedFuture(fetch.get(cluster, pod, read))
+                            : fetchAsync(cluster, pod, read));
         }
         Map<String, EngineSample> samples = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
@@ -345,8 +349,7 @@ public final class QueueScraper implements AutoCloseable {
         for (int i = 0; i < pods.size(); i++) {
             URI pod = pods.get(i);
             switch (fetches.get(i).join()) {
-                case PodFetch.Fetched.Answered(String text) -> {
-                    EngineSample sample = parser.parse(text, metric, clock.nanoTime());
+                case PodFetch.Fetched.Answered<EngineSample>(EngineSample sample) -> {
                     samples.put(pod.toString(), sample);
                     if (sample.waiting().isPresent()) {
                         measured++;
@@ -354,17 +357,18 @@ public final class QueueScraper implements AutoCloseable {
                         failures.add(pod + " has no finite sample of " + metric);
                     }
                 }
-                case PodFetch.Fetched.Failed(String why) -> failures.add(pod + " " + why);
+                case PodFetch.Fetched.Failed<EngineSample>(String why) -> failures.add(pod + " " + why);
             }
         }
         return new PodAnswers(samples, measured, failures);
     }
 
-    private CompletableFuture<PodFetch.Fetched> fetchAsync(BackendCluster cluster, URI pod) {
+    private CompletableFuture<PodFetch.Fetched<EngineSample>> fetchAsync(
+            BackendCluster cluster, URI pod, Function<String, EngineSample> read) {
         try {
-            return CompletableFuture.supplyAsync(() -> fetch.get(cluster, pod), scrapes);
+            return CompletableFuture.supplyAsync(() -> fetch.get(cluster, pod, read), scrapes);
         } catch (RejectedExecutionException closing) {
-            return CompletableFuture.completedFuture(new PodFetch.Fetched.Failed("not scraped: the scraper closed"));
+            return CompletableFuture.completedFuture(new PodFetch.Fetched.Failed<>("not scraped: the scraper closed"));
         }
     }
 

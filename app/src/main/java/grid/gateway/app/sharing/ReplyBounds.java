@@ -13,7 +13,9 @@ import java.net.ProtocolException;
  * length up to CRLF and that many bytes and a CRLF ({@code $ = !}), or a count up to CRLF and that many items
  * ({@code * ~ >}; pairs for {@code % |}; an attribute {@code |} is no item of the aggregate around it). {@code -1}
  * is the null length; any other negative length, a length that is not a number and an unknown type byte are refused
- * too, as the client would fail on them anyway. A bulk string's bytes are skipped by count, not looked at.
+ * too, as the client would fail on them anyway. A bulk string's bytes are skipped by count, not looked at. A whole
+ * reply is bounded too ({@link #MAX_REPLY}): each of its bulks and counts may be within its bound while together they
+ * are not (65,536 bulks of 8 MiB).
  *
  * <p>Allocates nothing after construction. Not thread-safe: the connection's reading thread.
  */
@@ -46,6 +48,16 @@ final class ReplyBounds {
      */
     static final int MAX_LINE = 64 << 10;
 
+    /**
+     * A whole reply's bytes at most, its headers and nested items included (the client holds a reply's values all at
+     * once). An ordinary XREAD batch of {@link SharingReader#COUNT} entries of a few KiB each is a few MiB; the largest
+     * legitimate one, 1,000 confirmations of 65,536 keys, is about 700 MB, and is read in smaller batches once refused
+     * ({@link SharingReader}).
+     */
+    static final long MAX_REPLY = 64L << 20;
+
+    private static final String TOO_LONG = "a reply of more than " + MAX_REPLY + " bytes";
+
     /** The next byte is a type byte. */
     private static final int TYPE = 0;
     /** In a line ({@code + - : _ , # (}) up to CRLF. */
@@ -75,6 +87,9 @@ final class ReplyBounds {
     private final boolean[] attribute = new boolean[MAX_DEPTH];
 
     private int depth;
+    /** Bytes of the reply in progress so far. */
+    private long replyBytes;
+
     private String refusal = "";
 
     /**
@@ -87,6 +102,7 @@ final class ReplyBounds {
         int at = offset;
         int end = offset + length;
         while (at < end) {
+            int from = at;
             switch (state) {
                 case PAYLOAD -> {
                     int skip = (int) Math.min(payload, end - at);
@@ -102,7 +118,25 @@ final class ReplyBounds {
                 case LENGTH -> length(bytes[at++]);
                 default -> throw new ProtocolException(refusal);
             }
+            replyBytes += at - from;
+            if (replyBytes > MAX_REPLY) {
+                throw refuse(TOO_LONG);
+            }
+            if (betweenReplies()) {
+                replyBytes = 0;
+            }
         }
+    }
+
+    /** Whether {@code failure} is (or was caused by) a reply refused for its total size, {@link #MAX_REPLY}. */
+    static boolean tooLong(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ProtocolException
+                    && String.valueOf(cause.getMessage()).endsWith(TOO_LONG)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -116,7 +150,7 @@ final class ReplyBounds {
         }
     }
 
-    /** Whether the bytes so far end a whole reply (for tests). */
+    /** Whether the bytes so far end a whole reply. */
     boolean betweenReplies() {
         return state == TYPE && depth == 0;
     }

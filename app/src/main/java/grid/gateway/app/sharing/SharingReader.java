@@ -32,6 +32,8 @@ import redis.clients.jedis.resps.StreamEntryBinary;
  *   connect ──> replay from max(last id read, now − TTL) in batches until a short batch
  *           ──> the workers applied it ──> warm (once)
  *           ──> XREAD BLOCK 1 s after the last id, forever
+ *   a batch of up to 1,000 entries; one refused for its total size (ReplyBounds) is asked again an eighth as large
+ *   after the reconnect, and so on down to one entry, until a batch comes back short
  *   any failure of the link (an error, a reset, a reply the client cannot parse, an id not after the last one)
  *       ──> disconnected, backoff, connect again (continuing after the last id read)
  * </pre>
@@ -40,7 +42,10 @@ import redis.clients.jedis.resps.StreamEntryBinary;
  */
 final class SharingReader implements Runnable {
     static final int BLOCK_MILLIS = 1_000;
+    /** Entries an XREAD asks for, unless a batch was refused for its size. */
     static final int COUNT = 1_000;
+    /** What a batch refused for its total size ({@link ReplyBounds#MAX_REPLY}) is divided by when asked again. */
+    static final int SHRINK = 8;
     /** How long the warm start waits for the workers to apply the replay (the start waits less: warm_start_ms). */
     static final long DRAIN_MILLIS = 60_000;
 
@@ -61,6 +66,12 @@ final class SharingReader implements Runnable {
 
     private final LinkLog log = new LinkLog("reading the Redis stream");
     private StreamEntryID last = new StreamEntryID(0, 0);
+    /**
+     * Entries the next XREAD asks for: {@link #COUNT}, or fewer after a reply refused for its total size, until a
+     * batch comes back short (the large entries were read).
+     */
+    private int batch = COUNT;
+
     private Set<ClusterId> knownClusters = Set.of();
     /** The clusters by site and digest; written by the reader, read by the workers. */
     private volatile Map<String, ClusterId> byKey = Map.of();
@@ -115,7 +126,7 @@ final class SharingReader implements Runnable {
                     acknowledge.accept(last);
                     acks.reading(true);
                     while (!Thread.currentThread().isInterrupted()) {
-                        read(jedis, XReadParams.xReadParams().count(COUNT).block(BLOCK_MILLIS), false);
+                        read(jedis, false);
                     }
                 } catch (RuntimeException | OutOfMemoryError e) {
                     // Not only JedisException: a reply the client cannot parse (garbage, a wrong type) fails with
@@ -125,6 +136,10 @@ final class SharingReader implements Runnable {
                     // hold: it failed, and nothing else holds memory for it.
                     acks.reading(false);
                     meters.connected(false);
+                    if (ReplyBounds.tooLong(e)) {
+                        // A batch of entries too large together: asked again in smaller ones, after the same id.
+                        batch = Math.max(1, batch / SHRINK);
+                    }
                     if (!Thread.currentThread().isInterrupted()) {
                         // (interrupted: being stopped, which closes the socket; no failure of Redis)
                         log.failed(e);
@@ -149,18 +164,29 @@ final class SharingReader implements Runnable {
         if (last.getTime() < oldest) {
             last = new StreamEntryID(Math.max(0, oldest), 0);
         }
-        while (read(jedis, XReadParams.xReadParams().count(COUNT), true) == COUNT) {
+        while (read(jedis, true)) {
             // keep reading: the stream holds more than one batch
         }
     }
 
-    /** One XREAD after the last id, its entries handed to the workers; returns how many entries came. */
-    private int read(Jedis jedis, XReadParams params, boolean replaying) throws InterruptedException {
-        List<Map.Entry<byte[], List<StreamEntryBinary>>> answer = jedis.xreadBinary(params, Map.of(stream, last));
-        if (answer == null || answer.isEmpty()) {
-            return 0;
+    /**
+     * One XREAD of a batch after the last id (blocking for new entries unless {@code replaying}), its entries handed to
+     * the workers; returns whether the batch came back full.
+     */
+    private boolean read(Jedis jedis, boolean replaying) throws InterruptedException {
+        int asked = batch;
+        XReadParams params = XReadParams.xReadParams().count(asked);
+        List<Map.Entry<byte[], List<StreamEntryBinary>>> answer =
+                jedis.xreadBinary(replaying ? params : params.block(BLOCK_MILLIS), Map.of(stream, last));
+        List<StreamEntryBinary> entries = answer == null || answer.isEmpty()
+                ? List.of()
+                : answer.getFirst().getValue();
+        if (entries.size() < asked) {
+            batch = COUNT; // past what had to be read in smaller batches, if anything
         }
-        List<StreamEntryBinary> entries = answer.getFirst().getValue();
+        if (entries.isEmpty()) {
+            return false;
+        }
         refreshClusters();
         boolean applying = false;
         for (StreamEntryBinary entry : entries) {
@@ -185,7 +211,7 @@ final class SharingReader implements Runnable {
             StreamEntryID upTo = last;
             appliers.after(() -> acknowledge.accept(upTo));
         }
-        return entries.size();
+        return entries.size() == asked;
     }
 
     /** Applies one peer's entry (on a worker). */

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -324,6 +326,40 @@ class UpstreamFaultsIntegrationTest {
         } finally {
             done.countDown();
         }
+    }
+
+    @Test
+    void engineThatReadsTheBodySlowlyAndAnswersNothing_cutAtTheFirstByteTimeout_notSliceBySlice() throws Exception {
+        // Each slice of the body's write makes progress well within the idle timeout (the engine takes 8 KiB every
+        // 50 ms: a 16 MiB body would take it 100 s), so no slice ever waits the idle timeout. The exchange's head
+        // deadline bounds the whole write: at first_byte_timeout_ms the connection is closed under it.
+        start("  upstream:\n    first_byte_timeout_ms: 1500\n    idle_timeout_ms: 5000\n", 16 * 1024 * 1024);
+        engine.receiveBuffer(64 * 1024);
+        engine.readsBody = false;
+        AtomicLong taken = new AtomicLong();
+        AtomicBoolean answered = new AtomicBoolean();
+        engine.script = e -> {
+            byte[] buffer = new byte[8 * 1024];
+            int n;
+            while (!answered.get() && (n = e.in.read(buffer)) >= 0) {
+                taken.addAndGet(n);
+                Thread.sleep(50); // the engine's pace, not a wait for the gateway
+            }
+            // Closed here: the rest of the body, still coming, is no next request to read.
+            e.socket.close();
+        };
+        String big = CHAT.replace("hello", "h".repeat(16 * 1024 * 1024 - CHAT.length()));
+        long start = System.nanoTime();
+        RawClient.Answer answer = postRaw("/v1/chat/completions", big);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        answered.set(true);
+        assertThat(answer.status()).isEqualTo(504);
+        assertThat(answer.body()).contains("gateway_timeout");
+        assertThat(elapsedMs).isBetween(1500L, 20_000L);
+        // What the kernel still holds of the body after the close reaches the engine at its pace: the engine's own
+        // count is the proof that the write was not waited out.
+        assertThat(taken.get()).as("body bytes the engine took").isLessThan(big.length() / 2);
+        assertThat(gateway.metrics()).containsPattern("grid_upstream_errors_total\\{[^}]*kind=\"timeout\"[^}]*} 1\\.0");
     }
 
     @ParameterizedTest

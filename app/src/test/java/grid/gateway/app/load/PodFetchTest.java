@@ -25,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,8 +45,11 @@ class PodFetchTest {
 
     private final ManualClock clock = new ManualClock();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
-    private final PodFetch fetch = new PodFetch(clock, watchdog, Duration.ofMinutes(1));
-    private final PodFetch impatient = new PodFetch(clock, watchdog, Duration.ofMillis(WHOLE_MILLIS));
+    /** The memory the fetches' pages share, as the scraper's. */
+    private final ScrapeMemory memory = new ScrapeMemory();
+
+    private final PodFetch fetch = new PodFetch(clock, watchdog, Duration.ofMinutes(1), memory);
+    private final PodFetch impatient = new PodFetch(clock, watchdog, Duration.ofMillis(WHOLE_MILLIS), memory);
     /** Bytes of a trickled page written so far. */
     private final AtomicInteger trickled = new AtomicInteger();
 
@@ -160,15 +165,19 @@ class PodFetchTest {
         return false;
     }
 
-    private PodFetch.Fetched get() {
+    private PodFetch.Fetched<String> get() {
         return get(fetch);
     }
 
-    private PodFetch.Fetched get(PodFetch fetch) {
+    private PodFetch.Fetched<String> get(PodFetch fetch) {
+        return get(fetch, text -> text);
+    }
+
+    private <T> PodFetch.Fetched<T> get(PodFetch fetch, Function<String, T> reader) {
         ClusterId id = new ClusterId(new SiteName("east"), "a");
         URI uri = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/metrics");
         BackendCluster cluster = new BackendCluster(id, uri, Set.of("m"), Optional.empty(), OptionalInt.empty(), false);
-        return fetch.get(cluster, uri);
+        return fetch.get(cluster, uri, reader);
     }
 
     @ParameterizedTest
@@ -184,10 +193,10 @@ class PodFetchTest {
     void whatAnAnswerLeavesOnTheConnection_neverBecomesTheNextScrapesPage(String answer) {
         script = answer;
         for (int scrape = 1; scrape <= 3; scrape++) {
-            PodFetch.Fetched fetched = get();
-            if (fetched instanceof PodFetch.Fetched.Answered page) {
+            PodFetch.Fetched<String> fetched = get();
+            if (fetched instanceof PodFetch.Fetched.Answered<String> page) {
                 // Scrapes run one after another, one request each: scrape k's own page is page k.
-                assertThat(page.text()).as("scrape " + scrape).contains("} " + scrape + ".0");
+                assertThat(page.value()).as("scrape " + scrape).contains("} " + scrape + ".0");
             }
         }
         assertThat(requests.get()).as("one request per scrape").isEqualTo(3);
@@ -196,20 +205,20 @@ class PodFetchTest {
     @Test
     void pageThatTricklesIn_failsOnceTheBodyDeadlinePassed() throws Exception {
         script = "TRICKLE";
-        CompletableFuture<PodFetch.Fetched> fetched = CompletableFuture.supplyAsync(this::get);
+        CompletableFuture<PodFetch.Fetched<String>> fetched = CompletableFuture.supplyAsync(this::get);
         GatewayHarness.await("the page started", () -> trickled.get() >= 3);
         assertThat(fetched).isNotDone();
 
         clock.advance(Duration.ofSeconds(PodFetch.BODY_SECONDS + 1));
 
         assertThat(fetched.get(10, TimeUnit.SECONDS))
-                .isEqualTo(new PodFetch.Fetched.Failed("exposition not read within 5 s"));
+                .isEqualTo(new PodFetch.Fetched.Failed<>("exposition not read within 5 s"));
     }
 
     @Test
     void headThatTricklesIn_cutAtTheWholeDeadline_threadLeftWithoutInterrupt() throws Exception {
         script = "TRICKLE_HEAD";
-        CompletableFuture<PodFetch.Fetched> fetched = new CompletableFuture<>();
+        CompletableFuture<PodFetch.Fetched<String>> fetched = new CompletableFuture<>();
         CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
         // On a virtual thread, as the scraper's GETs run: its blocked read ends when interrupted.
         Thread.ofVirtual().start(() -> {
@@ -218,7 +227,7 @@ class PodFetchTest {
         });
 
         assertThat(fetched.get(WHOLE_MILLIS + 8_000, TimeUnit.MILLISECONDS))
-                .isEqualTo(new PodFetch.Fetched.Failed("no whole answer within " + WHOLE_MILLIS + " ms"));
+                .isEqualTo(new PodFetch.Fetched.Failed<>("no whole answer within " + WHOLE_MILLIS + " ms"));
         assertThat(trickled.get()).as("the head was still coming").isGreaterThanOrEqualTo(3);
         assertThat(interruptedAfter.get(1, TimeUnit.SECONDS))
                 .as("the alarm's interrupt is taken back")
@@ -238,7 +247,8 @@ class PodFetchTest {
         // The engine sent a little more than the limit and waits: the scrape ends at the limit, whatever the framing
         // announced, without waiting for (and holding) the rest.
         assertThat(get())
-                .isEqualTo(new PodFetch.Fetched.Failed("exposition over " + PodFetch.MAX_EXPOSITION_BYTES + " bytes"));
+                .isEqualTo(
+                        new PodFetch.Fetched.Failed<>("exposition over " + PodFetch.MAX_EXPOSITION_BYTES + " bytes"));
     }
 
     @Test
@@ -248,17 +258,50 @@ class PodFetchTest {
                 + "5\r\n# hi\n\r\n0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: LENGTH\r\n\r\nPAGE";
 
         // The chunked page is "# hi" alone: the answer written after it is left on the connection, which is closed.
-        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered("# hi\n"));
-        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered("# hi\n"));
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered<>("# hi\n"));
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered<>("# hi\n"));
     }
 
     @Test
     void plainPages_eachScrapeReadsItsOwn() {
         script = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: LENGTH\r\n\r\nPAGE";
         for (int scrape = 1; scrape <= 3; scrape++) {
-            PodFetch.Fetched fetched = get();
+            PodFetch.Fetched<String> fetched = get();
             assertThat(fetched).isInstanceOf(PodFetch.Fetched.Answered.class);
-            assertThat(((PodFetch.Fetched.Answered) fetched).text()).contains("} " + scrape + ".0");
+            assertThat(((PodFetch.Fetched.Answered<String>) fetched).value()).contains("} " + scrape + ".0");
         }
+    }
+
+    @Test
+    void pageTheSharedMemoryHasNoRoomFor_failsItsScrape_thenAPageReadOnceThereIsRoom() {
+        script = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: LENGTH\r\n\r\nPAGE";
+        // Other pods' pages hold all but a first buffer's worth, less a byte: this page's buffer does not fit.
+        long others = memory.limit() - PodFetch.FIRST_BUFFER + 1;
+        assertThat(memory.tryReserve(others)).isTrue();
+
+        assertThat(get())
+                .isEqualTo(new PodFetch.Fetched.Failed<>(
+                        "not read: the scrapes' page memory (" + memory.limit() + " bytes) is spent"));
+        assertThat(memory.inUse()).as("the failed page gave back what it held").isEqualTo(others);
+
+        memory.release(others);
+        AtomicLong heldWhileParsed = new AtomicLong();
+        PodFetch.Fetched<Integer> parsed = get(fetch, text -> {
+            heldWhileParsed.set(memory.inUse());
+            return text.length();
+        });
+        assertThat(parsed).isInstanceOf(PodFetch.Fetched.Answered.class);
+        int length = ((PodFetch.Fetched.Answered<Integer>) parsed).value();
+        assertThat(heldWhileParsed.get())
+                .as("the text, counted while it is parsed")
+                .isEqualTo(length);
+        assertThat(memory.inUse()).as("everything given back once parsed").isZero();
+    }
+
+    @Test
+    void pageOverTheLimit_givesBackWhatItHeld() {
+        script = "OVERSIZE Content-Length: 2147483647\r\n\r\n";
+        assertThat(get()).isInstanceOf(PodFetch.Fetched.Failed.class);
+        assertThat(memory.inUse()).isZero();
     }
 }

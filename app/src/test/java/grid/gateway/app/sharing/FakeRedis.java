@@ -44,6 +44,13 @@ final class FakeRedis implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final ConcurrentHashMap<String, Semaphore> asked = new ConcurrentHashMap<>();
     private volatile byte[] garbage;
+    private volatile @Nullable XreadAnswer xread;
+
+    /** Writes an XREAD's answer, given the command's arguments. */
+    @FunctionalInterface
+    interface XreadAnswer {
+        void write(List<String> command, OutputStream out) throws IOException;
+    }
 
     FakeRedis(byte[] garbage) throws IOException {
         this(garbage, null);
@@ -71,6 +78,11 @@ final class FakeRedis implements AutoCloseable {
                 Duration.ZERO,
                 false,
                 Duration.ZERO);
+    }
+
+    /** From now on, answers a sane XREAD with what {@code answer} writes. */
+    void xread(XreadAnswer answer) {
+        xread = answer;
     }
 
     /** From now on, answers as Redis would ({@code null}) or with {@code reply}. */
@@ -119,7 +131,12 @@ final class FakeRedis implements AutoCloseable {
                 String name = command.getFirst().toUpperCase(Locale.ROOT);
                 byte[] bad = name.startsWith("X") ? garbage : null;
                 asks(name, bad == null).release();
-                out.write(bad != null ? bad : reply(name));
+                XreadAnswer answer = xread;
+                if (bad == null && answer != null && name.equals("XREAD")) {
+                    answer.write(command, out);
+                } else {
+                    out.write(bad != null ? bad : reply(name));
+                }
                 out.flush();
             }
         } catch (IOException | RuntimeException gone) {

@@ -144,6 +144,43 @@ class ReplyBoundsTest {
         assertThatThrownBy(() -> read(bytes, piece)).isInstanceOf(ProtocolException.class);
     }
 
+    @Test
+    void aReplyOverTheWholeBound_isRefused_thoughEachPartIsWithinItsOwn() throws IOException {
+        ReplyBounds bounds = new ReplyBounds();
+        byte[] value = bulkOfLength(ReplyBounds.MAX_BULK);
+        long bulks = ReplyBounds.MAX_REPLY / value.length + 1;
+        scan(bounds, "*" + bulks + "\r\n");
+        for (int i = 1; i < bulks; i++) {
+            bounds.scan(value, 0, value.length);
+        }
+        assertThatThrownBy(() -> bounds.scan(value, 0, value.length))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("a reply of more than " + ReplyBounds.MAX_REPLY + " bytes")
+                .satisfies(refused -> assertThat(ReplyBounds.tooLong(new IOException(refused)))
+                        .isTrue());
+        assertThat(ReplyBounds.tooLong(new ProtocolException("Redis reply refused: a bulk string of more than 8")))
+                .isFalse();
+    }
+
+    @Test
+    void repliesEachUnderTheWholeBound_passOneAfterAnother() throws IOException {
+        ReplyBounds bounds = new ReplyBounds();
+        byte[] value = bulkOfLength(ReplyBounds.MAX_BULK);
+        long bulks = ReplyBounds.MAX_REPLY / value.length;
+        for (int reply = 0; reply < 3; reply++) {
+            scan(bounds, "*" + bulks + "\r\n");
+            for (int i = 0; i < bulks; i++) {
+                bounds.scan(value, 0, value.length);
+            }
+            assertThat(bounds.betweenReplies()).isTrue();
+        }
+    }
+
+    private static void scan(ReplyBounds bounds, String text) throws ProtocolException {
+        byte[] bytes = text.getBytes(ISO_8859_1);
+        bounds.scan(bytes, 0, bytes.length);
+    }
+
     private static void assertPasses(byte[] bytes, int... pieces) throws IOException {
         ReplyBounds bounds = new ReplyBounds();
         assertThat(read(bytes, bounds, pieces)).isEqualTo(bytes);
