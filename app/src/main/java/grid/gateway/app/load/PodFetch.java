@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * the limit bounds what a scrape holds (a chunk announced as 2 GiB is read and refused at the limit like any other
  * page, never gathered whole first).
  *
+ * <p>A page whose last byte is not a line feed is a failed scrape: the text format ends every line with one, so such a
+ * page was cut short, and its last sample may have lost digits.
+ *
  * <p>What a page holds is counted in the memory all scrapes share ({@link ScrapeMemory}): its buffer as it grows, then
  * the text decoded from it while the caller's reader parses it, all given back once parsed. A page the shared memory
  * has no room for fails its scrape.
@@ -196,6 +199,12 @@ final class PodFetch {
             if (clock.nanoTime() - deadline > 0) {
                 return new Fetched.Failed<>("exposition not read within " + BODY_SECONDS + " s");
             }
+        }
+        // The text format ends every line, the last one too, with a line feed: a page that ends inside a line was
+        // cut short (a close inside a close-delimited page, a Content-Length short of the page), and its last sample
+        // may be cut inside its value (12 read as 1).
+        if (size > 0 && page[size - 1] != '\n') {
+            return new Fetched.Failed<>("exposition cut short: its last line has no line feed");
         }
         String text = new String(page, 0, size, StandardCharsets.UTF_8);
         // One byte a character when the page is ASCII (a compact string), else at most two.

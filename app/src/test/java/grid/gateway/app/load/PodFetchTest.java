@@ -98,6 +98,11 @@ class PodFetchTest {
                     readUntilClosed(in);
                     return;
                 }
+                if (script.endsWith(" CLOSE")) {
+                    out.write(script.substring(0, script.length() - " CLOSE".length())
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    return;
+                }
                 String page = "vllm:num_requests_waiting{model_name=\"m\"} " + requests.incrementAndGet() + ".0\n";
                 out.write(script.replace("PAGE", page)
                         .replace("LENGTH", Integer.toString(page.length()))
@@ -260,6 +265,21 @@ class PodFetchTest {
         // The chunked page is "# hi" alone: the answer written after it is left on the connection, which is closed.
         assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered<>("# hi\n"));
         assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered<>("# hi\n"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                // A Content-Length short of the page: "12.0" read as "1".
+                "HTTP/1.1 200 OK\r\nContent-Length: 43\r\n\r\nvllm:num_requests_waiting{model_name=\"m\"} 12.0\n",
+                // A close-delimited page closed inside its last sample.
+                "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nvllm:num_requests_waiting{model_name=\"m\"} 1 CLOSE"
+            })
+    void pageCutInsideItsLastLine_failsItsScrape_neverReadShort(String answer) {
+        script = answer;
+        assertThat(get())
+                .isEqualTo(new PodFetch.Fetched.Failed<>("exposition cut short: its last line has no line feed"));
+        assertThat(memory.inUse()).isZero();
     }
 
     @Test

@@ -172,7 +172,7 @@ class QueueScraperTest {
 
     @Test
     void pollNow_garbageBody_recordsNothing() {
-        engines.answer("a", "<html><body>Bad gateway</body></html>\n\u0000\u0001 vllm:num_requests_waiting{");
+        engines.answer("a", "<html><body>Bad gateway</body></html>\n\u0000\u0001 vllm:num_requests_waiting{\n");
         inForce(grid(cluster(A, engines.base("a"), Optional.empty())));
 
         assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.NO_QUEUE_METRIC);
