@@ -181,24 +181,26 @@ public final class ResponseRelay {
         if (held != null && read.first() < 0) {
             answer.release();
             byte[] body = Arrays.copyOf(held.bytes(), held.size());
-            plan.memory().hold(2L * body.length); // the body and its tagged copy, while they are sent
+            held.letGo();
+            plan.memory().hold(body.length); // its tagged copy is counted once made
             return jsonTagged(status, body, response, plan, alarm);
         }
         if (held != null) {
             // Longer than is held: tagged as it streams, chunked (its length changes), starting with what is held.
             OutputStream out = stream(response, plan.watch(), alarm);
             EventWriter writer = plan.rewrite().json(out);
-            BodyTail tail = new BodyTail();
+            BodyTail tail = plan.tail(false);
             tail.append(held.bytes(), 0, held.size());
             writer.accept(held.bytes(), 0, held.size());
+            held.letGo(); // handed on: a stream read for minutes holds its copy buffer and tail only
             return copy(answer, reader, out, writer, new Copy(0, tail));
         }
         if (!read.taggedEvents() && reader.holdsWhole(read.first())) {
-            return whole(answer, reader, response, plan.watch(), alarm);
+            return whole(answer, reader, response, plan, alarm);
         }
         OutputStream out = stream(response, plan.watch(), alarm);
         EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out);
-        BodyTail tail = read.events() ? BodyTail.ofEvents() : new BodyTail();
+        BodyTail tail = plan.tail(read.events());
         return copy(answer, reader, out, events, new Copy(read.first(), tail));
     }
 
@@ -275,9 +277,12 @@ public final class ResponseRelay {
     private static RelayResult jsonTagged(
             int status, byte[] body, ServerResponse response, RelayPlan plan, IdleAlarm alarm) {
         byte[] tagged = plan.rewrite().tagJson(body);
+        if (tagged != body) {
+            plan.memory().hold(tagged.length);
+        }
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
         sendWhole(response, tagged, plan.watch(), alarm);
-        BodyTail tail = new BodyTail();
+        BodyTail tail = plan.tail(false);
         tail.append(body, 0, body.length);
         return new RelayResult(status, tail);
     }
@@ -287,15 +292,15 @@ public final class ResponseRelay {
      * write, without the response's output stream and its buffers: the common short JSON answer.
      */
     private static RelayResult whole(
-            UpstreamAnswer answer, UpstreamReader reader, ServerResponse response, RelayWatch watch, IdleAlarm alarm)
+            UpstreamAnswer answer, UpstreamReader reader, ServerResponse response, RelayPlan plan, IdleAlarm alarm)
             throws IOException {
         int status = answer.status();
         if (reader.read() >= 0) {
             throw new IOException("upstream answer longer than announced");
         }
         answer.release();
-        sendWhole(response, reader.buffer, watch, alarm);
-        BodyTail tail = new BodyTail();
+        sendWhole(response, reader.buffer, plan.watch(), alarm);
+        BodyTail tail = plan.tail(false);
         tail.append(reader.buffer, 0, reader.buffer.length);
         return new RelayResult(status, tail);
     }
