@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
- *   stored-id path, body     up to 64 KiB held whole, ids tagged, Content-Length set to the new length; longer: tagged
- *   starting { or [          as it streams (whatever its Content-Type says)
+ *   stored-id path, body     up to 64 KiB held whole (for at most the idle timeout), ids tagged, Content-Length set to
+ *   starting { or [          the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
  *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
  *   body                     Content-Type says; a body that is no event stream passes unchanged)
  *   text/event-stream        event by event, one flush per event
@@ -154,7 +154,7 @@ public final class ResponseRelay {
             return new Read(first, null, true, true);
         }
         HeldAnswer held = new HeldAnswer(reader.announced, plan.memory());
-        return new Read(hold(reader, held, first), held, false, false);
+        return new Read(hold(reader, held, first, reader.answer.alarm()), held, false, false);
     }
 
     private static boolean startsJson(byte first, boolean labelledEvents) {
@@ -263,11 +263,15 @@ public final class ResponseRelay {
 
     /**
      * Reads a JSON answer into {@code held}, its first {@code first} bytes already in the reader's buffer, up to just
-     * past its limit; -1 when it all fit.
+     * past its limit, or for at most the idle timeout; -1 when it all came. Nothing goes to the client while an answer
+     * is held, not even its status, so an engine that trickles a short answer (each read within the idle timeout)
+     * would otherwise keep the client waiting for as long as it trickles: past the idle timeout, as long as a silent
+     * engine may keep it, the answer is tagged as it streams from what is held.
      */
-    private static int hold(UpstreamReader reader, HeldAnswer held, int first) throws IOException {
+    private static int hold(UpstreamReader reader, HeldAnswer held, int first, IdleAlarm alarm) throws IOException {
+        long since = alarm.now();
         for (int n = first; n >= 0; n = reader.read()) {
-            if (!held.add(reader.buffer, n)) {
+            if (!held.add(reader.buffer, n) || alarm.idleTimeoutPassedSince(since)) {
                 return held.size();
             }
         }
@@ -358,7 +362,7 @@ public final class ResponseRelay {
     /** Reads one answer body into its buffer, one read at a time, each watched by the answer's idle alarm. */
     private static final class UpstreamReader {
         final byte[] buffer;
-        private final UpstreamAnswer answer;
+        final UpstreamAnswer answer;
         /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
         final long announced;
 
