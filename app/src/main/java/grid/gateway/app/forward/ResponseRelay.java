@@ -347,10 +347,14 @@ public final class ResponseRelay {
             throws IOException {
         int status = answer.status();
         BodyTail tail = from.tail();
+        HoldTimer held = new HoldTimer(answer.alarm());
         int n = from.first();
         while (n >= 0) {
             tail.append(reader.buffer, 0, n);
             events.accept(reader.buffer, 0, n);
+            if (held.overdue(events.holds())) {
+                events.handOnHeld(); // an event held to be tagged whole, as a held answer (hold())
+            }
             n = reader.read();
         }
         answer.release(); // read to its end: the connection is pooled before the last write to the client

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A tagged JSON answer short enough to be held whole, from an engine that trickles it (each byte well within the idle
  * timeout): the hold lasts at most the idle timeout, so the client gets its status and the tagged start of its answer
  * (relayed chunked and tagged as it streams from there) within as long as a silent engine could keep it waiting, not
- * only once the engine has finished (docs/design.md §H20).
+ * only once the engine has finished; an event of a tagged stream, held to be tagged whole, likewise (docs/design.md
+ * §H20).
  */
 class HeldAnswerIntegrationTest {
     private static final String DIGEST = ClusterDigest.of("east-a");
@@ -79,6 +80,35 @@ class HeldAnswerIntegrationTest {
                     .isLessThan(10L * IDLE_TIMEOUT_MS);
             String rest = client.readUntil("\r\n0\r\n\r\n").replaceAll("\r\n[0-9a-f]+\r\n", "");
             assertThat(rest).contains("\"id\":\"" + TAGGED + "\"").contains(text + "\"}");
+        }
+    }
+
+    @Test
+    void taggedStreamEventTrickledIn_clientGetsItsTaggedStartWithinTheIdleTimeout() throws Exception {
+        String start =
+                "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_slow\","
+                        + "\"instructions\":\"";
+        String text = "i".repeat(2000);
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk(start));
+            int i = 0;
+            while (i < text.length() && !clientHasTheHead.await(IDLE_TIMEOUT_MS / 10, TimeUnit.MILLISECONDS)) {
+                e.write(UpstreamFaultsIntegrationTest.chunk(text.substring(i, i + 1)));
+                i++;
+            }
+            e.write(UpstreamFaultsIntegrationTest.chunk(text.substring(i) + "\"}}\n\n") + "0\r\n\r\n");
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            // Ten idle timeouts for the event's tagged id: a hold until its blank line would take 100 s.
+            client.socket.setSoTimeout(10 * IDLE_TIMEOUT_MS);
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+            String begun = client.readUntil("\"id\":\"" + TAGGED + "\"");
+            clientHasTheHead.countDown();
+            assertThat(begun).endsWith("\"id\":\"" + TAGGED + "\"");
+            client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+            String rest = client.readUntil("\r\n0\r\n\r\n").replaceAll("\r\n[0-9a-f]+\r\n", "");
+            assertThat(rest).contains(text + "\"}}\n\n");
         }
     }
 }
