@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.tls.TestPki;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,12 +51,17 @@ class SendTimeoutIntegrationTest {
     }
 
     private void start(String sendTimeout, ScriptedUpstream.Script script) {
+        start(sendTimeout, "", Optional.empty(), script);
+    }
+
+    private void start(String sendTimeout, String tls, Optional<SSLContext> clientTls, ScriptedUpstream.Script script) {
         ScriptedUpstream engine = new ScriptedUpstream();
         engine.script = script;
         gateway = new GatewayHarness(
                 dir,
-                GatewayHarness.config("  send_timeout_ms: " + sendTimeout, "", GatewayHarness.oneEngine(engine.url())),
-                Optional.empty(),
+                GatewayHarness.config(
+                        "  send_timeout_ms: " + sendTimeout + "\n" + tls, "", GatewayHarness.oneEngine(engine.url())),
+                clientTls,
                 engine);
     }
 
@@ -131,14 +138,30 @@ class SendTimeoutIntegrationTest {
 
     @Test
     void clientReadsALongAnswerSteadilyButSlowerThanTheEngine_neverCut_wholeAnswerByteExact() throws Exception {
+        readsSteadily(new Socket(), "", Optional.empty());
+    }
+
+    @Test
+    void clientReadsALongAnswerSteadilyOverTls_neverCut_wholeAnswerByteExact() throws Exception {
+        TestPki pki = TestPki.create(dir, "steady-tls");
+        TestPki.Pair listener = pki.issue("gateway");
+        String tls = """
+                  tls:
+                    cert_file: %s
+                    key_file: %s
+                """.formatted(listener.cert(), listener.key());
+        readsSteadily(pki.trustOnly().getSocketFactory().createSocket(), tls, Optional.of(pki.trustOnly()));
+    }
+
+    private void readsSteadily(Socket socket, String tls, Optional<SSLContext> clientTls) throws Exception {
         byte[] body = answer(5 << 20);
-        start("2000", e -> {
+        start("2000", tls, clientTls, e -> {
             e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n");
             e.out.write(body);
             e.out.flush();
         });
 
-        try (Socket client = new Socket()) {
+        try (Socket client = socket) {
             InputStream in = RawHttp.postChat(
                     client,
                     gateway.server.port(),
