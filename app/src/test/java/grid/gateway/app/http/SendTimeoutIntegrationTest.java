@@ -192,6 +192,44 @@ class SendTimeoutIntegrationTest {
         assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
     }
 
+    @Test
+    void clientPausesNineTenthsOfTheSendTimeoutThenTakesAll_repeatedly_neverCut() throws Exception {
+        int sendTimeoutMs = 1000;
+        String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "z".repeat(8 * 1024) + "\"}\n\n");
+        start(Integer.toString(sendTimeoutMs), e -> {
+            e.write(ScriptedUpstream.SSE_HEAD);
+            try {
+                while (true) {
+                    e.write(event);
+                }
+            } catch (IOException cut) {
+                // The test is over and the gateway closed the stream.
+            }
+        });
+        try (Socket client = new Socket()) {
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    64 * 1024,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+            byte[] buffer = new byte[64 * 1024];
+            for (int pause = 0; pause < 6; pause++) {
+                // Nothing taken for nine tenths of the send timeout (the gateway's writes block meanwhile) ...
+                LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs * 9L / 10));
+                // ... then everything the socket holds, and at least a read's worth.
+                do {
+                    assertThat(in.read(buffer))
+                            .as("the stream goes on after pause %d", pause)
+                            .isPositive();
+                } while (in.available() > 0);
+            }
+        }
+        assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                .isZero();
+    }
+
     /** A JSON answer of about {@code size} bytes whose every position is told apart from its neighbours. */
     private static byte[] answer(int size) {
         StringBuilder json = new StringBuilder(size + 64).append("{\"id\":\"chatcmpl-1\",\"filler\":\"");
