@@ -55,8 +55,27 @@ class SendTimeoutIntegrationTest {
     }
 
     private void start(String sendTimeout, String tls, Optional<SSLContext> clientTls, ScriptedUpstream.Script script) {
+        start(sendTimeout, "127.0.0.1", tls, clientTls, script);
+    }
+
+    private void start(
+            String sendTimeout,
+            String host,
+            String tls,
+            Optional<SSLContext> clientTls,
+            ScriptedUpstream.Script script) {
         ScriptedUpstream engine = new ScriptedUpstream();
         engine.script = script;
+        if (!host.equals("127.0.0.1")) {
+            gateway = GatewayHarness.onConfigHost(
+                    dir,
+                    GatewayHarness.config(
+                            "  send_timeout_ms: " + sendTimeout + "\n  host: \"" + host + "\"",
+                            "",
+                            GatewayHarness.oneEngine(engine.url())),
+                    engine);
+            return;
+        }
         gateway = new GatewayHarness(
                 dir,
                 GatewayHarness.config(
@@ -153,9 +172,20 @@ class SendTimeoutIntegrationTest {
         readsSteadily(pki.trustOnly().getSocketFactory().createSocket(), tls, Optional.of(pki.trustOnly()));
     }
 
+    @Test
+    void clientReadsALongAnswerSteadilyOnIpv6Loopback_neverCut_wholeAnswerByteExact() throws Exception {
+        readsSteadily(new Socket(), "::1", "", Optional.empty());
+    }
+
     private void readsSteadily(Socket socket, String tls, Optional<SSLContext> clientTls) throws Exception {
+        readsSteadily(socket, "127.0.0.1", tls, clientTls);
+    }
+
+    /** {@code host}: the listeners' address; {@code listener}: the client listener's TLS keys in the server block. */
+    private void readsSteadily(Socket socket, String host, String listener, Optional<SSLContext> clientTls)
+            throws Exception {
         byte[] body = answer(5 << 20);
-        start("2000", tls, clientTls, e -> {
+        start("2000", host, listener, clientTls, e -> {
             e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n");
             e.out.write(body);
             e.out.flush();
@@ -164,6 +194,7 @@ class SendTimeoutIntegrationTest {
         try (Socket client = socket) {
             InputStream in = RawHttp.postChat(
                     client,
+                    host,
                     gateway.server.port(),
                     64 * 1024,
                     (int) GatewayHarness.DEADLINE.toMillis(),
