@@ -182,7 +182,7 @@ public final class ResponseRelay {
             answer.release();
             byte[] body = Arrays.copyOf(held.bytes(), held.size());
             held.letGo();
-            plan.memory().hold(body.length); // its tagged copy is counted once made
+            plan.memory().hold(body.length); // the copy sent; a tagged one is counted once made
             return jsonTagged(status, body, response, plan, alarm);
         }
         if (held != null) {
