@@ -4,6 +4,7 @@ import grid.gateway.app.access.AccessLines;
 import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
+import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.enginesim.ApiSurface;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
@@ -82,7 +83,11 @@ public final class GatewayHarness implements AutoCloseable {
      * empty: plain HTTP.
      */
     public GatewayHarness(Path dir, String yaml, Optional<SSLContext> tls, AutoCloseable... alsoClose) {
-        this(dir, new Start(SEED, false, tls), runtime -> GatewayServer.start(load(dir, yaml), runtime), alsoClose);
+        this(
+                dir,
+                new Start(SEED, false, tls, false),
+                runtime -> GatewayServer.start(load(dir, yaml), runtime),
+                alsoClose);
     }
 
     private GatewayHarness(
@@ -92,14 +97,44 @@ public final class GatewayHarness implements AutoCloseable {
         this.client = client(start.tls());
         this.scheme = start.tls().isPresent() ? "https" : "http";
         MonotonicClock runtimeClock = start.systemClock() ? SystemMonotonicClock.INSTANCE : clock;
-        this.server = starter.apply(new GatewayRuntime(runtimeClock, new SplittableRandom(start.seed()), "127.0.0.1")
+        this.server = starter.apply(runtime(start, runtimeClock)
                 .withAccess(new AccessLogParts(
                         accessLog, () -> "req-" + requestIds.incrementAndGet(), InstantSource.fixed(WALL_TIME))));
         this.adminPort = server.adminPort();
     }
 
-    /** How a harness starts its gateway: the seed of its random source, its clock, its client's TLS. */
-    private record Start(long seed, boolean systemClock, Optional<SSLContext> tls) {}
+    private static final String LOOPBACK = "127.0.0.1";
+
+    /**
+     * How a harness starts its gateway: the seed of its random source, its clock, its client's TLS, and whether the
+     * client listener binds the config's {@code server.host} (else both listeners bind 127.0.0.1).
+     */
+    private record Start(long seed, boolean systemClock, Optional<SSLContext> tls, boolean configHost) {}
+
+    private static GatewayRuntime runtime(Start start, MonotonicClock clock) {
+        SplittableRandom random = new SplittableRandom(start.seed());
+        return start.configHost()
+                ? new GatewayRuntime(
+                        clock,
+                        random,
+                        Optional.empty(),
+                        EndpointTable.standard(),
+                        AccessLogParts.production(),
+                        Optional.of(LOOPBACK))
+                : new GatewayRuntime(clock, random, LOOPBACK);
+    }
+
+    /**
+     * A gateway from {@code yaml} whose client listener binds its {@code server.host} (a loopback address, such as
+     * {@code ::1}); the admin listener binds 127.0.0.1.
+     */
+    public static GatewayHarness onConfigHost(Path dir, String yaml, AutoCloseable... alsoClose) {
+        return new GatewayHarness(
+                dir,
+                new Start(SEED, false, Optional.empty(), true),
+                r -> GatewayServer.start(load(dir, yaml), r),
+                alsoClose);
+    }
 
     /** The client a harness sends with: HTTP/1.1, a 5 s connect timeout, trusting {@code tls} when given. */
     public static HttpClient client(Optional<SSLContext> tls) {
@@ -112,7 +147,10 @@ public final class GatewayHarness implements AutoCloseable {
     /** A gateway from {@code yaml} whose random source is seeded with {@code seed}. */
     public static GatewayHarness seeded(Path dir, String yaml, long seed, AutoCloseable... alsoClose) {
         return new GatewayHarness(
-                dir, new Start(seed, false, Optional.empty()), r -> GatewayServer.start(load(dir, yaml), r), alsoClose);
+                dir,
+                new Start(seed, false, Optional.empty(), false),
+                r -> GatewayServer.start(load(dir, yaml), r),
+                alsoClose);
     }
 
     /**
@@ -125,12 +163,12 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** {@link #fromFile(Path, AutoCloseable...)} with the random source seeded with {@code seed}. */
     public static GatewayHarness fromFile(Path configFile, long seed, AutoCloseable... alsoClose) {
-        return fromFile(configFile, new Start(seed, false, Optional.empty()), alsoClose);
+        return fromFile(configFile, new Start(seed, false, Optional.empty(), false), alsoClose);
     }
 
     /** A gateway reading {@code configFile} on the system clock, for a test that needs its load window to move. */
     public static GatewayHarness onSystemClock(Path configFile, long seed, AutoCloseable... alsoClose) {
-        return fromFile(configFile, new Start(seed, true, Optional.empty()), alsoClose);
+        return fromFile(configFile, new Start(seed, true, Optional.empty(), false), alsoClose);
     }
 
     private static GatewayHarness fromFile(Path configFile, Start start, AutoCloseable... alsoClose) {

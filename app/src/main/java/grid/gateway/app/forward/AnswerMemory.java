@@ -2,10 +2,10 @@ package grid.gateway.app.forward;
 
 /**
  * Where a relay counts the memory it holds for one answer (docs/design.md §H20): its copy buffer, a tagged JSON answer
- * held to learn its length, an event buffered to be tagged. Counted in the same budget as request bodies
- * ({@code server.max_inflight_body_bytes}, gauge {@code grid_inflight_answer_bytes}) and given back when the request
- * ends; an answer is never refused for it (the engine's work is done), but bodies that arrive while answers hold the
- * budget are shed with 503.
+ * held to learn its length, an event buffered to be tagged, the body's tail kept for the usage parser. Counted in the
+ * same budget as request bodies ({@code server.max_inflight_body_bytes}, gauge {@code grid_inflight_answer_bytes}) and
+ * given back when the request ends (or earlier, as a buffer is let go of); an answer is never refused for it (the
+ * engine's work is done), but bodies that arrive while answers hold the budget are shed with 503.
  *
  * <p>Implementations are thread-safe.
  */
@@ -16,4 +16,9 @@ public interface AnswerMemory {
 
     /** Counts {@code bytes} more held for the answer until its request ends. */
     void hold(long bytes);
+
+    /** Gives back {@code bytes} that {@link #hold} counted and the answer no longer holds. */
+    default void release(long bytes) {
+        hold(-bytes);
+    }
 }

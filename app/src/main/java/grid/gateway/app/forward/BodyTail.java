@@ -15,6 +15,9 @@ import java.util.Arrays;
  *       capacity for each stream it holds.
  * </ul>
  *
+ * <p>What it keeps is counted, as its buffer grows, in the answer's {@link AnswerMemory} (a stalled client's relay holds
+ * a full tail until its request ends).
+ *
  * <p>Not thread-safe; one per answer.
  */
 public final class BodyTail {
@@ -24,6 +27,10 @@ public final class BodyTail {
     private static final int FIRST_EVENTS_BUFFER = 512;
 
     private final boolean events;
+    /** False for a tail nobody reads: it keeps nothing. */
+    private final boolean keeps;
+
+    private final AnswerMemory memory;
     private byte[] ring = new byte[0];
     private long total;
     /**
@@ -37,22 +44,42 @@ public final class BodyTail {
     /** Event mode: line ends in a row so far (CRs ignored); two make a blank line, an event's end. */
     private int lineEnds;
 
-    /** The tail of a body: its last {@link #CAPACITY} bytes. */
+    /** The tail of a body: its last {@link #CAPACITY} bytes, counted nowhere (an answer without a body). */
     public BodyTail() {
-        this(false);
+        this(false, true, AnswerMemory.NONE);
     }
 
-    private BodyTail(boolean events) {
+    /** The tail of a body: its last {@link #CAPACITY} bytes, its buffer counted in {@code memory}. */
+    public BodyTail(AnswerMemory memory) {
+        this(false, true, memory);
+    }
+
+    private BodyTail(boolean events, boolean keeps, AnswerMemory memory) {
         this.events = events;
+        this.keeps = keeps;
+        this.memory = memory;
+    }
+
+    /** The tail of an answer whose usage nobody reads (not a 2xx, or a request that computes no prompt): empty. */
+    public static BodyTail unread() {
+        return new BodyTail(false, false, AnswerMemory.NONE);
     }
 
     /** The tail of a server-sent event stream: its last two whole events and the one in progress. */
     public static BodyTail ofEvents() {
-        return new BodyTail(true);
+        return ofEvents(AnswerMemory.NONE);
+    }
+
+    /** As {@link #ofEvents()}, its buffer counted in {@code memory}. */
+    public static BodyTail ofEvents(AnswerMemory memory) {
+        return new BodyTail(true, true, memory);
     }
 
     /** Adds bytes. */
     public void append(byte[] src, int offset, int length) {
+        if (!keeps) {
+            return;
+        }
         if (events) {
             appendEvents(src, offset, length);
         } else {
@@ -81,7 +108,7 @@ public final class BodyTail {
             len = CAPACITY;
         }
         if (ring.length < CAPACITY && total + len > ring.length) {
-            ring = Arrays.copyOf(ring, (int) Math.min(CAPACITY, Math.max(total + len, ring.length * 2L)));
+            grow((int) Math.min(CAPACITY, Math.max(total + len, ring.length * 2L)));
         }
         for (int i = 0; i < len; ) {
             int at = (int) (total % ring.length);
@@ -128,7 +155,7 @@ public final class BodyTail {
                     // One event longer than the capacity: keep its last bytes, as a body's tail would.
                     dropBefore(CAPACITY / 2);
                 } else {
-                    ring = Arrays.copyOf(ring, Math.max(FIRST_EVENTS_BUFFER, Math.min(CAPACITY, ring.length * 2)));
+                    grow(Math.max(FIRST_EVENTS_BUFFER, Math.min(CAPACITY, ring.length * 2)));
                 }
             }
             int n = Math.min(left, ring.length - (int) total);
@@ -137,6 +164,12 @@ public final class BodyTail {
             at += n;
             left -= n;
         }
+    }
+
+    /** Grows the buffer to {@code length} bytes, counting the growth first. */
+    private void grow(int length) {
+        memory.hold(length - ring.length);
+        ring = Arrays.copyOf(ring, length);
     }
 
     /** Drops the first {@code n} kept bytes. */

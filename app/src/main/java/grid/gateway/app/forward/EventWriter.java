@@ -14,4 +14,12 @@ public interface EventWriter {
 
     /** The upstream body ended: write whatever is held. */
     void finish() throws IOException;
+
+    /** Whether bytes already accepted are held back from the client now (an event buffered to be tagged whole). */
+    default boolean holds() {
+        return false;
+    }
+
+    /** Writes what is held now, and handles the rest of what it held as it streams (the relay's hold ran too long). */
+    default void handOnHeld() throws IOException {}
 }

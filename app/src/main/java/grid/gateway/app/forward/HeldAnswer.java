@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * The first bytes of a tagged JSON answer, held to learn whether the whole answer is short (docs/design.md §H20): one
  * that ends within {@link #LIMIT} is tagged whole and sent with its exact new {@code Content-Length}; a longer one is
- * tagged as it streams, starting with these bytes. Every byte of room is counted in the answer's memory as it is
- * taken.
+ * tagged as it streams, starting with these bytes, and then let go of. Every byte of room is counted in the answer's
+ * memory as it is taken, and given back when it is let go of.
  *
  * <p>Not thread-safe; one per answer.
  */
@@ -36,6 +36,13 @@ final class HeldAnswer {
         System.arraycopy(source, 0, bytes, size, length);
         size += length;
         return size <= LIMIT;
+    }
+
+    /** Lets go of the bytes held (they were handed on) and gives their room back to the answer's memory. */
+    void letGo() {
+        memory.release(bytes.length);
+        bytes = new byte[0];
+        size = 0;
     }
 
     /** The bytes held. */

@@ -116,6 +116,16 @@ final class IdleAlarm implements AutoCloseable {
         return stalled;
     }
 
+    /** Now, on the alarm's clock. */
+    long now() {
+        return clock.nanoTime();
+    }
+
+    /** Whether an idle timeout or more has passed since {@code since} ({@link #now()} then). */
+    boolean idleTimeoutPassedSince(long since) {
+        return clock.nanoTime() - since >= idleNanos;
+    }
+
     /** One write of {@code bytes[offset, offset + length)} to the upstream {@code connection}, watched. */
     void write(UpstreamConnection connection, byte[] bytes, int offset, int length) throws IOException {
         begin(idleNanos, false);

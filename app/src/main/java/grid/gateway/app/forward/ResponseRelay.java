@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
- *   stored-id path, body     up to 64 KiB held whole, ids tagged, Content-Length set to the new length; longer: tagged
- *   starting { or [          as it streams (whatever its Content-Type says)
+ *   stored-id path, body     up to 64 KiB held whole (for at most the idle timeout), ids tagged, Content-Length set to
+ *   starting { or [          the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
  *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
  *   body                     Content-Type says; a body that is no event stream passes unchanged)
  *   text/event-stream        event by event, one flush per event
@@ -154,7 +154,7 @@ public final class ResponseRelay {
             return new Read(first, null, true, true);
         }
         HeldAnswer held = new HeldAnswer(reader.announced, plan.memory());
-        return new Read(hold(reader, held, first), held, false, false);
+        return new Read(hold(reader, held, first, reader.answer.alarm()), held, false, false);
     }
 
     private static boolean startsJson(byte first, boolean labelledEvents) {
@@ -181,24 +181,26 @@ public final class ResponseRelay {
         if (held != null && read.first() < 0) {
             answer.release();
             byte[] body = Arrays.copyOf(held.bytes(), held.size());
-            plan.memory().hold(2L * body.length); // the body and its tagged copy, while they are sent
+            held.letGo();
+            plan.memory().hold(body.length); // the copy sent; a tagged one is counted once made
             return jsonTagged(status, body, response, plan, alarm);
         }
         if (held != null) {
             // Longer than is held: tagged as it streams, chunked (its length changes), starting with what is held.
             OutputStream out = stream(response, plan.watch(), alarm);
             EventWriter writer = plan.rewrite().json(out);
-            BodyTail tail = new BodyTail();
+            BodyTail tail = plan.tail(false);
             tail.append(held.bytes(), 0, held.size());
             writer.accept(held.bytes(), 0, held.size());
+            held.letGo(); // handed on: a stream read for minutes holds its copy buffer and tail only
             return copy(answer, reader, out, writer, new Copy(0, tail));
         }
         if (!read.taggedEvents() && reader.holdsWhole(read.first())) {
-            return whole(answer, reader, response, plan.watch(), alarm);
+            return whole(answer, reader, response, plan, alarm);
         }
         OutputStream out = stream(response, plan.watch(), alarm);
         EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out);
-        BodyTail tail = read.events() ? BodyTail.ofEvents() : new BodyTail();
+        BodyTail tail = plan.tail(read.events());
         return copy(answer, reader, out, events, new Copy(read.first(), tail));
     }
 
@@ -261,11 +263,15 @@ public final class ResponseRelay {
 
     /**
      * Reads a JSON answer into {@code held}, its first {@code first} bytes already in the reader's buffer, up to just
-     * past its limit; -1 when it all fit.
+     * past its limit, or for at most the idle timeout; -1 when it all came. Nothing goes to the client while an answer
+     * is held, not even its status, so an engine that trickles a short answer (each read within the idle timeout)
+     * would otherwise keep the client waiting for as long as it trickles: past the idle timeout, as long as a silent
+     * engine may keep it, the answer is tagged as it streams from what is held.
      */
-    private static int hold(UpstreamReader reader, HeldAnswer held, int first) throws IOException {
+    private static int hold(UpstreamReader reader, HeldAnswer held, int first, IdleAlarm alarm) throws IOException {
+        long since = alarm.now();
         for (int n = first; n >= 0; n = reader.read()) {
-            if (!held.add(reader.buffer, n)) {
+            if (!held.add(reader.buffer, n) || alarm.idleTimeoutPassedSince(since)) {
                 return held.size();
             }
         }
@@ -275,9 +281,12 @@ public final class ResponseRelay {
     private static RelayResult jsonTagged(
             int status, byte[] body, ServerResponse response, RelayPlan plan, IdleAlarm alarm) {
         byte[] tagged = plan.rewrite().tagJson(body);
+        if (tagged != body) {
+            plan.memory().hold(tagged.length);
+        }
         response.header(HeaderNames.CONTENT_LENGTH, Integer.toString(tagged.length));
         sendWhole(response, tagged, plan.watch(), alarm);
-        BodyTail tail = new BodyTail();
+        BodyTail tail = plan.tail(false);
         tail.append(body, 0, body.length);
         return new RelayResult(status, tail);
     }
@@ -287,15 +296,15 @@ public final class ResponseRelay {
      * write, without the response's output stream and its buffers: the common short JSON answer.
      */
     private static RelayResult whole(
-            UpstreamAnswer answer, UpstreamReader reader, ServerResponse response, RelayWatch watch, IdleAlarm alarm)
+            UpstreamAnswer answer, UpstreamReader reader, ServerResponse response, RelayPlan plan, IdleAlarm alarm)
             throws IOException {
         int status = answer.status();
         if (reader.read() >= 0) {
             throw new IOException("upstream answer longer than announced");
         }
         answer.release();
-        sendWhole(response, reader.buffer, watch, alarm);
-        BodyTail tail = new BodyTail();
+        sendWhole(response, reader.buffer, plan.watch(), alarm);
+        BodyTail tail = plan.tail(false);
         tail.append(reader.buffer, 0, reader.buffer.length);
         return new RelayResult(status, tail);
     }
@@ -338,10 +347,14 @@ public final class ResponseRelay {
             throws IOException {
         int status = answer.status();
         BodyTail tail = from.tail();
+        HoldTimer held = new HoldTimer(answer.alarm());
         int n = from.first();
         while (n >= 0) {
             tail.append(reader.buffer, 0, n);
             events.accept(reader.buffer, 0, n);
+            if (held.overdue(events.holds())) {
+                events.handOnHeld(); // an event held to be tagged whole, as a held answer (hold())
+            }
             n = reader.read();
         }
         answer.release(); // read to its end: the connection is pooled before the last write to the client
@@ -353,7 +366,7 @@ public final class ResponseRelay {
     /** Reads one answer body into its buffer, one read at a time, each watched by the answer's idle alarm. */
     private static final class UpstreamReader {
         final byte[] buffer;
-        private final UpstreamAnswer answer;
+        final UpstreamAnswer answer;
         /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
         final long announced;
 

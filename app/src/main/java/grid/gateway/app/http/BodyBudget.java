@@ -101,7 +101,10 @@ public final class BodyBudget {
             return held;
         }
 
-        /** Counts {@code bytes} more of this request's answer (never refused); nothing once the request ended. */
+        /**
+         * Counts {@code bytes} more of this request's answer (never refused), or gives back {@code -bytes} of them when
+         * negative (a buffer the relay let go of); nothing once the request ended.
+         */
         public synchronized void holdAnswer(long bytes) {
             if (!closed) {
                 budget.holdAnswer(bytes);

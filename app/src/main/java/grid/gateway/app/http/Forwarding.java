@@ -240,6 +240,11 @@ final class Forwarding {
                 : NO_FIRST_TOKEN;
     }
 
+    /** Whether the answer's usage is read: a 2xx answer to a request that computed a prompt. */
+    private static boolean readsUsage(int status, ForwardRequest request) {
+        return status >= 200 && status < 300 && request.prefills();
+    }
+
     /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */
     private void answered(
             RouteDecision decision, Attempt.Answered answered, ForwardRequest request, ServerResponse response) {
@@ -261,7 +266,8 @@ final class Forwarding {
                 },
                 request.access(),
                 new SendDeadline(extras.sendTimeout().get(), request.progress(), extras.events()::sendTimedOut),
-                request.memory());
+                request.memory(),
+                readsUsage(status, request));
         RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent() && clientGone()) {
             return; // the answer's head had come, its body not yet (a stream's headers, then a long prefill)
@@ -271,7 +277,7 @@ final class Forwarding {
             extras.events().upstreamFailed(cluster.id(), failure);
             request.access().upstreamFailed(failure);
             answerFailure(decision, failure, request, response);
-        } else if (status >= 200 && status < 300 && request.prefills()) {
+        } else if (readsUsage(status, request)) {
             usage(decision, extras.usage().apply(result.tail().bytes()), request);
         }
     }

@@ -58,7 +58,29 @@ final class IdTagging implements AnswerRewrite {
     @Override
     public EventWriter events(OutputStream out) {
         SseIdTagger events = new SseIdTagger(tagger, SseIdTagger.DEFAULT_MAX_EVENT_BYTES);
-        return writer(out, events::accept, events::finish);
+        EventWriter writer = writer(out, events::accept, events::finish);
+        return new EventWriter() {
+            @Override
+            public void accept(byte[] bytes, int offset, int length) throws IOException {
+                writer.accept(bytes, offset, length);
+            }
+
+            @Override
+            public void finish() throws IOException {
+                writer.finish();
+            }
+
+            @Override
+            public boolean holds() {
+                return events.holds();
+            }
+
+            @Override
+            public void handOnHeld() throws IOException {
+                events.streamHeld(sink(out));
+                out.flush();
+            }
+        };
     }
 
     @Override
@@ -69,13 +91,7 @@ final class IdTagging implements AnswerRewrite {
 
     /** What a tagger hands on is written to {@code out}, which is flushed once per upstream read and at the end. */
     private static EventWriter writer(OutputStream out, Feed feed, Consumer<EventSink> finish) {
-        EventSink sink = (bytes, off, len) -> {
-            try {
-                out.write(bytes, off, len);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        };
+        EventSink sink = sink(out);
         return new EventWriter() {
             @Override
             public void accept(byte[] bytes, int offset, int length) throws IOException {
@@ -87,6 +103,17 @@ final class IdTagging implements AnswerRewrite {
             public void finish() throws IOException {
                 finish.accept(sink);
                 out.flush();
+            }
+        };
+    }
+
+    /** What a tagger hands on, written to {@code out}. */
+    private static EventSink sink(OutputStream out) {
+        return (bytes, off, len) -> {
+            try {
+                out.write(bytes, off, len);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         };
     }

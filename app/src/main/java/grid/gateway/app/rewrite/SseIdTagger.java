@@ -90,6 +90,29 @@ public final class SseIdTagger {
         framing.reset();
     }
 
+    /**
+     * Whether bytes of an event are held now, waiting for the event's blank line (not an event whose blank line ended
+     * with a CR and whose possible LF is awaited: one byte decides it).
+     */
+    public boolean holds() {
+        return size > 0 && streaming == null && !framing.isEndPending();
+    }
+
+    /**
+     * Hands on the event held now as if it had outgrown the limit: tagged as it streams from here ({@link
+     * SseEventStream}), so an event that comes slowly is not held back for as long as it comes. Nothing when
+     * {@link #holds()} is false.
+     */
+    public void streamHeld(EventSink sink) {
+        requireNonNull(sink, "sink");
+        if (holds()) {
+            SseEventStream stream = new SseEventStream(tagger.tagFunction());
+            stream.accept(buffer, 0, size, sink);
+            streaming = stream;
+            size = 0;
+        }
+    }
+
     /** The bytes held for the current event: never more than {@code maxEventBytes + 1}. */
     int buffered() {
         return size;

@@ -26,6 +26,23 @@ class BodyTailTest {
     }
 
     @Test
+    void counted_everyByteOfItsBufferAsItGrows_nothingForATailNobodyReads() {
+        java.util.concurrent.atomic.AtomicLong counted = new java.util.concurrent.atomic.AtomicLong();
+        BodyTail body = new BodyTail(counted::addAndGet);
+        append(body, "x".repeat(3 * BodyTail.CAPACITY));
+        assertThat(counted.get()).isEqualTo(BodyTail.CAPACITY);
+
+        counted.set(0);
+        BodyTail events = BodyTail.ofEvents(counted::addAndGet);
+        append(events, "data: " + "y".repeat(2 * BodyTail.CAPACITY) + "\n\n");
+        assertThat(counted.get()).isEqualTo(BodyTail.CAPACITY);
+
+        BodyTail unread = BodyTail.unread();
+        append(unread, "z".repeat(BodyTail.CAPACITY));
+        assertThat(unread.bytes()).isEmpty();
+    }
+
+    @Test
     void events_keepTheLastTwoWholeEventsAndTheOneInProgress() {
         BodyTail tail = BodyTail.ofEvents();
         for (int i = 0; i < 1_000; i++) {

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.forward.BodyTail;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -115,6 +116,44 @@ class AnswerMemoryIntegrationTest {
 
             // Counted, and bounded per answer: each holds buffers, not its 4 MiB answer.
             assertThat(held).isPositive().isLessThanOrEqualTo((double) clients * PER_ANSWER);
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+        GatewayHarness.await("the answers ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    @Test
+    void clientsStalledOnALargeUntaggedAnswer_itsKeptTailCountedToo() throws Exception {
+        int clients = 4;
+        String body = "{\"id\":\"chatcmpl-1\",\"choices\":[{\"text\":\"" + "t".repeat(4 << 20) + "\"}]}";
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length() + "\r\n\r\n" + body);
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                Socket socket = new Socket();
+                socket.setReceiveBufferSize(4096);
+                socket.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
+                socket.setSoTimeout(10_000);
+                String request = "{\"model\":\"demo-model\",\"prompt\":\"hi\"}";
+                socket.getOutputStream()
+                        .write(("POST /v1/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                                        + "Content-Length: " + request.length() + "\r\n\r\n" + request)
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                stalled.add(socket);
+                assertThat(readSome(socket.getInputStream())).startsWith("HTTP/1.1 200");
+            }
+            GatewayHarness.await("every answer in flight", () -> gateway.server.requestsInFlight() == clients);
+            // Each relay has read megabytes past its client's buffers: its copy buffer and the full tail the usage
+            // parser reads at the end are held, and both are counted.
+            double held = gateway.metric("grid_inflight_answer_bytes", "");
+            assertThat(held)
+                    .as("answer bytes counted for %d stalled answers", clients)
+                    .isGreaterThanOrEqualTo((double) clients * (16 * 1024 + BodyTail.CAPACITY))
+                    .isLessThanOrEqualTo((double) clients * PER_ANSWER);
         } finally {
             for (Socket socket : stalled) {
                 socket.close();

@@ -146,6 +146,31 @@ class ClientFaultsIntegrationTest {
     }
 
     @Test
+    void clientHalfClosesWhileReadingAStream_notTakenForGone_getsTheWholeStream() throws Exception {
+        CountDownLatch halfClosed = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+            halfClosed.await(GatewayHarness.DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            // An engine generating slowly: pauses longer than the disconnect probe's period between the events.
+            for (int n = 1; n <= 4; n++) {
+                java.util.concurrent.locks.LockSupport.parkNanos(3 * ClientDisconnectProbe.PERIOD.toNanos() / 2);
+                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + n + "}\n\n"));
+            }
+            e.write(UpstreamFaultsIntegrationTest.chunk("data: [DONE]\n\n") + "0\r\n\r\n");
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+            client.post("/v1/chat/completions", UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+            assertThat(client.readUntil("\n\n")).contains("\"n\":0");
+            client.socket.shutdownOutput(); // FIN: the client sends nothing more, and reads on
+            halfClosed.countDown();
+            String rest = client.readUntil("\r\n0\r\n\r\n");
+            assertThat(rest).contains("\"n\":4").contains("[DONE]").endsWith("\r\n0\r\n\r\n");
+        }
+    }
+
+    @Test
     void clientAbortsDuringUpload_noUpstreamRequestStarted() throws Exception {
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"

@@ -49,8 +49,14 @@ final class RawHttp implements AutoCloseable {
      */
     static InputStream postChat(Socket client, int port, int receiveBuffer, int timeoutMillis, String body)
             throws IOException {
+        return postChat(client, "127.0.0.1", port, receiveBuffer, timeoutMillis, body);
+    }
+
+    /** As {@link #postChat(Socket, int, int, int, String)}, to the listener at {@code host}. */
+    static InputStream postChat(Socket client, String host, int port, int receiveBuffer, int timeoutMillis, String body)
+            throws IOException {
         client.setReceiveBufferSize(receiveBuffer);
-        client.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+        client.connect(new InetSocketAddress(host, port), 5_000);
         client.setSoTimeout(timeoutMillis);
         OutputStream out = client.getOutputStream();
         out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"

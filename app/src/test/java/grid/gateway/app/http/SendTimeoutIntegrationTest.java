@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.tls.TestPki;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,12 +51,36 @@ class SendTimeoutIntegrationTest {
     }
 
     private void start(String sendTimeout, ScriptedUpstream.Script script) {
+        start(sendTimeout, "", Optional.empty(), script);
+    }
+
+    private void start(String sendTimeout, String tls, Optional<SSLContext> clientTls, ScriptedUpstream.Script script) {
+        start(sendTimeout, "127.0.0.1", tls, clientTls, script);
+    }
+
+    private void start(
+            String sendTimeout,
+            String host,
+            String tls,
+            Optional<SSLContext> clientTls,
+            ScriptedUpstream.Script script) {
         ScriptedUpstream engine = new ScriptedUpstream();
         engine.script = script;
+        if (!host.equals("127.0.0.1")) {
+            gateway = GatewayHarness.onConfigHost(
+                    dir,
+                    GatewayHarness.config(
+                            "  send_timeout_ms: " + sendTimeout + "\n  host: \"" + host + "\"",
+                            "",
+                            GatewayHarness.oneEngine(engine.url())),
+                    engine);
+            return;
+        }
         gateway = new GatewayHarness(
                 dir,
-                GatewayHarness.config("  send_timeout_ms: " + sendTimeout, "", GatewayHarness.oneEngine(engine.url())),
-                Optional.empty(),
+                GatewayHarness.config(
+                        "  send_timeout_ms: " + sendTimeout + "\n" + tls, "", GatewayHarness.oneEngine(engine.url())),
+                clientTls,
                 engine);
     }
 
@@ -131,16 +157,44 @@ class SendTimeoutIntegrationTest {
 
     @Test
     void clientReadsALongAnswerSteadilyButSlowerThanTheEngine_neverCut_wholeAnswerByteExact() throws Exception {
+        readsSteadily(new Socket(), "", Optional.empty());
+    }
+
+    @Test
+    void clientReadsALongAnswerSteadilyOverTls_neverCut_wholeAnswerByteExact() throws Exception {
+        TestPki pki = TestPki.create(dir, "steady-tls");
+        TestPki.Pair listener = pki.issue("gateway");
+        String tls = """
+                  tls:
+                    cert_file: %s
+                    key_file: %s
+                """.formatted(listener.cert(), listener.key());
+        readsSteadily(pki.trustOnly().getSocketFactory().createSocket(), tls, Optional.of(pki.trustOnly()));
+    }
+
+    @Test
+    void clientReadsALongAnswerSteadilyOnIpv6Loopback_neverCut_wholeAnswerByteExact() throws Exception {
+        readsSteadily(new Socket(), "::1", "", Optional.empty());
+    }
+
+    private void readsSteadily(Socket socket, String tls, Optional<SSLContext> clientTls) throws Exception {
+        readsSteadily(socket, "127.0.0.1", tls, clientTls);
+    }
+
+    /** {@code host}: the listeners' address; {@code listener}: the client listener's TLS keys in the server block. */
+    private void readsSteadily(Socket socket, String host, String listener, Optional<SSLContext> clientTls)
+            throws Exception {
         byte[] body = answer(5 << 20);
-        start("2000", e -> {
+        start("2000", host, listener, clientTls, e -> {
             e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n");
             e.out.write(body);
             e.out.flush();
         });
 
-        try (Socket client = new Socket()) {
+        try (Socket client = socket) {
             InputStream in = RawHttp.postChat(
                     client,
+                    host,
                     gateway.server.port(),
                     64 * 1024,
                     (int) GatewayHarness.DEADLINE.toMillis(),
@@ -167,6 +221,44 @@ class SendTimeoutIntegrationTest {
                 .isZero();
         GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
         assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    @Test
+    void clientPausesNineTenthsOfTheSendTimeoutThenTakesAll_repeatedly_neverCut() throws Exception {
+        int sendTimeoutMs = 1000;
+        String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "z".repeat(8 * 1024) + "\"}\n\n");
+        start(Integer.toString(sendTimeoutMs), e -> {
+            e.write(ScriptedUpstream.SSE_HEAD);
+            try {
+                while (true) {
+                    e.write(event);
+                }
+            } catch (IOException cut) {
+                // The test is over and the gateway closed the stream.
+            }
+        });
+        try (Socket client = new Socket()) {
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    64 * 1024,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+            byte[] buffer = new byte[64 * 1024];
+            for (int pause = 0; pause < 6; pause++) {
+                // Nothing taken for nine tenths of the send timeout (the gateway's writes block meanwhile) ...
+                LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs * 9L / 10));
+                // ... then everything the socket holds, and at least a read's worth.
+                do {
+                    assertThat(in.read(buffer))
+                            .as("the stream goes on after pause %d", pause)
+                            .isPositive();
+                } while (in.available() > 0);
+            }
+        }
+        assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                .isZero();
     }
 
     /** A JSON answer of about {@code size} bytes whose every position is told apart from its neighbours. */

@@ -289,4 +289,29 @@ class SseIdTaggerTest {
         assertThatThrownBy(() -> tagger.accept(new byte[4], 2, 3, (b, o, l) -> {}))
                 .isInstanceOf(IndexOutOfBoundsException.class);
     }
+
+    @Test
+    void heldEventHandedOnAtAnyByte_comesOutTaggedAsWhole_theNextEventHeldAgain() {
+        String stream = "event: e\n" + DATA_A + "\n\n" + DATA_A + "\n\n";
+        String expected = "event: e\n" + DATA_A_TAGGED + "\n\n" + DATA_A_TAGGED + "\n\n";
+        byte[] bytes = utf8(stream);
+        int firstEventEnd = stream.indexOf("\n\n") + 1; // before its blank line's last LF
+        for (int cut = 1; cut < firstEventEnd; cut++) {
+            SseIdTagger tagger = new SseIdTagger(TAGGER, 1024);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            EventSink sink = out::write;
+            tagger.accept(bytes, 0, cut, sink);
+            assertThat(tagger.holds()).as("cut at %d", cut).isTrue();
+            tagger.streamHeld(sink);
+            assertThat(tagger.holds()).isFalse();
+            // All of it handed on but a field name or an id value being read.
+            assertThat(out.size()).isGreaterThanOrEqualTo(cut - 8);
+            int secondEventStarted = firstEventEnd + 1 + 8;
+            tagger.accept(bytes, cut, secondEventStarted - cut, sink);
+            assertThat(tagger.holds()).as("the next event held again").isTrue();
+            tagger.accept(bytes, secondEventStarted, bytes.length - secondEventStarted, sink);
+            tagger.finish(sink);
+            assertThat(text(out.toByteArray())).as("cut at %d", cut).isEqualTo(expected);
+        }
+    }
 }
