@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  * @param keyedAs the API whose body the prompt keyer reads; empty: routed on load alone
  * @param idsInBody whether the body's Responses fields ({@code previous_response_id}, {@code conversation}) may
  *     name stored ids, read by a strict scanner (a body it cannot read answers 400)
- * @param prefills whether the engine computes the prompt's KV (not for calls that only count tokens), so that the
- *     answer teaches the prefix memory
+ * @param prefills whether the engine computes the prompt's KV (not for calls that only count tokens, nor for calls on
+ *     stored objects), so that the answer teaches the prefix memory and its usage is read
  * @param tagsAnswers whether stored ids in the answers are tagged with the cluster that holds them
  * @param errors the shape of the gateway's own error answers
  */
@@ -77,6 +77,15 @@ public record Endpoint(
 
     /** This row as a call that only counts tokens: its answers confirm and drop nothing. */
     public Endpoint countingOnly() {
+        return new Endpoint(path, methods, handling, keyedAs, idsInBody, false, tagsAnswers, errors);
+    }
+
+    /**
+     * This row as a call on a stored object (read, update, delete, cancel): the engine computes no prompt for it, so
+     * its answers confirm, drop and report nothing. A stored response read back carries the usage of the request that
+     * made it, which is not this request's.
+     */
+    public Endpoint onStoredObject() {
         return new Endpoint(path, methods, handling, keyedAs, idsInBody, false, tagsAnswers, errors);
     }
 

@@ -82,15 +82,15 @@ public final class EndpointTable {
             Endpoint.at("/v1/responses")               .keyed(RESPONSES).namingIdsInBody().tagged(),
             Endpoint.at("/v1/responses/input_tokens")  .keyed(RESPONSES).namingIdsInBody().countingOnly().tagged(),
             Endpoint.at("/v1/responses/compact")       .keyed(RESPONSES).namingIdsInBody().tagged(),
-            Endpoint.at("/v1/conversations")           .handled(Handling.NEW_CONVERSATION).tagged(),
+            Endpoint.at("/v1/conversations")           .handled(Handling.NEW_CONVERSATION).onStoredObject().tagged(),
             Endpoint.at("/v1/models", GET)             .handled(Handling.MODEL_LIST),
             // Stored objects by id: pinned to the cluster the id names.
-            Endpoint.at("/v1/responses/{response_id}", GET, DELETE)                        .tagged(),
-            Endpoint.at("/v1/responses/{response_id}/cancel", POST)                        .tagged(),
-            Endpoint.at("/v1/responses/{response_id}/input_items", GET)                    .tagged(),
-            Endpoint.at("/v1/conversations/{conversation_id}", GET, POST, DELETE)          .tagged(),
-            Endpoint.at("/v1/conversations/{conversation_id}/items", GET, POST)            .tagged(),
-            Endpoint.at("/v1/conversations/{conversation_id}/items/{item_id}", GET, DELETE).tagged()));
+            Endpoint.at("/v1/responses/{response_id}", GET, DELETE)                        .onStoredObject().tagged(),
+            Endpoint.at("/v1/responses/{response_id}/cancel", POST)                        .onStoredObject().tagged(),
+            Endpoint.at("/v1/responses/{response_id}/input_items", GET)                    .onStoredObject().tagged(),
+            Endpoint.at("/v1/conversations/{conversation_id}", GET, POST, DELETE)          .onStoredObject().tagged(),
+            Endpoint.at("/v1/conversations/{conversation_id}/items", GET, POST)            .onStoredObject().tagged(),
+            Endpoint.at("/v1/conversations/{conversation_id}/items/{item_id}", GET, DELETE).onStoredObject().tagged()));
         // spotless:on
     }
 

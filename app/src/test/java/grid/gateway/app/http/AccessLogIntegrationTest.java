@@ -147,6 +147,11 @@ class AccessLogIntegrationTest {
         assertThat(line.get("candidates")).isEqualTo(JsonValue.NULL);
         assertThat(line.getString("end")).isEqualTo("answered");
         assertThat(line.toString()).doesNotContain(bare);
+        // The stored response read back carries the usage of the request that made it: not this request's.
+        assertThat(gateway.get("/v1/responses/" + tagged).body()).contains("\"usage\":{");
+        assertThat(gateway.accessLog.next().get("reported_cached_tokens"))
+                .as("a read of a stored response computed no prompt")
+                .isEqualTo(JsonValue.NULL);
     }
 
     @Test
