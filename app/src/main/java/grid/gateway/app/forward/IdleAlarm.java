@@ -201,12 +201,14 @@ final class IdleAlarm implements AutoCloseable {
         long quarter = Math.max(1, timeout / 4);
         long from = since;
         long next = Long.MAX_VALUE;
+        boolean looked = false;
         if (client && now - since >= quarter) {
             // A reading up to an eighth of the gap between two looks old still tells them apart.
             OptionalLong unacknowledged = progress.unacknowledged(quarter / 8);
             if (unacknowledged.isPresent()) {
                 from = progressed(operation, unacknowledged.getAsLong(), now);
                 next = quarter;
+                looked = true;
             }
         } else if (client) {
             next = quarter - (now - since); // the first look, a quarter into the write
@@ -216,6 +218,15 @@ final class IdleAlarm implements AutoCloseable {
             return quarter;
         }
         long left = timeout - (now - from);
+        if (left <= 0 && looked) {
+            // The reading that found the client silent may be an eighth of a quarter old, and the client may have
+            // taken bytes since: a cut is decided on a reading of now.
+            OptionalLong current = progress.unacknowledged(0);
+            if (current.isPresent()) {
+                from = progressed(operation, current.getAsLong(), now);
+                left = timeout - (now - from);
+            }
+        }
         if (left <= 0) {
             if (client) {
                 stalled = true;

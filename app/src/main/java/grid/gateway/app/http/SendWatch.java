@@ -134,7 +134,7 @@ public final class SendWatch {
 
     private void sweepAndNext() {
         try {
-            sweep(KERNEL ? this::kernelQueues : connections -> Map.of());
+            sweep(KERNEL ? this::kernelQueues : (connections, now) -> Map.of());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "send timeout sweep failed; the next one runs as planned", e);
         } finally {
@@ -145,15 +145,20 @@ public final class SendWatch {
     /** Reads the unacknowledged bytes of some connections; a connection missing from the answer is not known. */
     @FunctionalInterface
     interface Queues {
-        Map<KernelTcpTable.Connection, Long> read(Set<KernelTcpTable.Connection> connections);
+        /**
+         * The bytes of {@code connections}: from a reading of now when {@code now}, else from one other looks may
+         * have made shortly before.
+         */
+        Map<KernelTcpTable.Connection, Long> read(Set<KernelTcpTable.Connection> connections, boolean now);
     }
 
     /**
      * The kernel's unacknowledged bytes of {@code connections}, from the readings of their listeners' rows that the
-     * relays' own looks share ({@link ListenerTcpRows}): a reading an eighth of a sweep's interval old at most.
+     * relays' own looks share ({@link ListenerTcpRows}): a reading an eighth of a sweep's interval old at most, or
+     * one of now.
      */
-    private Map<KernelTcpTable.Connection, Long> kernelQueues(Set<KernelTcpTable.Connection> connections) {
-        long fresh = quarter(timeout.get().toNanos()) / 8;
+    private Map<KernelTcpTable.Connection, Long> kernelQueues(Set<KernelTcpTable.Connection> connections, boolean now) {
+        long fresh = now ? 0 : quarter(timeout.get().toNanos()) / 8;
         try {
             Map<KernelTcpTable.Connection, Long> queues = new HashMap<>();
             for (KernelTcpTable.Connection connection : connections) {
@@ -197,11 +202,27 @@ public final class SendWatch {
         if (blocked.isEmpty()) {
             return 0;
         }
-        Map<KernelTcpTable.Connection, Long> queued = queues.read(wanted);
-        int cut = 0;
+        Map<KernelTcpTable.Connection, Long> queued = queues.read(wanted, false);
+        List<Watched> due = new ArrayList<>();
+        Set<KernelTcpTable.Connection> recheck = new HashSet<>();
         for (Watched channel : blocked) {
-            long from = from(channel, queued, now);
-            if (now - from >= limit && channel.writingSince() != IDLE) {
+            if (now - from(channel, queued, now) >= limit) {
+                due.add(channel);
+                KernelTcpTable.Connection connection = channel.connection();
+                if (connection != null && queued.containsKey(connection)) {
+                    recheck.add(connection);
+                }
+            }
+        }
+        // The reading that found them silent may be an eighth of a sweep's interval old, and a client may have taken
+        // bytes since: a cut is decided on a reading of now.
+        Map<KernelTcpTable.Connection, Long> current = recheck.isEmpty() ? Map.of() : queues.read(recheck, true);
+        int cut = 0;
+        for (Watched channel : due) {
+            KernelTcpTable.Connection connection = channel.connection();
+            boolean tookBytes =
+                    connection != null && current.containsKey(connection) && now - from(channel, current, now) < limit;
+            if (!tookBytes && channel.writingSince() != IDLE) {
                 LOG.log(
                         System.Logger.Level.DEBUG,
                         "a client took no byte for send_timeout_ms: its connection is closed");

@@ -240,13 +240,48 @@ class IdleAlarmTest {
         Duration waited = blockedWrite(alarm, 100, () -> {});
 
         assertThat(cut).hasValue(1);
-        // A reading may serve other connections' looks, but never one as old as the 15 s between two looks.
-        assertThat(asked)
-                .isNotEmpty()
+        // A reading may serve other connections' looks, but never one as old as the 15 s between two looks; the cut
+        // is decided on a reading of now.
+        assertThat(asked).hasSize(6);
+        assertThat(asked.subList(0, 5))
                 .allMatch(fresh -> fresh == Duration.ofMillis(1875).toNanos());
+        assertThat(asked.get(5)).isZero();
         // The kernel is first asked a quarter into the write; the client took nothing from then on.
         assertThat(waited).isEqualTo(Duration.ofSeconds(75));
         assertThat(alarm.stalled()).isTrue();
+    }
+
+    @Test
+    void check_clientTookBytesAfterTheSharedReading_notCut() throws IOException {
+        IdleAlarm alarm = arm();
+        AtomicInteger cut = new AtomicInteger();
+        // The kernel's count now, and the latest reading of the listener's rows, which other connections' looks
+        // share for up to an eighth of a quarter of the timeout; a reading of now becomes the shared one.
+        AtomicLong kernel = new AtomicLong(4 << 20);
+        AtomicLong shared = new AtomicLong(kernel.get());
+        alarm.client(
+                new SendDeadline(
+                        Duration.ofMinutes(1),
+                        fresh -> {
+                            if (fresh == 0) {
+                                shared.set(kernel.get());
+                            }
+                            return OptionalLong.of(shared.get());
+                        },
+                        () -> {}),
+                cut::incrementAndGet);
+        AtomicLong checks = new AtomicLong();
+
+        // Looks at 15, 30, 45, 60 and 75 s: the client takes nothing until just before the look at 75 s, which the
+        // shared reading, made a moment earlier, does not show.
+        Duration waited = blockedWrite(alarm, 6, () -> {
+            if (checks.incrementAndGet() == 5) {
+                kernel.addAndGet(-64 * 1024);
+            }
+        });
+
+        assertThat(cut).as("a client that took bytes within the send timeout").hasValue(0);
+        assertThat(waited).isEqualTo(Duration.ofSeconds(90));
     }
 
     /** Watches {@code alarm}'s client writes under a one-minute send timeout, the kernel telling {@code unacknowledged}. */

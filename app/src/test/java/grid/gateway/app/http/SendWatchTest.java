@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,7 @@ class SendWatchTest {
     }
 
     private int sweep(FakeConnection... connections) {
-        return watch.sweep(wanted -> {
+        return watch.sweep((wanted, now) -> {
             tableReads.incrementAndGet();
             Map<KernelTcpTable.Connection, Long> queues = new java.util.HashMap<>();
             for (FakeConnection connection : connections) {
@@ -168,6 +169,36 @@ class SendWatchTest {
     }
 
     @Test
+    void sweep_clientTookBytesAfterTheSharedReading_notCut() {
+        FakeConnection late = new FakeConnection(40007);
+        watch.watch(late);
+        late.beginWrite();
+        // The latest reading of the listener's rows, which the relays' looks share for a moment; a reading of now
+        // becomes the shared one.
+        AtomicLong shared = new AtomicLong(late.unacknowledged);
+        SendWatch.Queues queues = (wanted, now) -> {
+            if (now) {
+                shared.set(late.unacknowledged);
+            }
+            return wanted.contains(late.id) ? Map.of(late.id, shared.get()) : Map.of();
+        };
+
+        // The first look, a quarter in, starts the count; the client takes bytes just before the sweep that would
+        // cut it, after the shared reading was made.
+        for (int sweep = 1; sweep <= 6; sweep++) {
+            clock.advance(QUARTER);
+            if (sweep == 5) {
+                late.unacknowledged -= 1024;
+            }
+            watch.sweep(queues);
+        }
+
+        assertThat(late.open)
+                .as("a client that took bytes within the send timeout")
+                .isTrue();
+    }
+
+    @Test
     void sweep_withoutTheKernelsView_timedFromTheWritesStart() {
         FakeConnection unknown = new FakeConnection(40004);
         watch.watch(unknown);
@@ -177,7 +208,7 @@ class SendWatchTest {
         while (unknown.open) {
             clock.advance(QUARTER);
             waited = waited.plus(QUARTER);
-            watch.sweep(wanted -> Map.of());
+            watch.sweep((wanted, now) -> Map.of());
         }
 
         assertThat(waited).isEqualTo(TIMEOUT);
