@@ -204,7 +204,7 @@ final class PodFetch {
         // cut short (a close inside a close-delimited page, a Content-Length short of the page), and its last sample
         // may be cut inside its value (12 read as 1).
         if (size > 0 && page[size - 1] != '\n') {
-            return new Fetched.Failed<>("exposition cut short: its last line has no line feed");
+            return new Fetched.Failed<>("exposition cut short or not Prometheus text: its last line has no line feed");
         }
         String text = new String(page, 0, size, StandardCharsets.UTF_8);
         // One byte a character when the page is ASCII (a compact string), else at most two.

@@ -278,7 +278,8 @@ class PodFetchTest {
     void pageCutInsideItsLastLine_failsItsScrape_neverReadShort(String answer) {
         script = answer;
         assertThat(get())
-                .isEqualTo(new PodFetch.Fetched.Failed<>("exposition cut short: its last line has no line feed"));
+                .isEqualTo(new PodFetch.Fetched.Failed<>(
+                        "exposition cut short or not Prometheus text: its last line has no line feed"));
         assertThat(memory.inUse()).isZero();
     }
 

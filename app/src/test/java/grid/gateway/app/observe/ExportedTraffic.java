@@ -19,7 +19,7 @@ final class ExportedTraffic {
     /**
      * The gateway at site east in front of engines east-a and west-a (site west), both simulated, with
      * {@code queued_request_seconds: auto}; west-a's {@code metrics_url} is a page without any engine series (its
-     * {@code /v1/models}), so the calibration series it lacks show too.
+     * {@code /health}, an empty page), so the calibration series it lacks show too.
      */
     static GatewayHarness twoSites(Path dir) {
         var east = GatewayHarness.engine("east-a");
@@ -31,7 +31,7 @@ final class ExportedTraffic {
                   - name: east
                     clusters: [{name: east-a, url: "%s", models: [demo-model]}]
                   - name: west
-                    clusters: [{name: west-a, url: "%s", models: [demo-model], metrics_url: "%s/v1/models"}]
+                    clusters: [{name: west-a, url: "%s", models: [demo-model], metrics_url: "%s/health"}]
                 plugins:
                   grid_site_route:
                     prefix_affinity: {queued_request_seconds: auto}
