@@ -37,6 +37,7 @@ final class EngineRoutes {
     }
 
     private final Parts parts;
+    private final ServerHeaders serverHeaders;
 
     /** Everything the routes dispatch to. */
     record Parts(
@@ -60,6 +61,7 @@ final class EngineRoutes {
 
     EngineRoutes(Parts parts) {
         this.parts = requireNonNull(parts, "parts");
+        this.serverHeaders = new ServerHeaders(parts.settings().wallClock());
     }
 
     void handle(ServerRequest request, ServerResponse response) {
@@ -67,6 +69,7 @@ final class EngineRoutes {
             throw new CloseConnectionException("reset: the answer before was scripted as this connection's last");
         }
         parts.inFlight().enter();
+        serverHeaders.set(response);
         try {
             if (request.path().rawPath().equals("/metrics")) {
                 scrape(response);

@@ -36,7 +36,6 @@ final class EventStream {
         this.faults = requireNonNull(faults, "faults");
         this.pacer = requireNonNull(pacer, "pacer");
         response.header(HeaderNames.CONTENT_TYPE, CONTENT_TYPE);
-        response.header(HeaderNames.CACHE_CONTROL, "no-cache");
         this.out = response.outputStream();
         if (faults.resetsAfter(0)) {
             throw reset(); // nothing was written, so not even the status line goes out

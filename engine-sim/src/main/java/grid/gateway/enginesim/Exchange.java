@@ -122,8 +122,14 @@ final class Exchange {
         if (close) {
             response.header(HeaderNames.CONNECTION, "close");
         }
-        // RequestRejected's constructor requires a message, so getMessage() is never null here.
-        fail(rejected.status(), requireNonNull(rejected.getMessage()), rejected.type(), rejected.param());
+        if (!rejected.carriesVary()) {
+            ServerHeaders.withoutVary(response);
+        }
+        fail(
+                rejected.status(),
+                rejected.messageAt(recorded.method(), recorded.path()),
+                rejected.type(),
+                rejected.param());
         if (close) {
             throw new CloseConnectionException("closed after refusing the request, as vLLM closes it");
         }

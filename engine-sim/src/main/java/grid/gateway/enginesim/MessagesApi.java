@@ -28,7 +28,7 @@ final class MessagesApi {
         JsonObject body = exchange.json();
         String model = parts.catalog().resolve(body);
         if (JsonText.integer(body, "max_tokens").isEmpty()) {
-            throw RequestRejected.missing("max_tokens", body.toString());
+            throw RequestRejected.missing("max_tokens", body);
         }
         Prompt prompt = new Prompt(
                 model,

@@ -57,8 +57,8 @@ final class PromptText {
     }
 
     private static JsonArray messages(JsonObject body) {
-        JsonArray messages = JsonText.arrayField(body, "messages")
-                .orElseThrow(() -> RequestRejected.missing("messages", body.toString()));
+        JsonArray messages =
+                JsonText.arrayField(body, "messages").orElseThrow(() -> RequestRejected.missing("messages", body));
         if (messages.isEmpty()) {
             throw RequestRejected.badRequest("messages: List should have at least 1 item", "messages");
         }

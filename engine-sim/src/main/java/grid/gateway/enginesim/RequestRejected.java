@@ -2,6 +2,7 @@ package grid.gateway.enginesim;
 
 import static java.util.Objects.requireNonNull;
 
+import jakarta.json.JsonObject;
 import java.io.Serial;
 import java.util.Optional;
 
@@ -24,10 +25,14 @@ final class RequestRejected extends RuntimeException {
     /** The type vLLM gives a body that fails its request model's validation (pydantic), with a space. */
     static final String VALIDATION_TYPE = "Bad Request";
 
+    /** The source file of vLLM's wrapper around its request handlers, as paths inside answers are recorded. */
+    private static final String HANDLER_SOURCE = "/opt/venv/lib/python3.11/site-packages/vllm/entrypoints/utils.py";
+
     private final int status;
     private final Optional<String> type;
     private final Optional<String> param;
     private final boolean closesConnection;
+    private final Optional<String> validationError;
 
     private RequestRejected(int status, Optional<String> type, String message, Optional<String> param, boolean close) {
         super(requireNonNull(message, "message"), null, false, false);
@@ -35,6 +40,17 @@ final class RequestRejected extends RuntimeException {
         this.type = type;
         this.param = param;
         this.closesConnection = close;
+        this.validationError = Optional.empty();
+    }
+
+    /** A body refused by vLLM's request model: pydantic's {@code error}, which ends the message. */
+    private RequestRejected(String error) {
+        super("1 validation error:\n  " + error, null, false, false);
+        this.status = 400;
+        this.type = Optional.of(VALIDATION_TYPE);
+        this.param = Optional.empty();
+        this.closesConnection = true;
+        this.validationError = Optional.of(error);
     }
 
     /** A 400 about {@code param}, found while validating the request. */
@@ -49,12 +65,13 @@ final class RequestRejected extends RuntimeException {
 
     /**
      * vLLM's answer to a body its request model refuses (a required field missing): type {@value #VALIDATION_TYPE},
-     * no param, and pydantic's report as the message.
+     * no param, and pydantic's report as the message, the refused body quoted as Python writes it; the frame that
+     * raised it is added where the path is known ({@link #messageAt}).
      */
-    static RequestRejected missing(String field, String body) {
-        String message = "1 validation error:\n  {'type': 'missing', 'loc': ('body', '" + field
-                + "'), 'msg': 'Field required', 'input': " + body + "}";
-        return new RequestRejected(400, Optional.of(VALIDATION_TYPE), message, Optional.empty(), true);
+    static RequestRejected missing(String field, JsonObject body) {
+        String error = "{'type': 'missing', 'loc': ('body', '" + field + "'), 'msg': 'Field required', 'input': "
+                + PythonRepr.of(body) + "}";
+        return new RequestRejected(error);
     }
 
     /** A 400 typed {@code invalid_request_error}, as vLLM types its Responses refusals; the connection stays open. */
@@ -74,6 +91,38 @@ final class RequestRejected extends RuntimeException {
     static RequestRejected modelNotFound(String model) {
         return new RequestRejected(
                 404, Optional.empty(), "The model `" + model + "` does not exist.", Optional.of("model"), true);
+    }
+
+    /**
+     * The message as vLLM words it for {@code method} on {@code path}: a validation error ends with the frame of
+     * vLLM's request handler that raised it and the request line with pydantic's error list, as recorded
+     * ({@code testdata/vllm/error_bad_json.json}).
+     */
+    String messageAt(String method, String path) {
+        // getMessage() is never null: the constructor requires a message.
+        String message = requireNonNull(getMessage());
+        return validationError
+                .map(error -> message + "\n\n  File \"" + HANDLER_SOURCE + "\", line 40, in " + handler(path) + "\n    "
+                        + method + " " + path + " [" + error + "]")
+                .orElse(message);
+    }
+
+    /** The name of vLLM's handler function for {@code path}. */
+    private static String handler(String path) {
+        return switch (path) {
+            case "/v1/completions" -> "create_completion";
+            case "/v1/messages" -> "create_messages";
+            case "/v1/responses" -> "create_responses";
+            default -> "create_chat_completion";
+        };
+    }
+
+    /**
+     * Whether vLLM's answer carries its CORS middleware's {@code vary: Origin}: the recorded answers to a prompt or
+     * output limit beyond the context (a 400 of the type the status implies) carry none, the others do.
+     */
+    boolean carriesVary() {
+        return !(status == 400 && type.isEmpty());
     }
 
     int status() {

@@ -6,6 +6,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -14,7 +15,7 @@ import java.util.function.Function;
  * {@code response.content_part.added}, one {@code response.output_text.delta} per token,
  * {@code response.output_text.done}, {@code response.content_part.done}, {@code response.output_item.done},
  * {@code response.completed}; each as {@code event: <type>} and a JSON with the same {@code type} and a
- * {@code sequence_number} from 0. No {@code [DONE]}. While it streams, the message item is known by a bare hex id;
+ * {@code sequence_number} from 0, its top-level keys in alphabetical order. No {@code [DONE]}. While it streams, the message item is known by a bare hex id;
  * the completed response names it {@code msg_…}, as vLLM's does.
  *
  * <p>Not thread-safe; one per request.
@@ -81,9 +82,13 @@ final class ResponseEvents {
                 .add("output_index", 0);
     }
 
+    /** Writes one event, its top-level keys in alphabetical order as vLLM writes them. */
     private void send(String type, JsonObjectBuilder json) throws InterruptedException {
-        events.event(
-                type, json.add("sequence_number", sequence).add("type", type).build());
+        JsonObject event =
+                json.add("sequence_number", sequence).add("type", type).build();
+        JsonObjectBuilder sorted = JsonText.object();
+        new TreeMap<>(event).forEach(sorted::add);
+        events.event(type, sorted.build());
         sequence++;
     }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -19,11 +18,12 @@ import java.util.regex.Pattern;
  * same to the gateway, whatever the generated text, the token counts or the random ids:
  *
  * <pre>
- *   status, Content-Type, whether the answer closes the connection, Allow
- *   JSON: the top-level keys; the shape of every id the tagger may rewrite (id, previous_response_id, item_id,
+ *   status, Content-Type, whether the answer closes the connection, Allow, Server, Date's form, Vary,
+ *         Cache-Control, Content-Length or Transfer-Encoding
+ *   JSON: the top-level keys in order; the shape of every id the tagger may rewrite (id, previous_response_id, item_id,
  *         conversation: hex runs become &lt;hexN&gt;); object, type, status, finish_reason, stop_reason; every usage
- *         object (its keys, each value's kind, cached_tokens as 0 or whole blocks); the error body (type, param,
- *         numeric code; FastAPI's detail)
+ *         object (its keys in order, each value's kind, cached_tokens as 0 or whole blocks); the error body (keys
+ *         in order, type, param, numeric code, the message with hex runs as &lt;hexN&gt;; FastAPI's detail)
  *   SSE:  the framing (data-only, or event + data with the event's name as the JSON's type; [DONE] last), then the
  *         facts of each event, consecutive equal events counted once (a detokenizer merges tokens into fewer deltas)
  * </pre>
@@ -32,6 +32,9 @@ final class GatewayView {
     private static final Set<String> ID_KEYS = Set.of("id", "previous_response_id", "item_id", "conversation");
     private static final Set<String> VALUE_KEYS = Set.of("object", "type", "status", "finish_reason", "stop_reason");
     private static final Pattern HEX = Pattern.compile("[0-9a-f]{8,}");
+    /** RFC 9110's IMF-fixdate, the only form a server may send: two-digit day. */
+    private static final Pattern IMF_FIXDATE =
+            Pattern.compile("(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
 
     private final int blockSize;
 
@@ -53,6 +56,18 @@ final class GatewayView {
                 .orElse(false);
         facts.add(closes ? "connection closed after the answer" : "connection kept");
         header.apply("allow").ifPresent(allow -> facts.add("allow " + allow));
+        facts.add("server " + header.apply("server").orElse("absent"));
+        facts.add("date "
+                + header.apply("date")
+                        .map(d -> IMF_FIXDATE.matcher(d).matches() ? "an IMF-fixdate" : d)
+                        .orElse("absent"));
+        facts.add("vary " + header.apply("vary").orElse("absent"));
+        facts.add("cache-control " + header.apply("cache-control").orElse("absent"));
+        facts.add(header.apply("transfer-encoding")
+                .map(t -> "transfer-encoding " + t)
+                .orElseGet(() -> header.apply("content-length")
+                        .map(length -> "content-length")
+                        .orElse("neither content-length nor transfer-encoding")));
         if (type.startsWith("text/event-stream")) {
             facts.addAll(stream(body));
         } else if (body.isEmpty()) {
@@ -116,7 +131,7 @@ final class GatewayView {
     private List<String> json(JsonValue value) {
         Set<String> facts = new LinkedHashSet<>();
         if (value instanceof JsonObject object) {
-            facts.add("keys " + new TreeSet<>(object.keySet()));
+            facts.add("keys " + object.keySet());
         }
         walk("", value, facts);
         return List.copyOf(facts);
@@ -134,11 +149,11 @@ final class GatewayView {
         if (key.equals("usage")) {
             usage(path, member, facts);
         } else if (key.equals("error") && member instanceof JsonObject error) {
-            facts.add(path + " keys " + new TreeSet<>(error.keySet()));
+            facts.add(path + " keys " + error.keySet());
             facts.add(path + ".type = " + text(error.get("type")));
             facts.add(path + ".param = " + text(error.get("param")));
             facts.add(path + ".code = " + text(error.get("code")));
-            facts.add(path + ".message is " + kind(error.get("message")));
+            facts.add(path + ".message = " + shape(error.get("message")));
         } else if (key.equals("detail")) {
             facts.add(path + " = " + text(member));
         } else if (ID_KEYS.contains(key) && !(member instanceof JsonObject)) {
@@ -155,7 +170,7 @@ final class GatewayView {
             facts.add(path + " = " + kind(usage));
             return;
         }
-        facts.add(path + " keys " + new TreeSet<>(object.keySet()));
+        facts.add(path + " keys " + object.keySet());
         object.forEach((key, value) -> {
             if (key.equals("cached_tokens") && value instanceof JsonNumber number) {
                 int cached = number.intValue();
