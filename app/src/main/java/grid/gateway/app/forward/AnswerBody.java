@@ -13,7 +13,8 @@ import java.io.InputStream;
  *   LENGTH        Content-Length bytes; the connection ending first is an error
  *   CHUNKED       size line (hex, then any chunk extension, which is ignored) CRLF, data, CRLF, ...; the last chunk
  *                 (size 0), then trailer fields, read and discarded, up to the blank line
- *   UNTIL_CLOSE   everything until the connection ends
+ *   UNTIL_CLOSE   everything until the connection ends: over TLS, with the engine's close_notify (a TCP end without one
+ *                 is an error, as a cut)
  *   NONE          nothing
  * </pre>
  *
@@ -85,6 +86,10 @@ final class AnswerBody extends InputStream {
     private int readUntilClose(byte[] target, int offset, int length) throws IOException {
         int n = reader.read(target, offset, length);
         if (n < 0) {
+            if (!reader.endSentByTheEngine()) {
+                // A TLS connection's TCP end without close_notify: the body may have been cut anywhere.
+                throw new EOFException("the TLS connection ended without the engine's close_notify");
+            }
             complete = true;
         }
         return n;

@@ -26,6 +26,9 @@ final class AnswerReader {
 
     private final InputStream in;
     private final Socket socket;
+    /** The TCP socket under {@link #socket}: itself on a plain connection, the one a TLS socket is layered over. */
+    private final Socket tcp;
+
     private final byte[] buffer = new byte[BUFFER];
     private int pos;
     private int limit;
@@ -38,9 +41,10 @@ final class AnswerReader {
     /** The socket's own read timeout, restored when the deadline is lifted. */
     private int readTimeout;
 
-    /** A reader of {@code socket}'s answers. */
-    AnswerReader(Socket socket) throws IOException {
+    /** A reader of {@code socket}'s answers; {@code tcp} is the TCP socket it is (plain) or is layered over (TLS). */
+    AnswerReader(Socket socket, Socket tcp) throws IOException {
         this.socket = socket;
+        this.tcp = tcp;
         this.in = socket.getInputStream();
     }
 
@@ -168,6 +172,17 @@ final class AnswerReader {
             received += n;
         }
         return n;
+    }
+
+    /**
+     * Whether the end of the stream just read is an end the engine sent: over plain TCP its FIN; over TLS its
+     * close_notify (RFC 8446 §6.1), not a TCP end without one, which a crashed engine's kernel or a middlebox that cuts
+     * the connection makes. The JDK's TLS socket reads both as the end of the stream; only for a TCP end without
+     * close_notify does it shut the TCP socket's input itself (a close_notify leaves it open), which is what is read
+     * here. {@code UpstreamFaultsOverTlsIntegrationTest} holds the JDK to it.
+     */
+    boolean endSentByTheEngine() {
+        return tcp == socket || !tcp.isInputShutdown();
     }
 
     /** Reads more into the buffer; false at the end of the stream. */

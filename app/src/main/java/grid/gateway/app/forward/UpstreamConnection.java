@@ -65,7 +65,7 @@ final class UpstreamConnection {
         this.socket = socket;
         this.out = socket.getOutputStream();
         this.in = socket.getInputStream();
-        this.reader = new AnswerReader(socket);
+        this.reader = new AnswerReader(socket, channel.socket());
     }
 
     Origin origin() {

@@ -56,6 +56,9 @@ final class ScriptedUpstream implements AutoCloseable {
         final Socket socket;
         final InputStream in;
         final OutputStream out;
+        /** The TCP socket under {@link #socket} (the same socket on a plain connection). */
+        volatile Socket tcp;
+
         /** When the gateway closed this connection ({@link System#nanoTime}), once {@link #awaitPeerClose} saw it. */
         volatile long peerClosedAt;
 
@@ -63,6 +66,7 @@ final class ScriptedUpstream implements AutoCloseable {
             this.head = head;
             this.body = body;
             this.socket = socket;
+            this.tcp = socket;
             this.in = socket.getInputStream();
             this.out = socket.getOutputStream();
         }
@@ -71,6 +75,14 @@ final class ScriptedUpstream implements AutoCloseable {
         void write(String text) throws IOException {
             out.write(text.getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
+        }
+
+        /**
+         * Ends the TCP connection with a FIN and no TLS close_notify (over plain TCP: a FIN), as a crashed engine's
+         * kernel or a cutting middlebox does: the TLS peer may not take it for the end the engine meant.
+         */
+        void finWithoutCloseNotify() throws IOException {
+            tcp.shutdownOutput();
         }
 
         /** Sends a TCP reset: linger zero, then close. */
@@ -118,6 +130,7 @@ final class ScriptedUpstream implements AutoCloseable {
     private final List<Request> received = new ArrayList<>();
     private final ServerSocket server;
     private final String scheme;
+    private final @Nullable SSLContext tls;
     private final Thread acceptor;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -128,12 +141,12 @@ final class ScriptedUpstream implements AutoCloseable {
     /** An engine that serves HTTPS with {@code tls}'s certificate. */
     ScriptedUpstream(@Nullable SSLContext tls) {
         try {
-            server = tls == null
-                    ? new ServerSocket(0, 512, InetAddress.getLoopbackAddress())
-                    : tls.getServerSocketFactory().createServerSocket(0, 512, InetAddress.getLoopbackAddress());
+            // TLS is layered over each accepted TCP socket, so a script can end the TCP connection under it.
+            server = new ServerSocket(0, 512, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        this.tls = tls;
         scheme = tls == null ? "http" : "https";
         acceptor = Thread.ofVirtual().name("scripted-upstream").start(this::acceptLoop);
     }
@@ -185,14 +198,16 @@ final class ScriptedUpstream implements AutoCloseable {
         }
     }
 
-    private void serve(Socket socket) {
+    private void serve(Socket tcp) {
         open.incrementAndGet();
-        try (socket) {
+        try (tcp;
+                Socket socket = layered(tcp)) {
             while (true) {
                 Exchange exchange = readRequest(socket, readsBody);
                 if (exchange == null) {
                     return;
                 }
+                exchange.tcp = tcp;
                 if (exchange.head.startsWith("GET /metrics ")) {
                     // The gateway's queue scraper: an empty page (unmeasured), not recorded.
                     exchange.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n\r\n");
@@ -215,6 +230,17 @@ final class ScriptedUpstream implements AutoCloseable {
     }
 
     /** Reads one request: its head up to the blank line and, if {@code body}, a Content-Length body; null at its end. */
+    /** The accepted TCP socket, or a server-side TLS socket over it. */
+    private Socket layered(Socket tcp) throws IOException {
+        if (tls == null) {
+            return tcp;
+        }
+        javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket)
+                tls.getSocketFactory().createSocket(tcp, tcp.getInetAddress().getHostAddress(), tcp.getPort(), true);
+        socket.setUseClientMode(false);
+        return socket;
+    }
+
     private static Exchange readRequest(Socket socket, boolean body) throws IOException {
         InputStream in = socket.getInputStream();
         ByteArrayOutputStream head = new ByteArrayOutputStream();

@@ -26,7 +26,7 @@ class UpstreamFaultsIntegrationTest {
     @TempDir
     Path dir;
 
-    private ScriptedUpstream engine;
+    ScriptedUpstream engine;
     private GatewayHarness gateway;
 
     @AfterEach
@@ -38,7 +38,7 @@ class UpstreamFaultsIntegrationTest {
         }
     }
 
-    private void start(String upstreamSettings) throws IOException {
+    void start(String upstreamSettings) throws IOException {
         start(upstreamSettings, 4096);
     }
 
@@ -66,7 +66,7 @@ class UpstreamFaultsIntegrationTest {
                 + "\r\n";
     }
 
-    private RawClient.Answer postRaw(String path, String body) throws IOException {
+    RawClient.Answer postRaw(String path, String body) throws IOException {
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.post(path, body);
             return client.read();
