@@ -4,6 +4,7 @@ import grid.gateway.routing.time.MonotonicClock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -18,6 +19,10 @@ import org.jspecify.annotations.Nullable;
  * older than {@link #MAX_IDLE_NANOS} are closed by {@link #closeIdle()} (and when met on acquire), so a burst does not
  * leave hundreds of sockets open, most of them long closed by the engine's own keep-alive timeout (uvicorn's: 5 s).
  * Every connection handed out passes {@link UpstreamConnection#isQuiet()} first.
+ *
+ * <p>An origin's entry goes once its last idle connection is closed: the key holds the origin's {@code Tls} (its
+ * SSL context and key), and a reload that rotates a certificate, moves a cluster or drops one makes new origins, so
+ * entries kept for ever would grow with every such reload.
  *
  * <p>Thread-safe: one lock per origin, never held across I/O but the non-blocking quiet check.
  */
@@ -39,6 +44,8 @@ final class ConnectionPool {
     private static final class Idle {
         final ReentrantLock lock = new ReentrantLock();
         final ArrayDeque<UpstreamConnection> connections = new ArrayDeque<>();
+        /** Out of the map: a connection given back finds a new entry instead (under {@link #lock}). */
+        boolean removed;
     }
 
     /** A quiet idle connection to {@code origin}, or null when none is left; any other met on the way is closed. */
@@ -69,33 +76,47 @@ final class ConnectionPool {
 
     /** Takes back a connection whose answer was read exactly; closes it when the pool of its origin is full. */
     void release(UpstreamConnection connection) {
-        Idle pool = idle.computeIfAbsent(connection.origin(), o -> new Idle());
         connection.idleSince(clock.nanoTime());
-        boolean kept;
-        pool.lock.lock();
-        try {
-            kept = pool.connections.size() < maxIdle;
-            if (kept) {
-                pool.connections.addLast(connection);
+        while (true) {
+            Idle pool = idle.computeIfAbsent(connection.origin(), o -> new Idle());
+            boolean kept;
+            pool.lock.lock();
+            try {
+                if (pool.removed) {
+                    continue; // emptied and taken out by closeIdle meanwhile
+                }
+                kept = pool.connections.size() < maxIdle;
+                if (kept) {
+                    pool.connections.addLast(connection);
+                }
+            } finally {
+                pool.lock.unlock();
             }
-        } finally {
-            pool.lock.unlock();
-        }
-        if (!kept) {
-            connection.close();
+            if (!kept) {
+                connection.close();
+            }
+            return;
         }
     }
 
-    /** Closes the connections idle for longer than {@link #MAX_IDLE_NANOS}; returns how many. */
+    /**
+     * Closes the connections idle for longer than {@link #MAX_IDLE_NANOS}, and forgets the origins left without one;
+     * returns how many connections.
+     */
     int closeIdle() {
         long now = clock.nanoTime();
         List<UpstreamConnection> old = new ArrayList<>();
-        for (Idle pool : idle.values()) {
+        for (Map.Entry<Origin, Idle> entry : idle.entrySet()) {
+            Idle pool = entry.getValue();
             pool.lock.lock();
             try {
                 UpstreamConnection oldest;
                 while ((oldest = pool.connections.peekFirst()) != null && now - oldest.idleSince() >= MAX_IDLE_NANOS) {
                     old.add(pool.connections.removeFirst());
+                }
+                if (pool.connections.isEmpty()) {
+                    pool.removed = true;
+                    idle.remove(entry.getKey(), pool);
                 }
             } finally {
                 pool.lock.unlock();
@@ -103,6 +124,11 @@ final class ConnectionPool {
         }
         old.forEach(UpstreamConnection::close);
         return old.size();
+    }
+
+    /** Origins with an entry (for tests). */
+    int origins() {
+        return idle.size();
     }
 
     /** Closes every idle connection (shutdown); connections in use close when their answers end. */

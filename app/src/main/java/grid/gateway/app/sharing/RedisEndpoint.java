@@ -2,6 +2,7 @@ package grid.gateway.app.sharing;
 
 import grid.gateway.app.config.SharingSettings;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,9 @@ final class RedisEndpoint {
 
     private final HostAndPort address;
     private final JedisClientConfig config;
+
+    /** The largest password file read: Redis passwords are short; a file larger is the wrong file. */
+    static final int PASSWORD_LIMIT = 4096;
 
     private RedisEndpoint(HostAndPort address, JedisClientConfig config) {
         this.address = address;
@@ -83,9 +87,14 @@ final class RedisEndpoint {
     }
 
     private static String password(Path file) {
-        try {
+        try (InputStream in = Files.newInputStream(file)) {
+            // Read up to a bound: a path to the wrong file (a log, a device) must not fill the heap at start.
+            byte[] bytes = in.readNBytes(PASSWORD_LIMIT + 1);
+            if (bytes.length > PASSWORD_LIMIT) {
+                throw new IOException("larger than " + PASSWORD_LIMIT + " bytes");
+            }
             // A Secret mounted as a file often ends with a newline that is not part of the password.
-            return Files.readString(file, StandardCharsets.UTF_8).strip();
+            return new String(bytes, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the Redis password_file " + file, e);
         }

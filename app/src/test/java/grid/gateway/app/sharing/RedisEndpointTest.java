@@ -41,6 +41,23 @@ class RedisEndpointTest {
     }
 
     @Test
+    void aPasswordFileLargerThanItsBound_isRefused_notReadWhole() throws Exception {
+        Path file = dir.resolve("password");
+        java.nio.file.Files.write(file, new byte[RedisEndpoint.PASSWORD_LIMIT + 1]);
+        SharingSettings settings = new SharingSettings(
+                Optional.of(URI.create("redis://127.0.0.1:6379/0")),
+                "endpoint-test",
+                Optional.of(file),
+                Duration.ZERO,
+                false,
+                Duration.ZERO);
+
+        assertThatThrownBy(() -> RedisEndpoint.of(settings))
+                .isInstanceOf(java.io.UncheckedIOException.class)
+                .hasRootCauseMessage("larger than 4096 bytes");
+    }
+
+    @Test
     void overTls_aReplyBeyondTheBoundsIsRefused_beforeTheClientAllocatesIt() throws Exception {
         TestPki pki = TestPki.create(dir, "redis");
         try (FakeRedis redis = new FakeRedis(TWO_GB, pki.context(pki.issue("redis")));

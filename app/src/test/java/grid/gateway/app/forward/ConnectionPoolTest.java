@@ -1,0 +1,90 @@
+package grid.gateway.app.forward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.routing.time.ManualClock;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The idle pool's memory: what it keeps of an origin once that origin's connections are gone. */
+class ConnectionPoolTest {
+    private final ManualClock clock = new ManualClock();
+    private final ConnectionPool pool = new ConnectionPool(4, clock);
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        pool.closeAll();
+        for (AutoCloseable c : open.reversed()) {
+            c.close();
+        }
+    }
+
+    @Test
+    void originsWhoseConnectionsAllAgedOut_areForgotten() throws Exception {
+        // A reload that rotates a certificate or moves a cluster makes new origins each time; the old ones must not
+        // stay in the pool for ever.
+        ServerSocket engine = listening();
+        for (int i = 0; i < 3; i++) {
+            pool.release(connection(engine, new Origin("127.0.0.1", engine.getLocalPort(), null)));
+        }
+        pool.release(connection(engine, new Origin("localhost", engine.getLocalPort(), null)));
+        assertThat(pool.origins()).isEqualTo(2);
+
+        clock.advance(Duration.ofNanos(ConnectionPool.MAX_IDLE_NANOS));
+        assertThat(pool.closeIdle()).isEqualTo(4);
+
+        assertThat(pool.origins()).as("origins left without an idle connection").isZero();
+    }
+
+    @Test
+    void anOriginWithAConnectionStillFresh_staysAndServesIt() throws Exception {
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        pool.release(connection(engine, origin));
+        clock.advance(Duration.ofSeconds(30));
+        UpstreamConnection fresh = connection(engine, origin);
+        pool.release(fresh);
+        clock.advance(Duration.ofSeconds(30));
+
+        assertThat(pool.closeIdle()).isEqualTo(1);
+
+        assertThat(pool.origins()).isEqualTo(1);
+        assertThat(pool.acquire(origin)).isSameAs(fresh);
+    }
+
+    @Test
+    void aConnectionGivenBackAfterItsOriginWasForgotten_isPooledAgain() throws Exception {
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        pool.release(connection(engine, origin));
+        clock.advance(Duration.ofNanos(ConnectionPool.MAX_IDLE_NANOS));
+        pool.closeIdle();
+
+        UpstreamConnection next = connection(engine, origin);
+        pool.release(next);
+
+        assertThat(pool.acquire(origin)).isSameAs(next);
+    }
+
+    private ServerSocket listening() throws Exception {
+        ServerSocket server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+        open.add(server);
+        return server;
+    }
+
+    private UpstreamConnection connection(ServerSocket engine, Origin origin) throws Exception {
+        SocketChannel channel = SocketChannel.open(engine.getLocalSocketAddress());
+        open.add(channel);
+        Socket accepted = engine.accept();
+        open.add(accepted);
+        return new UpstreamConnection(origin, channel, channel.socket());
+    }
+}
