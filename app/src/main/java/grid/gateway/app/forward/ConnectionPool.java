@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Idle upstream connections, per {@link Origin}, at most {@code max_connections_per_cluster} each (docs/design.md §H9,
- * §H18). Connections in use are not counted or limited here: a request never waits for one, as with Helidon's client
- * before; a connection given back to a full pool is closed.
+ * §H18). Connections in use are not counted or limited here, so a request never waits for one; a connection given
+ * back to a full pool is closed.
  *
  * <p>Most recently used first, so a steady load keeps using the same warm connections while the rest age; idle ones
  * older than {@link #MAX_IDLE_NANOS} are closed by {@link #closeIdle()} (and when met on acquire), so a burst does not

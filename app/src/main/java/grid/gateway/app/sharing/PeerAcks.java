@@ -81,7 +81,10 @@ final class PeerAcks {
                 }
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0 || !reading) {
+                    // Forgotten, not only set aside: a replica takes a new id at each start, so the ids of peers
+                    // that stopped would otherwise pile up for the life of this one.
                     live.removeAll(behind);
+                    applied.keySet().removeAll(behind);
                     return false;
                 }
                 changed.await(left, TimeUnit.NANOSECONDS);
@@ -96,6 +99,16 @@ final class PeerAcks {
         lock.lock();
         try {
             return Set.copyOf(live);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many peers are remembered, live or not; for tests. */
+    int remembered() {
+        lock.lock();
+        try {
+            return applied.size();
         } finally {
             lock.unlock();
         }

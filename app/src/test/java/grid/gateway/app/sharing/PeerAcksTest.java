@@ -36,6 +36,24 @@ class PeerAcksTest {
     }
 
     @Test
+    void peersThatStoppedAnswering_forgotten_theirIdsDoNotPileUp() throws Exception {
+        acks.reading(true);
+        // A replica restarted a thousand times, under a new id each time, its old ids never heard again.
+        for (int start = 0; start < 1_000; start++) {
+            acks.heard("replica-" + start, new StreamEntryID(999, 0));
+            assertThat(acks.await(ENTRY, in(Duration.ZERO))).isFalse();
+        }
+
+        assertThat(acks.live()).isEmpty();
+        assertThat(acks.remembered()).as("peers remembered").isZero();
+        acks.heard("replica-999", ENTRY);
+        assertThat(acks.await(ENTRY, in(Duration.ZERO)))
+                .as("heard again, waited for again")
+                .isTrue();
+        assertThat(acks.live()).containsExactly("replica-999");
+    }
+
+    @Test
     void await_noPeerKnown_trueAtOnce() throws Exception {
         acks.reading(true);
 
