@@ -84,7 +84,7 @@ final class HeadParser {
         statusLine(reader.bytes(), reader.start(), length, parsed);
         left = spend(left, length);
         reader.consumeLine(length);
-        for (int fields = 0; ; fields++) {
+        while (true) {
             length = reader.line(Math.min(left, AnswerReader.BUFFER - 2));
             left = spend(left, length);
             if (length == 0) {

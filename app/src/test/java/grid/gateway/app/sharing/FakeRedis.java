@@ -1,6 +1,8 @@
 package grid.gateway.app.sharing;
 
 import grid.gateway.app.config.SharingSettings;
+import grid.gateway.app.observe.SharingMeters;
+import grid.gateway.routing.prefix.PrefixMemory;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,6 +80,20 @@ final class FakeRedis implements AutoCloseable {
                 Duration.ZERO,
                 false,
                 Duration.ZERO);
+    }
+
+    /**
+     * The sharing reader of replica {@code replica} reading this server's stream {@code stream} into {@code memory},
+     * counting in {@code meters}; not started.
+     */
+    SharingReader reader(String replica, String stream, PrefixMemory memory, SharingMeters meters) {
+        SharingSettings settings = settings(stream);
+        return new SharingReader(
+                replica,
+                settings.stream(),
+                RedisEndpoint.of(settings),
+                new SharingReader.Targets(memory, Optional.empty(), new PeerAcks(), id -> {}),
+                new SharingPublisher.Context(meters, () -> 0, () -> 1_000, () -> 0));
     }
 
     /** From now on, answers a sane XREAD with what {@code answer} writes. */

@@ -2,7 +2,6 @@ package grid.gateway.app.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.config.SharingSettings;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -74,13 +72,7 @@ class SharingReaderBatchTest {
                     out.write("*-1\r\n".getBytes(StandardCharsets.US_ASCII));
                 }
             });
-            SharingSettings settings = redis.settings("test");
-            SharingReader reader = new SharingReader(
-                    REPLICA,
-                    settings.stream(),
-                    RedisEndpoint.of(settings),
-                    new SharingReader.Targets(memory, Optional.empty(), new PeerAcks(), id -> {}),
-                    new SharingPublisher.Context(meters, () -> 0, () -> 1_000, () -> 0));
+            SharingReader reader = redis.reader(REPLICA, "test", memory, meters);
             Thread thread = Thread.ofVirtual().start(reader);
             try {
                 assertThat(asked.poll(20, TimeUnit.SECONDS)).isEqualTo(SharingReader.COUNT);

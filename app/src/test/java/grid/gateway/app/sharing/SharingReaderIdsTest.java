@@ -2,14 +2,12 @@ package grid.gateway.app.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.config.SharingSettings;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,13 +45,7 @@ class SharingReaderIdsTest {
     @Test
     void aReplayThatDoesNotAdvance_isABrokenLink() throws Exception {
         try (FakeRedis redis = new FakeRedis(fullBatch(SharingReader.COUNT))) {
-            SharingSettings settings = redis.settings("test");
-            SharingReader reader = new SharingReader(
-                    REPLICA,
-                    settings.stream(),
-                    RedisEndpoint.of(settings),
-                    new SharingReader.Targets(memory, Optional.empty(), new PeerAcks(), id -> {}),
-                    new SharingPublisher.Context(meters, () -> 0, () -> 1_000, () -> 0));
+            SharingReader reader = redis.reader(REPLICA, "test", memory, meters);
             Thread thread = Thread.ofVirtual().start(reader);
             try {
                 assertThat(redis.asked("XREAD", false, 2))
