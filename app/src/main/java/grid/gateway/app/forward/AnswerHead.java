@@ -16,8 +16,8 @@ import io.helidon.http.Headers;
  * @param framing how the body is delimited
  * @param length the body's length for {@link Framing#LENGTH}, else -1
  * @param keepsConnection whether the connection may carry another request once this answer is read exactly: HTTP/1.1,
- *     no {@code Connection: close} or {@code upgrade}, a body that does not end with the connection, and no 204
- *     announcing a body it cannot have (that body may follow the head)
+ *     no {@code Connection: close} or {@code upgrade} (in this head or an interim one before it), a body that does not
+ *     end with the connection, and no 204 announcing a body it cannot have (that body may follow the head)
  */
 record AnswerHead(int status, String reason, Headers headers, Framing framing, long length, boolean keepsConnection) {
     AnswerHead {

@@ -13,7 +13,8 @@ import java.util.Locale;
  *
  * <pre>
  *   status line     HTTP/1.0 or HTTP/1.1, SP, three digits, optional SP and reason; 100..599
- *   1xx but 101     interim: skipped (at most 16), the next head is read; never relayed as final
+ *   1xx but 101     interim: skipped (at most 16), the next head is read; never relayed as final; one that says
+ *                   Connection: close (or upgrade), or is HTTP/1.0, ends the connection after the final answer
  *   101             refused: the gateway never asks to switch protocols
  *   field lines     a token name, a colon right after it, a value of visible or tab bytes; no folding, no CTL
  *   framing         HEAD, 204, 304: no body whatever the fields say (a 204 announcing one: its connection is not
@@ -58,6 +59,10 @@ final class HeadParser {
     /** Reads heads from {@code reader} until a final one, which it returns; {@code head}: the request was a HEAD. */
     static AnswerHead read(AnswerReader reader, boolean head) throws IOException {
         int budget = MAX_HEAD;
+        // Whether an interim head said the connection ends after this answer: the final head may not say it again
+        // (RFC 9110 §7.6.1: close in any message of the answer), and an engine that speaks HTTP/1.0 on one head
+        // does not keep to HTTP/1.1's persistence on another.
+        boolean interimCloses = false;
         for (int interim = 0; ; interim++) {
             Parsed parsed = new Parsed();
             budget = readOne(reader, parsed, budget, interim == 0);
@@ -65,8 +70,10 @@ final class HeadParser {
                 if (interim == MAX_INTERIM) {
                     throw new MalformedAnswer("more than " + MAX_INTERIM + " interim answers");
                 }
+                interimCloses |= parsed.close || parsed.upgrade || parsed.http10;
                 continue;
             }
+            parsed.close |= interimCloses;
             return decide(parsed, head);
         }
     }

@@ -36,10 +36,17 @@ final class RequestHeads {
     static final class Bytes {
         private final byte[] head;
         private final byte[] body;
+        private final boolean content;
 
-        private Bytes(byte[] head, byte[] body) {
+        private Bytes(byte[] head, byte[] body, boolean content) {
             this.head = head;
             this.body = body;
+            this.content = content;
+        }
+
+        /** Whether the request carries a body (with its head or after it). */
+        boolean carriesBody() {
+            return content;
         }
 
         /**
@@ -91,7 +98,7 @@ final class RequestHeads {
             head.field("Content-Length", Integer.toString(body.length));
         }
         boolean together = body.length <= ONE_WRITE;
-        return new Bytes(head.end(body, together), together ? new byte[0] : body);
+        return new Bytes(head.end(body, together), together ? new byte[0] : body, body.length > 0);
     }
 
     private static void fields(RequestHead head, Header header) {

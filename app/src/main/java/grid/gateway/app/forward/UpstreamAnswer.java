@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One final upstream answer being relayed: its head, and its body read through the answer's {@link IdleAlarm}
  * (docs/design.md §9, §H18). It ends once, with {@link #close()}: its connection goes back to the pool only when the
- * whole request had been written before it, its body was read to its exact end, nothing was read past it and the head
+ * engine is known to have taken the whole request before it, its body was read to its exact end, nothing was read past it and the head
  * lets the connection live on; every other end
  * (a body left unread, a client gone, a fault, a silence past the idle timeout, a shutdown cut) closes the connection,
  * which also tells the engine to stop (vLLM aborts a request whose connection closes).
@@ -28,8 +28,9 @@ public final class UpstreamAnswer {
 
     /**
      * An answer read on {@code connection}, whose idle alarm {@code alarm} closes that connection when it goes off;
-     * {@code requestWhole}: the whole request had been written when the answer's head was read (else the connection
-     * holds part of a request and is never pooled).
+     * {@code requestWhole}: the engine is known to have taken the whole request when it answered (the whole body
+     * written before the answer's head was read, and a 2xx to a request with a body); else the connection may hold
+     * part of a request and is never pooled.
      */
     UpstreamAnswer(
             UpstreamConnection connection,

@@ -20,8 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A pooled connection the engine has given up on (vLLM answers a validation 400 and then resets that keep-alive
- * connection), on real sockets: the request that meets it before any byte of its answer is sent once more on a new
+ * A pooled connection the engine has given up on (its keep-alive timeout, a reset after an answer), on real sockets: the request that meets it before any byte of its answer is sent once more on a new
  * connection, whatever its method and path, and counted; a failure after the answer began, a silence, or a failure
  * on a new connection is answered as before, never sent twice.
  */
@@ -84,11 +83,37 @@ class StaleConnectionIntegrationTest {
 
     @ParameterizedTest
     @MethodSource("methodsAndPaths")
-    void badRequestThenReset_nextRequestSentAgainOnANewConnection_200_counted(String method, String path)
-            throws Exception {
+    void answerThenReset_nextRequestSentAgainOnANewConnection_200_counted(String method, String path) throws Exception {
         start("");
-        // The first request on each connection: 400 (as vLLM answers a prompt too long for its context); whatever
-        // comes next on that connection meets a reset, before any byte of an answer.
+        // The first request on each connection is answered; whatever comes next on that connection meets a reset,
+        // before any byte of an answer.
+        engine.script = e -> {
+            if (before(e) > 0) {
+                e.reset();
+            } else if (UpstreamAnswersIntegrationTest.who(e).equals("A")) {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("A")));
+            } else {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("fresh")));
+            }
+        };
+        assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(200);
+
+        RawClient.Answer next = send(method, path, "B");
+
+        assertThat(next.status()).isEqualTo(200);
+        assertThat(next.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("fresh"));
+        Resent resent = sentAgainOnANewConnection();
+        assertThat(resent.again().head).isEqualTo(resent.stale().head);
+        assertThat(resent.again().body).isEqualTo(resent.stale().body);
+        assertThat(gateway.metrics()).doesNotContainPattern("grid_upstream_errors_total\\{[^}]*} [1-9]");
+    }
+
+    @Test
+    void validationErrorToARequestWithABody_connectionClosedByTheGateway_resetNeverMet_notRetried() throws Exception {
+        start("");
+        // vLLM answers a prompt too long for its context with 400 and resets the connection under the next request:
+        // the gateway closes a connection whose request had a body and whose answer is no 2xx, so the next request
+        // goes out on a new one and meets no reset.
         engine.script = e -> {
             if (before(e) > 0) {
                 e.reset();
@@ -100,14 +125,11 @@ class StaleConnectionIntegrationTest {
         };
         assertThat(send("POST", "/v1/chat/completions", "A").status()).isEqualTo(400);
 
-        RawClient.Answer next = send(method, path, "B");
-
-        assertThat(next.status()).isEqualTo(200);
-        assertThat(next.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("fresh"));
-        Resent resent = sentAgainOnANewConnection();
-        assertThat(resent.again().head).isEqualTo(resent.stale().head);
-        assertThat(resent.again().body).isEqualTo(resent.stale().body);
-        assertThat(gateway.metrics()).doesNotContainPattern("grid_upstream_errors_total\\{[^}]*} [1-9]");
+        assertThat(send("POST", "/v1/chat/completions", "B").body())
+                .isEqualTo(UpstreamAnswersIntegrationTest.body("fresh"));
+        assertThat(engine.take().socket).isNotSameAs(engine.take().socket);
+        assertThat(engine.requests()).hasSize(2);
+        assertThat(retries()).isZero();
     }
 
     @Test
@@ -235,7 +257,7 @@ class StaleConnectionIntegrationTest {
         AtomicInteger connectionsAfterA = new AtomicInteger();
         engine.script = e -> {
             if (UpstreamAnswersIntegrationTest.who(e).equals("A")) {
-                e.write(badRequest());
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("A")));
             } else {
                 connectionsAfterA.incrementAndGet();
                 e.reset();

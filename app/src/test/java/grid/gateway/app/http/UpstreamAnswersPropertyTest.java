@@ -238,9 +238,10 @@ class UpstreamAnswersPropertyTest {
                     return new Trial(nonce, answer);
                 },
                 trial -> check(trial, seen));
-        // The trials reached every kind of outcome, over connections that were reused.
+        // The trials reached every kind of outcome, over connections that were reused (each request has a body, so
+        // an answer other than a 2xx, about half of them, closes its connection).
         assertThat(outcomes.keySet()).containsExactlyInAnyOrder("exact", "error", "cut short", "sent again");
-        assertThat(engine.connections()).isLessThan(700);
+        assertThat(engine.connections()).isLessThan(900);
     }
 
     private void count(String outcome) {
