@@ -48,11 +48,15 @@ final class ConnectionPool {
         boolean removed;
     }
 
-    /** A quiet idle connection to {@code origin}, or null when none is left; any other met on the way is closed. */
+    /**
+     * A quiet idle connection to {@code origin}, or null when none is left; any other met on the way is closed. Null
+     * at once on an interrupted thread (a request whose client left): the quiet check reads an interruptible channel,
+     * which an interrupted thread's read closes, so each idle connection it looked at would be closed for nothing.
+     */
     @Nullable
     UpstreamConnection acquire(Origin origin) {
         Idle pool = idle.get(origin);
-        if (pool == null) {
+        if (pool == null || Thread.currentThread().isInterrupted()) {
             return null;
         }
         long now = clock.nanoTime();

@@ -74,6 +74,32 @@ class ConnectionPoolTest {
         assertThat(pool.acquire(origin)).isSameAs(next);
     }
 
+    @Test
+    void aThreadWhoseClientLeft_takesNoConnection_closesNone() throws Exception {
+        // The disconnect probe interrupts a request's thread when its client leaves, possibly before the request
+        // asks the pool. The quiet check reads an interruptible channel: on that thread each read would close its
+        // connection, and the request would close every idle connection of the origin on its way through the pool.
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        List<UpstreamConnection> idle = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            idle.add(connection(engine, origin));
+            pool.release(idle.getLast());
+        }
+
+        Thread.currentThread().interrupt();
+        UpstreamConnection taken;
+        try {
+            taken = pool.acquire(origin);
+        } finally {
+            Thread.interrupted();
+        }
+
+        assertThat(taken).isNull();
+        assertThat(idle).noneMatch(UpstreamConnection::isClosed);
+        assertThat(pool.acquire(origin)).isSameAs(idle.getLast());
+    }
+
     private ServerSocket listening() throws Exception {
         ServerSocket server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
         open.add(server);
