@@ -59,9 +59,9 @@ final class HeadParser {
     /** Reads heads from {@code reader} until a final one, which it returns; {@code head}: the request was a HEAD. */
     static AnswerHead read(AnswerReader reader, boolean head) throws IOException {
         int budget = MAX_HEAD;
-        // Whether an interim head said the connection ends after this answer: the final head may not say it again
-        // (RFC 9110 §7.6.1: close in any message of the answer), and an engine that speaks HTTP/1.0 on one head
-        // does not keep to HTTP/1.1's persistence on another.
+        // Whether an interim head said the connection ends after this answer, which the final head need not repeat
+        // (RFC 9110 §7.6.1): an engine that said close, or spoke HTTP/1.0, on one head of an answer is not trusted
+        // with the next request because another head of it says keep-alive.
         boolean interimCloses = false;
         for (int interim = 0; ; interim++) {
             Parsed parsed = new Parsed();

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One final upstream answer being relayed: its head, and its body read through the answer's {@link IdleAlarm}
  * (docs/design.md §9, §H18). It ends once, with {@link #close()}: its connection goes back to the pool only when the
- * engine is known to have taken the whole request before it, its body was read to its exact end, nothing was read past it and the head
- * lets the connection live on; every other end
+ * engine is known to have taken the whole request before it, its body was read to its exact end, nothing was read
+ * past it and the head lets the connection live on; every other end
  * (a body left unread, a client gone, a fault, a silence past the idle timeout, a shutdown cut) closes the connection,
  * which also tells the engine to stop (vLLM aborts a request whose connection closes).
  *
