@@ -69,6 +69,9 @@ final class IdleAlarm implements AutoCloseable {
 
     private volatile boolean busyClient;
     private volatile boolean closed;
+    /** The answer let go of its connection ({@link #endUpstream}): onIdle never runs; guarded by {@code this}. */
+    private boolean upstreamEnded;
+
     private volatile boolean fired;
     private volatile boolean stalled;
     private volatile @Nullable ScheduledFuture<?> pending;
@@ -228,18 +231,32 @@ final class IdleAlarm implements AutoCloseable {
             }
         }
         if (left <= 0) {
-            if (client) {
-                stalled = true;
-                onStall.run();
-            } else {
-                fired = true;
-                onIdle.run();
-            }
-            return -1;
+            return wentOff(client);
         }
         long wait = Math.min(left, next);
         schedule(wait);
         return wait;
+    }
+
+    /**
+     * The operation in progress waited its whole timeout: runs its action and returns -1. An upstream operation after
+     * {@link #endUpstream} is not this alarm's to end (the connection may carry another request): re-armed instead.
+     * Called by {@link #check()}, under its lock.
+     */
+    private long wentOff(boolean client) {
+        if (client) {
+            stalled = true;
+            onStall.run();
+            return -1;
+        }
+        if (upstreamEnded) {
+            long idle = Math.min(idleNanos, clientNanos);
+            schedule(idle);
+            return idle;
+        }
+        fired = true;
+        onIdle.run();
+        return -1;
     }
 
     /**
@@ -263,10 +280,27 @@ final class IdleAlarm implements AutoCloseable {
         }
     }
 
-    /** Disarms the alarm; the exchange ended. */
+    /**
+     * Ends the watch of the upstream side, as the answer lets go of its connection: from the return on, the alarm
+     * never runs its {@code onIdle} (which closes that connection, by then another request's once it is pooled), and
+     * a check running it now is waited for. Client writes stay watched until {@link #close()}.
+     *
+     * @return whether the connection is still the answer's to pool: false when the alarm went off first and closed it
+     */
+    synchronized boolean endUpstream() {
+        upstreamEnded = true;
+        return !fired;
+    }
+
+    /**
+     * Disarms the alarm; the exchange ended. A check running its action now is waited for, so that no action runs
+     * after the return (the connection may be pooled and another request's by then).
+     */
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         ScheduledFuture<?> current = pending;
         if (current != null) {
             current.cancel(false);

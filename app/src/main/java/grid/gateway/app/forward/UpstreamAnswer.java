@@ -112,7 +112,10 @@ public final class UpstreamAnswer {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
-        if (requestWhole && body.complete() && head.keepsConnection() && !connection.hasUnread()) {
+        // The alarm's upstream side is ended first: a check that went off as the last read returned closes the
+        // connection now, not once it is pooled and carries another request.
+        boolean stillOurs = alarm.endUpstream();
+        if (stillOurs && requestWhole && body.complete() && head.keepsConnection() && !connection.hasUnread()) {
             connection.answered();
             pool.release(connection);
         } else {
