@@ -61,8 +61,8 @@ final class ListenerStop {
             }
             return new Outcome(cutCount, !stopper.isAlive());
         }
-        LOG.warning(() -> "the " + listener + " listener's stop has not returned " + afterCut.toMillis()
-                + " ms after the cut; shutting down without it");
+        LOG.warning(() -> "the " + listener + " listener's stop has not returned; shutting down without it (waited "
+                + grace.plus(afterCut).toMillis() + " ms)");
         return new Outcome(cutCount, false);
     }
 }
