@@ -313,7 +313,8 @@ public final class GatewayServer implements AutoCloseable {
      *   3. config polls and queue scrapes stop; the client listener closes: new connections are refused;
      *      idle kept-alive connections are closed
      *   4. each request in flight finishes and closes its connection, until none is left or {@code grace} passes
-     *   5. then what is left is cut: its client answer ends abnormally, its upstream connection is closed
+     *   5. then what is left is cut: its client answer ends abnormally, its upstream connection is closed (a listener
+     *      stop still running {@link ListenerStop#AFTER_CUT} later is logged and left behind)
      *   6. pooled upstream connections are closed, then the admin listener stops
      * </pre>
      *
@@ -357,30 +358,28 @@ public final class GatewayServer implements AutoCloseable {
         int atStart = inFlight.count();
         int cut = 0;
         if (server != null) {
-            Thread stopper =
-                    Thread.ofPlatform().name("grid-client-listener-stop").start(server::stop);
-            try {
-                if (!stopper.join(grace)) {
-                    cut = inFlight.count();
-                    relay.cutAll();
-                    inFlight.cut();
-                }
-                stopper.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                inFlight.cut();
-            }
+            cut = ListenerStop.stop("client", server::stop, grace, this::cutInFlight, ListenerStop.AFTER_CUT)
+                    .cut();
         }
         forwarder.close();
         // The spans of the requests just finished are exported (bounded wait) before the process goes.
         tracing.close();
         sharing.ifPresent(RedisSharing::close);
         if (admin != null) {
-            admin.stop();
+            // Nothing is left to cut there (its pages answer at once); its stop is waited for as the client's is.
+            ListenerStop.stop("admin", admin::stop, ListenerStop.AFTER_CUT, () -> 0, Duration.ZERO);
         }
         metrics.close();
         scheduler.shutdownNow();
         return new ShutdownReport(atStart, inFlight.finishedWhileDraining(), cut);
+    }
+
+    /** Cuts what is in flight at the grace deadline; returns how many requests were cut. */
+    private int cutInFlight() {
+        int count = inFlight.count();
+        relay.cutAll();
+        inFlight.cut();
+        return count;
     }
 
     /** Stops at once: what is in flight gets {@value #CLOSE_GRACE_MILLIS} ms (tests, a start that failed). */

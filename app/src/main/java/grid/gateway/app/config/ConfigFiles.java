@@ -1,7 +1,6 @@
 package grid.gateway.app.config;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -9,14 +8,14 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * Reads the config file, the tag key file and the TLS PEM files whole, following symbolic links (a Kubernetes ConfigMap or Secret
- * mount is one), and refusing a file larger than a bound so that a wrong path such as {@code /dev/zero} cannot
- * exhaust memory.
+ * Reads the config file, the tag key file, the token file and the TLS PEM files whole, following symbolic links (a
+ * Kubernetes ConfigMap or Secret mount is one), refusing a file larger than a bound so that a wrong path cannot exhaust
+ * memory, and anything but a regular file before it is opened ({@link RegularFiles}): a named pipe would block the
+ * start or every reload.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,15 +44,9 @@ final class ConfigFiles {
         return read(file, PEM_LIMIT);
     }
 
-    /** The bytes of {@code file}, at most {@code limit} of them. */
+    /** The bytes of {@code file}, at most {@code limit} of them; refused when it is not a regular file. */
     static byte[] read(Path file, int limit) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes(limit + 1);
-            if (bytes.length > limit) {
-                throw new IOException("larger than " + limit + " bytes");
-            }
-            return bytes;
-        }
+        return RegularFiles.read(file, limit);
     }
 
     /** {@code bytes} as UTF-8 text, refusing malformed input rather than replacing it. */

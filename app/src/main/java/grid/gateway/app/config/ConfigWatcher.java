@@ -27,12 +27,14 @@ import org.jspecify.annotations.Nullable;
  * services miss, and files are compared by content, not modification time. Tests call {@link #pollNow()} instead of
  * waiting for the schedule.
  *
- * <p>Thread-safe. Polls are serialised by a lock held across the reads of the config and the files it names (each small and
- * size-bounded) and the
- * {@code apply} call, so changes are applied one at a time and in order; {@link #current()} is a volatile read.
+ * <p>Thread-safe. Polls are serialised by a lock held across the reads of the config and the files it names (each small,
+ * size-bounded and a regular file) and the {@code apply} call, so changes are applied one at a time and in order;
+ * {@link #close()} waits for that lock within a bound; {@link #current()} is a volatile read.
  */
 public final class ConfigWatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("grid.gateway.config");
+    /** How long {@link #close()} waits for a poll in progress before it stops without it. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final Path file;
     private final Consumer<GatewaySnapshot> apply;
@@ -49,9 +51,10 @@ public final class ConfigWatcher implements AutoCloseable {
     private FileFingerprint applied;
     private FileFingerprint attempted;
     private List<FileFingerprint.SideFile> sideFiles;
-    private @Nullable ScheduledFuture<?> task;
+    // Volatile as well: close() cancels the task and says so without the lock when a poll holds it too long.
+    private volatile @Nullable ScheduledFuture<?> task;
     private @Nullable Duration taskInterval;
-    private boolean closed;
+    private volatile boolean closed;
 
     /**
      * Loads {@code file} now; {@link #start()} then polls it on {@code scheduler}, which the caller owns and shuts
@@ -141,21 +144,37 @@ public final class ConfigWatcher implements AutoCloseable {
         }
     }
 
-    /** Stops polling, and the polling thread when it is the watcher's own. */
+    /**
+     * Stops polling, and the polling thread when it is the watcher's own (interrupted). Waits at most
+     * {@link #CLOSE_WAIT} for a poll in progress (its reads and its {@code apply}); one still running then is logged
+     * and left to end, applying nothing more: a shutdown never waits on a poll without end.
+     */
     @Override
     public void close() {
-        lock.lock();
+        closed = true;
+        boolean locked;
         try {
-            closed = true;
-            if (task != null) {
-                task.cancel(false);
+            locked = lock.tryLock(CLOSE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
+        try {
+            if (!locked) {
+                LOG.log(Level.WARNING, "config poll of " + file + " still running; the watcher stops without it");
+            }
+            ScheduledFuture<?> scheduled = task;
+            if (scheduled != null) {
+                scheduled.cancel(false);
                 task = null;
             }
             if (ownsScheduler) {
                 scheduler.shutdownNow();
             }
         } finally {
-            lock.unlock();
+            if (locked) {
+                lock.unlock();
+            }
         }
     }
 
@@ -202,6 +221,9 @@ public final class ConfigWatcher implements AutoCloseable {
     }
 
     private void apply(GatewaySnapshot next) {
+        if (closed) {
+            return; // closed while this poll read the files
+        }
         try {
             apply.accept(next);
         } catch (RuntimeException e) {
@@ -227,8 +249,9 @@ public final class ConfigWatcher implements AutoCloseable {
         }
         listener.applied();
         Duration interval = config.gateway().configPollInterval();
-        if (task != null && !interval.equals(taskInterval)) {
-            task.cancel(false);
+        ScheduledFuture<?> scheduled = task;
+        if (scheduled != null && !closed && !interval.equals(taskInterval)) {
+            scheduled.cancel(false);
             schedule(interval);
         }
     }

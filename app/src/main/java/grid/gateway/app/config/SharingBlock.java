@@ -73,7 +73,17 @@ final class SharingBlock {
     private static Optional<Path> path(YamlBlock block, Path configDirectory, String text) {
         try {
             if (!text.isBlank()) {
-                return Optional.of(configDirectory.resolve(text).normalize());
+                Path file = configDirectory.resolve(text).normalize();
+                // Read at start only, by the sharing threads; what would block that read (a named pipe) or never
+                // end it (a device) is a config error now, named by its key, without the file being opened.
+                Optional<String> what = RegularFiles.notRegular(file);
+                if (what.isPresent()) {
+                    block.problems()
+                            .addLine(block.path("password_file") + ": " + Problems.show(file.toString())
+                                    + ": not a regular file: " + what.get());
+                    return Optional.empty();
+                }
+                return Optional.of(file);
             }
         } catch (InvalidPathException e) {
             // Reported below.

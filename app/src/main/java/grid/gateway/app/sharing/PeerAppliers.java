@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  *
  * <p>Each worker has a bounded queue. While reading live, a full queue drops its oldest entry and counts it (the
  * newest entries are the ones worth applying, as in the publisher); while replaying for the warm start the reader
- * waits for room instead, since the replay is what the warm start is for and it is bounded in time already.
+ * waits for room instead, since the replay is what the warm start is for, but at most {@link #REPLAY_WAIT_MILLIS} an
+ * entry: a worker that stopped taking (an apply stuck) costs entries, counted as drops, never the reader.
  *
  * <p>The workers are platform threads: applying is CPU-bound and never blocks, so on virtual threads it would hold
  * the carriers that serve requests.
@@ -25,27 +26,41 @@ import java.util.function.Consumer;
 final class PeerAppliers implements AutoCloseable {
     /** Entries waiting per worker: two of the reader's batches. */
     static final int QUEUE_CAPACITY = 2 * SharingReader.COUNT;
+    /** How long a replayed entry waits for room in its worker's queue before the oldest one is dropped for it. */
+    static final long REPLAY_WAIT_MILLIS = 10_000;
 
     private final ArrayBlockingQueue<Runnable>[] queues;
     private final Thread[] workers;
     private final Consumer<Map<byte[], byte[]>> apply;
     private final Runnable droppedOldest;
+    private final long replayWaitMillis;
 
     /**
-     * Starts {@code threads} workers.
+     * Starts {@code threads} workers; a replayed entry waits at most {@link #REPLAY_WAIT_MILLIS} for room.
      *
      * @param threads how many workers (at least 1)
      * @param capacity each worker's queue capacity
      * @param apply applies one entry's raw fields (on a worker)
      * @param droppedOldest counts one entry dropped from a full queue
      */
-    @SuppressWarnings("unchecked")
     PeerAppliers(int threads, int capacity, Consumer<Map<byte[], byte[]>> apply, Runnable droppedOldest) {
+        this(threads, capacity, apply, droppedOldest, REPLAY_WAIT_MILLIS);
+    }
+
+    /** Starts {@code threads} workers; a replayed entry waits at most {@code replayWaitMillis} for room. */
+    @SuppressWarnings("unchecked")
+    PeerAppliers(
+            int threads,
+            int capacity,
+            Consumer<Map<byte[], byte[]>> apply,
+            Runnable droppedOldest,
+            long replayWaitMillis) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
         }
         this.apply = apply;
         this.droppedOldest = droppedOldest;
+        this.replayWaitMillis = replayWaitMillis;
         queues = new ArrayBlockingQueue[threads];
         workers = new Thread[threads];
         for (int i = 0; i < threads; i++) {
@@ -67,14 +82,13 @@ final class PeerAppliers implements AutoCloseable {
     }
 
     /**
-     * Hands one entry to worker {@code shard} (modulo the workers); {@code replaying}: waits for room, else a full
-     * queue drops its oldest entry (counted).
+     * Hands one entry to worker {@code shard} (modulo the workers); {@code replaying}: waits for room (within the
+     * replay wait), then, as while reading live, a full queue drops its oldest entry (counted).
      */
     void offer(Map<byte[], byte[]> fields, int shard, boolean replaying) throws InterruptedException {
         ArrayBlockingQueue<Runnable> queue = queues[Math.floorMod(shard, queues.length)];
         Runnable task = () -> apply.accept(fields);
-        if (replaying) {
-            queue.put(task);
+        if (replaying && queue.offer(task, replayWaitMillis, TimeUnit.MILLISECONDS)) {
             return;
         }
         while (!queue.offer(task)) {
@@ -105,13 +119,20 @@ final class PeerAppliers implements AutoCloseable {
         }
     }
 
-    /** Waits until every entry offered so far was applied; false when {@code millis} passed first. */
+    /**
+     * Waits until every entry offered so far was applied; false when {@code millis} passed first. The whole wait is
+     * within {@code millis}, the wait for room for each worker's marker included: a worker that stopped taking, its
+     * queue full, makes the drain false, not endless.
+     */
     boolean drain(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         CountDownLatch done = new CountDownLatch(queues.length);
         for (ArrayBlockingQueue<Runnable> queue : queues) {
-            queue.put(done::countDown);
+            if (!queue.offer(done::countDown, deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
         }
-        return done.await(millis, TimeUnit.MILLISECONDS);
+        return done.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
     }
 
     private static void work(ArrayBlockingQueue<Runnable> queue) {

@@ -1,12 +1,11 @@
 package grid.gateway.app.sharing;
 
+import grid.gateway.app.config.RegularFiles;
 import grid.gateway.app.config.SharingSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import javax.net.ssl.SSLSocketFactory;
@@ -87,12 +86,10 @@ final class RedisEndpoint {
     }
 
     private static String password(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            // Read up to a bound: a path to the wrong file (a log, a device) must not fill the heap at start.
-            byte[] bytes = in.readNBytes(PASSWORD_LIMIT + 1);
-            if (bytes.length > PASSWORD_LIMIT) {
-                throw new IOException("larger than " + PASSWORD_LIMIT + " bytes");
-            }
+        try {
+            // Read up to a bound, and only a regular file: a path to the wrong file (a log, a device) must not fill
+            // the heap at start, nor a named pipe block it.
+            byte[] bytes = RegularFiles.read(file, PASSWORD_LIMIT);
             // A Secret mounted as a file often ends with a newline that is not part of the password.
             return new String(bytes, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package grid.gateway.app.sharing;
 
 import java.net.ProtocolException;
+import java.util.Optional;
 
 /**
  * Checks the replies on one Redis connection as their bytes arrive, before the client reads them. The client
@@ -17,7 +18,11 @@ import java.net.ProtocolException;
  * reply is bounded too ({@link #MAX_REPLY}): each of its bulks and counts may be within its bound while together they
  * are not (65,536 bulks of 8 MiB).
  *
- * <p>Allocates nothing after construction. Not thread-safe: the connection's reading thread.
+ * <p>A refusal for size is an {@link OversizedReply}, which carries the reply's second bulk string when short (in an
+ * XREAD reply of one entry, the entry's id).
+ *
+ * <p>Allocates nothing after construction but a refusal's exception. Not thread-safe: the connection's reading
+ * thread.
  */
 final class ReplyBounds {
     /**
@@ -58,6 +63,9 @@ final class ReplyBounds {
 
     private static final String TOO_LONG = "a reply of more than " + MAX_REPLY + " bytes";
 
+    /** The longest second bulk string kept for a refusal: a stream id, two 64-bit numbers and a dash, is 41 bytes. */
+    static final int MAX_KEPT = 48;
+
     /** The next byte is a type byte. */
     private static final int TYPE = 0;
     /** In a line ({@code + - : _ , # (}) up to CRLF. */
@@ -90,7 +98,18 @@ final class ReplyBounds {
     /** Bytes of the reply in progress so far. */
     private long replyBytes;
 
-    private String refusal = "";
+    private ProtocolException refusal = new ProtocolException();
+
+    /** Bulk strings begun in the reply in progress. */
+    private int bulks;
+    /** The reply's second bulk string, while it is short ({@link #MAX_KEPT}); {@code keptLength} of it so far. */
+    private final byte[] kept = new byte[MAX_KEPT];
+
+    private int keptLength;
+    /** The second bulk string's length while it is being kept; -1 when none is. */
+    private long keeping = -1;
+    /** Whether the second bulk string was kept whole. */
+    private boolean keptWhole;
 
     /**
      * Checks the next {@code length} bytes of the connection, {@code bytes[offset..]}.
@@ -106,6 +125,7 @@ final class ReplyBounds {
             switch (state) {
                 case PAYLOAD -> {
                     int skip = (int) Math.min(payload, end - at);
+                    keep(bytes, at, skip);
                     at += skip;
                     payload -= skip;
                     if (payload == 0) {
@@ -116,27 +136,24 @@ final class ReplyBounds {
                 case TYPE -> start(bytes[at++]);
                 case LINE -> at = line(bytes, at, end);
                 case LENGTH -> length(bytes[at++]);
-                default -> throw new ProtocolException(refusal);
+                default -> throw refusal;
             }
             replyBytes += at - from;
             if (replyBytes > MAX_REPLY) {
-                throw refuse(TOO_LONG);
+                throw refuseSize(TOO_LONG, true);
             }
             if (betweenReplies()) {
                 replyBytes = 0;
+                bulks = 0;
+                keeping = -1;
+                keptWhole = false;
             }
         }
     }
 
     /** Whether {@code failure} is (or was caused by) a reply refused for its total size, {@link #MAX_REPLY}. */
     static boolean tooLong(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ProtocolException
-                    && String.valueOf(cause.getMessage()).endsWith(TOO_LONG)) {
-                return true;
-            }
-        }
-        return false;
+        return OversizedReply.in(failure).filter(OversizedReply::whole).isPresent();
     }
 
     /**
@@ -146,7 +163,7 @@ final class ReplyBounds {
      */
     void usable() throws ProtocolException {
         if (state == REFUSED) {
-            throw new ProtocolException(refusal);
+            throw refusal;
         }
     }
 
@@ -210,10 +227,10 @@ final class ReplyBounds {
                 }
             } else if (bulk()) {
                 if (number > MAX_BULK) {
-                    throw refuse("a bulk string of more than " + MAX_BULK + " bytes");
+                    throw refuseSize("a bulk string of more than " + MAX_BULK + " bytes", false);
                 }
             } else if (number > MAX_ELEMENTS) {
-                throw refuse("an aggregate of more than " + MAX_ELEMENTS + " elements");
+                throw refuseSize("an aggregate of more than " + MAX_ELEMENTS + " elements", false);
             }
         } else {
             throw refuse("a length that is not a number");
@@ -230,10 +247,14 @@ final class ReplyBounds {
         } else if (bulk()) {
             payload = number + 2;
             state = PAYLOAD;
+            if (++bulks == 2 && number <= MAX_KEPT) {
+                keeping = number;
+                keptLength = 0;
+            }
         } else if (number == 0) {
             nothingFollows();
         } else if (depth == MAX_DEPTH) {
-            throw refuse("aggregates nested more than " + MAX_DEPTH + " deep");
+            throw refuseSize("aggregates nested more than " + MAX_DEPTH + " deep", false);
         } else {
             boolean pairs = type == '%' || type == '|';
             left[depth] = (int) (pairs ? 2 * number : number);
@@ -266,9 +287,32 @@ final class ReplyBounds {
         return type == '$' || type == '=' || type == '!';
     }
 
+    /** Keeps what of {@code bytes[at..at + length)} belongs to the second bulk string while it is being kept. */
+    private void keep(byte[] bytes, int at, int length) {
+        if (keeping < 0) {
+            return;
+        }
+        int wanted = (int) Math.min(length, keeping - keptLength);
+        System.arraycopy(bytes, at, kept, keptLength, wanted);
+        keptLength += wanted;
+        if (payload == length) { // this slice ends the bulk string (its CRLF included)
+            keptWhole = keptLength == keeping;
+            keeping = -1;
+        }
+    }
+
     private ProtocolException refuse(String why) {
         state = REFUSED;
-        refusal = "Redis reply refused: " + why;
-        return new ProtocolException(refusal);
+        refusal = new ProtocolException("Redis reply refused: " + why);
+        return refusal;
+    }
+
+    private ProtocolException refuseSize(String why, boolean whole) {
+        state = REFUSED;
+        refusal = new OversizedReply(
+                "Redis reply refused: " + why,
+                whole,
+                keptWhole ? Optional.of(OversizedReply.text(kept, keptLength)) : Optional.empty());
+        return refusal;
     }
 }

@@ -33,7 +33,9 @@ import redis.clients.jedis.resps.StreamEntryBinary;
  *           ──> the workers applied it ──> warm (once)
  *           ──> XREAD BLOCK 1 s after the last id, forever
  *   a batch of up to 1,000 entries; one refused for its total size (ReplyBounds) is asked again an eighth as large
- *   after the reconnect, and so on down to one entry, until a batch comes back short
+ *   after the reconnect, and so on down to one entry, until a batch comes back short; one refused for a value too
+ *   large is asked again one entry at a time; one entry refused alone is stepped past (counted as malformed), so
+ *   that no reconnect meets it again
  *   any failure of the link (an error, a reset, a reply the client cannot parse, an id not after the last one)
  *       ──> disconnected, backoff, connect again (continuing after the last id read)
  * </pre>
@@ -136,10 +138,7 @@ final class SharingReader implements Runnable {
                     // hold: it failed, and nothing else holds memory for it.
                     acks.reading(false);
                     meters.connected(false);
-                    if (ReplyBounds.tooLong(e)) {
-                        // A batch of entries too large together: asked again in smaller ones, after the same id.
-                        batch = Math.max(1, batch / SHRINK);
-                    }
+                    OversizedReply.in(e).ifPresent(this::oversized);
                     if (!Thread.currentThread().isInterrupted()) {
                         // (interrupted: being stopped, which closes the socket; no failure of Redis)
                         log.failed(e);
@@ -155,6 +154,32 @@ final class SharingReader implements Runnable {
             acks.reading(false);
             appliers.close();
             meters.connected(false);
+        }
+    }
+
+    /**
+     * A reply refused for its size. A batch of entries too large together is asked again in smaller ones, after the
+     * same id; a batch holding one value too large, one entry at a time, until the entry it is in comes alone. That
+     * entry, refused alone, can never be read: the reader steps past it (its id is the reply's second bulk string)
+     * and counts it as malformed, so that the next connection reads on after it instead of meeting it again.
+     */
+    private void oversized(OversizedReply refused) {
+        if (batch == 1) {
+            Optional<StreamEntryID> id = refused.secondBulk().flatMap(SharingReader::entryId);
+            if (id.isPresent() && id.get().compareTo(last) > 0) {
+                last = id.get();
+                meters.dropped(SharingMeters.Dropped.MALFORMED, 1);
+            }
+            return;
+        }
+        batch = refused.whole() ? Math.max(1, batch / SHRINK) : 1;
+    }
+
+    private static Optional<StreamEntryID> entryId(String text) {
+        try {
+            return Optional.of(new StreamEntryID(text));
+        } catch (RuntimeException notAnId) {
+            return Optional.empty();
         }
     }
 

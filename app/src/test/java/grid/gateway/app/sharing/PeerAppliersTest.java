@@ -2,7 +2,9 @@ package grid.gateway.app.sharing;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -121,6 +123,49 @@ class PeerAppliersTest {
         synchronized (applied) {
             assertThat(applied).hasSize(500).isSorted();
         }
+    }
+
+    @Test
+    void drain_workerStuck_queueFull_falseWithinItsDeadline() throws InterruptedException {
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (PeerAppliers appliers = new PeerAppliers(1, 1, fields -> stuck(busy, release), () -> {})) {
+            appliers.offer(entry(0, 0), 0, false);
+            assertThat(busy.await(WAIT_MILLIS, TimeUnit.MILLISECONDS)).isTrue();
+            appliers.offer(entry(0, 1), 0, false); // the queue of 1 is full: no room for the drain's marker
+            try {
+                // The bound below only fails the test; the drain's own deadline is what ends the wait.
+                boolean drained = assertTimeoutPreemptively(Duration.ofMillis(WAIT_MILLIS), () -> appliers.drain(50));
+                assertThat(drained).isFalse();
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    @Test
+    void replaying_workerStuck_queueFull_dropsTheOldestAfterTheReplayWait() throws InterruptedException {
+        AtomicInteger dropped = new AtomicInteger();
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (PeerAppliers appliers =
+                new PeerAppliers(1, 1, fields -> stuck(busy, release), dropped::incrementAndGet, 50)) {
+            appliers.offer(entry(0, 0), 0, true);
+            assertThat(busy.await(WAIT_MILLIS, TimeUnit.MILLISECONDS)).isTrue();
+            appliers.offer(entry(0, 1), 0, true);
+            try {
+                assertTimeoutPreemptively(Duration.ofMillis(WAIT_MILLIS), () -> appliers.offer(entry(0, 2), 0, true));
+                assertThat(dropped).hasValue(1);
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    /** An apply that holds its worker on {@code release} the first time (the later ones pass). */
+    private static void stuck(CountDownLatch busy, CountDownLatch release) {
+        busy.countDown();
+        await(release);
     }
 
     private static void await(CountDownLatch latch) {

@@ -249,4 +249,60 @@ class ReplyBoundsTest {
             return n;
         }
     }
+
+    @Test
+    void aValueOverItsBound_refusedForItsSize_carryingTheEntrysId() {
+        ReplyBounds bounds = new ReplyBounds();
+        String head = "*1\r\n*2\r\n" + bulk("memo") + "*1\r\n*2\r\n" + bulk("1700000000000-7") + "*2\r\n" + bulk("k")
+                + "$" + (ReplyBounds.MAX_BULK + 1) + "\r\n";
+        byte[] bytes = head.getBytes(ISO_8859_1);
+
+        assertThatThrownBy(() -> bounds.scan(bytes, 0, bytes.length))
+                .isInstanceOfSatisfying(OversizedReply.class, refused -> {
+                    assertThat(refused.whole()).isFalse();
+                    assertThat(refused.secondBulk()).contains("1700000000000-7");
+                });
+    }
+
+    @Test
+    void oneEntryOverTheWholeReplysBound_refusedAsTooLong_carryingItsId() throws ProtocolException {
+        ReplyBounds bounds = new ReplyBounds();
+        int values = (int) (ReplyBounds.MAX_REPLY / ReplyBounds.MAX_BULK) + 1;
+        byte[] head = ("*1\r\n*2\r\n" + bulk("memo") + "*1\r\n*2\r\n" + bulk("9-1") + "*" + values + "\r\n")
+                .getBytes(ISO_8859_1);
+        byte[] value = ("$" + ReplyBounds.MAX_BULK + "\r\n").getBytes(ISO_8859_1);
+        byte[] payload = new byte[ReplyBounds.MAX_BULK + 2];
+        payload[payload.length - 2] = '\r';
+        payload[payload.length - 1] = '\n';
+        bounds.scan(head, 0, head.length);
+
+        ProtocolException refused = null;
+        for (int i = 0; i < values && refused == null; i++) {
+            try {
+                bounds.scan(value, 0, value.length);
+                bounds.scan(payload, 0, payload.length);
+            } catch (ProtocolException e) {
+                refused = e;
+            }
+        }
+
+        assertThat(refused).isInstanceOfSatisfying(OversizedReply.class, oversized -> {
+            assertThat(oversized.whole()).isTrue();
+            assertThat(oversized.secondBulk()).contains("9-1");
+        });
+        assertThat(ReplyBounds.tooLong(refused)).isTrue();
+    }
+
+    @Test
+    void aSecondBulkLongerThanAnId_notCarried() {
+        ReplyBounds bounds = new ReplyBounds();
+        byte[] bytes = ("*3\r\n" + bulk("memo") + bulk("x".repeat(ReplyBounds.MAX_KEPT + 1)) + "*"
+                        + (ReplyBounds.MAX_ELEMENTS + 1) + "\r\n")
+                .getBytes(ISO_8859_1);
+
+        assertThatThrownBy(() -> bounds.scan(bytes, 0, bytes.length))
+                .isInstanceOfSatisfying(
+                        OversizedReply.class,
+                        refused -> assertThat(refused.secondBulk()).isEmpty());
+    }
 }
