@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,7 +53,9 @@ final class IdleAlarm implements AutoCloseable {
     private final MonotonicClock clock;
     private final long idleNanos;
     private final Runnable onIdle;
-    private volatile long clientNanos = NO_DEADLINE;
+    /** The send timeout in force, read at each look (a reload applies to a write already blocked); none at first. */
+    private volatile LongSupplier clientNanos = () -> NO_DEADLINE;
+
     private volatile ClientProgress progress = ClientProgress.NONE;
     private volatile Runnable onStall = () -> {};
     /** Counts the client writes begun, so that a look at a blocked one knows whether it saw this one before. */
@@ -95,11 +98,12 @@ final class IdleAlarm implements AutoCloseable {
     void client(SendDeadline deadline, Runnable stall) {
         this.onStall = requireNonNull(stall, "stall");
         this.progress = deadline.progress();
-        this.clientNanos = deadline.timeout().toNanos();
-        if (clientNanos < idleNanos) {
+        this.clientNanos = deadline::nanos;
+        long client = deadline.nanos();
+        if (client < idleNanos) {
             // The check in the queue is due at the idle timeout: one is needed at the send timeout.
             ScheduledFuture<?> due = pending;
-            schedule(clientNanos);
+            schedule(client);
             if (due != null) {
                 due.cancel(false);
             }
@@ -153,7 +157,7 @@ final class IdleAlarm implements AutoCloseable {
 
     /** A write to the client, watched by the send timeout once {@link #client} set one. */
     void clientWrite(ClientWrite write) throws IOException {
-        begin(clientNanos, true);
+        begin(clientNanos.getAsLong(), true);
         try {
             write.run();
         } finally {
@@ -188,15 +192,17 @@ final class IdleAlarm implements AutoCloseable {
         if (closed) {
             return -1;
         }
-        long timeout = busyTimeout;
-        if (timeout == 0 || timeout == NO_DEADLINE) {
-            long next = Math.min(idleNanos, clientNanos);
+        long stamped = busyTimeout;
+        if (stamped == 0 || stamped == NO_DEADLINE) {
+            long next = Math.min(idleNanos, clientNanos.getAsLong());
             schedule(next);
             return next;
         }
         long operation = clientWrites.get();
         long since = busySince;
         boolean client = busyClient;
+        // A client write is timed by the send timeout in force now: a reload that changed it applies to this write.
+        long timeout = client ? clientNanos.getAsLong() : stamped;
         long now = clock.nanoTime();
         long quarter = Math.max(1, timeout / 4);
         long from = since;
@@ -213,7 +219,7 @@ final class IdleAlarm implements AutoCloseable {
         } else if (client) {
             next = quarter - (now - since); // the first look, a quarter into the write
         }
-        if (busyTimeout != timeout || clientWrites.get() != operation) {
+        if (busyTimeout != stamped || clientWrites.get() != operation) {
             schedule(quarter); // the operation ended while it was looked at: nothing to decide about it
             return quarter;
         }

@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
@@ -255,6 +256,50 @@ class SendTimeoutIntegrationTest {
                             .as("the stream goes on after pause %d", pause)
                             .isPositive();
                 } while (in.available() > 0);
+            }
+        }
+        assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                .isZero();
+    }
+
+    @Test
+    void sendTimeoutLengthenedByAReloadDuringAStream_clientPausingPastTheOldOne_neverCut() throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "r".repeat(8 * 1024) + "\"}\n\n");
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD);
+            try {
+                while (true) {
+                    e.write(event);
+                }
+            } catch (IOException cut) {
+                // The test is over and the gateway closed the stream.
+            }
+        };
+        Path file = dir.resolve("gateway.yaml");
+        String sites = GatewayHarness.oneEngine(engine.url());
+        Files.writeString(file, GatewayHarness.config("  send_timeout_ms: 300\n", "", sites));
+        gateway = GatewayHarness.fromFile(file, engine);
+        try (Socket client = new Socket()) {
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    64 * 1024,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+            // The stream began under a 300 ms send timeout; a reload lengthens it to a minute (applied live).
+            Files.writeString(file, GatewayHarness.config("  send_timeout_ms: 60000\n", "", sites));
+            gateway.server.reloadNow();
+            // Nothing taken for five of the former timeouts (the gateway's writes block meanwhile), then a MiB.
+            LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1500));
+            byte[] buffer = new byte[64 * 1024];
+            for (long read = 0; read < (1 << 20); ) {
+                int n = in.read(buffer);
+                assertThat(n)
+                        .as("the stream goes on after %d bytes read past the pause", read)
+                        .isPositive();
+                read += n;
             }
         }
         assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
