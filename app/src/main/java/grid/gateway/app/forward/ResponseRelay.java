@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
- *   stored-id path, body     up to 64 KiB held whole (for at most the idle timeout), ids tagged, Content-Length set to
+ *   stored-id path, body     up to 64 KiB held whole (under twice the idle timeout), ids tagged, Content-Length set to
  *   starting { or [          the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
  *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
  *   body                     Content-Type says; a body that is no event stream passes unchanged)
@@ -263,7 +263,8 @@ public final class ResponseRelay {
 
     /**
      * Reads a JSON answer into {@code held}, its first {@code first} bytes already in the reader's buffer, up to just
-     * past its limit, or for at most the idle timeout; -1 when it all came. Nothing goes to the client while an answer
+     * past its limit, or until a read ends an idle timeout or more after the hold began (each read waits at most the
+     * idle timeout, so under twice that in all); -1 when it all came. Nothing goes to the client while an answer
      * is held, not even its status, so an engine that trickles a short answer (each read within the idle timeout)
      * would otherwise keep the client waiting for as long as it trickles: past the idle timeout, as long as a silent
      * engine may keep it, the answer is tagged as it streams from what is held.

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A tagged JSON answer short enough to be held whole, from an engine that trickles it (each byte well within the idle
- * timeout): the hold lasts at most the idle timeout, so the client gets its status and the tagged start of its answer
- * (relayed chunked and tagged as it streams from there) within as long as a silent engine could keep it waiting, not
- * only once the engine has finished; an event of a tagged stream, held to be tagged whole, likewise (docs/design.md
- * §H20).
+ * timeout): the hold ends at the first read an idle timeout or more after it began, so the client gets its status and
+ * the tagged start of its answer (relayed chunked and tagged as it streams from there) within twice the idle timeout,
+ * not only once the engine has finished; an event of a tagged stream, held to be tagged whole, likewise
+ * (docs/design.md §H20).
  */
 class HeldAnswerIntegrationTest {
     private static final String DIGEST = ClusterDigest.of("east-a");
