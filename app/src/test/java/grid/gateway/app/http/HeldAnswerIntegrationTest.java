@@ -84,6 +84,24 @@ class HeldAnswerIntegrationTest {
     }
 
     @Test
+    void engineResetsWhileAnAnswerIsHeld_502_memoryGivenBack_nothingOfTheHeldBytesSent() throws Exception {
+        // An answer announcing gigabytes: what is held is bounded by the hold's limit, not by the announcement.
+        String start = "{\"id\":\"resp_slow\",\"object\":\"response\",\"output_text\":\"" + "h".repeat(1000);
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000000000\r\n\r\n" + start);
+            e.reset();
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + TAGGED + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(502);
+            assertThat(answer.body()).contains("bad_gateway").doesNotContain("resp_");
+        }
+        GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    @Test
     void taggedStreamEventTrickledIn_clientGetsItsTaggedStartWithinTheIdleTimeout() throws Exception {
         String start =
                 "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_slow\","
