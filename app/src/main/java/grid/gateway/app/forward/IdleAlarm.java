@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * change in those bytes (nothing else writes while the write is blocked) is the client taking some, and the send
  * timeout counts from the last look that saw one, or from the first look. So a client that takes bytes at least once
  * a send timeout is never cut, and one that takes nothing is cut between one and one and a half send timeouts after
- * its write began. Where the kernel tells nothing, the send timeout counts from the write's start.
+ * its write began. Where the kernel tells nothing, the send timeout counts from the write's start. The send timeout
+ * is the one in force at each look ({@code server.send_timeout_ms} is applied live), not the one of the answer's start.
  *
  * <p>One alarm per exchange, not one per operation: an operation only stamps when it started, with its timeout, and
  * when it returned, and the alarm, when it goes off, re-arms itself for whatever is left of the operation in progress.
