@@ -22,7 +22,7 @@ public interface AnswerRewrite {
         }
 
         @Override
-        public EventWriter events(OutputStream out) {
+        public EventWriter events(OutputStream out, AnswerMemory memory) {
             return json(out);
         }
 
@@ -47,8 +47,11 @@ public interface AnswerRewrite {
     /** A whole JSON body with its ids tagged. */
     byte[] tagJson(byte[] body);
 
-    /** A writer of a server-sent event stream's chunks to {@code out}, tagging each event, flushing after each. */
-    EventWriter events(OutputStream out);
+    /**
+     * A writer of a server-sent event stream's chunks to {@code out}, tagging each event, flushing after each; the
+     * tagged copy of an event is counted in {@code memory} while it is written.
+     */
+    EventWriter events(OutputStream out, AnswerMemory memory);
 
     /** A writer of a JSON answer's chunks to {@code out}, tagging as they stream (one JSON text), flushing each. */
     EventWriter json(OutputStream out);

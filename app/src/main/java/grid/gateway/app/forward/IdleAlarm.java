@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * change in those bytes (nothing else writes while the write is blocked) is the client taking some, and the send
  * timeout counts from the last look that saw one, or from the first look. So a client that takes bytes at least once
  * a send timeout is never cut, and one that takes nothing is cut between one and one and a half send timeouts after
- * its write began. Where the kernel tells nothing, the send timeout counts from the write's start.
+ * its write began. Where the kernel tells nothing, the send timeout counts from the write's start. The send timeout
+ * is the one in force at each look ({@code server.send_timeout_ms} is applied live), not the one of the answer's start.
  *
  * <p>One alarm per exchange, not one per operation: an operation only stamps when it started, with its timeout, and
  * when it returned, and the alarm, when it goes off, re-arms itself for whatever is left of the operation in progress.
@@ -52,7 +54,9 @@ final class IdleAlarm implements AutoCloseable {
     private final MonotonicClock clock;
     private final long idleNanos;
     private final Runnable onIdle;
-    private volatile long clientNanos = NO_DEADLINE;
+    /** The send timeout in force, read at each look (a reload applies to a write already blocked); none at first. */
+    private volatile LongSupplier clientNanos = () -> NO_DEADLINE;
+
     private volatile ClientProgress progress = ClientProgress.NONE;
     private volatile Runnable onStall = () -> {};
     /** Counts the client writes begun, so that a look at a blocked one knows whether it saw this one before. */
@@ -98,11 +102,12 @@ final class IdleAlarm implements AutoCloseable {
     void client(SendDeadline deadline, Runnable stall) {
         this.onStall = requireNonNull(stall, "stall");
         this.progress = deadline.progress();
-        this.clientNanos = deadline.timeout().toNanos();
-        if (clientNanos < idleNanos) {
+        this.clientNanos = deadline::nanos;
+        long client = deadline.nanos();
+        if (client < idleNanos) {
             // The check in the queue is due at the idle timeout: one is needed at the send timeout.
             ScheduledFuture<?> due = pending;
-            schedule(clientNanos);
+            schedule(client);
             if (due != null) {
                 due.cancel(false);
             }
@@ -156,7 +161,7 @@ final class IdleAlarm implements AutoCloseable {
 
     /** A write to the client, watched by the send timeout once {@link #client} set one. */
     void clientWrite(ClientWrite write) throws IOException {
-        begin(clientNanos, true);
+        begin(clientNanos.getAsLong(), true);
         try {
             write.run();
         } finally {
@@ -191,15 +196,17 @@ final class IdleAlarm implements AutoCloseable {
         if (closed) {
             return -1;
         }
-        long timeout = busyTimeout;
-        if (timeout == 0 || timeout == NO_DEADLINE) {
-            long next = Math.min(idleNanos, clientNanos);
+        long stamped = busyTimeout;
+        if (stamped == 0 || stamped == NO_DEADLINE) {
+            long next = Math.min(idleNanos, clientNanos.getAsLong());
             schedule(next);
             return next;
         }
         long operation = clientWrites.get();
         long since = busySince;
         boolean client = busyClient;
+        // A client write is timed by the send timeout in force now: a reload that changed it applies to this write.
+        long timeout = client ? clientNanos.getAsLong() : stamped;
         long now = clock.nanoTime();
         long quarter = Math.max(1, timeout / 4);
         long from = since;
@@ -216,7 +223,7 @@ final class IdleAlarm implements AutoCloseable {
         } else if (client) {
             next = quarter - (now - since); // the first look, a quarter into the write
         }
-        if (busyTimeout != timeout || clientWrites.get() != operation) {
+        if (busyTimeout != stamped || clientWrites.get() != operation) {
             schedule(quarter); // the operation ended while it was looked at: nothing to decide about it
             return quarter;
         }

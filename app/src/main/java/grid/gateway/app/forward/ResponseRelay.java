@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
- *   stored-id path, body     up to 64 KiB held whole (for at most the idle timeout), ids tagged, Content-Length set to
+ *   stored-id path, body     up to 64 KiB held whole (under twice the idle timeout), ids tagged, Content-Length set to
  *   starting { or [          the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
  *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
  *   body                     Content-Type says; a body that is no event stream passes unchanged)
@@ -47,8 +47,13 @@ public final class ResponseRelay {
     private static final int COPY_BUFFER = 16 * 1024;
     /** The copy buffer of an event stream (see {@link UpstreamReader}). */
     private static final int EVENT_BUFFER = 4 * 1024;
-    /** What tagging an event stream may hold: one event, and an id value of an event tagged as it streams. */
-    private static final int SSE_TAGGING = SseIdTagger.DEFAULT_MAX_EVENT_BYTES + 2 * JsonIdStream.MAX_VALUE;
+    /** What tagging a JSON text as it streams may hold: an id value, and its tagged form. */
+    private static final int JSON_TAGGING = 2 * JsonIdStream.MAX_VALUE;
+    /**
+     * What tagging an event stream may hold besides the tagged copy of an event being written (counted while it is):
+     * one event, and an id value of an event tagged as it streams.
+     */
+    private static final int SSE_TAGGING = SseIdTagger.DEFAULT_MAX_EVENT_BYTES + JSON_TAGGING;
 
     /** Answers being copied now, so that a shutdown past its grace can cut them ({@link #cutAll()}). */
     private final Set<UpstreamAnswer> relaying = ConcurrentHashMap.newKeySet();
@@ -188,6 +193,7 @@ public final class ResponseRelay {
         if (held != null) {
             // Longer than is held: tagged as it streams, chunked (its length changes), starting with what is held.
             OutputStream out = stream(response, plan.watch(), alarm);
+            plan.memory().hold(JSON_TAGGING);
             EventWriter writer = plan.rewrite().json(out);
             BodyTail tail = plan.tail(false);
             tail.append(held.bytes(), 0, held.size());
@@ -199,7 +205,7 @@ public final class ResponseRelay {
             return whole(answer, reader, response, plan, alarm);
         }
         OutputStream out = stream(response, plan.watch(), alarm);
-        EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out);
+        EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out, plan.memory());
         BodyTail tail = plan.tail(read.events());
         return copy(answer, reader, out, events, new Copy(read.first(), tail));
     }
@@ -263,7 +269,8 @@ public final class ResponseRelay {
 
     /**
      * Reads a JSON answer into {@code held}, its first {@code first} bytes already in the reader's buffer, up to just
-     * past its limit, or for at most the idle timeout; -1 when it all came. Nothing goes to the client while an answer
+     * past its limit, or until a read ends an idle timeout or more after the hold began (each read waits at most the
+     * idle timeout, so under twice that in all); -1 when it all came. Nothing goes to the client while an answer
      * is held, not even its status, so an engine that trickles a short answer (each read within the idle timeout)
      * would otherwise keep the client waiting for as long as it trickles: past the idle timeout, as long as a silent
      * engine may keep it, the answer is tagged as it streams from what is held.

@@ -60,9 +60,10 @@ final class Forwarding {
     private final Collaborators extras;
 
     /**
-     * The metric events, the usage reader, the send timeout in force ({@code server.send_timeout_ms}, read per
-     * answer so a reload applies at once), and what runs on the request's thread when its answer's first body bytes
-     * are about to go to the client (the disconnect probe stops watching: from then on a write notices a gone client).
+     * The metric events, the usage reader, the send timeout in force ({@code server.send_timeout_ms}, read at each look
+     * at a blocked write, so a reload applies at once, to answers in flight too), and what runs on the request's
+     * thread when its answer's first body bytes are about to go to the client (the disconnect probe stops watching:
+     * from then on a write notices a gone client).
      */
     record Collaborators(
             ProxyEvents events,
@@ -265,7 +266,7 @@ final class Forwarding {
                     firstToken.run();
                 },
                 request.access(),
-                new SendDeadline(extras.sendTimeout().get(), request.progress(), extras.events()::sendTimedOut),
+                new SendDeadline(extras.sendTimeout(), request.progress(), extras.events()::sendTimedOut),
                 request.memory(),
                 readsUsage(status, request));
         RelayResult result = relay.relay(answered.answer(), response, plan);

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.forward.AnswerMemory;
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.EventWriter;
 import grid.gateway.app.rewrite.EventSink;
@@ -56,8 +57,9 @@ final class IdTagging implements AnswerRewrite {
     }
 
     @Override
-    public EventWriter events(OutputStream out) {
-        SseIdTagger events = new SseIdTagger(tagger, SseIdTagger.DEFAULT_MAX_EVENT_BYTES);
+    public EventWriter events(OutputStream out, AnswerMemory memory) {
+        // A tagged event is a copy, written whole: to a client that takes nothing it is held until the send timeout.
+        SseIdTagger events = new SseIdTagger(tagger, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, memory::hold);
         EventWriter writer = writer(out, events::accept, events::finish);
         return new EventWriter() {
             @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +37,9 @@ public final class SseIdTagger {
 
     private final ResponseIdTagger tagger;
     private final int maxEventBytes;
+    /** Told of the bytes of an event's tagged copy while the sink has it, and of them given back after. */
+    private final LongConsumer copies;
+
     private final SseFraming framing = new SseFraming();
     private byte[] buffer = new byte[256];
     private int size;
@@ -49,11 +53,21 @@ public final class SseIdTagger {
      * @param maxEventBytes the longest event buffered and tagged, blank line included; at least 1
      */
     public SseIdTagger(ResponseIdTagger tagger, int maxEventBytes) {
+        this(tagger, maxEventBytes, bytes -> {});
+    }
+
+    /**
+     * Creates a tagger for one stream whose tagged copies of events are counted: {@code copies} is told a copy's
+     * length before the sink takes it and minus that length once the sink returned (a sink that writes to a slow
+     * client may hold the copy for as long as the client takes nothing).
+     */
+    public SseIdTagger(ResponseIdTagger tagger, int maxEventBytes, LongConsumer copies) {
         this.tagger = requireNonNull(tagger, "tagger");
         if (maxEventBytes < 1) {
             throw new IllegalArgumentException("maxEventBytes: " + maxEventBytes + " (expected: >= 1)");
         }
         this.maxEventBytes = maxEventBytes;
+        this.copies = requireNonNull(copies, "copies");
     }
 
     /** Takes the next {@code len} bytes of the stream and hands every event they complete to {@code sink}. */
@@ -165,7 +179,12 @@ public final class SseIdTagger {
             sink.event(b, from, to - from);
         } else {
             byte[] tagged = edits.apply(b, from, to);
-            sink.event(tagged, 0, tagged.length);
+            copies.accept(tagged.length);
+            try {
+                sink.event(tagged, 0, tagged.length);
+            } finally {
+                copies.accept(-tagged.length);
+            }
         }
     }
 

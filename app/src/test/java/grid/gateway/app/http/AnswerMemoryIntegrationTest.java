@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AnswerMemoryIntegrationTest {
     private static final String DIGEST = ClusterDigest.of("east-a");
-    private static final String TAGGED_BIG = "resp_east." + DIGEST + "..big";
+    static final String TAGGED_BIG = "resp_east." + DIGEST + "..big";
     /** What one answer may hold, counted: its copy buffer and the held start of a tagged JSON answer. */
     private static final long PER_ANSWER = 128 * 1024;
 
@@ -57,7 +57,7 @@ class AnswerMemoryIntegrationTest {
                 + "\",\"previous_response_id\":\"resp_prev\",\"conversation\":{\"id\":\"conv_c\"}}";
     }
 
-    private static String tagged(String json) {
+    static String tagged(String json) {
         return json.replace("resp_big", TAGGED_BIG)
                 .replace("resp_prev", "resp_east." + DIGEST + "..prev")
                 .replace("conv_c", "conv_east." + DIGEST + "..c");

@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
@@ -177,6 +178,50 @@ class SendTimeoutIntegrationTest {
         readsSteadily(new Socket(), "::1", "", Optional.empty());
     }
 
+    @Test
+    void clientReadsALongTaggedAnswerSteadilyOverTls_neverCut_wholeTaggedAnswer() throws Exception {
+        TestPki pki = TestPki.create(dir, "steady-tagged");
+        TestPki.Pair listener = pki.issue("gateway");
+        String body = AnswerMemoryIntegrationTest.storedResponse(5 << 20);
+        start(
+                "2000",
+                "  tls:\n    cert_file: %s\n    key_file: %s\n".formatted(listener.cert(), listener.key()),
+                Optional.of(pki.trustOnly()),
+                e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                        + "\r\n\r\n" + body));
+        String end = "\r\n0\r\n\r\n";
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        try (Socket client = pki.trustOnly().getSocketFactory().createSocket()) {
+            client.setReceiveBufferSize(64 * 1024);
+            client.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
+            client.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+            client.getOutputStream()
+                    .write(("GET /v1/responses/" + AnswerMemoryIntegrationTest.TAGGED_BIG
+                                    + " HTTP/1.1\r\nHost: gw\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = client.getInputStream();
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200").containsIgnoringCase("transfer-encoding: chunked");
+            // Tagged as it streams (many small writes, a flush per read), chunked, over TLS; read at about 400 KB a
+            // second, as the untagged answer above: one blocked write outlasts the send timeout while the client reads.
+            byte[] buffer = new byte[8 * 1024];
+            for (String last = ""; !last.endsWith(end); ) {
+                int n = in.read(buffer);
+                assertThat(n)
+                        .as("the answer ended after %d bytes", received.size())
+                        .isPositive();
+                received.write(buffer, 0, n);
+                last += new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+                last = last.substring(Math.max(0, last.length() - end.length()));
+                LockSupport.parkNanos(20_000_000);
+            }
+        }
+        String chunked = "\r\n" + received.toString(StandardCharsets.ISO_8859_1);
+        String dechunked = chunked.substring(0, chunked.length() - end.length()).replaceAll("\r\n[0-9a-f]+\r\n", "");
+        assertThat(dechunked).isEqualTo(AnswerMemoryIntegrationTest.tagged(body));
+        assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                .isZero();
+    }
+
     private void readsSteadily(Socket socket, String tls, Optional<SSLContext> clientTls) throws Exception {
         readsSteadily(socket, "127.0.0.1", tls, clientTls);
     }
@@ -255,6 +300,50 @@ class SendTimeoutIntegrationTest {
                             .as("the stream goes on after pause %d", pause)
                             .isPositive();
                 } while (in.available() > 0);
+            }
+        }
+        assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                .isZero();
+    }
+
+    @Test
+    void sendTimeoutLengthenedByAReloadDuringAStream_clientPausingPastTheOldOne_neverCut() throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "r".repeat(8 * 1024) + "\"}\n\n");
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD);
+            try {
+                while (true) {
+                    e.write(event);
+                }
+            } catch (IOException cut) {
+                // The test is over and the gateway closed the stream.
+            }
+        };
+        Path file = dir.resolve("gateway.yaml");
+        String sites = GatewayHarness.oneEngine(engine.url());
+        Files.writeString(file, GatewayHarness.config("  send_timeout_ms: 300\n", "", sites));
+        gateway = GatewayHarness.fromFile(file, engine);
+        try (Socket client = new Socket()) {
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    64 * 1024,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+            // The stream began under a 300 ms send timeout; a reload lengthens it to a minute (applied live).
+            Files.writeString(file, GatewayHarness.config("  send_timeout_ms: 60000\n", "", sites));
+            gateway.server.reloadNow();
+            // Nothing taken for five of the former timeouts (the gateway's writes block meanwhile), then a MiB.
+            LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1500));
+            byte[] buffer = new byte[64 * 1024];
+            for (long read = 0; read < (1 << 20); ) {
+                int n = in.read(buffer);
+                assertThat(n)
+                        .as("the stream goes on after %d bytes read past the pause", read)
+                        .isPositive();
+                read += n;
             }
         }
         assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
