@@ -257,7 +257,7 @@ final class IdleAlarm implements AutoCloseable {
             return -1;
         }
         if (upstreamEnded) {
-            long idle = Math.min(idleNanos, clientNanos);
+            long idle = Math.min(idleNanos, clientNanos.getAsLong());
             schedule(idle);
             return idle;
         }
