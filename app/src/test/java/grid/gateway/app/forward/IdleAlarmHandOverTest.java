@@ -83,19 +83,10 @@ class IdleAlarmHandOverTest {
         AtomicLong next = new AtomicLong();
 
         alarm.read(
-                new InputStream() {
-                    @Override
-                    public int read() {
-                        return -1;
-                    }
-
-                    @Override
-                    public int read(byte[] buffer, int offset, int length) {
-                        clock.advance(TIMEOUT.multipliedBy(2));
-                        next.set(alarm.check());
-                        return 1;
-                    }
-                },
+                readThat(() -> {
+                    clock.advance(TIMEOUT.multipliedBy(2));
+                    next.set(alarm.check());
+                }),
                 new byte[1]);
 
         assertThat(closes).hasValue(0);
@@ -106,21 +97,28 @@ class IdleAlarmHandOverTest {
     /** Runs a read that waits the whole timeout, during which a check on another thread goes off and is held. */
     private void goesOffDuringTheLastRead(IdleAlarm alarm) throws IOException {
         alarm.read(
-                new InputStream() {
-                    @Override
-                    public int read() {
-                        return -1;
-                    }
-
-                    @Override
-                    public int read(byte[] buffer, int offset, int length) {
-                        clock.advance(TIMEOUT);
-                        Thread.ofPlatform().daemon().start(alarm::check);
-                        awaitQuietly(inAction);
-                        return 1;
-                    }
-                },
+                readThat(() -> {
+                    clock.advance(TIMEOUT);
+                    Thread.ofPlatform().daemon().start(alarm::check);
+                    awaitQuietly(inAction);
+                }),
                 new byte[1]);
+    }
+
+    /** A stream whose one read runs {@code during} (the time the read waits) and returns a byte. */
+    private static InputStream readThat(Runnable during) {
+        return new InputStream() {
+            @Override
+            public int read() {
+                return -1;
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) {
+                during.run();
+                return 1;
+            }
+        };
     }
 
     /** A call running on a platform thread of its own. */

@@ -2,16 +2,12 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,39 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * answer is scripted; C asks next, and the test sees whether C went out on B's connection, whether C got its own
  * answer, and whether the engine ever read anything but a request where a request begins.
  */
-class ConnectionReuseIntegrationTest {
+class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
     private static final Pattern WHO = Pattern.compile("who-([A-Za-z0-9]+)");
     private static final String B_BODY = UpstreamAnswersIntegrationTest.body("B");
 
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
-
     @BeforeEach
-    void start() throws IOException {
-        engine = upstream();
-        String upstream = tls().isEmpty() ? "" : "  upstream:\n" + tls();
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config(upstream, GatewayHarness.oneEngine(engine.url())), engine);
+    void scriptsReadTheirBodies() {
         // Each script reads the request body itself, or leaves it unread: an engine that answers after the head.
         engine.readsBody = false;
-    }
-
-    /** The scripted engine: plain HTTP here. */
-    ScriptedUpstream upstream() throws IOException {
-        return new ScriptedUpstream();
-    }
-
-    /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
-    String tls() {
-        return "";
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
     }
 
     /** Reads the body the head of {@code e} announces; returns the name the client put in it. */

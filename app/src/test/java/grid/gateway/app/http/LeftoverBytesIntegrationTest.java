@@ -2,19 +2,14 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.net.Socket;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,37 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * naming an earlier request. Neither is the next request's answer: that request is sent once more on a new
  * connection and its client gets its own answer, never the leftover and never a 502 for a fault not its own.
  */
-class LeftoverBytesIntegrationTest {
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
+class LeftoverBytesIntegrationTest extends ScriptedEngineIntegrationTest {
     /** Each engine connection's requests so far: their names and their {@code X-Request-Id}s. */
     private final Map<Socket, List<String[]>> served = new ConcurrentHashMap<>();
-
-    @BeforeEach
-    void start() throws IOException {
-        engine = upstream();
-        String upstream = tls().isEmpty() ? "" : "  upstream:\n" + tls();
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config(upstream, GatewayHarness.oneEngine(engine.url())), engine);
-    }
-
-    /** The scripted engine: plain HTTP here. */
-    ScriptedUpstream upstream() throws IOException {
-        return new ScriptedUpstream();
-    }
-
-    /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
-    String tls() {
-        return "";
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-    }
 
     /** Notes the request {@code e} on its connection; returns the requests that connection carried before it. */
     private List<String[]> before(ScriptedUpstream.Exchange e) {

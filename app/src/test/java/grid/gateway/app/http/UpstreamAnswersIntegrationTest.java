@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,7 +19,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,17 +29,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * bytes after an answer never reaching the next request, answers without a body relayed without one, and what cannot
  * be relayed answered 502 in the API's shape.
  */
-class UpstreamAnswersIntegrationTest {
+class UpstreamAnswersIntegrationTest extends ScriptedEngineIntegrationTest {
     private static final Pattern WHO = Pattern.compile("who-([A-Za-z0-9]+)");
     private static final String INJECTED =
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n"
                     + "{\"who\":\"INJECTED\"}  ";
 
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
     private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
     private final Handler capture = new Handler() {
         @Override
@@ -59,27 +52,12 @@ class UpstreamAnswersIntegrationTest {
     };
 
     @BeforeEach
-    void start() throws IOException {
+    void captureWarnings() {
         Logger.getLogger("").addHandler(capture);
-        engine = upstream();
-        String upstream = tls().isEmpty() ? "" : "  upstream:\n" + tls();
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config(upstream, GatewayHarness.oneEngine(engine.url())), engine);
-    }
-
-    /** The scripted engine: plain HTTP here. */
-    ScriptedUpstream upstream() throws IOException {
-        return new ScriptedUpstream();
-    }
-
-    /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
-    String tls() {
-        return "";
     }
 
     @AfterEach
-    void stop() {
-        gateway.close();
+    void stopCapturing() {
         Logger.getLogger("").removeHandler(capture);
     }
 

@@ -43,22 +43,19 @@ class UpstreamFaultsIntegrationTest {
     }
 
     private void start(String upstreamSettings, int maxBodyBytes) throws IOException {
-        engine = upstream();
-        // tls() adds to gateway.upstream, written here when the test sets nothing else in it
-        String upstream = upstreamSettings.isEmpty() && !tls().isEmpty() ? "  upstream:\n" : upstreamSettings;
-        String config = GatewayHarness.config(upstream + tls(), GatewayHarness.oneScrapedEngine(engine.url()))
+        EngineTransport transport = transport();
+        engine = transport.engine();
+        String tls = transport.upstreamLines();
+        // The transport's lines add to gateway.upstream, written here when the test sets nothing else in it
+        String upstream = upstreamSettings.isEmpty() && !tls.isEmpty() ? "  upstream:\n" : upstreamSettings;
+        String config = GatewayHarness.config(upstream + tls, GatewayHarness.oneScrapedEngine(engine.url()))
                 .replace("max_body_bytes: 4096", "max_body_bytes: " + maxBodyBytes);
         gateway = new GatewayHarness(dir, config, engine);
     }
 
-    /** The scripted engine: plain HTTP here. */
-    ScriptedUpstream upstream() throws IOException {
-        return new ScriptedUpstream();
-    }
-
-    /** Lines added to the {@code gateway.upstream} block (indented four spaces) for the engine's TLS: none here. */
-    String tls() {
-        return "";
+    /** How the gateway reaches the engine: plain HTTP here. */
+    EngineTransport transport() {
+        return EngineTransport.plain();
     }
 
     static String chunk(String text) {

@@ -2,9 +2,6 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.tls.TestPki;
-import java.io.IOException;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,23 +11,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * plain TCP. Certificates are made for the run.
  */
 class UpstreamFaultsOverTlsIntegrationTest extends UpstreamFaultsIntegrationTest {
-    private TestPki pki;
-    private TestPki.Pair engineCert;
-
-    @BeforeEach
-    void certificates() {
-        pki = TestPki.create(dir, "engines");
-        engineCert = pki.issue("engine");
-    }
-
     @Override
-    ScriptedUpstream upstream() throws IOException {
-        return new ScriptedUpstream(pki.context(engineCert));
-    }
-
-    @Override
-    String tls() {
-        return "    tls:\n      ca_file: " + pki.caFile() + "\n";
+    EngineTransport transport() {
+        return EngineTransport.tls(dir);
     }
 
     /**
