@@ -106,7 +106,7 @@ class IdleAlarmHandOverTest {
     }
 
     /** A stream whose one read runs {@code during} (the time the read waits) and returns a byte. */
-    private static InputStream readThat(Runnable during) {
+    static InputStream readThat(Runnable during) {
         return new InputStream() {
             @Override
             public int read() {

@@ -42,19 +42,10 @@ class IdleAlarmTest {
 
     /** A stream whose one read lets the clock run {@code waited} and then asks the alarm to check. */
     private static InputStream waitingRead(ManualClock clock, Duration waited, LongSupplier check, AtomicLong seen) {
-        return new InputStream() {
-            @Override
-            public int read() {
-                return -1;
-            }
-
-            @Override
-            public int read(byte[] buffer, int offset, int length) {
-                clock.advance(waited);
-                seen.set(check.getAsLong());
-                return 1;
-            }
-        };
+        return IdleAlarmHandOverTest.readThat(() -> {
+            clock.advance(waited);
+            seen.set(check.getAsLong());
+        });
     }
 
     @Test

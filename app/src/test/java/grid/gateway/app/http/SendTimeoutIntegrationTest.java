@@ -272,24 +272,9 @@ class SendTimeoutIntegrationTest {
     void clientPausesNineTenthsOfTheSendTimeoutThenTakesAll_repeatedly_neverCut() throws Exception {
         int sendTimeoutMs = 1000;
         String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "z".repeat(8 * 1024) + "\"}\n\n");
-        start(Integer.toString(sendTimeoutMs), e -> {
-            e.write(ScriptedUpstream.SSE_HEAD);
-            try {
-                while (true) {
-                    e.write(event);
-                }
-            } catch (IOException cut) {
-                // The test is over and the gateway closed the stream.
-            }
-        });
+        start(Integer.toString(sendTimeoutMs), endless(event));
         try (Socket client = new Socket()) {
-            InputStream in = RawHttp.postChat(
-                    client,
-                    gateway.server.port(),
-                    64 * 1024,
-                    (int) GatewayHarness.DEADLINE.toMillis(),
-                    UpstreamFaultsIntegrationTest.STREAM);
-            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+            InputStream in = openStream(client);
             byte[] buffer = new byte[64 * 1024];
             for (int pause = 0; pause < 6; pause++) {
                 // Nothing taken for nine tenths of the send timeout (the gateway's writes block meanwhile) ...
@@ -310,28 +295,13 @@ class SendTimeoutIntegrationTest {
     void sendTimeoutLengthenedByAReloadDuringAStream_clientPausingPastTheOldOne_neverCut() throws Exception {
         ScriptedUpstream engine = new ScriptedUpstream();
         String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "r".repeat(8 * 1024) + "\"}\n\n");
-        engine.script = e -> {
-            e.write(ScriptedUpstream.SSE_HEAD);
-            try {
-                while (true) {
-                    e.write(event);
-                }
-            } catch (IOException cut) {
-                // The test is over and the gateway closed the stream.
-            }
-        };
+        engine.script = endless(event);
         Path file = dir.resolve("gateway.yaml");
         String sites = GatewayHarness.oneEngine(engine.url());
         Files.writeString(file, GatewayHarness.config("  send_timeout_ms: 300\n", "", sites));
         gateway = GatewayHarness.fromFile(file, engine);
         try (Socket client = new Socket()) {
-            InputStream in = RawHttp.postChat(
-                    client,
-                    gateway.server.port(),
-                    64 * 1024,
-                    (int) GatewayHarness.DEADLINE.toMillis(),
-                    UpstreamFaultsIntegrationTest.STREAM);
-            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+            InputStream in = openStream(client);
             // The stream began under a 300 ms send timeout; a reload lengthens it to a minute (applied live).
             Files.writeString(file, GatewayHarness.config("  send_timeout_ms: 60000\n", "", sites));
             gateway.server.reloadNow();
@@ -369,5 +339,31 @@ class SendTimeoutIntegrationTest {
             }
         }
         return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** An engine that streams {@code event} (a whole chunk) for ever, until the gateway closes the stream. */
+    private static ScriptedUpstream.Script endless(String event) {
+        return e -> {
+            e.write(ScriptedUpstream.SSE_HEAD);
+            try {
+                while (true) {
+                    e.write(event);
+                }
+            } catch (IOException cut) {
+                // The test is over and the gateway closed the stream.
+            }
+        };
+    }
+
+    /** Asks for a stream on {@code client} (a 64 KiB receive buffer) and reads its 200 head; returns the body. */
+    private InputStream openStream(Socket client) throws IOException {
+        InputStream in = RawHttp.postChat(
+                client,
+                gateway.server.port(),
+                64 * 1024,
+                (int) GatewayHarness.DEADLINE.toMillis(),
+                UpstreamFaultsIntegrationTest.STREAM);
+        assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+        return in;
     }
 }
