@@ -24,14 +24,18 @@ import org.jspecify.annotations.Nullable;
 final class BoundedSocket extends Socket {
     private final Socket real;
     private final InputStream input;
-    private final OutputStream output;
+    private final WriteDeadline output;
 
-    /** {@code real}, connected, with its input checked and each write within {@code writeMillis} ({@link WriteDeadline}). */
-    BoundedSocket(Socket real, long writeMillis) throws IOException {
+    /**
+     * {@code real}, connected, with its input checked, and each write and its close within {@code writeMillis}
+     * ({@link WriteDeadline}, which closes {@code plain}: {@code real} itself, or the plain socket a TLS one is layered
+     * over).
+     */
+    BoundedSocket(Socket real, Socket plain, long writeMillis) throws IOException {
         super((SocketImpl) null);
         this.real = real;
         this.input = new Checked(real.getInputStream());
-        this.output = new WriteDeadline(real.getOutputStream(), real, writeMillis);
+        this.output = new WriteDeadline(real.getOutputStream(), plain, writeMillis);
     }
 
     /** What the client reads: the real input, each read checked before it is handed on. */
@@ -258,9 +262,10 @@ final class BoundedSocket extends Socket {
         real.shutdownOutput();
     }
 
+    /** Closes the real socket, within the write deadline: a TLS socket's close writes a close_notify. */
     @Override
     public void close() throws IOException {
-        real.close();
+        output.closeSocket(real);
     }
 
     @Override

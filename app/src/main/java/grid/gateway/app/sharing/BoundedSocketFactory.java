@@ -26,14 +26,21 @@ final class BoundedSocketFactory extends DefaultJedisSocketFactory {
 
     @Override
     public Socket createSocket() throws JedisConnectionException {
-        Socket socket = super.createSocket();
+        Socket socket;
+        Socket plain;
+        try {
+            socket = super.createSocket();
+        } finally {
+            // Taken whatever happened, so that nothing of this connection stays with the thread.
+            plain = LayeredSocketFactory.take().orElse(null);
+        }
         try {
             if (socket instanceof SSLSocket tls) {
                 // Here, each of its reads within the socket timeout, rather than inside the first command's write,
                 // whose deadline is for a Redis that stops reading, not for a slow first handshake.
                 tls.startHandshake();
             }
-            return new BoundedSocket(socket, writeMillis);
+            return new BoundedSocket(socket, plain != null ? plain : socket, writeMillis);
         } catch (IOException e) {
             try {
                 socket.close();

@@ -78,9 +78,8 @@ final class RedisEndpoint {
                 .database(database(url));
         Optional.ofNullable(url.getUserInfo()).filter(u -> !u.isEmpty()).ifPresent(config::user);
         settings.passwordFile().map(RedisEndpoint::password).ifPresent(config::password);
-        if (tls != null) {
-            config.sslSocketFactory(tls);
-        }
+        // Always the factory that remembers the plain socket under the TLS one (WriteDeadline closes it).
+        config.sslSocketFactory(new LayeredSocketFactory(tls));
         int port = url.getPort() < 0 ? DEFAULT_PORT : url.getPort();
         return new RedisEndpoint(new HostAndPort(url.getHost(), port), config.build(), writeMillis);
     }

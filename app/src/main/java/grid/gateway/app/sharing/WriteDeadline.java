@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * timeout bounds reads only; without this a pipelined XADD larger than the send buffer would block the publisher for
  * ever.
  *
- * <p>The watch closes the socket the client was given (a TLS socket's close sends no {@code close_notify} behind the
- * blocked write: the client sets {@code SO_LINGER} to 0, so the close does not wait for the record lock the write
- * holds).
+ * <p>Closing the socket is bounded alike ({@link #closeSocket}): a TLS socket's close writes a {@code close_notify},
+ * which waits for room as a write does. The watch closes the plain socket (the TLS one's, over TLS): closing the TLS
+ * socket from the watch would itself write a {@code close_notify}, or wait for the lock the blocked write holds.
  *
  * <p>Thread-safe for one writing thread plus the watch.
  */
@@ -27,11 +27,13 @@ final class WriteDeadline extends OutputStream {
     private static final ScheduledThreadPoolExecutor WATCH = watch();
 
     private final OutputStream out;
+    /** What the watch closes: the plain socket under any TLS. */
     private final Socket socket;
+
     private final long timeoutMillis;
     private final AtomicBoolean cut = new AtomicBoolean();
 
-    /** {@code socket}'s output {@code out}, each write within {@code timeoutMillis}. */
+    /** The output {@code out} of a socket over {@code plain}, each write within {@code timeoutMillis}. */
     WriteDeadline(OutputStream out, Socket socket, long timeoutMillis) {
         this.out = out;
         this.socket = socket;
@@ -57,8 +59,8 @@ final class WriteDeadline extends OutputStream {
             write.run();
         } catch (IOException e) {
             if (cut.get()) {
-                SocketException timedOut = new SocketException(
-                        "Redis took no bytes of a write for " + timeoutMillis + " ms; connection closed");
+                SocketException timedOut =
+                        new SocketException("Redis took no bytes for " + timeoutMillis + " ms; connection closed");
                 timedOut.initCause(e);
                 throw timedOut;
             }
@@ -75,6 +77,11 @@ final class WriteDeadline extends OutputStream {
         } catch (IOException e) {
             // Closing: the blocked write fails either way.
         }
+    }
+
+    /** Closes {@code real} (the socket whose output this is), within the deadline. */
+    void closeSocket(Socket real) throws IOException {
+        watched(real::close);
     }
 
     @Override
