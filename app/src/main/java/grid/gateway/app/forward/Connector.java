@@ -73,7 +73,7 @@ final class Connector {
             Tls tls = origin.tls();
             Socket socket = tls == null ? plain : handshake(tls, channel, target, start);
             socket.setSoTimeout(0); // no timer per read: see the class comment
-            return new UpstreamConnection(origin, channel, socket);
+            return new UpstreamConnection(origin, channel, socket, watchdog);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

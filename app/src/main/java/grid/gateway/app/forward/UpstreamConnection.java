@@ -7,6 +7,9 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSocket;
@@ -38,12 +41,20 @@ final class UpstreamConnection {
      */
     static final int EARLIER_IDS = 16;
 
+    /**
+     * The longest a TLS close waits to write its {@code close_notify}: one small record, which goes at once into a send
+     * buffer with any room; one that finds none (an engine that stopped reading, its buffers full of a body the kernel
+     * took whole) would wait for ever, the socket's timeouts bounding reads only. The channel is closed then.
+     */
+    static final long CLOSE_NOTIFY_MILLIS = 1_000;
+
     private final Origin origin;
     private final SocketChannel channel;
     private final Socket socket;
     private final OutputStream out;
     private final InputStream in;
     private final AnswerReader reader;
+    private final ScheduledExecutorService watchdog;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Writes in progress: a TLS socket cannot be closed first while one is blocked ({@link #close()}). */
     private final AtomicInteger writing = new AtomicInteger();
@@ -55,12 +66,15 @@ final class UpstreamConnection {
     private final ArrayDeque<String> requestIds = new ArrayDeque<>();
 
     /**
-     * A connection over {@code socket}, which is {@code channel}'s own socket or a TLS socket layered over it.
+     * A connection over {@code socket}, which is {@code channel}'s own socket or a TLS socket layered over it;
+     * {@code watchdog} bounds a TLS close ({@link #CLOSE_NOTIFY_MILLIS}).
      *
      * @throws IOException if the socket's streams cannot be had
      */
-    UpstreamConnection(Origin origin, SocketChannel channel, Socket socket) throws IOException {
+    UpstreamConnection(Origin origin, SocketChannel channel, Socket socket, ScheduledExecutorService watchdog)
+            throws IOException {
         this.origin = origin;
+        this.watchdog = watchdog;
         this.channel = channel;
         this.socket = socket;
         this.out = socket.getOutputStream();
@@ -194,10 +208,19 @@ final class UpstreamConnection {
                 // the closing thread (a relay, the watchdog) would hang. Closing the channel first ends the write.
                 closeChannel();
             }
+            // With no write in progress the close_notify can still find the send buffer full: bounded, then the
+            // channel is closed under it.
+            ScheduledFuture<?> bound = socket instanceof SSLSocket && channel.isOpen()
+                    ? watchdog.schedule(this::closeChannel, CLOSE_NOTIFY_MILLIS, TimeUnit.MILLISECONDS)
+                    : null;
             try {
                 socket.close();
             } catch (IOException e) {
                 // Closing: nothing more to do with it.
+            } finally {
+                if (bound != null) {
+                    bound.cancel(false);
+                }
             }
             closeChannel();
         }

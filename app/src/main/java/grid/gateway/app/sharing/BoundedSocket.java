@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A connected Redis socket (plain, or TLS as the client made it) whose input passes through {@link ReplyBounds}: the
- * client reads only replies within the bounds. Everything else is the real socket's: timeouts, addresses, options,
+ * client reads only replies within the bounds; whose output has a deadline on every write ({@link WriteDeadline}), which
+ * the read timeout does not bound. Everything else is the real socket's: timeouts, addresses, options,
  * shutdown and close (no socket of its own is ever made: {@link Socket#Socket(SocketImpl)} with none).
  *
  * <p>Thread-safe as the real socket is; its input belongs to one reading thread.
@@ -23,12 +24,18 @@ import org.jspecify.annotations.Nullable;
 final class BoundedSocket extends Socket {
     private final Socket real;
     private final InputStream input;
+    private final WriteDeadline output;
 
-    /** {@code real}, connected, with its input checked. */
-    BoundedSocket(Socket real) throws IOException {
+    /**
+     * {@code real}, connected, with its input checked, and each write and its close within {@code writeMillis}
+     * ({@link WriteDeadline}, which closes {@code plain}: {@code real} itself, or the plain socket a TLS one is layered
+     * over).
+     */
+    BoundedSocket(Socket real, Socket plain, long writeMillis) throws IOException {
         super((SocketImpl) null);
         this.real = real;
         this.input = new Checked(real.getInputStream());
+        this.output = new WriteDeadline(real.getOutputStream(), plain, writeMillis);
     }
 
     /** What the client reads: the real input, each read checked before it is handed on. */
@@ -74,8 +81,8 @@ final class BoundedSocket extends Socket {
     }
 
     @Override
-    public OutputStream getOutputStream() throws IOException {
-        return real.getOutputStream();
+    public OutputStream getOutputStream() {
+        return output;
     }
 
     /** None: a channel would read around the check (a socket the client makes has none anyway). */
@@ -255,9 +262,10 @@ final class BoundedSocket extends Socket {
         real.shutdownOutput();
     }
 
+    /** Closes the real socket, within the write deadline: a TLS socket's close writes a close_notify. */
     @Override
     public void close() throws IOException {
-        real.close();
+        output.closeSocket(real);
     }
 
     @Override

@@ -2,28 +2,45 @@ package grid.gateway.app.sharing;
 
 import java.io.IOException;
 import java.net.Socket;
+import javax.net.ssl.SSLSocket;
 import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
- * The client's own socket factory, whose sockets' replies are checked ({@link BoundedSocket}): a subclass rather than
+ * The client's own socket factory, whose sockets' replies are checked and writes bounded ({@link BoundedSocket}): a subclass rather than
  * a copy, so that connecting (the connect timeout, the socket options) and TLS (the configured or the JVM's SSL
  * socket factory, HTTPS hostname verification unless other SSL parameters are configured) stay exactly the client's.
  *
  * <p>Thread-safe as its superclass is; one per connection.
  */
 final class BoundedSocketFactory extends DefaultJedisSocketFactory {
-    BoundedSocketFactory(HostAndPort address, JedisClientConfig config) {
+    private final long writeMillis;
+
+    /** Sockets to {@code address} as {@code config} says, each write within {@code writeMillis}. */
+    BoundedSocketFactory(HostAndPort address, JedisClientConfig config, long writeMillis) {
         super(address, config);
+        this.writeMillis = writeMillis;
     }
 
     @Override
     public Socket createSocket() throws JedisConnectionException {
-        Socket socket = super.createSocket();
+        Socket socket;
+        Socket plain;
         try {
-            return new BoundedSocket(socket);
+            socket = super.createSocket();
+        } finally {
+            // Taken whatever happened, so that nothing of this connection stays with the thread.
+            plain = LayeredSocketFactory.take().orElse(null);
+        }
+        try {
+            if (socket instanceof SSLSocket tls) {
+                // Here, each of its reads within the socket timeout, rather than inside the first command's write,
+                // whose deadline is for a Redis that stops reading, not for a slow first handshake.
+                tls.startHandshake();
+            }
+            return new BoundedSocket(socket, plain != null ? plain : socket, writeMillis);
         } catch (IOException e) {
             try {
                 socket.close();

@@ -19,7 +19,9 @@ import redis.clients.jedis.JedisClientConfig;
  * Opens connections to the configured Redis: host and port, TLS for {@code rediss://}, the database number from the
  * path, the ACL user from the URL and the password from {@code password_file} (read once, at start).
  *
- * <p>Every command has a socket timeout, so a Redis that hangs costs a sharing thread a reconnect, never a request.
+ * <p>Every command has a socket timeout, and every write a deadline of its own ({@link WriteDeadline}: the socket
+ * timeout bounds reads only), so a Redis that hangs, or stops reading, costs a sharing thread a reconnect, never a
+ * request.
  * Every reply is checked as it arrives ({@link ReplyBounds}), on plain and TLS connections alike, so a reply that
  * announces more than the gateway ever reads costs a reconnect too, never its allocation.
  *
@@ -32,13 +34,16 @@ final class RedisEndpoint {
 
     private final HostAndPort address;
     private final JedisClientConfig config;
+    /** The longest one write may wait for Redis to take bytes ({@link WriteDeadline}). */
+    private final long writeMillis;
 
     /** The largest password file read: Redis passwords are short; a file larger is the wrong file. */
     static final int PASSWORD_LIMIT = 4096;
 
-    private RedisEndpoint(HostAndPort address, JedisClientConfig config) {
+    private RedisEndpoint(HostAndPort address, JedisClientConfig config, long writeMillis) {
         this.address = address;
         this.config = config;
+        this.writeMillis = writeMillis;
     }
 
     /**
@@ -55,6 +60,11 @@ final class RedisEndpoint {
      * certificates; tests pass one that trusts their own CA).
      */
     static RedisEndpoint of(SharingSettings settings, @Nullable SSLSocketFactory tls) {
+        return of(settings, tls, TIMEOUT_MILLIS);
+    }
+
+    /** As {@link #of(SharingSettings, SSLSocketFactory)}, each write waiting at most {@code writeMillis} (tests). */
+    static RedisEndpoint of(SharingSettings settings, @Nullable SSLSocketFactory tls, long writeMillis) {
         URI url = settings.redisUrl().orElseThrow(() -> new IllegalArgumentException("no redis_url"));
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(TIMEOUT_MILLIS)
@@ -68,16 +78,15 @@ final class RedisEndpoint {
                 .database(database(url));
         Optional.ofNullable(url.getUserInfo()).filter(u -> !u.isEmpty()).ifPresent(config::user);
         settings.passwordFile().map(RedisEndpoint::password).ifPresent(config::password);
-        if (tls != null) {
-            config.sslSocketFactory(tls);
-        }
+        // Always the factory that remembers the plain socket under the TLS one (WriteDeadline closes it).
+        config.sslSocketFactory(new LayeredSocketFactory(tls));
         int port = url.getPort() < 0 ? DEFAULT_PORT : url.getPort();
-        return new RedisEndpoint(new HostAndPort(url.getHost(), port), config.build());
+        return new RedisEndpoint(new HostAndPort(url.getHost(), port), config.build(), writeMillis);
     }
 
     /** A new connection, connected and named to Redis (with the database and credentials set up) as it is made. */
     Jedis open() {
-        return new Jedis(new BoundedSocketFactory(address, config), config);
+        return new Jedis(new BoundedSocketFactory(address, config, writeMillis), config);
     }
 
     private static int database(URI url) {

@@ -37,7 +37,7 @@ class BodyWriterTest {
             SocketChannel channel = SocketChannel.open(server.getLocalSocketAddress());
             try (Socket engine = server.accept()) {
                 UpstreamConnection connection = new UpstreamConnection(
-                        new Origin("127.0.0.1", server.getLocalPort(), null), channel, channel.socket());
+                        new Origin("127.0.0.1", server.getLocalPort(), null), channel, channel.socket(), watchdog);
                 // The engine reads nothing: once the kernel's buffers are full, every write blocks.
                 byte[] filler = new byte[256 * 1024];
                 while (connection.writeWithoutWaiting(filler, 0, filler.length) > 0) {
@@ -75,7 +75,7 @@ class BodyWriterTest {
             SocketChannel channel = SocketChannel.open(server.getLocalSocketAddress());
             try (Socket engine = server.accept()) {
                 UpstreamConnection connection = new UpstreamConnection(
-                        new Origin("127.0.0.1", server.getLocalPort(), null), channel, channel.socket());
+                        new Origin("127.0.0.1", server.getLocalPort(), null), channel, channel.socket(), watchdog);
                 byte[] body = new byte[3 * BodyWriter.SLICE + 123];
                 for (int i = 0; i < body.length; i++) {
                     body[i] = (byte) (i * 31 + i / 251);

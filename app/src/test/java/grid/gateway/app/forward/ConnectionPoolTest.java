@@ -10,6 +10,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,9 +19,11 @@ class ConnectionPoolTest {
     private final ManualClock clock = new ManualClock();
     private final ConnectionPool pool = new ConnectionPool(4, clock);
     private final List<AutoCloseable> open = new ArrayList<>();
+    private final ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1);
 
     @AfterEach
     void close() throws Exception {
+        watchdog.shutdownNow();
         pool.closeAll();
         for (AutoCloseable c : open.reversed()) {
             c.close();
@@ -111,6 +114,6 @@ class ConnectionPoolTest {
         open.add(channel);
         Socket accepted = engine.accept();
         open.add(accepted);
-        return new UpstreamConnection(origin, channel, channel.socket());
+        return new UpstreamConnection(origin, channel, channel.socket(), watchdog);
     }
 }

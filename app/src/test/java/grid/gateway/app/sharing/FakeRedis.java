@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,12 +43,20 @@ final class FakeRedis implements AutoCloseable {
     /** What {@link #asked} calls a connection accepted. */
     static final String CONNECTION = "(connection)";
 
+    /** What {@link #asked} calls a connection accepted after a connection stopped being read ({@link #stallingAfter}). */
+    static final String RECONNECTION = "(connection after the stall)";
+
     private final ServerSocket server;
     private final List<Socket> sockets = new ArrayList<>();
     private final AtomicLong ids = new AtomicLong();
     private final ConcurrentHashMap<String, Semaphore> asked = new ConcurrentHashMap<>();
     private volatile byte[] garbage;
     private volatile @Nullable XreadAnswer xread;
+    /** The command after which a connection is never read again (a server or proxy that stopped reading). */
+    private volatile @Nullable String stallAfter;
+
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile boolean stalled;
 
     /** Writes an XREAD's answer, given the command's arguments. */
     @FunctionalInterface
@@ -60,11 +70,30 @@ final class FakeRedis implements AutoCloseable {
 
     /** Over TLS with {@code tls}'s certificate, or plain when null. */
     FakeRedis(byte[] garbage, @Nullable SSLContext tls) throws IOException {
+        this(garbage, tls, 0);
+    }
+
+    /** As {@link #FakeRedis(byte[], SSLContext)}, its connections receiving into {@code receiveBuffer} bytes (0: the default). */
+    private FakeRedis(byte[] garbage, @Nullable SSLContext tls, int receiveBuffer) throws IOException {
         this.garbage = garbage;
-        this.server = tls == null
-                ? new ServerSocket(0, 50, InetAddress.getLoopbackAddress())
-                : tls.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.server =
+                tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
+        if (receiveBuffer > 0) {
+            // Set before bind, so that the accepted connections advertise a window this small.
+            server.setReceiveBufferSize(receiveBuffer);
+        }
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         Thread.ofVirtual().start(this::accept);
+    }
+
+    /**
+     * A server that answers as Redis would until it is sent {@code command}, and then never reads that connection again
+     * (it stays open): a small receive buffer, so that the client's writes soon find no room.
+     */
+    static FakeRedis stallingAfter(String command, @Nullable SSLContext tls) throws IOException {
+        FakeRedis redis = new FakeRedis(null, tls, 4096);
+        redis.stallAfter = command;
+        return redis;
     }
 
     int port() {
@@ -128,6 +157,9 @@ final class FakeRedis implements AutoCloseable {
                     sockets.add(socket);
                 }
                 asks(CONNECTION, true).release();
+                if (stalled) {
+                    asks(RECONNECTION, true).release();
+                }
                 Thread.ofVirtual().start(() -> serve(socket));
             }
         } catch (IOException closed) {
@@ -146,7 +178,14 @@ final class FakeRedis implements AutoCloseable {
                 }
                 String name = command.getFirst().toUpperCase(Locale.ROOT);
                 byte[] bad = name.startsWith("X") ? garbage : null;
+                boolean stall = name.equals(stallAfter);
+                // Set before the command is counted: a connection accepted once a test saw it is a reconnection.
+                stalled |= stall;
                 asks(name, bad == null).release();
+                if (stall) {
+                    closed.await(); // reads nothing more, answers nothing more
+                    return;
+                }
                 XreadAnswer answer = xread;
                 if (bad == null && answer != null && name.equals("XREAD")) {
                     answer.write(command, out);
@@ -157,6 +196,8 @@ final class FakeRedis implements AutoCloseable {
             }
         } catch (IOException | RuntimeException gone) {
             // the client closed the connection
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -204,6 +245,7 @@ final class FakeRedis implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        closed.countDown();
         server.close();
         synchronized (sockets) {
             for (Socket socket : sockets) {
