@@ -130,6 +130,7 @@ public final class GatewayServer implements AutoCloseable {
                 clock, initial.config().server().headerTimeout(), () -> metrics.refused(InboundRefusal.HEADER_TIMEOUT));
         readiness.configLoaded();
         metrics.requestsInFlight(inFlight::count);
+        metrics.accessLogDropped(runtime.access().sink()::dropped);
         this.budget = new BodyBudget(() -> snapshot.get()
                 .config()
                 .server()

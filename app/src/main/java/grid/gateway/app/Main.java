@@ -1,5 +1,6 @@
 package grid.gateway.app;
 
+import grid.gateway.app.access.AccessSink;
 import grid.gateway.app.config.ConfigCheck;
 import grid.gateway.app.config.ConfigException;
 import java.io.IOException;
@@ -30,6 +31,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code server.shutdown_grace_ms} to finish before they are cut.
  */
 public final class Main {
+    /** How long the shutdown waits for queued access log lines to reach stdout. */
+    private static final long ACCESS_LOG_FLUSH_MILLIS = 1_000;
+
     static final String USAGE = """
             usage: grid-gateway --config FILE        serve the grid described in FILE (or set GRID_GATEWAY_CONFIG)
                    grid-gateway --check-config FILE  validate FILE and print the effective config
@@ -76,6 +80,8 @@ public final class Main {
         System.out.println("grid-gateway shutting down: " + server.requestsInFlight() + " requests in flight");
         System.out.flush();
         GatewayServer.ShutdownReport report = server.shutdown();
+        // The access lines still queued go out before the last line; a stalled stdout loses them after the bound.
+        AccessSink.stdout().flush(ACCESS_LOG_FLUSH_MILLIS);
         System.out.println("grid-gateway stopped: " + report.finished() + " requests finished while draining, "
                 + report.cut() + " cut at the grace deadline");
         System.out.flush();

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -52,6 +54,23 @@ class MainTest {
     void run_checkConfigOfMissingFile_exitsTwo() {
         assertThat(run("--check-config", "/nonexistent/grid.yaml")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).isNotEmpty();
+    }
+
+    @Test
+    void run_redisPasswordFileMissing_configErrorNamingKeyAndPathExitsTwo(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(
+                dir.resolve("grid.yaml"),
+                "gateway:\n  site: east\nsites:\n  - name: east\n    clusters:\n      - name: east-a\n"
+                        + "        url: http://127.0.0.1:8001\n        models: [demo-model]\n"
+                        + "plugins:\n  grid_site_route:\n    prefix_affinity:\n      sharing:\n"
+                        + "        redis_url: redis://127.0.0.1:6379\n        password_file: absent\n");
+
+        assertThat(run("--check-config", config.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("sharing.password_file: \"" + dir.resolve("absent")
+                        + "\": cannot read the Redis password file (no such file)")
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * a pod. The one thing that differs from the pod is the tag key file: {@code gateway.tag_key_path} names the mounted
  * Secret, so it is pointed at a local copy of the key file: the Secret's content when the chart created it, else a
  * placeholder key standing for an existing Secret the chart cannot see; so is the route explainer's token file (a
- * placeholder token); and so are the TLS files, pointed at the example files of {@code etc/tls/}. Every other byte is
+ * placeholder token), and the Redis password file (a placeholder password); and so are the TLS files, pointed at the example files of {@code etc/tls/}. Every other byte is
  * as rendered.
  */
 final class CheckableConfig {
@@ -27,6 +27,10 @@ final class CheckableConfig {
     /** Stands for the route explainer's token Secret, which the chart only names. */
     static final String PLACEHOLDER_TOKEN = "placeholder-route-explain-token\n";
 
+    /** Stands for the Redis password Secret, which the chart only names. */
+    static final String PLACEHOLDER_PASSWORD = "placeholder-redis-password\n";
+
+    private static final Pattern PASSWORD_FILE = Pattern.compile("(?m)^(\\s+password_file: ).*$");
     private static final Pattern TAG_KEY_PATH = Pattern.compile("(?m)^(  tag_key_path: ).*$");
     private static final Pattern TOKEN_FILE = Pattern.compile("(?m)^(    token_file: ).*$");
     /** A TLS file key and the file's name in its mounted Secret. */
@@ -73,6 +77,12 @@ final class CheckableConfig {
                 Path tokens = directory.resolve("route-explain-token");
                 Files.writeString(tokens, PLACEHOLDER_TOKEN);
                 config = tokenFile.replaceFirst("$1" + Matcher.quoteReplacement(tokens.toString()));
+            }
+            Matcher passwordFile = PASSWORD_FILE.matcher(config);
+            if (passwordFile.find()) {
+                Path password = directory.resolve("redis-password");
+                Files.writeString(password, PLACEHOLDER_PASSWORD);
+                config = passwordFile.replaceFirst("$1" + Matcher.quoteReplacement(password.toString()));
             }
             config = localTlsFiles(config, directory);
             Path file = directory.resolve("config.yaml");

@@ -1,9 +1,7 @@
 package grid.gateway.app.access;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Where access log lines go: stdout in production, a collector in tests (so that tests never capture the process's
@@ -20,32 +18,42 @@ public interface AccessSink {
      */
     void write(byte[] line, int length);
 
-    /** The process's stdout. */
-    static AccessSink stdout() {
-        return to(System.out);
+    /** Lines dropped because the output could not take them in time ({@code grid_access_log_dropped_total}). */
+    default long dropped() {
+        return 0;
     }
 
     /**
-     * Each line written whole to {@code out} and flushed, under a lock, so lines of concurrent requests never
-     * interleave (a ReentrantLock: a virtual thread waiting on it does not pin its carrier).
+     * Waits until the lines written so far have reached the output, at most {@code timeoutMillis}: whether they
+     * have. A sink that writes each line as it is given returns true at once.
+     */
+    default boolean flush(long timeoutMillis) {
+        return true;
+    }
+
+    /** The process's stdout: one queue and one writer thread for the process, however many gateways it runs. */
+    static AccessSink stdout() {
+        return Stdout.SINK;
+    }
+
+    /**
+     * Lines to {@code out} through a {@link LineQueue}: a request's thread copies its line into a bounded ring and
+     * returns; one writer thread writes to {@code out}, so a stalled output drops lines (counted) instead of stopping
+     * requests.
      */
     static AccessSink to(OutputStream out) {
-        ReentrantLock lock = new ReentrantLock();
-        return (line, length) -> {
-            lock.lock();
-            try {
-                out.write(line, 0, length);
-                out.flush();
-            } catch (IOException lost) {
-                // stdout closed or full: the request was served, and the access log must never fail it.
-            } finally {
-                lock.unlock();
-            }
-        };
+        return new LineQueue(out, LineQueue.CAPACITY, "grid-access-log-writer");
     }
 
     /** {@link #to(OutputStream)} for a PrintStream, which reports failures by a flag instead of throwing. */
     static AccessSink to(PrintStream out) {
         return to((OutputStream) out);
+    }
+
+    /** Holds the stdout sink, made at its first use. */
+    final class Stdout {
+        static final AccessSink SINK = to(System.out);
+
+        private Stdout() {}
     }
 }

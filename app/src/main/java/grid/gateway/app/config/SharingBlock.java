@@ -1,10 +1,12 @@
 package grid.gateway.app.config;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -83,12 +85,29 @@ final class SharingBlock {
                                     + ": not a regular file: " + what.get());
                     return Optional.empty();
                 }
-                return Optional.of(file);
+                return readable(block, file) ? Optional.of(file) : Optional.empty();
             }
         } catch (InvalidPathException e) {
             // Reported below.
         }
         block.problems().add(block.path("password_file"), text, "the path of the Redis password file");
         return Optional.empty();
+    }
+
+    /**
+     * Whether the password file can be read now: a missing, unreadable or oversized file is a config error naming the
+     * key and the path (exit 2 at start, a refused reload), not a failure of the sharing threads starting. The bytes
+     * read are cleared at once; the sharing threads read the file again when they connect.
+     */
+    private static boolean readable(YamlBlock block, Path file) {
+        try {
+            Arrays.fill(RegularFiles.read(file, SharingSettings.PASSWORD_LIMIT), (byte) 0);
+            return true;
+        } catch (IOException e) {
+            block.problems()
+                    .addLine(block.path("password_file") + ": " + Problems.show(file.toString())
+                            + ": cannot read the Redis password file (" + ConfigFiles.describe(e) + ")");
+            return false;
+        }
     }
 }

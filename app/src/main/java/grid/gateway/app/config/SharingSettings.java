@@ -34,6 +34,9 @@ public record SharingSettings(
         boolean shareBacklog,
         Duration confirmWait) {
     /** The default stream name. */
+    /** The largest Redis password file read, in bytes: a path to the wrong file must not fill the heap. */
+    public static final int PASSWORD_LIMIT = 4096;
+
     public static final String DEFAULT_STREAM = "grid-prefix-memory";
     /** The default warm-start bound. */
     public static final Duration DEFAULT_WARM_START = Duration.ofSeconds(5);

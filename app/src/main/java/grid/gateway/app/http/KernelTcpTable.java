@@ -1,6 +1,9 @@
 package grid.gateway.app.http;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -44,6 +47,11 @@ final class KernelTcpTable {
     /** A {@code localPort} of {@link #rows} that keeps rows of every local port. */
     private static final int ANY_PORT = -1;
 
+    /** The longest line read: a row is about 150 bytes (tcp6 with its 32-digit addresses). */
+    static final int LINE_LIMIT = 512;
+    /** The read buffer of a table. */
+    private static final int READ_BUFFER = 8192;
+
     /** A send queue the row does not tell. */
     private static final long UNKNOWN = -1;
 
@@ -72,9 +80,9 @@ final class KernelTcpTable {
             return new KernelTcpTable(states);
         }
         Set<Long> ports = portPairs(wanted);
-        rows(Files.readAllBytes(TCP4), ANY_PORT, ports, wanted, states);
+        read(TCP4, ANY_PORT, ports, wanted, states);
         if (Files.isReadable(TCP6)) {
-            rows(Files.readAllBytes(TCP6), ANY_PORT, ports, wanted, states);
+            read(TCP6, ANY_PORT, ports, wanted, states);
         }
         return new KernelTcpTable(states);
     }
@@ -84,72 +92,145 @@ final class KernelTcpTable {
      * accepted, read once for all of them.
      */
     static KernelTcpTable readLocalPort(int localPort) throws IOException {
+        return readLocalPort(localPort, TCP4, TCP6);
+    }
+
+    /** {@link #readLocalPort(int)} from the tables at {@code tcp4} and {@code tcp6} (tests: synthetic tables). */
+    static KernelTcpTable readLocalPort(int localPort, Path tcp4, Path tcp6) throws IOException {
         Map<Connection, Row> states = new HashMap<>();
-        rows(Files.readAllBytes(TCP4), localPort, null, null, states);
-        if (Files.isReadable(TCP6)) {
-            rows(Files.readAllBytes(TCP6), localPort, null, null, states);
+        read(tcp4, localPort, null, null, states);
+        if (Files.isReadable(tcp6)) {
+            read(tcp6, localPort, null, null, states);
         }
         return new KernelTcpTable(states);
+    }
+
+    /**
+     * Adds the rows of the table at {@code file} to {@code states} as {@link #rows} does, reading it a line at a time:
+     * what is held is a read buffer, one line and the rows kept, however many connections the host has (the table
+     * lists every one of them, not only the gateway's).
+     */
+    private static void read(
+            Path file,
+            int localPort,
+            @Nullable Set<Long> ports,
+            @Nullable Set<Connection> wanted,
+            Map<Connection, Row> states)
+            throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            rows(in, localPort, ports, wanted, states);
+        }
+    }
+
+    /** {@link #rows(InputStream, int, Set, Set, Map)} of table text. */
+    private static void rows(
+            String text,
+            int localPort,
+            @Nullable Set<Long> ports,
+            @Nullable Set<Connection> wanted,
+            Map<Connection, Row> states) {
+        try {
+            rows(
+                    new ByteArrayInputStream(text.getBytes(StandardCharsets.ISO_8859_1)),
+                    localPort,
+                    ports,
+                    wanted,
+                    states);
+        } catch (IOException impossible) {
+            throw new UncheckedIOException(impossible);
+        }
     }
 
     /** Parses table text as {@link #readLocalPort(int)} reads the kernel's: the rows of {@code localPort} only. */
     static KernelTcpTable parseLocalPort(String text, int localPort) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text.getBytes(StandardCharsets.ISO_8859_1), localPort, null, null, states);
+        rows(text, localPort, null, null, states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text whole; lines that are not connection rows (headers, blank or malformed lines) are skipped. */
     static KernelTcpTable parse(String text) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text.getBytes(StandardCharsets.ISO_8859_1), ANY_PORT, null, null, states);
+        rows(text, ANY_PORT, null, null, states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text as {@link #read(Set)} reads the kernel's: the rows of {@code wanted} only. */
     static KernelTcpTable parse(String text, Set<Connection> wanted) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text.getBytes(StandardCharsets.ISO_8859_1), ANY_PORT, portPairs(wanted), wanted, states);
+        rows(text, ANY_PORT, portPairs(wanted), wanted, states);
         return new KernelTcpTable(states);
     }
 
     /**
-     * Adds the rows of {@code table} to {@code states}: the rows whose local port is {@code localPort} (every row when
-     * it is {@link #ANY_PORT}), and of those, when {@code ports} is not null, the rows whose local and remote ports are
-     * in {@code ports} and whose connection is in {@code wanted}.
+     * Adds the rows of the table read from {@code in} to {@code states}: the rows whose local port is {@code localPort}
+     * (every row when it is {@link #ANY_PORT}), and of those, when {@code ports} is not null, the rows whose local and
+     * remote ports are in {@code ports} and whose connection is in {@code wanted}. One line is held at a time, in a
+     * buffer of {@link #LINE_LIMIT} bytes; a longer line is no row the kernel writes and is skipped.
      */
     private static void rows(
-            byte[] table,
+            InputStream in,
             int localPort,
             @Nullable Set<Long> ports,
             @Nullable Set<Connection> wanted,
-            Map<Connection, Row> states) {
+            Map<Connection, Row> states)
+            throws IOException {
+        Kept kept = new Kept(localPort, ports, wanted);
+        byte[] chunk = new byte[READ_BUFFER];
+        byte[] line = new byte[LINE_LIMIT];
         int[] fields = new int[10]; // start and end of the fields sl, local_address, rem_address, st, tx_queue:rx_queue
-        for (int start = 0; start < table.length; ) {
-            int end = start;
-            while (end < table.length && table[end] != '\n') {
-                end++;
-            }
-            if (split(table, start, end, fields) && table[fields[1] - 1] == ':') {
-                try {
-                    int local = port(table, fields[2], fields[3]);
-                    int remotePort = port(table, fields[4], fields[5]);
-                    if ((localPort == ANY_PORT || local == localPort)
-                            && (ports == null || ports.contains(ports(local, remotePort)))) {
-                        String remoteText =
-                                new String(table, fields[4], fields[5] - fields[4], StandardCharsets.ISO_8859_1);
-                        Connection connection = new Connection(local, address(remoteText), remotePort);
-                        if (wanted == null || wanted.contains(connection)) {
-                            states.put(
-                                    connection,
-                                    new Row(hex(table, fields[6], fields[7]), sendQueue(table, fields[8], fields[9])));
-                        }
+        int length = 0;
+        boolean tooLong = false;
+        for (int read = in.read(chunk); read >= 0; read = in.read(chunk)) {
+            for (int i = 0; i < read; i++) {
+                byte b = chunk[i];
+                if (b == '\n') {
+                    if (!tooLong) {
+                        row(line, length, fields, kept, states);
                     }
-                } catch (IllegalArgumentException | UnknownHostException malformed) {
-                    // Not a row this parser understands: skip it, as if the connection were not listed.
+                    length = 0;
+                    tooLong = false;
+                } else if (length < line.length) {
+                    line[length++] = b;
+                } else {
+                    tooLong = true;
                 }
             }
-            start = end + 1;
+        }
+        if (!tooLong) {
+            row(line, length, fields, kept, states);
+        }
+    }
+
+    /** Which rows {@link #rows} keeps. */
+    private record Kept(
+            int localPort,
+            @Nullable Set<Long> ports,
+            @Nullable Set<Connection> wanted) {}
+
+    /** Adds the row in {@code line[0, end)} to {@code states} when it is one {@code kept} names. */
+    private static void row(byte[] line, int end, int[] fields, Kept kept, Map<Connection, Row> states) {
+        int localPort = kept.localPort();
+        Set<Long> ports = kept.ports();
+        Set<Connection> wanted = kept.wanted();
+        if (!split(line, 0, end, fields) || line[fields[1] - 1] != ':') {
+            return;
+        }
+        try {
+            int local = port(line, fields[2], fields[3]);
+            int remotePort = port(line, fields[4], fields[5]);
+            if ((localPort == ANY_PORT || local == localPort)
+                    && (ports == null || ports.contains(ports(local, remotePort)))) {
+                String remoteText = new String(line, fields[4], fields[5] - fields[4], StandardCharsets.ISO_8859_1);
+                Connection connection = new Connection(local, address(remoteText), remotePort);
+                if (wanted == null || wanted.contains(connection)) {
+                    states.put(
+                            connection,
+                            new Row(hex(line, fields[6], fields[7]), sendQueue(line, fields[8], fields[9])));
+                }
+            }
+        } catch (IllegalArgumentException | UnknownHostException malformed) {
+            // Not a row this parser understands: skip it, as if the connection were not listed.
         }
     }
 

@@ -193,6 +193,12 @@ public enum GatewayMeter {
             "grid_inflight_answer_bytes",
             "Answer bytes relays hold in memory now (copy buffers, tagged answers and events held to be tagged),"
                     + " counted against server.max_inflight_body_bytes"),
+    /** Access log lines dropped because the output (stdout) did not take them. */
+    ACCESS_LOG_DROPPED(
+            Type.COUNTER,
+            "grid_access_log_dropped",
+            "Access log lines dropped because stdout did not take them: the line queue was full (a stalled reader of"
+                    + " the process's output)"),
     /** Whether a listener accepts connections now. */
     LISTENER_ACCEPTING(
             Type.GAUGE,

@@ -243,6 +243,19 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         gauge(GatewayMeter.INFLIGHT_ANSWER_BYTES, () -> (double) bytes.getAsLong());
     }
 
+    /** Registers {@code grid_access_log_dropped_total}, read from {@code dropped} at each scrape. */
+    public void accessLogDropped(LongSupplier dropped) {
+        requireNonNull(dropped, "dropped");
+        syncLock.lock();
+        try {
+            if (!closed) {
+                meters.functionalCounter(GatewayMeter.ACCESS_LOG_DROPPED, dropped);
+            }
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
     private void gauge(GatewayMeter meter, Supplier<Double> value) {
         syncLock.lock();
         try {

@@ -3,6 +3,7 @@ package grid.gateway.app.observe;
 import static java.util.Objects.requireNonNull;
 
 import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.FunctionalCounter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
@@ -14,6 +15,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -57,6 +59,15 @@ final class MeterSet {
         return remember(registry.getOrCreate(Counter.builder(meter.registeredName())
                 .description(meter.description())
                 .tags(tags(meter, labelValues))));
+    }
+
+    /** A counter whose count is read from {@code count} at each scrape. */
+    FunctionalCounter functionalCounter(GatewayMeter meter, LongSupplier count, String... labelValues) {
+        check(meter, GatewayMeter.Type.COUNTER);
+        return remember(
+                registry.getOrCreate(FunctionalCounter.builder(meter.registeredName(), count, LongSupplier::getAsLong)
+                        .description(meter.description())
+                        .tags(tags(meter, labelValues))));
     }
 
     Timer timer(GatewayMeter meter, String... labelValues) {

@@ -38,7 +38,7 @@ final class RedisEndpoint {
     private final long writeMillis;
 
     /** The largest password file read: Redis passwords are short; a file larger is the wrong file. */
-    static final int PASSWORD_LIMIT = 4096;
+    static final int PASSWORD_LIMIT = SharingSettings.PASSWORD_LIMIT;
 
     private RedisEndpoint(HostAndPort address, JedisClientConfig config, long writeMillis) {
         this.address = address;

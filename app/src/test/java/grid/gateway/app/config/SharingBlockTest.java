@@ -50,6 +50,7 @@ class SharingBlockTest {
 
     @Test
     void written_everyKeyRead_passwordFileRelativeToTheConfig() {
+        TestConfigs.write(dir, "secrets/redis", "secret\n");
         String yaml = sharing("redis_url: rediss://gateway@redis.site:6380/2\nstream: east-memory\n"
                 + "password_file: secrets/redis\nwarm_start_ms: 0\n");
         SharingSettings settings = ConfigLoader.load(TestConfigs.write(dir, "gateway.yaml", yaml))
@@ -59,6 +60,19 @@ class SharingBlockTest {
         assertThat(settings.stream()).isEqualTo("east-memory");
         assertThat(settings.passwordFile()).isEqualTo(Optional.of(dir.resolve("secrets/redis")));
         assertThat(settings.warmStart()).isZero();
+    }
+
+    @Test
+    void passwordFile_missingOrTooLarge_refusedNamingTheKeyAndThePath() {
+        Path missing = dir.resolve("secrets/absent");
+        Path large = TestConfigs.write(dir, "secrets/large", "x".repeat(SharingSettings.PASSWORD_LIMIT + 1));
+
+        assertThat(TestConfigs.problems(dir, sharing("redis_url: redis://redis.site\npassword_file: secrets/absent\n")))
+                .containsExactly(PATH + ".password_file: \"" + missing
+                        + "\": cannot read the Redis password file (no such file)");
+        assertThat(TestConfigs.problems(dir, sharing("redis_url: redis://redis.site\npassword_file: secrets/large\n")))
+                .containsExactly(PATH + ".password_file: \"" + large
+                        + "\": cannot read the Redis password file (larger than 4096 bytes)");
     }
 
     @ParameterizedTest(name = "{0}")
