@@ -82,7 +82,9 @@ class ListenerExhaustionTest {
             }
             // Waits in the backlog until the paused accept resumes.
             HttpResponse<String> models = get(child.port(), "/v1/models");
-            assertThat(models.statusCode()).as(child.output()).isEqualTo(200);
+            assertThat(models.statusCode())
+                    .as("%s%n%s", models.body(), child.output())
+                    .isEqualTo(200);
             GatewayHarness.await("the child said it resumed", () -> child.wrote(RESUMED));
             assertThat(get(child.adminPort(), "/health/live").statusCode()).isEqualTo(200);
             HttpResponse<String> metrics = get(child.adminPort(), "/metrics");
