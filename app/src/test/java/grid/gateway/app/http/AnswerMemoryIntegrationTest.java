@@ -147,12 +147,17 @@ class AnswerMemoryIntegrationTest {
                 assertThat(readSome(socket.getInputStream())).startsWith("HTTP/1.1 200");
             }
             GatewayHarness.await("every answer in flight", () -> gateway.server.requestsInFlight() == clients);
-            // Each relay has read megabytes past its client's buffers: its copy buffer and the full tail the usage
-            // parser reads at the end are held, and both are counted.
+            // Each relay reads megabytes past its client's buffers before its writes block: its copy buffer and the
+            // full tail the usage parser reads at the end are then held, and both are counted (a tail is counted as
+            // it grows, so the count is awaited until every relay has come that far).
+            double least = clients * (16 * 1024 + BodyTail.CAPACITY);
+            GatewayHarness.await(
+                    "every relay's copy buffer and full tail counted",
+                    () -> gateway.metric("grid_inflight_answer_bytes", "") >= least);
             double held = gateway.metric("grid_inflight_answer_bytes", "");
             assertThat(held)
                     .as("answer bytes counted for %d stalled answers", clients)
-                    .isGreaterThanOrEqualTo((double) clients * (16 * 1024 + BodyTail.CAPACITY))
+                    .isGreaterThanOrEqualTo(least)
                     .isLessThanOrEqualTo((double) clients * PER_ANSWER);
         } finally {
             for (Socket socket : stalled) {

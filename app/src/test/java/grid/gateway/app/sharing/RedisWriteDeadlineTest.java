@@ -2,6 +2,7 @@ package grid.gateway.app.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.config.SharingSettings;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.app.tls.TestPki;
@@ -64,8 +65,13 @@ class RedisWriteDeadlineTest {
                 assertThat(redis.asked(FakeRedis.RECONNECTION, true))
                         .as("the blocked write was cut and the publisher connected again")
                         .isTrue();
+                // The client may open its next connection before the failed batch is counted (Jedis connects again
+                // on its own when a command meets a closed socket), so the count is awaited.
+                GatewayHarness.await(
+                        "the batch counted as unsent",
+                        () -> meters.droppedSoFar(SharingMeters.Dropped.UNSENT) - unsent >= ENTRIES);
                 assertThat(meters.droppedSoFar(SharingMeters.Dropped.UNSENT) - unsent)
-                        .as("the whole batch, counted before the next connection")
+                        .as("the whole batch, counted as unsent")
                         .isEqualTo(ENTRIES);
                 assertThat(thread.isAlive()).as("the publisher goes on").isTrue();
             } finally {
