@@ -2,10 +2,10 @@ package grid.gateway.app.forward;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.tls.SendBuffers;
 import grid.gateway.app.tls.TestPki;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +62,7 @@ class UpstreamConnectionTlsCloseTest {
             try (SSLSocket engine = accepted.get(10, TimeUnit.SECONDS)) {
                 UpstreamConnection connection = new UpstreamConnection(
                         new Origin("127.0.0.1", listener.getLocalPort(), null), channel, tls, watchdog);
-                fill(channel);
+                SendBuffers.fill(channel);
 
                 CompletableFuture<Void> closed =
                         CompletableFuture.runAsync(connection::close, Thread::startVirtualThread);
@@ -71,22 +71,6 @@ class UpstreamConnectionTlsCloseTest {
                         .succeedsWithin(Duration.ofSeconds(10));
                 assertThat(channel.isOpen()).isFalse();
             }
-        }
-    }
-
-    /**
-     * Fills the kernel's buffers without waiting, as a body the kernel took whole leaves them when the engine reads
-     * nothing: the bytes are not TLS records, but the engine never reads them.
-     */
-    private static void fill(SocketChannel channel) throws Exception {
-        ByteBuffer filler = ByteBuffer.allocate(256 * 1024);
-        channel.configureBlocking(false);
-        try {
-            while (channel.write(filler.clear()) > 0) {
-                // The kernel took some and may take more.
-            }
-        } finally {
-            channel.configureBlocking(true);
         }
     }
 }

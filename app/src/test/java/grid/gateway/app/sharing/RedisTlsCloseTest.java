@@ -2,11 +2,11 @@ package grid.gateway.app.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.tls.SendBuffers;
 import grid.gateway.app.tls.TestPki;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +56,7 @@ class RedisTlsCloseTest {
             tls.startHandshake();
             try (SSLSocket redis = accepted.get(10, TimeUnit.SECONDS)) {
                 BoundedSocket socket = new BoundedSocket(tls, plain, WRITE_MILLIS);
-                fill(channel);
+                SendBuffers.fill(channel);
 
                 CompletableFuture<Void> closed = CompletableFuture.runAsync(
                         () -> {
@@ -72,19 +72,6 @@ class RedisTlsCloseTest {
                         .succeedsWithin(Duration.ofSeconds(10));
                 assertThat(plain.isClosed()).isTrue();
             }
-        }
-    }
-
-    /** Fills the kernel's buffers without waiting (bytes that are no TLS records: the server never reads them). */
-    private static void fill(SocketChannel channel) throws Exception {
-        ByteBuffer filler = ByteBuffer.allocate(256 * 1024);
-        channel.configureBlocking(false);
-        try {
-            while (channel.write(filler.clear()) > 0) {
-                // The kernel took some and may take more.
-            }
-        } finally {
-            channel.configureBlocking(true);
         }
     }
 }
