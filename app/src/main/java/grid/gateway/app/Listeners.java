@@ -10,6 +10,7 @@ import grid.gateway.app.http.RequestLineKeeper;
 import grid.gateway.app.http.SendWatch;
 import grid.gateway.app.listen.ListenerGuard;
 import grid.gateway.app.listen.OpenFiles;
+import grid.gateway.app.listen.VirtualThreadIo;
 import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.EdgeMeters;
 import grid.gateway.app.observe.GatewayMetrics;
@@ -79,6 +80,8 @@ final class Listeners {
      * The admin listener: /metrics, /health and /route/explain, with the same header deadline as the client listener.
      */
     static WebServer admin(ServerSettings settings, Bind bind, HeaderDeadline headerDeadline, AdminParts parts) {
+        // Before either listener takes a connection (a second call costs one pipe round): VirtualThreadIo says why.
+        VirtualThreadIo.prime();
         WebServerConfig.Builder adminBuilder = WebServer.builder()
                 .host(bind.host())
                 .port(settings.adminPort())
@@ -154,6 +157,7 @@ final class Listeners {
             HeaderDeadline headerDeadline,
             InFlightRequests inFlight,
             GatewayRouting.Parts parts) {
+        VirtualThreadIo.prime();
         int maxConnections = connectionCap(settings);
         WebServerConfig.Builder builder = WebServer.builder();
         bind.tls().ifPresent(builder::tls);
