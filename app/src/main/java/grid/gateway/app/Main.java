@@ -3,9 +3,11 @@ package grid.gateway.app;
 import grid.gateway.app.access.AccessSink;
 import grid.gateway.app.config.ConfigCheck;
 import grid.gateway.app.config.ConfigException;
+import grid.gateway.app.observe.QueuedLogHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +33,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code server.shutdown_grace_ms} to finish before they are cut.
  */
 public final class Main {
-    /** How long the shutdown waits for queued access log lines to reach stdout. */
+    /** How long the shutdown waits for queued lines (access log, its own) to reach stdout. */
     private static final long ACCESS_LOG_FLUSH_MILLIS = 1_000;
 
     static final String USAGE = """
@@ -52,12 +54,14 @@ public final class Main {
      * @param args command-line arguments
      */
     public static void main(String[] args) throws InterruptedException {
-        JsonLogFormatter.installIf(String.valueOf(System.getenv("GRID_GATEWAY_LOG_FORMAT")));
         Optional<Path> serve = configToServe(args, System.getenv());
         if (serve.isEmpty()) {
             System.exit(run(args, System.out, System.err));
             return;
         }
+        // Serving: no thread that logs waits for stderr, nor any line for stdout (docs/failure-behaviour.md).
+        QueuedLogHandler.replaceConsole(System.err);
+        JsonLogFormatter.installIf(String.valueOf(System.getenv("GRID_GATEWAY_LOG_FORMAT")));
         GatewayServer server;
         try {
             server = GatewayServer.start(serve.get(), GatewayRuntime.production(System.getenv()));
@@ -66,8 +70,8 @@ public final class Main {
             System.exit(2);
             return;
         }
-        System.out.println("grid-gateway listening port=" + server.port());
-        System.out.println("grid-gateway admin port=" + server.adminPort());
+        say("grid-gateway listening port=" + server.port());
+        say("grid-gateway admin port=" + server.adminPort());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(server), "grid-gateway-shutdown"));
         new CountDownLatch(1).await();
     }
@@ -77,14 +81,18 @@ public final class Main {
      * then stop (see GatewayServer.shutdown).
      */
     private static void shutdown(GatewayServer server) {
-        System.out.println("grid-gateway shutting down: " + server.requestsInFlight() + " requests in flight");
-        System.out.flush();
+        say("grid-gateway shutting down: " + server.requestsInFlight() + " requests in flight");
         GatewayServer.ShutdownReport report = server.shutdown();
-        // The access lines still queued go out before the last line; a stalled stdout loses them after the bound.
+        say("grid-gateway stopped: " + report.finished() + " requests finished while draining, " + report.cut()
+                + " cut at the grace deadline");
+        // Queued access lines and these go out in order; a stalled stdout loses what is left after the bound.
         AccessSink.stdout().flush(ACCESS_LOG_FLUSH_MILLIS);
-        System.out.println("grid-gateway stopped: " + report.finished() + " requests finished while draining, "
-                + report.cut() + " cut at the grace deadline");
-        System.out.flush();
+    }
+
+    /** A line on stdout, through the access log's queue: in order with access lines, never waited for. */
+    private static void say(String line) {
+        byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        AccessSink.stdout().write(bytes, bytes.length);
     }
 
     /** The config file to serve, when the arguments ask to serve. */

@@ -32,13 +32,21 @@ final class ChildGateway implements AutoCloseable {
     private final CompletableFuture<Integer> adminPort = new CompletableFuture<>();
 
     ChildGateway(Path config, int openFiles) {
+        this(config, openFiles, true);
+    }
+
+    /**
+     * A child whose stderr is read with its stdout when {@code readStderr}; otherwise its stderr is a pipe nobody
+     * reads, which fills (64 KiB on Linux) and then holds every write to it, as a stalled log shipper does.
+     */
+    ChildGateway(Path config, int openFiles, boolean readStderr) {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String command =
                 "ulimit -n " + openFiles + " && exec \"$0\" -cp \"$1\" " + Main.class.getName() + " --config \"$2\"";
         try {
             process = new ProcessBuilder(
                             "bash", "-c", command, java, System.getProperty("java.class.path"), config.toString())
-                    .redirectErrorStream(true)
+                    .redirectErrorStream(readStderr)
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

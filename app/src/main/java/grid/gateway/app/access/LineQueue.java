@@ -8,11 +8,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * An {@link AccessSink} that never makes a request wait for its output: a request's thread copies its line into a
- * ring of {@link #CAPACITY} bytes, allocated once, and one writer thread copies what the ring holds out and writes it
- * to the stream. A stream that stalls (a log shipper that stops reading the process's stdout, a full pipe) stalls the
- * writer only; the ring fills, and a line that does not fit whole is dropped and counted ({@link #dropped()},
- * {@code grid_access_log_dropped_total}). Once the stream takes bytes again the ring empties and lines flow.
+ * Lines to a stream that never make the thread that writes one wait for the stream: the thread copies its line into
+ * a ring of {@link #CAPACITY} bytes, allocated once, and one writer thread copies what the ring holds out and writes
+ * it to the stream. A stream that stalls (a log shipper that stops reading the process's stdout or stderr, a full
+ * pipe) stalls the writer only; the ring fills, and a line that does not fit whole is dropped and counted
+ * ({@link #dropped()}: {@code grid_access_log_dropped_total} for the access log, {@code grid_log_dropped_total} for
+ * the gateway's own log). Once the stream takes bytes again the ring empties and lines flow.
  *
  * <p>A line is copied in whole or not at all, in the order the requests' threads took the lock, so lines never
  * interleave and one request's line is never cut. The lock is held only for a copy into or out of the ring, never
@@ -21,9 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe.
  */
-final class LineQueue implements AccessSink {
+public final class LineQueue implements AccessSink {
     /** Bytes of lines held for the writer: about 2,000 lines of 500 bytes, seconds of a busy gateway's lines. */
-    static final int CAPACITY = 1 << 20;
+    public static final int CAPACITY = 1 << 20;
     /** The most bytes the writer takes from the ring for one write. */
     private static final int CHUNK = 64 * 1024;
 
@@ -40,7 +41,8 @@ final class LineQueue implements AccessSink {
     private boolean writing;
     private boolean started;
 
-    LineQueue(OutputStream out, int capacity, String threadName) {
+    /** Lines to {@code out}, held in a ring of {@code capacity} bytes; the writer thread is named {@code threadName}. */
+    public LineQueue(OutputStream out, int capacity, String threadName) {
         this.out = out;
         this.threadName = threadName;
         this.ring = new byte[capacity];
@@ -139,7 +141,7 @@ final class LineQueue implements AccessSink {
                 out.write(chunk, 0, length);
                 out.flush();
             } catch (IOException | RuntimeException lost) {
-                // stdout closed: the requests were served, and the access log must never fail one.
+                // The stream closed: what was logged happened, and a log must never fail what it records.
             }
         }
     }

@@ -199,6 +199,12 @@ public enum GatewayMeter {
             "grid_access_log_dropped",
             "Access log lines dropped because stdout did not take them: the line queue was full (a stalled reader of"
                     + " the process's output)"),
+    /** The gateway's own log lines dropped because the output (stderr) did not take them. */
+    LOG_DROPPED(
+            Type.COUNTER,
+            "grid_log_dropped",
+            "The gateway's own log lines dropped because stderr did not take them: the line queue was full (a stalled"
+                    + " reader of the process's output)"),
     /** Whether a listener accepts connections now. */
     LISTENER_ACCEPTING(
             Type.GAUGE,

@@ -94,6 +94,7 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         }
         sharing = new SharingMeters(meters);
         edge = new EdgeMeters(meters);
+        meters.functionalCounter(GatewayMeter.LOG_DROPPED, QueuedLogHandler::droppedOnRoot);
         syncClusters();
     }
 
