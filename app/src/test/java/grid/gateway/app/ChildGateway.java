@@ -36,6 +36,34 @@ final class ChildGateway implements AutoCloseable {
     }
 
     /**
+     * A config for a child: both listeners on loopback and free ports, {@code serverExtra} (indented lines) added to
+     * the {@code server} block, no access log, one cluster nobody serves (port 9), scraped once a minute.
+     */
+    static String config(String serverExtra) {
+        return """
+                server:
+                  port: 0
+                  admin_port: 0
+                  host: 127.0.0.1
+                  admin_host: 127.0.0.1
+                %s
+                gateway:
+                  site: east
+                  access_log: "off"
+                sites:
+                  - name: east
+                    clusters:
+                      - name: east-a
+                        url: http://127.0.0.1:9
+                        metrics_url: http://127.0.0.1:9/metrics
+                        models: [demo-model]
+                plugins:
+                  grid_site_route:
+                    load: {poll_interval_ms: 60000, window_secs: 60}
+                """.formatted(serverExtra);
+    }
+
+    /**
      * A child whose stderr is read with its stdout when {@code readStderr}; otherwise its stderr is a pipe nobody
      * reads, which fills (64 KiB on Linux) and then holds every write to it, as a stalled log shipper does.
      */

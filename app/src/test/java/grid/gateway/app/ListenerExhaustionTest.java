@@ -40,27 +40,7 @@ class ListenerExhaustionTest {
     Path dir;
 
     private Path config(String serverExtra) throws IOException {
-        return Files.writeString(dir.resolve("gateway.yaml"), """
-                server:
-                  port: 0
-                  admin_port: 0
-                  host: 127.0.0.1
-                  admin_host: 127.0.0.1
-                %s
-                gateway:
-                  site: east
-                  access_log: "off"
-                sites:
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: http://127.0.0.1:9
-                        metrics_url: http://127.0.0.1:9/metrics
-                        models: [demo-model]
-                plugins:
-                  grid_site_route:
-                    load: {poll_interval_ms: 60000, window_secs: 60}
-                """.formatted(serverExtra));
+        return Files.writeString(dir.resolve("gateway.yaml"), ChildGateway.config(serverExtra));
     }
 
     @Test

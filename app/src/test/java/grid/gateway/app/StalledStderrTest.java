@@ -32,26 +32,7 @@ class StalledStderrTest {
 
     @Test
     void stderrNotRead_requestsThatLogAreAnswered_andTheLinesPastTheQueueCounted() throws IOException {
-        Path config = Files.writeString(dir.resolve("gateway.yaml"), """
-                server:
-                  port: 0
-                  admin_port: 0
-                  host: 127.0.0.1
-                  admin_host: 127.0.0.1
-                gateway:
-                  site: east
-                  access_log: "off"
-                sites:
-                  - name: east
-                    clusters:
-                      - name: east-a
-                        url: http://127.0.0.1:9
-                        metrics_url: http://127.0.0.1:9/metrics
-                        models: [demo-model]
-                plugins:
-                  grid_site_route:
-                    load: {poll_interval_ms: 60000, window_secs: 60}
-                """);
+        Path config = Files.writeString(dir.resolve("gateway.yaml"), ChildGateway.config(""));
         try (ChildGateway child = new ChildGateway(config, 4096, false)) {
             HttpClient client = GatewayHarness.client(Optional.empty());
             // The explainer is off: each call answers 404 and logs "route explain disabled: POST <path> from …".

@@ -3,11 +3,8 @@ package grid.gateway.app.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -20,38 +17,6 @@ class StalledSinkTest {
     private static final Duration WRITE_BOUND = Duration.ofSeconds(5);
 
     private static final int LINE = 1_000;
-
-    /** An output whose writes wait until it is opened, as a pipe nobody reads does. */
-    private static final class StalledOutput extends OutputStream {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch opened = new CountDownLatch(1);
-        final ByteArrayOutputStream written = new ByteArrayOutputStream();
-
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) {
-            entered.countDown();
-            try {
-                opened.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            synchronized (written) {
-                written.write(bytes, offset, length);
-            }
-        }
-
-        String text() {
-            synchronized (written) {
-                return written.toString(StandardCharsets.UTF_8);
-            }
-        }
-    }
 
     /** Line {@code n}: its number, padded to {@link #LINE} bytes with its newline. */
     private static byte[] line(int n) {

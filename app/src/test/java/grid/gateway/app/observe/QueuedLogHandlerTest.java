@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import grid.gateway.app.access.LineQueue;
+import grid.gateway.app.access.StalledOutput;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Formatter;
@@ -24,38 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 class QueuedLogHandlerTest {
     private static final Duration PUBLISH_BOUND = Duration.ofSeconds(5);
-
-    /** An output whose writes wait until it is opened, as a pipe nobody reads does. */
-    private static final class StalledOutput extends OutputStream {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch opened = new CountDownLatch(1);
-        final ByteArrayOutputStream written = new ByteArrayOutputStream();
-
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) {
-            entered.countDown();
-            try {
-                opened.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            synchronized (written) {
-                written.write(bytes, offset, length);
-            }
-        }
-
-        String text() {
-            synchronized (written) {
-                return written.toString(StandardCharsets.UTF_8);
-            }
-        }
-    }
 
     /** Formats a record as its message and a newline, padded so that a known number fill the queue. */
     private static final class MessageLines extends Formatter {
