@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  *       on a thread of its own (BodyWriter) while the answer is awaited
  *     → read heads until a final one (HeadParser: interim 1xx skipped, a malformed head refused)
  *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if the whole request went out before
- *       the answer came, the answer was read exactly, and, to a request with a body, it is a 2xx (an engine may
- *       refuse a request without reading its body: {@link #requestWhole})
+ *       the answer came, the answer was read exactly, and it is a 2xx (an engine may refuse a request without
+ *       reading all of it: {@link #requestWhole})
  *   a reused connection that fails before the first byte of its answer (written to a connection the engine had
  *   closed), answers 408 (the engine's keep-alive timeout, written as the request went out), or begins with what is
  *   no answer to this request (NotThisAnswer: bytes that cannot begin a status line, an answer naming an earlier
@@ -164,7 +164,7 @@ public final class UpstreamForwarder {
             if (answersAnEarlierRequest(connection, answerHead, id)) {
                 throw new NotThisAnswer("the answer to a request sent earlier on this connection");
             }
-            boolean requestWhole = requestWhole(bytes, body, answerHead);
+            boolean requestWhole = requestWhole(body, answerHead);
             if (body != null) {
                 body.stop();
             }
@@ -181,19 +181,18 @@ public final class UpstreamForwarder {
 
     /**
      * Whether the engine is known to have taken the whole request when it answered, so that its connection may carry
-     * another. Not when the answer came before the whole body went out ({@code body} still writing after the grace):
-     * the rest is not sent, and the connection holds part of a request. Nor when an answer other than a 2xx comes to
-     * a request with a body: an engine may refuse a request after its head (a 413, a 400, a 429) without reading the
-     * body, which the kernel may have taken whole by then, and whether it then reads and drops the rest (RFC 9110
-     * §10.1.1: it should say whether it will) or takes those bytes for the start of the next request on the
-     * connection, nothing the gateway sees tells apart. Such a connection is closed after its answer.
+     * another: only when the answer is a 2xx, which an engine gives to a request it has read. Not when the answer came
+     * before the whole body went out ({@code body} still writing after the grace): the rest is not sent, and the
+     * connection holds part of a request. Nor after any other answer, with or without a body: an engine may refuse a
+     * request at any point of it (a 414 or a 431 at its request line or a header limit, a 413, a 400 or a 429 after
+     * its head) and leave the rest unread, which the kernel took whole long before, and whether it then reads and drops
+     * those bytes (RFC 9110 §10.1.1: it should say whether it will) or takes them for the start of the next request on
+     * the connection, and answers that too, nothing the gateway sees tells apart. Such a connection is closed after
+     * its answer.
      */
-    private static boolean requestWhole(RequestHeads.Bytes bytes, @Nullable BodyWriter body, AnswerHead answer) {
+    private static boolean requestWhole(@Nullable BodyWriter body, AnswerHead answer) {
         boolean success = answer.status() >= 200 && answer.status() < 300;
-        if (bytes.carriesBody() && !success) {
-            return false;
-        }
-        return body == null || body.writtenWithin(BodyWriter.GRACE);
+        return success && (body == null || body.writtenWithin(BodyWriter.GRACE));
     }
 
     /**

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.tag.ClusterDigest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
     private static final Pattern WHO = Pattern.compile("who-([A-Za-z0-9]+)");
     private static final String B_BODY = UpstreamAnswersIntegrationTest.body("B");
+    /** A stored response's id as a client holds it: tagged with the one engine's site and cluster. */
+    private static final String TAGGED = "resp_east." + ClusterDigest.of("east-a") + "..abc";
 
     @BeforeEach
     void scriptsReadTheirBodies() {
@@ -87,6 +90,44 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
                 + error.length() + "\r\n\r\n" + error;
 
         assertThat(cOnBsConnection(answer, false)).as("C on B's connection").isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {301, 400, 414, 431, 503})
+    void answerBeforeTheWholeHeadOfABodylessRequestIsRead_keptAlive_connectionNotReused(int status) throws Exception {
+        // A request without a body (a stored response read back), refused once its request line is read (a target
+        // too long, a header limit, a proxy in front of the engine): the engine keeps the connection and reads the
+        // rest of the head as the next request, which it answers once it gets to it, here when the next request has
+        // come in behind it. The gateway cannot see how much of the head the engine read.
+        engine.readsWholeHead = false;
+        engine.script = e -> {
+            if (e.head.startsWith("GET ")) {
+                engine.readsWholeHead = true;
+                e.write("HTTP/1.1 " + status
+                        + " Refused\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            } else if (e.head.startsWith("POST ")) {
+                e.write(ok(readBody(e)));
+            } else if (e.in.read() >= 0) {
+                e.write(ok("NOBODY"));
+            }
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + TAGGED + " HTTP/1.1\r\nHost: gw\r\nX-Long: " + "x".repeat(2_000)
+                    + "\r\n\r\n");
+            assertThat(client.read().status()).isEqualTo(status);
+        }
+        ScriptedUpstream.Exchange b = engine.take();
+        engine.take(); // the rest of B's head, read as a request
+
+        RawClient.Answer c;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", UpstreamAnswersIntegrationTest.chat("C"));
+            c = client.read();
+        }
+
+        assertThat(c.status()).isEqualTo(200);
+        assertThat(c.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("C"));
+        assertThat(engine.take().socket).as("C on B's connection").isNotSameAs(b.socket);
     }
 
     @ParameterizedTest
