@@ -89,23 +89,23 @@ public final class UpstreamForwarder {
         Exchanged outcome = pooled != null
                 ? exchange(pooled, bytes, head, id)
                 : connectAndExchange(cluster, origin, bytes, head, id);
-        boolean retried = false;
+        RetryReason retry = null;
         if (outcome instanceof Exchanged.Failed failed
-                && failed.stale()
+                && failed.sendAgain() != null
                 && !Thread.currentThread().isInterrupted()) {
             LOG.log(
                     System.Logger.Level.DEBUG,
                     () -> "a reused connection to cluster " + cluster.id() + " failed before its answer began ("
                             + failed.cause() + "): the request is sent again on a new connection");
-            retried = true;
+            retry = failed.sendAgain();
             outcome = connectAndExchange(cluster, origin, bytes, head, id);
         }
         return switch (outcome) {
             case Exchanged.Answered answered -> {
                 handshakes.succeeded(cluster.id());
-                yield new Attempt.Answered(answered.answer(), Duration.ofNanos(clock.nanoTime() - start), retried);
+                yield new Attempt.Answered(answered.answer(), Duration.ofNanos(clock.nanoTime() - start), retry);
             }
-            case Exchanged.Failed failed -> new Attempt.Failed(failed.failure(), retried);
+            case Exchanged.Failed failed -> new Attempt.Failed(failed.failure(), retry);
         };
     }
 
@@ -114,9 +114,10 @@ public final class UpstreamForwarder {
         record Answered(UpstreamAnswer answer) implements Exchanged {}
 
         /**
-         * @param stale the connection was reused and failed before any byte of the answer: may be sent again
+         * @param sendAgain why the request may be sent again on a new connection (the connection was reused and
+         *     failed before any byte of the answer, or began with what is no answer to it); null when it may not
          */
-        record Failed(UpstreamFailure failure, boolean stale, String cause) implements Exchanged {}
+        record Failed(UpstreamFailure failure, @Nullable RetryReason sendAgain, String cause) implements Exchanged {}
     }
 
     private Exchanged connectAndExchange(
@@ -127,7 +128,7 @@ public final class UpstreamForwarder {
         } catch (IOException | RuntimeException failure) {
             TlsHandshakeFailure.reason(failure)
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
-            return new Exchanged.Failed(UpstreamFailure.CONNECT, false, String.valueOf(failure));
+            return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
         return exchange(connection, bytes, head, id);
     }
@@ -157,7 +158,8 @@ public final class UpstreamForwarder {
                 }
                 alarm.close();
                 connection.close();
-                return new Exchanged.Failed(UpstreamFailure.RESET, true, "a 408 on a reused connection");
+                return new Exchanged.Failed(
+                        UpstreamFailure.RESET, RetryReason.STALE_CONNECTION, "a 408 on a reused connection");
             }
             // An answer naming a request sent earlier on this connection (after the 408 of a keep-alive timeout,
             // which is retried whatever it names): the engine wrote an answer too many, so this is not the client's.
@@ -229,16 +231,21 @@ public final class UpstreamForwarder {
         String cause = String.valueOf(failure);
         if (TlsHandshakeFailure.reason(failure).isPresent()) {
             // A TLS 1.3 server refuses a client certificate after the client's side of the handshake: nothing ran.
-            return new Exchanged.Failed(UpstreamFailure.CONNECT, false, cause);
+            return new Exchanged.Failed(UpstreamFailure.CONNECT, null, cause);
         }
         UpstreamFailure kind = silent ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(failure);
-        // Stale: a reused connection the engine had closed (nothing of an answer came), or on which what came first
-        // is no answer to this request (bytes an earlier exchange left, written after the connection was found quiet).
-        boolean stale = kind == UpstreamFailure.RESET
-                && connection.reused()
-                && (failure instanceof NotThisAnswer
-                        || (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer)));
-        return new Exchanged.Failed(kind, stale, cause);
+        // Sent again: on a reused connection the engine had closed (nothing of an answer came: stale), or on which
+        // what came first is no answer to this request (bytes an earlier exchange left, written after the connection
+        // was found quiet: out of step).
+        RetryReason again = null;
+        if (kind == UpstreamFailure.RESET && connection.reused()) {
+            if (failure instanceof NotThisAnswer) {
+                again = RetryReason.OUT_OF_STEP;
+            } else if (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer)) {
+                again = RetryReason.STALE_CONNECTION;
+            }
+        }
+        return new Exchanged.Failed(kind, again, cause);
     }
 
     private @Nullable Tls tlsOf(BackendCluster cluster) {
