@@ -158,6 +158,15 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {16, 17})
+    void interimAnswers_asManyAsAreRead_skipped_oneMore_refused(int interims) throws Exception {
+        String raw = "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n".repeat(interims)
+                + "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n" + B_BODY;
+
+        assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isEqualTo(interims <= 16);
+    }
+
+    @ParameterizedTest
     @ValueSource(
             strings = {
                 "HTTP/1.1 200\r\nContent-Length: 11\r\n\r\n" + "{\"who\":\"B\"}",
@@ -166,7 +175,9 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
                 // Framing fields among the trailers frame nothing: they are dropped with the rest.
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n{\"who\":\"B\"}\r\n0\r\nContent-Length: 99\r\n"
                         + "Transfer-Encoding: gzip\r\n\r\n",
-                "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n"
+                "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n",
+                // White space around a field value is not part of it (RFC 9110 §5.5).
+                "HTTP/1.1 200 OK\r\nContent-Length: \t 11 \t\r\n\r\n" + "{\"who\":\"B\"}"
             })
     void answerReadExactly_connectionReused(String raw) throws Exception {
         assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isTrue();
@@ -183,7 +194,16 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
                 "http/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{\"who\":\"B\"}",
                 "HTTP/1.1  200 OK\r\nContent-Length: 11\r\n\r\n{\"who\":\"B\"}",
                 "HTTP/1.1 100 Continue\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n"
-                        + "{\"who\":\"B\"}"
+                        + "{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nContent-Length: +11\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nContent-Length: 11 11\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000000011\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, identity\r\n\r\nb\r\n{\"who\":\"B\"}\r\n0\r\n\r\n",
+                // A CRLF inside a quoted chunk extension ends the size line (a quoted string holds none): the chunk's
+                // data is not followed by its CRLF where its size says.
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb;a=\"x\r\ny\"\r\n{\"who\":\"B\"}\r\n0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n{\"who\":\"B\"}\n0\r\n\r\n"
             })
     void bytesPastTheAnswerOrAHeadNotRelayable_connectionNotReused(String raw) throws Exception {
         assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isFalse();
