@@ -16,9 +16,9 @@ public enum RetryReason {
     STALE_CONNECTION,
     /**
      * What came first on the reused connection it went out on was no answer to it: bytes an earlier exchange left
-     * that cannot begin a status line, or an answer naming an earlier request. The engine and the gateway disagreed
-     * about where an earlier answer on that connection ended, so a client before this one may have been given a
-     * shortened answer; the request was sent again on a new connection. Counted apart from
+     * that cannot begin a status line, or an answer naming an earlier request. The engine wrote more than the answers
+     * the gateway read on that connection (an answer longer than its framing said, so a client before this one may
+     * have been given a shortened one, or an answer too many); the request was sent again on a new connection. Counted apart from
      * {@link #STALE_CONNECTION}, which a healthy engine's keep-alive timeout causes, so that an engine that breaks its
      * framing is seen.
      */
