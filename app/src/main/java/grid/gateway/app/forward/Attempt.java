@@ -3,6 +3,8 @@ package grid.gateway.app.forward;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outcome of sending one request to one backend cluster.
@@ -11,22 +13,30 @@ import java.time.Duration;
  */
 public sealed interface Attempt {
     /**
-     * Whether the request was sent a second time, on a new connection, because the reused one it went out on failed
-     * before any byte of its answer (docs/design.md §H18).
+     * Why the request was sent a second time, on a new connection, when it was: the reused one it went out on failed
+     * before any byte of its answer, or began with what is no answer to it (docs/design.md §H18).
      */
-    boolean retried();
+    Optional<RetryReason> retried();
 
     /**
      * The cluster answered with a final status line and headers.
      *
      * @param answer the answer; the caller reads and closes it
      * @param toHeaders time from sending to the response headers
-     * @param retried sent again on a new connection after a reused one failed
+     * @param retry why it was sent again on a new connection after a reused one failed; null when it was not
      */
-    record Answered(UpstreamAnswer answer, Duration toHeaders, boolean retried) implements Attempt {
+    record Answered(
+            UpstreamAnswer answer,
+            Duration toHeaders,
+            @Nullable RetryReason retry) implements Attempt {
         public Answered {
             requireNonNull(answer, "answer");
             requireNonNull(toHeaders, "toHeaders");
+        }
+
+        @Override
+        public Optional<RetryReason> retried() {
+            return Optional.ofNullable(retry);
         }
     }
 
@@ -35,11 +45,17 @@ public sealed interface Attempt {
      * tried; after any other failure the request may have started work and is not sent again.
      *
      * @param failure why
-     * @param retried sent again on a new connection after a reused one failed, and that failed too
+     * @param retry why it was sent again on a new connection after a reused one failed, and that failed too; null
+     *     when it was not
      */
-    record Failed(UpstreamFailure failure, boolean retried) implements Attempt {
+    record Failed(UpstreamFailure failure, @Nullable RetryReason retry) implements Attempt {
         public Failed {
             requireNonNull(failure, "failure");
+        }
+
+        @Override
+        public Optional<RetryReason> retried() {
+            return Optional.ofNullable(retry);
         }
     }
 }

@@ -50,8 +50,10 @@ final class ConnectionPool {
 
     /**
      * A quiet idle connection to {@code origin}, or null when none is left; any other met on the way is closed. Null
-     * at once on an interrupted thread (a request whose client left): the quiet check reads an interruptible channel,
-     * which an interrupted thread's read closes, so each idle connection it looked at would be closed for nothing.
+     * on an interrupted thread (a request whose client left): the quiet check, a read that does not wait, passes there,
+     * but the request's first write on that thread, which waits, would close the connection (a blocking operation on
+     * an interrupted thread closes its channel), lost to the requests after it. An interrupt that comes while the pool
+     * is being looked through stops the look at the next connection, which goes back.
      */
     @Nullable
     UpstreamConnection acquire(Origin origin) {
@@ -71,6 +73,10 @@ final class ConnectionPool {
             if (connection == null) {
                 return null;
             }
+            if (Thread.currentThread().isInterrupted()) {
+                keep(connection);
+                return null;
+            }
             if (now - connection.idleSince() < MAX_IDLE_NANOS && connection.isQuiet()) {
                 return connection;
             }
@@ -81,6 +87,11 @@ final class ConnectionPool {
     /** Takes back a connection whose answer was read exactly; closes it when the pool of its origin is full. */
     void release(UpstreamConnection connection) {
         connection.idleSince(clock.nanoTime());
+        keep(connection);
+    }
+
+    /** Keeps {@code connection}, idle since the time it carries, as the newest; closes it when the pool is full. */
+    private void keep(UpstreamConnection connection) {
         while (true) {
             Idle pool = idle.computeIfAbsent(connection.origin(), o -> new Idle());
             boolean kept;

@@ -36,17 +36,10 @@ final class RequestHeads {
     static final class Bytes {
         private final byte[] head;
         private final byte[] body;
-        private final boolean content;
 
-        private Bytes(byte[] head, byte[] body, boolean content) {
+        private Bytes(byte[] head, byte[] body) {
             this.head = head;
             this.body = body;
-            this.content = content;
-        }
-
-        /** Whether the request carries a body (with its head or after it). */
-        boolean carriesBody() {
-            return content;
         }
 
         /**
@@ -98,7 +91,7 @@ final class RequestHeads {
             head.field("Content-Length", Integer.toString(body.length));
         }
         boolean together = body.length <= ONE_WRITE;
-        return new Bytes(head.end(body, together), together ? new byte[0] : body, body.length > 0);
+        return new Bytes(head.end(body, together), together ? new byte[0] : body);
     }
 
     private static void fields(RequestHead head, Header header) {

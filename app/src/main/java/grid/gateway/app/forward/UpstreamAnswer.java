@@ -29,8 +29,8 @@ public final class UpstreamAnswer {
     /**
      * An answer read on {@code connection}, whose idle alarm {@code alarm} closes that connection when it goes off;
      * {@code requestWhole}: the engine is known to have taken the whole request when it answered (the whole body
-     * written before the answer's head was read, and a 2xx to a request with a body); else the connection may hold
-     * part of a request and is never pooled.
+     * written before the answer's head was read, and a 2xx); else the connection may hold part of a request and is
+     * never pooled.
      */
     UpstreamAnswer(
             UpstreamConnection connection,

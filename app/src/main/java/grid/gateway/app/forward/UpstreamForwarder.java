@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  *       on a thread of its own (BodyWriter) while the answer is awaited
  *     → read heads until a final one (HeadParser: interim 1xx skipped, a malformed head refused)
  *     → UpstreamAnswer: the relay reads its body; the connection is pooled only if the whole request went out before
- *       the answer came, the answer was read exactly, and, to a request with a body, it is a 2xx (an engine may
- *       refuse a request without reading its body: {@link #requestWhole})
+ *       the answer came, the answer was read exactly, and it is a 2xx (an engine may refuse a request without
+ *       reading all of it: {@link #requestWhole})
  *   a reused connection that fails before the first byte of its answer (written to a connection the engine had
  *   closed), answers 408 (the engine's keep-alive timeout, written as the request went out), or begins with what is
  *   no answer to this request (NotThisAnswer: bytes that cannot begin a status line, an answer naming an earlier
@@ -89,23 +89,23 @@ public final class UpstreamForwarder {
         Exchanged outcome = pooled != null
                 ? exchange(pooled, bytes, head, id)
                 : connectAndExchange(cluster, origin, bytes, head, id);
-        boolean retried = false;
+        RetryReason retry = null;
         if (outcome instanceof Exchanged.Failed failed
-                && failed.stale()
+                && failed.sendAgain() != null
                 && !Thread.currentThread().isInterrupted()) {
             LOG.log(
                     System.Logger.Level.DEBUG,
                     () -> "a reused connection to cluster " + cluster.id() + " failed before its answer began ("
                             + failed.cause() + "): the request is sent again on a new connection");
-            retried = true;
+            retry = failed.sendAgain();
             outcome = connectAndExchange(cluster, origin, bytes, head, id);
         }
         return switch (outcome) {
             case Exchanged.Answered answered -> {
                 handshakes.succeeded(cluster.id());
-                yield new Attempt.Answered(answered.answer(), Duration.ofNanos(clock.nanoTime() - start), retried);
+                yield new Attempt.Answered(answered.answer(), Duration.ofNanos(clock.nanoTime() - start), retry);
             }
-            case Exchanged.Failed failed -> new Attempt.Failed(failed.failure(), retried);
+            case Exchanged.Failed failed -> new Attempt.Failed(failed.failure(), retry);
         };
     }
 
@@ -114,9 +114,10 @@ public final class UpstreamForwarder {
         record Answered(UpstreamAnswer answer) implements Exchanged {}
 
         /**
-         * @param stale the connection was reused and failed before any byte of the answer: may be sent again
+         * @param sendAgain why the request may be sent again on a new connection (the connection was reused and
+         *     failed before any byte of the answer, or began with what is no answer to it); null when it may not
          */
-        record Failed(UpstreamFailure failure, boolean stale, String cause) implements Exchanged {}
+        record Failed(UpstreamFailure failure, @Nullable RetryReason sendAgain, String cause) implements Exchanged {}
     }
 
     private Exchanged connectAndExchange(
@@ -127,7 +128,7 @@ public final class UpstreamForwarder {
         } catch (IOException | RuntimeException failure) {
             TlsHandshakeFailure.reason(failure)
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
-            return new Exchanged.Failed(UpstreamFailure.CONNECT, false, String.valueOf(failure));
+            return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
         return exchange(connection, bytes, head, id);
     }
@@ -157,14 +158,15 @@ public final class UpstreamForwarder {
                 }
                 alarm.close();
                 connection.close();
-                return new Exchanged.Failed(UpstreamFailure.RESET, true, "a 408 on a reused connection");
+                return new Exchanged.Failed(
+                        UpstreamFailure.RESET, RetryReason.STALE_CONNECTION, "a 408 on a reused connection");
             }
             // An answer naming a request sent earlier on this connection (after the 408 of a keep-alive timeout,
             // which is retried whatever it names): the engine wrote an answer too many, so this is not the client's.
             if (answersAnEarlierRequest(connection, answerHead, id)) {
                 throw new NotThisAnswer("the answer to a request sent earlier on this connection");
             }
-            boolean requestWhole = requestWhole(bytes, body, answerHead);
+            boolean requestWhole = requestWhole(body, answerHead);
             if (body != null) {
                 body.stop();
             }
@@ -181,19 +183,18 @@ public final class UpstreamForwarder {
 
     /**
      * Whether the engine is known to have taken the whole request when it answered, so that its connection may carry
-     * another. Not when the answer came before the whole body went out ({@code body} still writing after the grace):
-     * the rest is not sent, and the connection holds part of a request. Nor when an answer other than a 2xx comes to
-     * a request with a body: an engine may refuse a request after its head (a 413, a 400, a 429) without reading the
-     * body, which the kernel may have taken whole by then, and whether it then reads and drops the rest (RFC 9110
-     * §10.1.1: it should say whether it will) or takes those bytes for the start of the next request on the
-     * connection, nothing the gateway sees tells apart. Such a connection is closed after its answer.
+     * another: only when the answer is a 2xx, which an engine gives to a request it has read. Not when the answer came
+     * before the whole body went out ({@code body} still writing after the grace): the rest is not sent, and the
+     * connection holds part of a request. Nor after any other answer, with or without a body: an engine may refuse a
+     * request at any point of it (a 414 or a 431 at its request line or a header limit, a 413, a 400 or a 429 after
+     * its head) and leave the rest unread, which the kernel took whole long before, and whether it then reads and drops
+     * those bytes (RFC 9110 §10.1.1: it should say whether it will) or takes them for the start of the next request on
+     * the connection, and answers that too, nothing the gateway sees tells apart. Such a connection is closed after
+     * its answer.
      */
-    private static boolean requestWhole(RequestHeads.Bytes bytes, @Nullable BodyWriter body, AnswerHead answer) {
+    private static boolean requestWhole(@Nullable BodyWriter body, AnswerHead answer) {
         boolean success = answer.status() >= 200 && answer.status() < 300;
-        if (bytes.carriesBody() && !success) {
-            return false;
-        }
-        return body == null || body.writtenWithin(BodyWriter.GRACE);
+        return success && (body == null || body.writtenWithin(BodyWriter.GRACE));
     }
 
     /**
@@ -230,16 +231,21 @@ public final class UpstreamForwarder {
         String cause = String.valueOf(failure);
         if (TlsHandshakeFailure.reason(failure).isPresent()) {
             // A TLS 1.3 server refuses a client certificate after the client's side of the handshake: nothing ran.
-            return new Exchanged.Failed(UpstreamFailure.CONNECT, false, cause);
+            return new Exchanged.Failed(UpstreamFailure.CONNECT, null, cause);
         }
         UpstreamFailure kind = silent ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(failure);
-        // Stale: a reused connection the engine had closed (nothing of an answer came), or on which what came first
-        // is no answer to this request (bytes an earlier exchange left, written after the connection was found quiet).
-        boolean stale = kind == UpstreamFailure.RESET
-                && connection.reused()
-                && (failure instanceof NotThisAnswer
-                        || (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer)));
-        return new Exchanged.Failed(kind, stale, cause);
+        // Sent again: on a reused connection the engine had closed (nothing of an answer came: stale), or on which
+        // what came first is no answer to this request (bytes an earlier exchange left, written after the connection
+        // was found quiet: out of step).
+        RetryReason again = null;
+        if (kind == UpstreamFailure.RESET && connection.reused()) {
+            if (failure instanceof NotThisAnswer) {
+                again = RetryReason.OUT_OF_STEP;
+            } else if (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer)) {
+                again = RetryReason.STALE_CONNECTION;
+            }
+        }
+        return new Exchanged.Failed(kind, again, cause);
     }
 
     private @Nullable Tls tlsOf(BackendCluster cluster) {

@@ -6,7 +6,6 @@ import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
-import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.SendDeadline;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
@@ -170,9 +169,9 @@ final class Forwarding {
         // The try's client span ends with the next try or when the request is answered (the relay included).
         UpstreamSpan span = request.trace().upstream(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
-        if (attempt.retried()) {
-            extras.events().upstreamRetried(decision.cluster().id(), RetryReason.STALE_CONNECTION);
-        }
+        attempt.retried()
+                .ifPresent(reason ->
+                        extras.events().upstreamRetried(decision.cluster().id(), reason));
         switch (attempt) {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
             case Attempt.Answered answered -> span.answered(answered.answer().status());

@@ -48,7 +48,8 @@ public enum GatewayMeter {
             Type.COUNTER,
             "grid_upstream_retries",
             "Requests sent to a backend cluster a second time: stale_connection (a reused connection failed before"
-                    + " any byte of the answer)",
+                    + " any byte of the answer), out_of_step (a reused connection began with what is no answer to the"
+                    + " request)",
             "cluster",
             "reason"),
     /** Windowed worst queue depth; NaN while unmeasured. */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -80,8 +81,8 @@ class ConnectionPoolTest {
     @Test
     void aThreadWhoseClientLeft_takesNoConnection_closesNone() throws Exception {
         // The disconnect probe interrupts a request's thread when its client leaves, possibly before the request
-        // asks the pool. The quiet check reads an interruptible channel: on that thread each read would close its
-        // connection, and the request would close every idle connection of the origin on its way through the pool.
+        // asks the pool. The quiet check, a read that does not wait, passes on that thread; the connection taken
+        // would be closed by the request's first write, which waits (and so closes its channel when interrupted).
         ServerSocket engine = listening();
         Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
         List<UpstreamConnection> idle = new ArrayList<>();
@@ -101,6 +102,41 @@ class ConnectionPoolTest {
         assertThat(taken).isNull();
         assertThat(idle).noneMatch(UpstreamConnection::isClosed);
         assertThat(pool.acquire(origin)).isSameAs(idle.getLast());
+    }
+
+    @Test
+    void aClientLeavingWhileThePoolIsLookedThrough_takesNoConnection_closesNone() throws Exception {
+        // The interrupt lands after the thread's look at its own interrupt (here: as the pool reads its clock), while
+        // it goes through the idle connections: the quiet check passes on that thread, and the connection it took
+        // would be closed by its request's first write.
+        AtomicBoolean leaves = new AtomicBoolean();
+        ConnectionPool looked = new ConnectionPool(4, () -> {
+            if (leaves.get()) {
+                Thread.currentThread().interrupt();
+            }
+            return clock.nanoTime();
+        });
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        List<UpstreamConnection> idle = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            idle.add(connection(engine, origin));
+            looked.release(idle.getLast());
+        }
+
+        leaves.set(true);
+        UpstreamConnection taken;
+        try {
+            taken = looked.acquire(origin);
+        } finally {
+            Thread.interrupted();
+            leaves.set(false);
+        }
+
+        assertThat(taken).isNull();
+        assertThat(idle).noneMatch(UpstreamConnection::isClosed);
+        assertThat(looked.acquire(origin)).isSameAs(idle.getLast());
+        looked.closeAll();
     }
 
     private ServerSocket listening() throws Exception {

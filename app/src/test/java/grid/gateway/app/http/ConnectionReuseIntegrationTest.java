@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.tag.ClusterDigest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
     private static final Pattern WHO = Pattern.compile("who-([A-Za-z0-9]+)");
     private static final String B_BODY = UpstreamAnswersIntegrationTest.body("B");
+    /** A stored response's id as a client holds it: tagged with the one engine's site and cluster. */
+    private static final String TAGGED = "resp_east." + ClusterDigest.of("east-a") + "..abc";
 
     @BeforeEach
     void scriptsReadTheirBodies() {
@@ -90,6 +93,44 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {301, 400, 414, 431, 503})
+    void answerBeforeTheWholeHeadOfABodylessRequestIsRead_keptAlive_connectionNotReused(int status) throws Exception {
+        // A request without a body (a stored response read back), refused once its request line is read (a target
+        // too long, a header limit, a proxy in front of the engine): the engine keeps the connection and reads the
+        // rest of the head as the next request, which it answers once it gets to it, here when the next request has
+        // come in behind it. The gateway cannot see how much of the head the engine read.
+        engine.readsWholeHead = false;
+        engine.script = e -> {
+            if (e.head.startsWith("GET ")) {
+                engine.readsWholeHead = true;
+                e.write("HTTP/1.1 " + status
+                        + " Refused\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            } else if (e.head.startsWith("POST ")) {
+                e.write(ok(readBody(e)));
+            } else if (e.in.read() >= 0) {
+                e.write(ok("NOBODY"));
+            }
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + TAGGED + " HTTP/1.1\r\nHost: gw\r\nX-Long: " + "x".repeat(2_000)
+                    + "\r\n\r\n");
+            assertThat(client.read().status()).isEqualTo(status);
+        }
+        ScriptedUpstream.Exchange b = engine.take();
+        engine.take(); // the rest of B's head, read as a request
+
+        RawClient.Answer c;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", UpstreamAnswersIntegrationTest.chat("C"));
+            c = client.read();
+        }
+
+        assertThat(c.status()).isEqualTo(200);
+        assertThat(c.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("C"));
+        assertThat(engine.take().socket).as("C on B's connection").isNotSameAs(b.socket);
+    }
+
+    @ParameterizedTest
     @ValueSource(
             strings = {
                 "HTTP/1.1 100 Continue\r\nConnection: close\r\n\r\n",
@@ -117,6 +158,15 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {16, 17})
+    void interimAnswers_asManyAsAreRead_skipped_oneMore_refused(int interims) throws Exception {
+        String raw = "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n".repeat(interims)
+                + "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n" + B_BODY;
+
+        assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isEqualTo(interims <= 16);
+    }
+
+    @ParameterizedTest
     @ValueSource(
             strings = {
                 "HTTP/1.1 200\r\nContent-Length: 11\r\n\r\n" + "{\"who\":\"B\"}",
@@ -125,7 +175,9 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
                 // Framing fields among the trailers frame nothing: they are dropped with the rest.
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n{\"who\":\"B\"}\r\n0\r\nContent-Length: 99\r\n"
                         + "Transfer-Encoding: gzip\r\n\r\n",
-                "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n"
+                "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n",
+                // White space around a field value is not part of it (RFC 9110 §5.5).
+                "HTTP/1.1 200 OK\r\nContent-Length: \t 11 \t\r\n\r\n" + "{\"who\":\"B\"}"
             })
     void answerReadExactly_connectionReused(String raw) throws Exception {
         assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isTrue();
@@ -142,7 +194,16 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
                 "http/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{\"who\":\"B\"}",
                 "HTTP/1.1  200 OK\r\nContent-Length: 11\r\n\r\n{\"who\":\"B\"}",
                 "HTTP/1.1 100 Continue\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n"
-                        + "{\"who\":\"B\"}"
+                        + "{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nContent-Length: +11\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nContent-Length: 11 11\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000000011\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\n{\"who\":\"B\"}",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, identity\r\n\r\nb\r\n{\"who\":\"B\"}\r\n0\r\n\r\n",
+                // A CRLF inside a quoted chunk extension ends the size line (a quoted string holds none): the chunk's
+                // data is not followed by its CRLF where its size says.
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb;a=\"x\r\ny\"\r\n{\"who\":\"B\"}\r\n0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n{\"who\":\"B\"}\n0\r\n\r\n"
             })
     void bytesPastTheAnswerOrAHeadNotRelayable_connectionNotReused(String raw) throws Exception {
         assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isFalse();
