@@ -12,7 +12,7 @@ import java.time.Duration;
  * <p>Thread-safe (immutable).
  *
  * @param pollInterval {@code poll_interval_ms}: how often each cluster's metrics are scraped; default 1000 ms
- * @param window {@code window_secs}: how far back the windowed worst queue depth looks; default 2 s (docs/design.md §7 says 10; 2 was chosen from the simulator: docs/tuning.md)
+ * @param window {@code window_secs}: how far back the windowed worst queue depth looks; default 2 s, not the contract sketch's 10 (docs/decisions.md: the simulator's evidence is in docs/tuning.md)
  * @param queueMetric {@code queue_metric}: the metric summed over its series; default
  *     {@code vllm:num_requests_waiting}
  * @param countSentSinceScrape {@code count_sent_since_scrape}: whether a cluster's depth also counts the requests this
