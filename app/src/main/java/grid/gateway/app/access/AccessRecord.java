@@ -1,6 +1,7 @@
 package grid.gateway.app.access;
 
 import grid.gateway.app.endpoint.Classified;
+import grid.gateway.app.endpoint.RedactedPath;
 import grid.gateway.app.forward.RelayWatch;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.rewrite.PathId;
@@ -29,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AccessRecord implements RelayWatch {
     /** What replaces a stored id in a logged path. */
-    static final String ID_PLACEHOLDER = "{id}";
+    static final String ID_PLACEHOLDER = RedactedPath.ID;
 
     private static final TagCodec CODEC = new TagCodec();
 
@@ -125,19 +126,18 @@ public final class AccessRecord implements RelayWatch {
     }
 
     /**
-     * The path as classified: a stored id in it is replaced by {@value #ID_PLACEHOLDER}, and its tag's cluster, when
+     * The path as classified: a stored id in it is replaced by {@value #ID_PLACEHOLDER} (on a path no row matches, each
+     * segment that may be one: {@link Classified#loggedPath()}), and its tag's cluster, when
      * the tag names one in {@code grid}, is kept (the tag's mac is not checked here: a forged tag logs the cluster it
      * claims).
      */
     public void path(Classified call, Grid grid) {
-        String raw = call.rawPath();
+        path = call.loggedPath();
         Optional<PathId> id = call.pathId();
         if (id.isEmpty()) {
-            path = raw;
             return;
         }
         PathId at = id.get();
-        path = raw.substring(0, at.start()) + ID_PLACEHOLDER + raw.substring(at.end());
         if (CODEC.parse(at.value()) instanceof TagParse.Tagged tagged) {
             storedIdOwner = grid.clusterByTag(tagged.id().site(), tagged.id().clusterDigest())
                     .map(c -> c.id())

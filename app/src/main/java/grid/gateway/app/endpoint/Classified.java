@@ -21,4 +21,18 @@ public record Classified(String rawPath, Endpoint endpoint, Optional<PathId> pat
         requireNonNull(endpoint, "endpoint");
         requireNonNull(pathId, "pathId");
     }
+
+    /**
+     * The path as it may be logged: without its query, the stored id it names replaced by {@value RedactedPath#ID}, and
+     * on a path no row matches, each segment that may be a stored id replaced too ({@link RedactedPath}).
+     */
+    public String loggedPath() {
+        if (!listed) {
+            return endpoint.path();
+        }
+        int query = rawPath.indexOf('?');
+        String path = query < 0 ? rawPath : rawPath.substring(0, query);
+        return pathId.map(id -> path.substring(0, id.start()) + RedactedPath.ID + path.substring(id.end()))
+                .orElse(path);
+    }
 }

@@ -124,9 +124,12 @@ public final class EndpointTable {
         return new Classified(rawPath, unlisted(rawPath.substring(0, pathEnd)), Optional.empty(), false);
     }
 
-    /** POST only, unkeyed; errors and tagging of the longest literal row {@code path} lies under. */
+    /**
+     * POST only, unkeyed; errors and tagging of the longest literal row {@code path} lies under. Its own path, which
+     * traces name it by, is {@code path} without what may be a stored id ({@link RedactedPath}).
+     */
     private Endpoint unlisted(String path) {
-        Endpoint unlisted = Endpoint.at(path);
+        Endpoint unlisted = Endpoint.at(RedactedPath.of(path));
         for (int slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
             Endpoint parent = exact.get(path.substring(0, slash));
             if (parent != null) {

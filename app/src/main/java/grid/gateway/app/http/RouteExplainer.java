@@ -146,17 +146,12 @@ public final class RouteExplainer {
     }
 
     /**
-     * {@code target} as it may be logged: its path, with a stored id replaced by {@code {id}} (a stored id reads the
-     * response it names), without the query.
+     * {@code target} as it may be logged: its path, without the query and without a stored id
+     * ({@link Classified#loggedPath()}: a stored id reads the response it names).
      */
     String logged(String target) {
-        int query = target.indexOf('?');
-        String path = query < 0 ? target : target.substring(0, query);
         try {
-            Classified call = endpoints.classify(path);
-            return call.pathId()
-                    .map(id -> path.substring(0, id.start()) + "{id}" + path.substring(id.end()))
-                    .orElse(path);
+            return endpoints.classify(target).loggedPath();
         } catch (IllegalArgumentException notHttp) {
             return "(not a path)";
         }

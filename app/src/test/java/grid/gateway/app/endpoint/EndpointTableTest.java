@@ -46,6 +46,17 @@ class EndpointTableTest {
     }
 
     @Test
+    void loggedPath_neverCarriesAStoredId_listedOrNot_andAnUnlistedEndpointIsNamedWithoutIt() {
+        assertThat(TABLE.classify("/v1/responses/resp_a?x=1").loggedPath()).isEqualTo("/v1/responses/{id}");
+        assertThat(TABLE.classify("/v1/chat/completions?x=1").loggedPath()).isEqualTo("/v1/chat/completions");
+        Classified unlisted = TABLE.classify("/v1/responses/resp_a/Cancel?x=1");
+        assertThat(unlisted.listed()).isFalse();
+        assertThat(unlisted.loggedPath()).isEqualTo("/v1/responses/{id}/Cancel");
+        // Traces name a request by its endpoint's path.
+        assertThat(unlisted.endpoint().path()).isEqualTo("/v1/responses/{id}/Cancel");
+    }
+
+    @Test
     void classify_methodsEachPathDefines() {
         assertThat(endpoint("/v1/models").methods()).containsExactly(GET);
         assertThat(endpoint("/v1/conversations").methods()).containsExactly(POST);

@@ -155,6 +155,29 @@ class AccessLogIntegrationTest {
     }
 
     @Test
+    void unservedSubPathsOfAStoredId_refused404_theIdRedactedFromTheLine() {
+        engine("");
+        HttpResponse<String> created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");
+        gateway.accessLog.next();
+        String prefix = "resp_east." + ClusterDigest.of("east-a") + "..";
+        int at = created.body().indexOf("\"id\":\"" + prefix) + 6;
+        String tagged = created.body().substring(at, created.body().indexOf('"', at));
+        String secret = tagged.substring(prefix.length() - 2);
+
+        for (String[] asked : new String[][] {
+            {"/v1/responses/" + tagged + "/Cancel", "/v1/responses/{id}/Cancel"},
+            {"/v1/responses/" + tagged + "/input_items/extra", "/v1/responses/{id}/input_items/extra"},
+            {"/v1/conversations/" + tagged + "/items/x/y", "/v1/conversations/{id}/items/x/y"},
+            {"/v1/files/" + tagged, "/v1/files/{id}"},
+        }) {
+            assertThat(gateway.get(asked[0]).statusCode()).as(asked[0]).isEqualTo(404);
+            JsonObject line = gateway.accessLog.next();
+            assertThat(line.getString("path")).isEqualTo(asked[1]);
+            assertThat(line.toString()).as(asked[0]).doesNotContain(secret);
+        }
+    }
+
+    @Test
     void refused413_generatedIdOnTheAnswerInTheLineAndInTheErrorBody() throws Exception {
         engine("");
         RawClient.Answer answer;
