@@ -198,6 +198,7 @@ public final class ResponseRelay {
             BodyTail tail = plan.tail(false);
             tail.append(held.bytes(), 0, held.size());
             writer.accept(held.bytes(), 0, held.size());
+            writer.handOnHeld(); // held up to an idle timeout: an id value kept of it goes, tagged as far as it came
             held.letGo(); // handed on: a stream read for minutes holds its copy buffer and tail only
             return copy(answer, reader, out, writer, new Copy(0, tail));
         }
@@ -360,7 +361,7 @@ public final class ResponseRelay {
             tail.append(reader.buffer, 0, n);
             events.accept(reader.buffer, 0, n);
             if (held.overdue(events.holds())) {
-                events.handOnHeld(); // an event held to be tagged whole, as a held answer (hold())
+                events.handOnHeld(); // an event or an id value held to be tagged, as a held answer (hold())
             }
             n = reader.read();
         }
