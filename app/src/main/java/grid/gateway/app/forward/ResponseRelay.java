@@ -110,7 +110,7 @@ public final class ResponseRelay {
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
         boolean labelledEvents = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
         boolean tagged = plan.rewrite().tagsIds();
-        if (tagged && encoded(answer)) {
+        if (tagged && answer.encoded()) {
             // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
             answer.cut();
             return failedBeforeBody(answer);
@@ -217,22 +217,6 @@ public final class ResponseRelay {
                 answer.status(),
                 new BodyTail(),
                 Optional.of(answer.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.RESET));
-    }
-
-    /** Whether the answer's body is in a content coding other than identity. */
-    private static boolean encoded(UpstreamAnswer answer) {
-        if (!answer.headers().contains(HeaderNames.CONTENT_ENCODING)) {
-            return false;
-        }
-        for (String value : answer.headers().values(HeaderNames.CONTENT_ENCODING)) {
-            for (String coding : value.split(",")) {
-                String token = coding.strip();
-                if (!token.isEmpty() && !token.equalsIgnoreCase("identity")) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /**

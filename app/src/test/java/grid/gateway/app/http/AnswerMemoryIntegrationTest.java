@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -165,6 +166,43 @@ class AnswerMemoryIntegrationTest {
             }
         }
         GatewayHarness.await("the answers ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    @Test
+    void compressedAnswer_relayedAsItCame_keepsNoTailForTheUsageParser() throws Exception {
+        // A client that asked for gzip gets the engine's compressed completion byte for byte; a compressed tail is no
+        // text to read usage in, so none is kept: with all but the last byte at the client, the relay holds its copy
+        // buffer only.
+        byte[] compressed = new byte[256 * 1024];
+        new SplittableRandom(7).nextBytes(compressed);
+        String text = new String(compressed, StandardCharsets.ISO_8859_1);
+        CountDownLatch lastByte = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: "
+                    + compressed.length + "\r\n\r\n" + text.substring(0, text.length() - 1));
+            lastByte.await(GatewayHarness.DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            e.write(text.substring(text.length() - 1));
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            String request = "{\"model\":\"demo-model\",\"prompt\":\"hi\"}";
+            client.send("POST /v1/completions HTTP/1.1\r\nHost: gw\r\nAccept-Encoding: gzip\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + request.length() + "\r\n\r\n"
+                    + request);
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200").containsIgnoringCase("content-encoding: gzip");
+            InputStream in = client.socket.getInputStream();
+            byte[] body = in.readNBytes(compressed.length - 1);
+
+            assertThat(gateway.metric("grid_inflight_answer_bytes", ""))
+                    .as("answer bytes counted with all but the last byte sent")
+                    .isEqualTo(16 * 1024);
+            lastByte.countDown();
+            assertThat(in.read()).isEqualTo(compressed[compressed.length - 1] & 0xFF);
+            assertThat(body).isEqualTo(java.util.Arrays.copyOf(compressed, compressed.length - 1));
+        } finally {
+            lastByte.countDown();
+        }
+        GatewayHarness.await("the answer ended", () -> gateway.server.requestsInFlight() == 0);
         assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
     }
 
