@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -180,80 +178,6 @@ class HeldAnswerIntegrationTest {
             String rest = (begun + client.readUntil("\r\n0\r\n\r\n")).replaceAll("\r\n[0-9a-f]+\r\n", "");
             assertThat(rest).as("the whole id tagged").contains("\"id\":\"resp_east." + DIGEST + ".." + id + end);
         }
-    }
-
-    @Test
-    void answersHeldAtOnce_countedExactly_everyByteGivenBackHoweverEachEnds() throws Exception {
-        // Eight tagged answers held at once, each ending its own way while held: the engine resets, the engine ends
-        // the connection short of its Content-Length, the client goes away, the rest of the answer comes.
-        String[] endings = {"reset", "short", "gone", "whole"};
-        int answers = 2 * endings.length;
-        int length = 60_000;
-        String start = "{\"id\":\"resp_held\",\"object\":\"response\",\"output_text\":\"";
-        String body = start + "h".repeat(length - start.length() - 2) + "\"}";
-        CountDownLatch allHeld = new CountDownLatch(1);
-        engine.script = e -> {
-            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n"
-                    + body.substring(0, 1000));
-            allHeld.await(GatewayHarness.DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
-            if (e.head.contains("resp_reset")) {
-                e.reset();
-            } else if (e.head.contains("resp_short")) {
-                e.write(body.substring(1000, 2000));
-                e.finWithoutCloseNotify();
-            } else if (e.head.contains("resp_gone")) {
-                e.awaitPeerClose(GatewayHarness.DEADLINE.toMillis());
-            } else {
-                e.write(body.substring(1000));
-            }
-        };
-        List<RawClient> clients = new ArrayList<>();
-        try {
-            for (int i = 0; i < answers; i++) {
-                RawClient client = new RawClient(gateway.server.port());
-                clients.add(client);
-                String id = "resp_east." + DIGEST + ".." + endings[i % endings.length] + i;
-                client.send("GET /v1/responses/" + id + " HTTP/1.1\r\nHost: gw\r\n\r\n");
-            }
-            // Each holds its copy buffer (16 KiB) and room for the answer it announced (60,000 bytes), no more.
-            double each = 16 * 1024 + length;
-            GatewayHarness.await(
-                    "every answer held", () -> gateway.metric("grid_inflight_answer_bytes", "") >= answers * each);
-            assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isEqualTo(answers * each);
-
-            for (int i = 0; i < answers; i++) {
-                if (endings[i % endings.length].equals("gone")) {
-                    clients.get(i).close();
-                }
-            }
-            allHeld.countDown();
-            for (int i = 0; i < answers; i++) {
-                String ending = endings[i % endings.length];
-                if (ending.equals("gone")) {
-                    continue;
-                }
-                RawClient.Answer answer = clients.get(i).read();
-                if (ending.equals("whole")) {
-                    assertThat(answer.status()).isEqualTo(200);
-                    assertThat(answer.body()).startsWith("{\"id\":\"resp_east." + DIGEST + "..held\"");
-                } else {
-                    assertThat(answer.status()).as(ending).isEqualTo(502);
-                    assertThat(answer.body()).as(ending).contains("bad_gateway").doesNotContain("resp_");
-                }
-            }
-        } finally {
-            allHeld.countDown();
-            for (RawClient client : clients) {
-                client.close();
-            }
-        }
-        GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
-        assertThat(gateway.metric("grid_inflight_answer_bytes", ""))
-                .as("answer bytes left counted")
-                .isZero();
-        assertThat(gateway.metric("grid_inflight_body_bytes", ""))
-                .as("body bytes left counted")
-                .isZero();
     }
 
     /** One byte of {@code text} at a time, a tenth of the idle timeout apart, until the client has what it waits for. */
