@@ -15,7 +15,10 @@ public interface EventWriter {
     /** The upstream body ended: write whatever is held. */
     void finish() throws IOException;
 
-    /** Whether bytes already accepted are held back from the client now (an event buffered to be tagged whole). */
+    /**
+     * Whether bytes already accepted are held back from the client now (an event buffered to be tagged whole, an id
+     * value held until its closing quote).
+     */
     default boolean holds() {
         return false;
     }

@@ -2,9 +2,9 @@ package grid.gateway.app.forward;
 
 /**
  * Times how long a relay's writer has held an answer's bytes back from the client (an event buffered to be tagged
- * whole), so that the relay hands them on once they were held an idle timeout: nothing held goes to the client, and an
- * engine that trickles an event (each read within the idle timeout) would otherwise keep it from the client for as
- * long as it trickles (docs/design.md §H20).
+ * whole, an id value held until its closing quote), so that the relay hands them on once they were held an idle
+ * timeout: nothing held goes to the client, and an engine that trickles an event or an id (each read within the idle
+ * timeout) would otherwise keep it from the client for as long as it trickles (docs/design.md §H20).
  *
  * <p>Not thread-safe; one per answer, on the relay's thread.
  */

@@ -110,7 +110,7 @@ public final class ResponseRelay {
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
         boolean labelledEvents = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
         boolean tagged = plan.rewrite().tagsIds();
-        if (tagged && encoded(answer)) {
+        if (tagged && answer.encoded()) {
             // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
             answer.cut();
             return failedBeforeBody(answer);
@@ -198,6 +198,7 @@ public final class ResponseRelay {
             BodyTail tail = plan.tail(false);
             tail.append(held.bytes(), 0, held.size());
             writer.accept(held.bytes(), 0, held.size());
+            writer.handOnHeld(); // held up to an idle timeout: an id value kept of it goes, tagged as far as it came
             held.letGo(); // handed on: a stream read for minutes holds its copy buffer and tail only
             return copy(answer, reader, out, writer, new Copy(0, tail));
         }
@@ -216,22 +217,6 @@ public final class ResponseRelay {
                 answer.status(),
                 new BodyTail(),
                 Optional.of(answer.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.RESET));
-    }
-
-    /** Whether the answer's body is in a content coding other than identity. */
-    private static boolean encoded(UpstreamAnswer answer) {
-        if (!answer.headers().contains(HeaderNames.CONTENT_ENCODING)) {
-            return false;
-        }
-        for (String value : answer.headers().values(HeaderNames.CONTENT_ENCODING)) {
-            for (String coding : value.split(",")) {
-                String token = coding.strip();
-                if (!token.isEmpty() && !token.equalsIgnoreCase("identity")) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /**
@@ -360,7 +345,7 @@ public final class ResponseRelay {
             tail.append(reader.buffer, 0, n);
             events.accept(reader.buffer, 0, n);
             if (held.overdue(events.holds())) {
-                events.handOnHeld(); // an event held to be tagged whole, as a held answer (hold())
+                events.handOnHeld(); // an event or an id value held to be tagged, as a held answer (hold())
             }
             n = reader.read();
         }

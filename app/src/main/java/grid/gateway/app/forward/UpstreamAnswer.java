@@ -1,5 +1,6 @@
 package grid.gateway.app.forward;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,6 +65,25 @@ public final class UpstreamAnswer {
     /** Whether a body follows the head: not for a HEAD answer, 204, 304 or an empty 205. */
     public boolean hasBody() {
         return head.hasBody();
+    }
+
+    /**
+     * Whether the body is in a content coding other than identity ({@code gzip}, {@code br}, ...): its bytes are then
+     * no text to find ids or usage in.
+     */
+    public boolean encoded() {
+        if (!head.headers().contains(HeaderNames.CONTENT_ENCODING)) {
+            return false;
+        }
+        for (String value : head.headers().values(HeaderNames.CONTENT_ENCODING)) {
+            for (String coding : value.split(",")) {
+                String token = coding.strip();
+                if (!token.isEmpty() && !token.equalsIgnoreCase("identity")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The body's announced length, or -1 when it is chunked or ends with the connection. */

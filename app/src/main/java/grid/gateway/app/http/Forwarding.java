@@ -7,6 +7,7 @@ import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.SendDeadline;
+import grid.gateway.app.forward.UpstreamAnswer;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
@@ -240,9 +241,13 @@ final class Forwarding {
                 : NO_FIRST_TOKEN;
     }
 
-    /** Whether the answer's usage is read: a 2xx answer to a request that computed a prompt. */
-    private static boolean readsUsage(int status, ForwardRequest request) {
-        return status >= 200 && status < 300 && request.prefills();
+    /**
+     * Whether the answer's usage is read: a 2xx answer to a request that computed a prompt, in no content coding (a
+     * client that asked for gzip gets the engine's compressed body as it came; its tail is no text, so none is kept).
+     */
+    private static boolean readsUsage(UpstreamAnswer answer, ForwardRequest request) {
+        int status = answer.status();
+        return status >= 200 && status < 300 && request.prefills() && !answer.encoded();
     }
 
     /** Learns from the status (2xx confirms the blocks there, 429/5xx drops them), relays, then reads the usage. */
@@ -267,7 +272,7 @@ final class Forwarding {
                 request.access(),
                 new SendDeadline(extras.sendTimeout(), request.progress(), extras.events()::sendTimedOut),
                 request.memory(),
-                readsUsage(status, request));
+                readsUsage(answered.answer(), request));
         RelayResult result = relay.relay(answered.answer(), response, plan);
         if (result.failedBeforeBody().isPresent() && clientGone()) {
             return; // the answer's head had come, its body not yet (a stream's headers, then a long prefill)
@@ -277,7 +282,7 @@ final class Forwarding {
             extras.events().upstreamFailed(cluster.id(), failure);
             request.access().upstreamFailed(failure);
             answerFailure(decision, failure, request, response);
-        } else if (readsUsage(status, request)) {
+        } else if (readsUsage(answered.answer(), request)) {
             usage(decision, extras.usage().apply(result.tail().bytes()), request);
         }
     }

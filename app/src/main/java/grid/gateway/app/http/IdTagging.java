@@ -88,7 +88,29 @@ final class IdTagging implements AnswerRewrite {
     @Override
     public EventWriter json(OutputStream out) {
         JsonIdStream json = new JsonIdStream(tag);
-        return writer(out, json::accept, json::finish);
+        EventWriter writer = writer(out, json::accept, json::finish);
+        return new EventWriter() {
+            @Override
+            public void accept(byte[] bytes, int offset, int length) throws IOException {
+                writer.accept(bytes, offset, length);
+            }
+
+            @Override
+            public void finish() throws IOException {
+                writer.finish();
+            }
+
+            @Override
+            public boolean holds() {
+                return json.held() > 0;
+            }
+
+            @Override
+            public void handOnHeld() throws IOException {
+                json.handOnHeld(sink(out));
+                out.flush();
+            }
+        };
     }
 
     /** What a tagger hands on is written to {@code out}, which is flushed once per upstream read and at the end. */

@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * page was cut short, and its last sample may have lost digits.
  *
  * <p>What a page holds is counted in the memory all scrapes share ({@link ScrapeMemory}): its buffer as it grows, then
- * the text decoded from it while the caller's reader parses it, all given back once parsed. A page the shared memory
- * has no room for fails its scrape.
+ * the text decoded from it (reserved before it is decoded) while the caller's reader parses it, all given back once
+ * parsed. A page the shared memory has no room for fails its scrape.
  *
  * <p>The read timeout bounds each read only: an engine that trickles its TLS handshake or its answer's head, a byte
  * now and then, would hold the GET (and its cluster's scrapes, since no other starts while one runs) for hours. So an
@@ -206,14 +206,27 @@ final class PodFetch {
         if (size > 0 && page[size - 1] != '\n') {
             return new Fetched.Failed<>("exposition cut short or not Prometheus text: its last line has no line feed");
         }
-        String text = new String(page, 0, size, StandardCharsets.UTF_8);
-        // One byte a character when the page is ASCII (a compact string), else at most two.
-        if (!held.reserve(text.length() == size ? size : 2L * text.length())) {
+        // The text is reserved before it is made, so that pages near the limit cannot together hold twice the shared
+        // memory while each decodes: one byte a character when the page is ASCII (a compact string), else at most
+        // two for each byte (a character takes one byte of UTF-8 at least).
+        boolean ascii = ascii(page, size);
+        long textBytes = ascii ? size : 2L * size;
+        if (!held.reserve(textBytes)) {
             return memorySpent();
         }
-        held.release(page.length);
+        String text = new String(page, 0, size, StandardCharsets.UTF_8);
+        held.release(page.length + (ascii ? 0 : textBytes - 2L * text.length()));
         page = null; // the buffer is let go of before the text is parsed
         return new Fetched.Answered<>(reader.apply(text));
+    }
+
+    private static boolean ascii(byte[] page, int size) {
+        for (int i = 0; i < size; i++) {
+            if (page[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private <T> Fetched<T> memorySpent() {

@@ -2,7 +2,6 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
-import grid.gateway.routing.tag.IdKind;
 import grid.gateway.routing.text.JsonEscape;
 import grid.gateway.routing.text.JsonTokenizer;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +13,8 @@ import java.util.function.UnaryOperator;
  * {@link ResponseIdTagger} (a string value, not escaped, starting with {@code resp_} or {@code conv_}, of a member
  * named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth), without ever holding the
  * text: every byte is handed on as soon as it is read, but the content of such a member's value, held until its closing
- * quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: no tag carries one).
+ * quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: no tag carries one), or until the
+ * caller, which times the hold, hands it on ({@link #handOnHeld}).
  *
  * <pre>
  *   bytes ──accept──> structure (depth, object or array, expecting a name, colon, value, comma)
@@ -36,6 +36,7 @@ public final class JsonIdStream {
     public static final int MAX_VALUE = 1024;
 
     private static final int MAX_NAME = 6 * 20;
+
     private static final byte[] ID = ascii("id");
     private static final byte[] PREVIOUS_RESPONSE_ID = ascii("previous_response_id");
     private static final byte[] CONVERSATION = ascii("conversation");
@@ -57,7 +58,6 @@ public final class JsonIdStream {
         LITERAL
     }
 
-    private final UnaryOperator<String> tag;
     private final long[] objects = new long[(JsonTokenizer.MAX_DEPTH + 63) / 64];
     private int depth;
     private Expect expect = Expect.VALUE;
@@ -69,13 +69,12 @@ public final class JsonIdStream {
     private boolean escaped;
     /** The member whose value comes next is an id member. */
     private boolean idMember;
-    /** The current string is an id member's value, held in {@link #held}. */
+    /** The current string is an id member's value, held in {@link #id}. */
     private boolean holding;
 
     private final byte[] name = new byte[MAX_NAME];
     private int nameLength;
-    private byte[] held = new byte[64];
-    private int heldLength;
+    private final HeldId id;
 
     /**
      * A stream for one text.
@@ -84,12 +83,12 @@ public final class JsonIdStream {
      *     {@link IllegalArgumentException}, which leaves the id as it is
      */
     public JsonIdStream(UnaryOperator<String> tag) {
-        this.tag = requireNonNull(tag, "tag");
+        this.id = new HeldId(requireNonNull(tag, "tag"));
     }
 
     /** The bytes held now: the content of an id value read so far. */
     public int held() {
-        return heldLength;
+        return id.length();
     }
 
     /** Takes the next {@code length} bytes of the text and hands on everything they let go, in order. */
@@ -103,6 +102,14 @@ public final class JsonIdStream {
                 // A byte kept in the held value moves the run past it; at the value's end the byte is handed on.
                 run = hold(b, sink) ? i : i + 1;
                 i++;
+            } else if (id.awaitsPrefix() && escape == 0 && id.continuesPrefix(b)) {
+                i++;
+                byte[] middle = id.tagMiddle();
+                if (middle != null) {
+                    emit(bytes, run, i - run, sink);
+                    emit(middle, 0, middle.length, sink);
+                    run = i;
+                }
             } else if (token == Token.VALUE && escape == 0 && plain(b)) {
                 i = plainRun(bytes, i, end); // the bulk of a long string value, handed on in the run
             } else if (token == Token.LITERAL) {
@@ -125,6 +132,18 @@ public final class JsonIdStream {
             }
         }
         emit(bytes, run, end - run, sink);
+    }
+
+    /**
+     * Hands on the id value held so far without waiting for its closing quote, as the start of its tag where it can
+     * be ({@link HeldId#handOn}): a relay holds nothing back from its client for much longer than an idle timeout
+     * (docs/design.md §H20), and an engine may trickle an id a byte at a time. The rest of the value passes as read.
+     */
+    public void handOnHeld(EventSink sink) {
+        if (holding && id.length() > 0) {
+            id.handOn(escaped, sink);
+            holding = false;
+        }
     }
 
     /** The text ended: hands on a value still held, as it is. */
@@ -222,7 +241,7 @@ public final class JsonIdStream {
         } else if (expect == Expect.VALUE || expect == Expect.VALUE_OR_END) {
             token = Token.VALUE;
             holding = idMember;
-            heldLength = 0;
+            id.clear();
         } else {
             broken = true;
         }
@@ -289,42 +308,23 @@ public final class JsonIdStream {
             release(sink);
             return true;
         }
-        if (heldLength == MAX_VALUE) {
+        if (id.length() == MAX_VALUE) {
             // No tag carries a value this long: what is held goes on as it is, and this byte and the rest with it.
             release(sink);
             holding = false;
             return true;
         }
-        if (heldLength == held.length) {
-            held = Arrays.copyOf(held, Math.min(MAX_VALUE, held.length * 4));
-        }
-        held[heldLength++] = b;
+        id.add(b, MAX_VALUE);
         return false;
     }
 
     /** Hands on what is held: tagged when it is a whole, unescaped id value, else as it was. */
     private void release(EventSink sink) {
-        if (heldLength == 0) {
+        if (id.length() == 0) {
             holding = false;
             return;
         }
-        byte[] out = held;
-        int length = heldLength;
-        boolean whole = !holding && token == Token.NONE && !broken;
-        if (whole && !escaped && IdKind.hasPrefix(held, 0, heldLength)) {
-            String engineId = new String(held, 0, heldLength, StandardCharsets.UTF_8);
-            try {
-                String tagged = tag.apply(engineId);
-                if (!tagged.equals(engineId)) {
-                    out = JsonStrings.content(tagged);
-                    length = out.length;
-                }
-            } catch (IllegalArgumentException refused) {
-                // Left as it is.
-            }
-        }
-        heldLength = 0;
-        emit(out, 0, length, sink);
+        id.release(!holding && token == Token.NONE && !broken, escaped, sink);
     }
 
     private void valueDone() {

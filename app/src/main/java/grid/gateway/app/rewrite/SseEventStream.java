@@ -9,7 +9,8 @@ import java.util.function.UnaryOperator;
  * a client parses; every other line (a comment, {@code event}, {@code id}, {@code retry}) and every line end is handed
  * on as it is.
  *
- * <p>Memory: at most the five bytes of a field name being read, and what the JSON stream holds.
+ * <p>Memory: at most the five bytes of a field name being read, and what the JSON stream holds; both are handed on
+ * when the caller, which times what is held, asks ({@link #handOnHeld}).
  *
  * <p>Not thread-safe; one per event.
  */
@@ -30,6 +31,9 @@ final class SseEventStream {
     private final JsonIdStream json;
     private final byte[] field = new byte[DATA.length];
     private int fieldLength;
+    /** How many of the field name's bytes read so far already went out ({@link #handOnHeld}). */
+    private int fieldSent;
+
     private Line line = Line.FIELD;
     private boolean afterCr;
     private boolean dataSeen;
@@ -67,11 +71,34 @@ final class SseEventStream {
 
     /** The event ended: hands on what is held. */
     void finish(EventSink sink) {
-        if (fieldLength > 0) {
-            sink.event(field, 0, fieldLength);
-            fieldLength = 0;
-        }
+        flushField(sink);
         json.finish(sink);
+    }
+
+    /** Whether bytes read are held back now: a field name being read, or an id value. */
+    boolean holds() {
+        return fieldLength > fieldSent || json.held() > 0;
+    }
+
+    /**
+     * Hands on what is held now without waiting for what decides it (the relay held it an idle timeout): the field
+     * name's bytes so far, and the id value held, tagged as far as it came ({@link JsonIdStream#handOnHeld}).
+     */
+    void handOnHeld(EventSink sink) {
+        if (fieldLength > fieldSent) {
+            sink.event(field, fieldSent, fieldLength - fieldSent);
+            fieldSent = fieldLength;
+        }
+        json.handOnHeld(sink);
+    }
+
+    /** Hands on the field name's bytes not yet sent, and starts the next name. */
+    private void flushField(EventSink sink) {
+        if (fieldLength > fieldSent) {
+            sink.event(field, fieldSent, fieldLength - fieldSent);
+        }
+        fieldLength = 0;
+        fieldSent = 0;
     }
 
     private void lineEnd(byte[] b, int at, EventSink sink) {
@@ -83,10 +110,7 @@ final class SseEventStream {
             } else if (line == Line.FIELD && fieldLength == DATA.length - 1) {
                 startData(); // "data" alone: an empty value
             }
-            if (fieldLength > 0) {
-                sink.event(field, 0, fieldLength);
-                fieldLength = 0;
-            }
+            flushField(sink);
             line = Line.FIELD;
         }
         sink.event(b, at, 1);
@@ -95,17 +119,13 @@ final class SseEventStream {
     /** Reads a field name's byte: {@code data:} starts a data value, anything else a line passed as it is. */
     private int field(byte[] b, int at, EventSink sink) {
         if (b[at] != DATA[fieldLength]) {
-            if (fieldLength > 0) {
-                sink.event(field, 0, fieldLength);
-                fieldLength = 0;
-            }
+            flushField(sink);
             line = Line.OTHER;
             return at;
         }
         field[fieldLength++] = b[at];
         if (fieldLength == DATA.length) {
-            sink.event(field, 0, fieldLength);
-            fieldLength = 0;
+            flushField(sink);
             startData();
             line = Line.DATA_SPACE;
         }

@@ -105,26 +105,38 @@ public final class SseIdTagger {
     }
 
     /**
-     * Whether bytes of an event are held now, waiting for the event's blank line (not an event whose blank line ended
-     * with a CR and whose possible LF is awaited: one byte decides it).
+     * Whether bytes of an event are held now: an event waiting for its blank line (not an event whose blank line ended
+     * with a CR and whose possible LF is awaited: one byte decides it), or, in an event tagged as it streams, a field
+     * name or an id value waiting for its end.
      */
     public boolean holds() {
-        return size > 0 && streaming == null && !framing.isEndPending();
+        SseEventStream open = streaming;
+        if (open != null) {
+            return open.holds();
+        }
+        return size > 0 && !framing.isEndPending();
     }
 
     /**
-     * Hands on the event held now as if it had outgrown the limit: tagged as it streams from here ({@link
-     * SseEventStream}), so an event that comes slowly is not held back for as long as it comes. Nothing when
+     * Hands on what is held now: the event held as if it had outgrown the limit, tagged as it streams from here
+     * ({@link SseEventStream}), and in an event tagged as it streams what its stream holds (an id value as far as it
+     * came, tagged), so an event that comes slowly is not held back for as long as it comes. Nothing when
      * {@link #holds()} is false.
      */
     public void streamHeld(EventSink sink) {
         requireNonNull(sink, "sink");
-        if (holds()) {
-            SseEventStream stream = new SseEventStream(tagger.tagFunction());
-            stream.accept(buffer, 0, size, sink);
-            streaming = stream;
+        if (!holds()) {
+            return;
+        }
+        SseEventStream open = streaming;
+        if (open == null) {
+            open = new SseEventStream(tagger.tagFunction());
+            open.accept(buffer, 0, size, sink);
+            streaming = open;
             size = 0;
         }
+        // What the stream holds of the event's bytes was held as long as the event: it goes now too.
+        open.handOnHeld(sink);
     }
 
     /** The bytes held for the current event: never more than {@code maxEventBytes + 1}. */

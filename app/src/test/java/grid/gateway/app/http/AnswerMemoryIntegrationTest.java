@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -165,6 +166,118 @@ class AnswerMemoryIntegrationTest {
             }
         }
         GatewayHarness.await("the answers ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+    }
+
+    @Test
+    void answersHeldAtOnce_countedExactly_everyByteGivenBackHoweverEachEnds() throws Exception {
+        // Eight tagged answers held at once (the idle timeout far off), each ending its own way while held: the engine
+        // resets, the engine ends
+        // the connection short of its Content-Length, the client goes away, the rest of the answer comes.
+        String[] endings = {"reset", "short", "gone", "whole"};
+        int answers = 2 * endings.length;
+        int length = 60_000;
+        String start = "{\"id\":\"resp_held\",\"object\":\"response\",\"output_text\":\"";
+        String body = start + "h".repeat(length - start.length() - 2) + "\"}";
+        CountDownLatch allHeld = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n"
+                    + body.substring(0, 1000));
+            allHeld.await(GatewayHarness.DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            if (e.head.contains("resp_reset")) {
+                e.reset();
+            } else if (e.head.contains("resp_short")) {
+                e.write(body.substring(1000, 2000));
+                e.finWithoutCloseNotify();
+            } else if (e.head.contains("resp_gone")) {
+                e.awaitPeerClose(GatewayHarness.DEADLINE.toMillis());
+            } else {
+                e.write(body.substring(1000));
+            }
+        };
+        List<RawClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < answers; i++) {
+                RawClient client = new RawClient(gateway.server.port());
+                clients.add(client);
+                String id = "resp_east." + DIGEST + ".." + endings[i % endings.length] + i;
+                client.send("GET /v1/responses/" + id + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            }
+            // Each holds its copy buffer (16 KiB) and room for the answer it announced (60,000 bytes), no more.
+            double each = 16 * 1024 + length;
+            GatewayHarness.await(
+                    "every answer held", () -> gateway.metric("grid_inflight_answer_bytes", "") >= answers * each);
+            assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isEqualTo(answers * each);
+
+            for (int i = 0; i < answers; i++) {
+                if (endings[i % endings.length].equals("gone")) {
+                    clients.get(i).close();
+                }
+            }
+            allHeld.countDown();
+            for (int i = 0; i < answers; i++) {
+                String ending = endings[i % endings.length];
+                if (ending.equals("gone")) {
+                    continue;
+                }
+                RawClient.Answer answer = clients.get(i).read();
+                if (ending.equals("whole")) {
+                    assertThat(answer.status()).isEqualTo(200);
+                    assertThat(answer.body()).startsWith("{\"id\":\"resp_east." + DIGEST + "..held\"");
+                } else {
+                    assertThat(answer.status()).as(ending).isEqualTo(502);
+                    assertThat(answer.body()).as(ending).contains("bad_gateway").doesNotContain("resp_");
+                }
+            }
+        } finally {
+            allHeld.countDown();
+            for (RawClient client : clients) {
+                client.close();
+            }
+        }
+        GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", ""))
+                .as("answer bytes left counted")
+                .isZero();
+        assertThat(gateway.metric("grid_inflight_body_bytes", ""))
+                .as("body bytes left counted")
+                .isZero();
+    }
+
+    @Test
+    void compressedAnswer_relayedAsItCame_keepsNoTailForTheUsageParser() throws Exception {
+        // A client that asked for gzip gets the engine's compressed completion byte for byte; a compressed tail is no
+        // text to read usage in, so none is kept: with all but the last byte at the client, the relay holds its copy
+        // buffer only.
+        byte[] compressed = new byte[256 * 1024];
+        new SplittableRandom(7).nextBytes(compressed);
+        String text = new String(compressed, StandardCharsets.ISO_8859_1);
+        CountDownLatch lastByte = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: "
+                    + compressed.length + "\r\n\r\n" + text.substring(0, text.length() - 1));
+            lastByte.await(GatewayHarness.DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            e.write(text.substring(text.length() - 1));
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            String request = "{\"model\":\"demo-model\",\"prompt\":\"hi\"}";
+            client.send("POST /v1/completions HTTP/1.1\r\nHost: gw\r\nAccept-Encoding: gzip\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + request.length() + "\r\n\r\n"
+                    + request);
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200").containsIgnoringCase("content-encoding: gzip");
+            InputStream in = client.socket.getInputStream();
+            byte[] body = in.readNBytes(compressed.length - 1);
+
+            assertThat(gateway.metric("grid_inflight_answer_bytes", ""))
+                    .as("answer bytes counted with all but the last byte sent")
+                    .isEqualTo(16 * 1024);
+            lastByte.countDown();
+            assertThat(in.read()).isEqualTo(compressed[compressed.length - 1] & 0xFF);
+            assertThat(body).isEqualTo(java.util.Arrays.copyOf(compressed, compressed.length - 1));
+        } finally {
+            lastByte.countDown();
+        }
+        GatewayHarness.await("the answer ended", () -> gateway.server.requestsInFlight() == 0);
         assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
     }
 

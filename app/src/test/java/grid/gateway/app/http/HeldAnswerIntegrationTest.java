@@ -129,4 +129,70 @@ class HeldAnswerIntegrationTest {
             assertThat(rest).contains(text + "\"}}\n\n");
         }
     }
+
+    @Test
+    void taggedAnswerWhoseIdIsTrickledIn_clientGetsTheStartOfItsTagWithinTheIdleTimeout() throws Exception {
+        // The id itself comes a byte at a time: the tagger holds an id value until its closing quote, so the hold's
+        // bound must reach it too, or the client waits for as long as the engine trickles the id.
+        String start = "{\"object\":\"response\",\"id\":\"resp_";
+        String id = "s".repeat(400);
+        String end = "\",\"status\":\"completed\"}";
+        String body = start + id + end;
+        engine.script = e -> {
+            e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                    + start);
+            e.write(trickled(id, i -> e.write(id.substring(i, i + 1))) + end);
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            // Ten idle timeouts for the id's tagged start: a hold until its closing quote would take 20 s.
+            client.socket.setSoTimeout(10 * IDLE_TIMEOUT_MS);
+            client.send("GET /v1/responses/" + TAGGED + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+            // The id's start may come in a chunk of its own.
+            String begun = client.readUntil("resp_east." + DIGEST + "..s");
+            clientHasTheHead.countDown();
+            client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+            String rest = (begun + client.readUntil("\r\n0\r\n\r\n")).replaceAll("\r\n[0-9a-f]+\r\n", "");
+            assertThat(rest).as("the whole id tagged").contains("\"id\":\"resp_east." + DIGEST + ".." + id + end);
+        }
+    }
+
+    @Test
+    void taggedStreamEventWhoseIdIsTrickledIn_clientGetsTheStartOfItsTagWithinTheIdleTimeout() throws Exception {
+        String start = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_";
+        String id = "s".repeat(400);
+        String end = "\"}}\n\n";
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk(start));
+            String left = trickled(id, i -> e.write(UpstreamFaultsIntegrationTest.chunk(id.substring(i, i + 1))));
+            e.write(UpstreamFaultsIntegrationTest.chunk(left + end) + "0\r\n\r\n");
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            // Ten idle timeouts for the id's tagged start: a hold until its closing quote would take 20 s.
+            client.socket.setSoTimeout(10 * IDLE_TIMEOUT_MS);
+            assertThat(client.readHead()).startsWith("HTTP/1.1 200");
+            String begun = client.readUntil("resp_east." + DIGEST + "..s");
+            clientHasTheHead.countDown();
+            client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+            String rest = (begun + client.readUntil("\r\n0\r\n\r\n")).replaceAll("\r\n[0-9a-f]+\r\n", "");
+            assertThat(rest).as("the whole id tagged").contains("\"id\":\"resp_east." + DIGEST + ".." + id + end);
+        }
+    }
+
+    /** One byte of {@code text} at a time, a tenth of the idle timeout apart, until the client has what it waits for. */
+    private String trickled(String text, ByteWrite write) throws Exception {
+        int i = 0;
+        while (i < text.length() && !clientHasTheHead.await(IDLE_TIMEOUT_MS / 10, TimeUnit.MILLISECONDS)) {
+            write.at(i);
+            i++;
+        }
+        return text.substring(i);
+    }
+
+    /** Writes the byte at an index of what is trickled. */
+    @FunctionalInterface
+    private interface ByteWrite {
+        void at(int index) throws Exception;
+    }
 }

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -324,5 +325,36 @@ class PodFetchTest {
         script = "OVERSIZE Content-Length: 2147483647\r\n\r\n";
         assertThat(get()).isInstanceOf(PodFetch.Fetched.Failed.class);
         assertThat(memory.inUse()).isZero();
+    }
+
+    @Test
+    void pageWhoseTextTheMemoryHasNoRoomFor_failsBeforeTheTextIsMade() {
+        // A 3 MiB page read into a 4 MiB buffer; its text would take 3 MiB more, which the memory does not hold.
+        int size = 3 << 20;
+        String line = "# HELP a line of a large page\n";
+        String page = line.repeat(size / line.length() + 1).substring(0, size - 1) + "\n";
+        script = "HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n" + page + " CLOSE";
+        long buffers = 0; // every buffer the page grows through: 16 KiB, 32 KiB, ... 4 MiB
+        for (long capacity = PodFetch.FIRST_BUFFER; capacity < 2L * size; capacity *= 2) {
+            buffers += capacity;
+        }
+        // Room for the buffer's growth from 2 MiB to 4 MiB (6 MiB at once), not for the 4 MiB and the text (7 MiB).
+        ScrapeMemory small = new ScrapeMemory(13L << 19);
+        PodFetch tight = new PodFetch(clock, watchdog, Duration.ofMinutes(1), small);
+        get(tight); // warm: classes, code paths
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().threadId();
+
+        long before = threads.getThreadAllocatedBytes(thread);
+        PodFetch.Fetched<String> fetched = get(tight);
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+
+        assertThat(fetched)
+                .isEqualTo(new PodFetch.Fetched.Failed<>(
+                        "not read: the scrapes' page memory (" + small.limit() + " bytes) is spent"));
+        assertThat(allocated)
+                .as("bytes allocated: the page's buffers, not its text")
+                .isLessThan(buffers + size / 3);
+        assertThat(small.inUse()).isZero();
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.routing.testing.SeededTrials;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -120,5 +121,47 @@ class JsonIdStreamTest {
         SeededTrials.forAll(0x5EEEL, 10_000, random -> Hostile.mutate(original, random), bytes -> {
             assertThat(stream(bytes, bytes.length / 3).length).isGreaterThanOrEqualTo(bytes.length);
         });
+    }
+
+    @Test
+    void handOnHeld_atEveryByteOfEachId_nothingHeld_everyByteSoFarOut_theWholeTextTaggedAsUnsplit() {
+        // An engine trickling an id a byte at a time: the relay hands on what the tagger holds after an idle timeout.
+        String json = "{\"id\":\"resp_abc123\",\"conversation\":{\"id\":\"conv_q-7\"},\"x\":\"resp_text\"}";
+        byte[] bytes = utf8(json);
+        String whole = text(WHOLE.tagJson(bytes));
+        String middle = "east.1ef772aa..";
+        for (int cut = 0; cut <= bytes.length; cut++) {
+            JsonIdStream stream = new JsonIdStream(Fixtures.TAG);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            EventSink sink = out::write;
+            stream.accept(bytes, 0, cut, sink);
+            stream.handOnHeld(sink);
+            assertThat(stream.held()).as("cut at %d", cut).isZero();
+            assertThat(text(out.toByteArray()).replace(middle, ""))
+                    .as("out at a hand-on after %d bytes", cut)
+                    .isEqualTo(json.substring(0, cut));
+            stream.accept(bytes, cut, bytes.length - cut, sink);
+            stream.finish(sink);
+            assertThat(text(out.toByteArray())).as("cut at %d", cut).isEqualTo(whole);
+        }
+    }
+
+    @Test
+    void handOnHeld_valueNoTagCarries_handedOnAsItCame() {
+        // Not an id prefix, an escape, a byte no id holds: what no tag carries goes out untouched.
+        for (String value : new String[] {"msg_abc", "resp_a\\u0062", "resp_été", "rex"}) {
+            String json = "{\"id\":\"" + value + "\"}";
+            byte[] bytes = utf8(json);
+            int cut = bytes.length - 3; // inside the value
+            JsonIdStream stream = new JsonIdStream(Fixtures.TAG);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            EventSink sink = out::write;
+            stream.accept(bytes, 0, cut, sink);
+            stream.handOnHeld(sink);
+            assertThat(text(out.toByteArray())).as(value).isEqualTo(text(Arrays.copyOf(bytes, cut)));
+            stream.accept(bytes, cut, bytes.length - cut, sink);
+            stream.finish(sink);
+            assertThat(text(out.toByteArray())).as(value).isEqualTo(json);
+        }
     }
 }

@@ -22,6 +22,8 @@ class SseIdTaggerTest {
     private static final ResponseIdTagger TAGGER = new ResponseIdTagger(Fixtures.TAG);
     private static final String DATA_A = "data: {\"id\":\"resp_a\"}";
     private static final String DATA_A_TAGGED = "data: {\"id\":\"resp_east.1ef772aa..a\"}";
+    /** What a tag puts in after an engine id's prefix. */
+    private static final String MIDDLE = "east.1ef772aa..";
 
     /** What one run handed to the sink: each call's bytes, copied. */
     private record Run(List<byte[]> raw) {
@@ -304,8 +306,10 @@ class SseIdTaggerTest {
             assertThat(tagger.holds()).as("cut at %d", cut).isTrue();
             tagger.streamHeld(sink);
             assertThat(tagger.holds()).isFalse();
-            // All of it handed on but a field name or an id value being read.
-            assertThat(out.size()).isGreaterThanOrEqualTo(cut - 8);
+            // All of it handed on, a field name or an id value being read too (an id as the start of its tag).
+            assertThat(text(out.toByteArray()).replace(MIDDLE, ""))
+                    .as("out at a hand-on after %d bytes", cut)
+                    .isEqualTo(stream.substring(0, cut));
             int secondEventStarted = firstEventEnd + 1 + 8;
             tagger.accept(bytes, cut, secondEventStarted - cut, sink);
             assertThat(tagger.holds()).as("the next event held again").isTrue();
@@ -313,5 +317,27 @@ class SseIdTaggerTest {
             tagger.finish(sink);
             assertThat(text(out.toByteArray())).as("cut at %d", cut).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void eventTaggedAsItStreams_idValueHeld_holds_handedOnAsTheStartOfItsTag() {
+        // An event past the limit is tagged as it streams; an id value in it trickled in is held until handed on.
+        String stream = "data: {\"text\":\"" + "x".repeat(100) + "\",\"id\":\"resp_abcdef\"}\n\n" + DATA_A + "\n\n";
+        String expected = stream.replace("resp_", "resp_" + MIDDLE);
+        byte[] bytes = utf8(stream);
+        int insideTheId = stream.indexOf("resp_abc") + "resp_abc".length();
+        SseIdTagger tagger = new SseIdTagger(TAGGER, 64);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        EventSink sink = out::write;
+        tagger.accept(bytes, 0, insideTheId, sink);
+
+        assertThat(tagger.holds()).isTrue();
+        tagger.streamHeld(sink);
+        assertThat(tagger.holds()).isFalse();
+        assertThat(text(out.toByteArray()))
+                .isEqualTo(stream.substring(0, insideTheId).replace("resp_", "resp_" + MIDDLE));
+        tagger.accept(bytes, insideTheId, bytes.length - insideTheId, sink);
+        tagger.finish(sink);
+        assertThat(text(out.toByteArray())).isEqualTo(expected);
     }
 }
