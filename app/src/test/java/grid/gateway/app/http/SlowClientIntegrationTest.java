@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A client that stops reading its answer, on real sockets: after {@code server.send_timeout_ms} without taking a byte,
  * its connection is closed, and with it the answer's upstream connection (the engine stops), the request, and the
- * body bytes it held; over plain HTTP and over TLS. The engine streams without end, so only the gateway's cut can stop
+ * body bytes it held; over plain HTTP and over TLS. Its access line ends {@code send_timeout}, not {@code client_gone}:
+ * the client did not leave, the gateway cut it. The engine streams without end, so only the gateway's cut can stop
  * it. What is asserted is that the cut happens and what it frees, not when: the timeout itself is the alarm's, tested
  * on a manual clock in {@code IdleAlarmTest}.
  */
@@ -98,6 +99,10 @@ class SlowClientIntegrationTest {
                     .isTrue();
             GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
             assertThat(gateway.metric("grid_inflight_body_bytes", "")).isZero();
+            // The gateway closed the connection, the client did not leave: the access line and the metric say so.
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("send_timeout");
+            assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                    .isEqualTo(1);
             // What the client can still read ends abnormally: the connection was closed mid-stream.
             assertThat(drainsToAnAbnormalEnd(in)).isTrue();
         }
