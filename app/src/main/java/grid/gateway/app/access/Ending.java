@@ -25,6 +25,8 @@ public enum Ending {
      * closed its connection (and a relayed answer's upstream connection).
      */
     SEND_TIMEOUT,
+    /** Still in flight at a graceful shutdown's grace deadline: the gateway cut it (and its upstream connection). */
+    SHUTDOWN_CUT,
     /** A fault in the gateway. */
     ERROR;
 
@@ -47,6 +49,9 @@ public enum Ending {
      */
     static Ending of(
             AccessRecord record, @Nullable RuntimeException thrown, boolean writeFailed, boolean sent, int status) {
+        if (record.shutdownCut) {
+            return SHUTDOWN_CUT; // whatever the cut made the request throw: a client write or an upstream read ended
+        }
         if (thrown != null && SendTimedOut.in(thrown)) {
             return SEND_TIMEOUT; // a failed write, but the gateway closed the connection, not the client
         }

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.GatewayServer;
 import grid.gateway.app.tls.TestPki;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +86,25 @@ class SlowClientIntegrationTest {
                 """.formatted(listener.cert(), listener.key()), Optional.of(pki.trustOnly()));
         Socket client = pki.trustOnly().getSocketFactory().createSocket();
         stallAfterTheHead(client);
+    }
+
+    @Test
+    void clientStillReadingAtTheShutdownGraceDeadline_cut_accessLineSaysShutdownCut() throws Exception {
+        start("  send_timeout_ms: 60000\n", Optional.empty());
+        try (Socket client = new Socket()) {
+            InputStream in =
+                    RawHttp.postChat(client, gateway.server.port(), 4096, 20_000, UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+
+            // A stream longer than the grace, its client far inside its send timeout: the shutdown cuts it.
+            GatewayServer.ShutdownReport report = gateway.server.shutdown(Duration.ofMillis(300));
+
+            assertThat(report.cut()).isEqualTo(1);
+            assertThat(engineCut.await(GatewayHarness.DEADLINE.toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("shutdown_cut");
+            assertThat(drainsToAnAbnormalEnd(in)).isTrue();
+        }
     }
 
     /** Sends a streamed request on {@code client}, reads the answer's head, then reads nothing more. */
