@@ -378,8 +378,7 @@ public final class GatewayServer implements AutoCloseable {
     /** Cuts what is in flight at the grace deadline; returns how many requests were cut. */
     private int cutInFlight() {
         int count = inFlight.count();
-        relay.cutAll();
-        inFlight.cut();
+        inFlight.cut(relay::cutAll);
         return count;
     }
 

@@ -30,7 +30,9 @@ final class AccessLine {
     void write(AccessRecord record, Finish finish, AccessSink sink) {
         LineBuffer buffer = filled(record, finish);
         try {
-            sink.write(buffer.bytes(), buffer.encode());
+            // Encoded first: encoding a line longer than the buffer's bytes gives it a larger array.
+            int length = buffer.encode();
+            sink.write(buffer.bytes(), length);
         } finally {
             LineBuffer.discard(buffer);
         }

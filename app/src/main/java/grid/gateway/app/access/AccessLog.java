@@ -81,6 +81,8 @@ public final class AccessLog implements Filter {
             throw e;
         } finally {
             AccessRecord.CURRENT.remove();
+            ShutdownCut shutdown = ShutdownCut.CURRENT.get();
+            record.shutdownCut = shutdown != null && shutdown.marked();
             write(record, res, thrown);
         }
     }

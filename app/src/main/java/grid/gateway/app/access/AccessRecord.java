@@ -72,6 +72,8 @@ public final class AccessRecord implements RelayWatch {
     long upstreamHeadersNanos = -1;
     long bytesIn;
     boolean clientGone;
+    /** Whether a graceful shutdown cut the request at its grace deadline ({@link ShutdownCut}). */
+    boolean shutdownCut;
 
     @Nullable
     CountingStream counted;

@@ -1,5 +1,6 @@
 package grid.gateway.app.access;
 
+import grid.gateway.app.forward.SendTimedOut;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ServerConnectionException;
 import java.util.Locale;
@@ -19,6 +20,13 @@ public enum Ending {
     CLIENT_GONE,
     /** The cluster broke its answer after it had started: the client's answer ends abnormally. */
     UPSTREAM_CUT,
+    /**
+     * The client took no byte of its answer for {@code server.send_timeout_ms} while a write to it waited: the gateway
+     * closed its connection (and a relayed answer's upstream connection).
+     */
+    SEND_TIMEOUT,
+    /** Still in flight at a graceful shutdown's grace deadline: the gateway cut it (and its upstream connection). */
+    SHUTDOWN_CUT,
     /** A fault in the gateway. */
     ERROR;
 
@@ -41,6 +49,12 @@ public enum Ending {
      */
     static Ending of(
             AccessRecord record, @Nullable RuntimeException thrown, boolean writeFailed, boolean sent, int status) {
+        if (record.shutdownCut) {
+            return SHUTDOWN_CUT; // whatever the cut made the request throw: a client write or an upstream read ended
+        }
+        if (thrown != null && SendTimedOut.in(thrown)) {
+            return SEND_TIMEOUT; // a failed write, but the gateway closed the connection, not the client
+        }
         if (writeFailed || record.clientGone || thrown instanceof ServerConnectionException) {
             return CLIENT_GONE;
         }

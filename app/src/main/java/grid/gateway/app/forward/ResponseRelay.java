@@ -86,7 +86,7 @@ public final class ResponseRelay {
             if (cut.fired()) {
                 LOG.log(System.Logger.Level.DEBUG, "a client took no byte of its answer for send_timeout_ms: cut");
                 plan.sendDeadline().timedOut().run();
-                throw new CloseConnectionException("the client stopped reading its answer", e);
+                throw new CloseConnectionException("the client stopped reading its answer", new SendTimedOut(e));
             }
             if (answer.broke()) {
                 // The engine broke its answer after the status went out (a reset, a close inside the framing, a

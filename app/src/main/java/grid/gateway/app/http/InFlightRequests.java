@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.access.ShutdownCut;
 import grid.gateway.app.listen.CloseWhenAsked;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
@@ -7,7 +8,7 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Helidon runs each request on its connection's virtual thread, so a request in flight is a thread inside this
  * filter. Once {@link #drain()} is called, every request that ends closes its connection after its answer (Helidon's
  * own stop only interrupts connections idle at the moment it starts, so a kept-alive connection whose answer ends
- * later would otherwise hold the stop until its grace runs out). {@link #cut()} interrupts the threads still in a
+ * later would otherwise hold the stop until its grace runs out). {@link #cut} interrupts the threads still in a
  * request, for those not relaying an answer (the relay's own cut closes the answers being copied: an interrupt does
  * not unblock a blocked socket read).
  *
@@ -28,7 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safe: a concurrent set of threads and volatile flags.
  */
 public final class InFlightRequests implements Filter {
-    private final Set<Thread> inRequest = ConcurrentHashMap.newKeySet();
+    /** The shutdown's lines ({@code grid.gateway.shutdown}, as the listener stops' are). */
+    private static final System.Logger SHUTDOWN_LOG = System.getLogger("grid.gateway.shutdown");
+
+    /** Each request's thread, and the mark its access line reads if the shutdown cuts it. */
+    private final Map<Thread, ShutdownCut> inRequest = new ConcurrentHashMap<>();
+
     private final AtomicLong finishedWhileDraining = new AtomicLong();
     private volatile boolean closing;
     private volatile boolean draining;
@@ -39,7 +45,9 @@ public final class InFlightRequests implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         Thread thread = Thread.currentThread();
-        inRequest.add(thread);
+        ShutdownCut mark = new ShutdownCut();
+        ShutdownCut.CURRENT.set(mark);
+        inRequest.put(thread, mark);
         if (closing) {
             res.header(HeaderValues.CONNECTION_CLOSE);
         }
@@ -47,6 +55,7 @@ public final class InFlightRequests implements Filter {
             chain.proceed();
         } finally {
             inRequest.remove(thread);
+            ShutdownCut.CURRENT.remove();
         }
         if (draining) {
             finishedWhileDraining.incrementAndGet();
@@ -78,12 +87,24 @@ public final class InFlightRequests implements Filter {
         return finishedWhileDraining.get();
     }
 
-    /** Interrupts every request still in flight; returns how many were cut. */
-    public int cut() {
-        int cut = 0;
-        for (Thread thread : Set.copyOf(inRequest)) {
-            thread.interrupt();
-            cut++;
+    /**
+     * Cuts every request still in flight: marks each as cut ({@link ShutdownCut}, for its access line), runs
+     * {@code first} (the relay's cut of the answers being copied, which ends their requests at once), then interrupts
+     * each request's thread; returns how many were marked.
+     */
+    public int cut(Runnable first) {
+        Map<Thread, ShutdownCut> requests = Map.copyOf(inRequest);
+        // Marked before anything ends them: a request's access line is written as soon as its relay fails.
+        requests.values().forEach(ShutdownCut::mark);
+        first.run();
+        requests.keySet().forEach(Thread::interrupt);
+        int cut = requests.size();
+        if (cut > 0) {
+            int count = cut;
+            SHUTDOWN_LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> count + " requests still in flight at the shutdown grace deadline"
+                            + " (server.shutdown_grace_ms): cut; their access lines end shutdown_cut");
         }
         return cut;
     }

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.forward.SendTimedOut;
 import grid.gateway.routing.time.MonotonicClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -33,6 +34,8 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
     private volatile long writingSince = SendWatch.IDLE;
 
     private volatile KernelTcpTable.@Nullable Connection connection;
+    /** Whether the send watch closed the connection ({@link #cut()}): a write that fails then says why. */
+    private volatile boolean cut;
 
     WatchedChannel(SocketChannel delegate, String listener, MonotonicClock clock, Consumer<WatchedChannel> closed) {
         super(delegate.provider());
@@ -60,9 +63,13 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
         return delegate.isOpen();
     }
 
-    /** Closes the connection: the write blocked on it fails, and its request ends. */
+    /**
+     * Closes the connection: the write blocked on it fails with {@link SendTimedOut}, as does every write after it, and
+     * its request ends.
+     */
     @Override
     public void cut() {
+        cut = true;
         try {
             close();
         } catch (IOException alreadyGone) {
@@ -98,6 +105,8 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
         stamp();
         try {
             return delegate.write(source);
+        } catch (IOException e) {
+            throw cut ? new SendTimedOut(e) : e;
         } finally {
             writingSince = SendWatch.IDLE;
         }
@@ -108,6 +117,8 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
         stamp();
         try {
             return delegate.write(sources, offset, length);
+        } catch (IOException e) {
+            throw cut ? new SendTimedOut(e) : e;
         } finally {
             writingSince = SendWatch.IDLE;
         }

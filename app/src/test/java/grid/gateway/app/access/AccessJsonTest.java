@@ -67,6 +67,20 @@ class AccessJsonTest {
                         .isEqualTo(parssonLine(sample.record(), sample.finish())));
     }
 
+    @Test
+    void aLineLongerThanAnyBufferKept_isWrittenToTheSinkWhole() {
+        AccessLine line = new AccessLine();
+        AccessRecord record = new AccessRecord("req-1", "GET", 0).logged(Instant.EPOCH, "127.0.0.1");
+        // Longer than the byte array of any buffer kept for reuse: encoding it takes a larger one.
+        record.path = "/not/served/" + "x".repeat(4 * LineBuffer.KEPT_CAPACITY);
+        AccessLine.Finish finish = new AccessLine.Finish(404, 0, 1_000, Ending.REFUSED);
+        AccessLines sink = new AccessLines();
+
+        line.write(record, finish, sink);
+
+        assertThat(sink.raw()).containsExactly(line.format(record, finish));
+    }
+
     private record Sample(AccessRecord record, AccessLine.Finish finish) {
         @Override
         public String toString() {

@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.GatewayServer;
 import grid.gateway.app.tls.TestPki;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A client that stops reading its answer, on real sockets: after {@code server.send_timeout_ms} without taking a byte,
  * its connection is closed, and with it the answer's upstream connection (the engine stops), the request, and the
- * body bytes it held; over plain HTTP and over TLS. The engine streams without end, so only the gateway's cut can stop
+ * body bytes it held; over plain HTTP and over TLS. Its access line ends {@code send_timeout}, not {@code client_gone}:
+ * the client did not leave, the gateway cut it. The engine streams without end, so only the gateway's cut can stop
  * it. What is asserted is that the cut happens and what it frees, not when: the timeout itself is the alarm's, tested
  * on a manual clock in {@code IdleAlarmTest}.
  */
@@ -85,6 +88,25 @@ class SlowClientIntegrationTest {
         stallAfterTheHead(client);
     }
 
+    @Test
+    void clientStillReadingAtTheShutdownGraceDeadline_cut_accessLineSaysShutdownCut() throws Exception {
+        start("  send_timeout_ms: 60000\n", Optional.empty());
+        try (Socket client = new Socket()) {
+            InputStream in =
+                    RawHttp.postChat(client, gateway.server.port(), 4096, 20_000, UpstreamFaultsIntegrationTest.STREAM);
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+
+            // A stream longer than the grace, its client far inside its send timeout: the shutdown cuts it.
+            GatewayServer.ShutdownReport report = gateway.server.shutdown(Duration.ofMillis(300));
+
+            assertThat(report.cut()).isEqualTo(1);
+            assertThat(engineCut.await(GatewayHarness.DEADLINE.toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("shutdown_cut");
+            assertThat(drainsToAnAbnormalEnd(in)).isTrue();
+        }
+    }
+
     /** Sends a streamed request on {@code client}, reads the answer's head, then reads nothing more. */
     private void stallAfterTheHead(Socket client) throws Exception {
         try (client) {
@@ -98,6 +120,10 @@ class SlowClientIntegrationTest {
                     .isTrue();
             GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
             assertThat(gateway.metric("grid_inflight_body_bytes", "")).isZero();
+            // The gateway closed the connection, the client did not leave: the access line and the metric say so.
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("send_timeout");
+            assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
+                    .isEqualTo(1);
             // What the client can still read ends abnormally: the connection was closed mid-stream.
             assertThat(drainsToAnAbnormalEnd(in)).isTrue();
         }

@@ -51,10 +51,46 @@ class SlowReaderIntegrationTest {
         }
     }
 
+    /**
+     * A reader that pauses for three idle timeouts at a time: the gateway, blocked on it, reads nothing from the engine
+     * meanwhile, and that silence is its own, not the engine's, so the idle timeout never ends the stream.
+     */
     @Test
-    void slowReaderOfAFastStream_engineHeldBackByTheReader_answerMemoryBounded() throws Exception {
+    void readerPausingLongerThanTheIdleTimeout_engineSilenceIsTheGatewaysOwn_streamGoesOn() throws Exception {
         ScriptedUpstream engine = new ScriptedUpstream();
-        engine.script = e -> {
+        engine.script = endlessStream();
+        gateway = new GatewayHarness(
+                dir,
+                GatewayHarness.config(
+                        "  upstream:\n    idle_timeout_ms: 200\n", GatewayHarness.oneEngine(engine.url())),
+                java.util.Optional.empty(),
+                engine);
+
+        try (Socket client = new Socket()) {
+            InputStream in = RawHttp.postChat(
+                    client,
+                    gateway.server.port(),
+                    4096,
+                    (int) GatewayHarness.DEADLINE.toMillis(),
+                    UpstreamFaultsIntegrationTest.STREAM);
+            byte[] buffer = new byte[64 * 1024];
+            for (int pause = 0; pause < 4; pause++) {
+                // Nothing taken for 600 ms: the sockets fill, the gateway's write blocks, its reads of the engine stop.
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(600));
+                for (long taken = 0; taken < (1 << 20); ) {
+                    int n = in.read(buffer);
+                    assertThat(n).as("the stream goes on after pause %d", pause).isPositive();
+                    taken += n;
+                }
+            }
+        }
+        assertThat(gateway.metric("grid_upstream_errors_total", "kind=\"timeout\""))
+                .isZero();
+    }
+
+    /** An engine that streams 16 KiB events until the stream is long or the gateway closes it, counting them. */
+    private ScriptedUpstream.Script endlessStream() {
+        return e -> {
             e.write(ScriptedUpstream.SSE_HEAD);
             String event = UpstreamFaultsIntegrationTest.chunk(new String(EVENT, StandardCharsets.ISO_8859_1));
             try {
@@ -66,6 +102,12 @@ class SlowReaderIntegrationTest {
                 // The test is over and the gateway closed the stream.
             }
         };
+    }
+
+    @Test
+    void slowReaderOfAFastStream_engineHeldBackByTheReader_answerMemoryBounded() throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        engine.script = endlessStream();
         gateway = new GatewayHarness(
                 dir,
                 GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())),
