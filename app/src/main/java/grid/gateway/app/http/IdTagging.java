@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -60,61 +61,25 @@ final class IdTagging implements AnswerRewrite {
     public EventWriter events(OutputStream out, AnswerMemory memory) {
         // A tagged event is a copy, written whole: to a client that takes nothing it is held until the send timeout.
         SseIdTagger events = new SseIdTagger(tagger, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, memory::hold);
-        EventWriter writer = writer(out, events::accept, events::finish);
-        return new EventWriter() {
-            @Override
-            public void accept(byte[] bytes, int offset, int length) throws IOException {
-                writer.accept(bytes, offset, length);
-            }
-
-            @Override
-            public void finish() throws IOException {
-                writer.finish();
-            }
-
-            @Override
-            public boolean holds() {
-                return events.holds();
-            }
-
-            @Override
-            public void handOnHeld() throws IOException {
-                events.streamHeld(sink(out));
-                out.flush();
-            }
-        };
+        return writer(out, events::accept, events::finish, events::holds, events::streamHeld);
     }
 
     @Override
     public EventWriter json(OutputStream out) {
         JsonIdStream json = new JsonIdStream(tag);
-        EventWriter writer = writer(out, json::accept, json::finish);
-        return new EventWriter() {
-            @Override
-            public void accept(byte[] bytes, int offset, int length) throws IOException {
-                writer.accept(bytes, offset, length);
-            }
-
-            @Override
-            public void finish() throws IOException {
-                writer.finish();
-            }
-
-            @Override
-            public boolean holds() {
-                return json.held() > 0;
-            }
-
-            @Override
-            public void handOnHeld() throws IOException {
-                json.handOnHeld(sink(out));
-                out.flush();
-            }
-        };
+        return writer(out, json::accept, json::finish, () -> json.held() > 0, json::handOnHeld);
     }
 
-    /** What a tagger hands on is written to {@code out}, which is flushed once per upstream read and at the end. */
-    private static EventWriter writer(OutputStream out, Feed feed, Consumer<EventSink> finish) {
+    /**
+     * What a tagger hands on is written to {@code out}, which is flushed once per upstream read, at the end, and when
+     * what the tagger holds ({@code holds}) is handed on before its time ({@code handOn}).
+     */
+    private static EventWriter writer(
+            OutputStream out,
+            Feed feed,
+            Consumer<EventSink> finish,
+            BooleanSupplier holds,
+            Consumer<EventSink> handOn) {
         EventSink sink = sink(out);
         return new EventWriter() {
             @Override
@@ -126,6 +91,17 @@ final class IdTagging implements AnswerRewrite {
             @Override
             public void finish() throws IOException {
                 finish.accept(sink);
+                out.flush();
+            }
+
+            @Override
+            public boolean holds() {
+                return holds.getAsBoolean();
+            }
+
+            @Override
+            public void handOnHeld() throws IOException {
+                handOn.accept(sink);
                 out.flush();
             }
         };

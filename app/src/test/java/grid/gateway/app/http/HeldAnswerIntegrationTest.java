@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
 import grid.gateway.routing.tag.ClusterDigest;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -148,12 +149,7 @@ class HeldAnswerIntegrationTest {
             client.socket.setSoTimeout(10 * IDLE_TIMEOUT_MS);
             client.send("GET /v1/responses/" + TAGGED + " HTTP/1.1\r\nHost: gw\r\n\r\n");
             assertThat(client.readHead()).startsWith("HTTP/1.1 200");
-            // The id's start may come in a chunk of its own.
-            String begun = client.readUntil("resp_east." + DIGEST + "..s");
-            clientHasTheHead.countDown();
-            client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
-            String rest = (begun + client.readUntil("\r\n0\r\n\r\n")).replaceAll("\r\n[0-9a-f]+\r\n", "");
-            assertThat(rest).as("the whole id tagged").contains("\"id\":\"resp_east." + DIGEST + ".." + id + end);
+            readTaggedStartThenTheWholeId(client, id, end);
         }
     }
 
@@ -172,15 +168,23 @@ class HeldAnswerIntegrationTest {
             // Ten idle timeouts for the id's tagged start: a hold until its closing quote would take 20 s.
             client.socket.setSoTimeout(10 * IDLE_TIMEOUT_MS);
             assertThat(client.readHead()).startsWith("HTTP/1.1 200");
-            String begun = client.readUntil("resp_east." + DIGEST + "..s");
-            clientHasTheHead.countDown();
-            client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
-            String rest = (begun + client.readUntil("\r\n0\r\n\r\n")).replaceAll("\r\n[0-9a-f]+\r\n", "");
-            assertThat(rest).as("the whole id tagged").contains("\"id\":\"resp_east." + DIGEST + ".." + id + end);
+            readTaggedStartThenTheWholeId(client, id, end);
         }
     }
 
     /** One byte of {@code text} at a time, a tenth of the idle timeout apart, until the client has what it waits for. */
+    /**
+     * Reads the start of the id's tag (it may come in a chunk of its own), lets the engine end the id, then reads the
+     * rest: the whole id, tagged, then {@code end}.
+     */
+    private void readTaggedStartThenTheWholeId(RawClient client, String id, String end) throws IOException {
+        String begun = client.readUntil("resp_east." + DIGEST + "..s");
+        clientHasTheHead.countDown();
+        client.socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
+        String rest = (begun + client.readUntil("\r\n0\r\n\r\n")).replaceAll("\r\n[0-9a-f]+\r\n", "");
+        assertThat(rest).as("the whole id tagged").contains("\"id\":\"resp_east." + DIGEST + ".." + id + end);
+    }
+
     private String trickled(String text, ByteWrite write) throws Exception {
         int i = 0;
         while (i < text.length() && !clientHasTheHead.await(IDLE_TIMEOUT_MS / 10, TimeUnit.MILLISECONDS)) {

@@ -28,6 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the assertion must hold on any machine; an unbounded buffer is orders of magnitude past it.
  */
 class SlowReaderIntegrationTest {
+    /**
+     * The idle timeout of the pausing reader's gateway: short, so that its pauses are short, and long enough that a
+     * loaded machine's stall between two of the engine's writes never reads as the engine's silence.
+     */
+    private static final long PAUSING_IDLE_MS = 500;
+
     /** Kernel buffers of both hops at their largest (send 4 MiB + receive 32 MiB each), and room. */
     private static final long MAX_AHEAD = 96L << 20;
     /** What the gateway may count for one relayed stream: its copy buffer and an event, not the stream. */
@@ -57,26 +63,13 @@ class SlowReaderIntegrationTest {
      */
     @Test
     void readerPausingLongerThanTheIdleTimeout_engineSilenceIsTheGatewaysOwn_streamGoesOn() throws Exception {
-        ScriptedUpstream engine = new ScriptedUpstream();
-        engine.script = endlessStream();
-        gateway = new GatewayHarness(
-                dir,
-                GatewayHarness.config(
-                        "  upstream:\n    idle_timeout_ms: 200\n", GatewayHarness.oneEngine(engine.url())),
-                java.util.Optional.empty(),
-                engine);
-
         try (Socket client = new Socket()) {
-            InputStream in = RawHttp.postChat(
-                    client,
-                    gateway.server.port(),
-                    4096,
-                    (int) GatewayHarness.DEADLINE.toMillis(),
-                    UpstreamFaultsIntegrationTest.STREAM);
+            InputStream in = endlessStreamTo(client, "  upstream:\n    idle_timeout_ms: " + PAUSING_IDLE_MS + "\n");
             byte[] buffer = new byte[64 * 1024];
-            for (int pause = 0; pause < 4; pause++) {
-                // Nothing taken for 600 ms: the sockets fill, the gateway's write blocks, its reads of the engine stop.
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(600));
+            for (int pause = 0; pause < 3; pause++) {
+                // Nothing taken for three idle timeouts: the sockets fill, the gateway's write blocks, its reads of
+                // the engine stop.
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3 * PAUSING_IDLE_MS));
                 for (long taken = 0; taken < (1 << 20); ) {
                     int n = in.read(buffer);
                     assertThat(n).as("the stream goes on after pause %d", pause).isPositive();
@@ -86,6 +79,26 @@ class SlowReaderIntegrationTest {
         }
         assertThat(gateway.metric("grid_upstream_errors_total", "kind=\"timeout\""))
                 .isZero();
+    }
+
+    /**
+     * A gateway ({@code gatewayExtra} added to its {@code gateway} block) in front of an engine that streams without
+     * end ({@link #endlessStream()}), and {@code client}'s streamed chat request sent through it; its answer's body.
+     */
+    private InputStream endlessStreamTo(Socket client, String gatewayExtra) throws IOException {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        engine.script = endlessStream();
+        gateway = new GatewayHarness(
+                dir,
+                GatewayHarness.config(gatewayExtra, GatewayHarness.oneEngine(engine.url())),
+                java.util.Optional.empty(),
+                engine);
+        return RawHttp.postChat(
+                client,
+                gateway.server.port(),
+                4096,
+                (int) GatewayHarness.DEADLINE.toMillis(),
+                UpstreamFaultsIntegrationTest.STREAM);
     }
 
     /** An engine that streams 16 KiB events until the stream is long or the gateway closes it, counting them. */
@@ -106,21 +119,8 @@ class SlowReaderIntegrationTest {
 
     @Test
     void slowReaderOfAFastStream_engineHeldBackByTheReader_answerMemoryBounded() throws Exception {
-        ScriptedUpstream engine = new ScriptedUpstream();
-        engine.script = endlessStream();
-        gateway = new GatewayHarness(
-                dir,
-                GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())),
-                java.util.Optional.empty(),
-                engine);
-
         try (Socket client = new Socket()) {
-            InputStream in = RawHttp.postChat(
-                    client,
-                    gateway.server.port(),
-                    4096,
-                    (int) GatewayHarness.DEADLINE.toMillis(),
-                    UpstreamFaultsIntegrationTest.STREAM);
+            InputStream in = endlessStreamTo(client, "");
             long read = 0;
             long widest = 0;
             double counted = 0;
