@@ -68,13 +68,7 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
             client.read();
         }
         ScriptedUpstream.Exchange b = engine.take();
-        RawClient.Answer c;
-        try (RawClient client = new RawClient(gateway.server.port())) {
-            client.post("/v1/chat/completions", UpstreamAnswersIntegrationTest.chat("C"));
-            c = client.read();
-        }
-        assertThat(c.status()).isEqualTo(200);
-        assertThat(c.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("C"));
+        cGetsItsOwnAnswer();
         assertThat(engine.requests()).allSatisfy(r -> assertThat(r.head()).startsWith("POST "));
         return engine.take().socket == b.socket;
     }
@@ -119,14 +113,7 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
         ScriptedUpstream.Exchange b = engine.take();
         engine.take(); // the rest of B's head, read as a request
 
-        RawClient.Answer c;
-        try (RawClient client = new RawClient(gateway.server.port())) {
-            client.post("/v1/chat/completions", UpstreamAnswersIntegrationTest.chat("C"));
-            c = client.read();
-        }
-
-        assertThat(c.status()).isEqualTo(200);
-        assertThat(c.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("C"));
+        cGetsItsOwnAnswer();
         assertThat(engine.take().socket).as("C on B's connection").isNotSameAs(b.socket);
     }
 
@@ -207,5 +194,16 @@ class ConnectionReuseIntegrationTest extends ScriptedEngineIntegrationTest {
             })
     void bytesPastTheAnswerOrAHeadNotRelayable_connectionNotReused(String raw) throws Exception {
         assertThat(cOnBsConnection(raw, true)).as("C on B's connection").isFalse();
+    }
+
+    /** Client C sends its chat through the gateway and gets its own answer, whatever connection carries it. */
+    private void cGetsItsOwnAnswer() throws IOException {
+        RawClient.Answer c;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", UpstreamAnswersIntegrationTest.chat("C"));
+            c = client.read();
+        }
+        assertThat(c.status()).isEqualTo(200);
+        assertThat(c.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("C"));
     }
 }
