@@ -79,10 +79,10 @@ final class KernelTcpTable {
         if (wanted.isEmpty()) {
             return new KernelTcpTable(states);
         }
-        Set<Long> ports = portPairs(wanted);
-        read(TCP4, ANY_PORT, ports, wanted, states);
+        Kept kept = new Kept(ANY_PORT, portPairs(wanted), wanted);
+        read(TCP4, kept, states);
         if (Files.isReadable(TCP6)) {
-            read(TCP6, ANY_PORT, ports, wanted, states);
+            read(TCP6, kept, states);
         }
         return new KernelTcpTable(states);
     }
@@ -98,9 +98,10 @@ final class KernelTcpTable {
     /** {@link #readLocalPort(int)} from the tables at {@code tcp4} and {@code tcp6} (tests: synthetic tables). */
     static KernelTcpTable readLocalPort(int localPort, Path tcp4, Path tcp6) throws IOException {
         Map<Connection, Row> states = new HashMap<>();
-        read(tcp4, localPort, null, null, states);
+        Kept kept = Kept.port(localPort);
+        read(tcp4, kept, states);
         if (Files.isReadable(tcp6)) {
-            read(tcp6, localPort, null, null, states);
+            read(tcp6, kept, states);
         }
         return new KernelTcpTable(states);
     }
@@ -110,32 +111,16 @@ final class KernelTcpTable {
      * what is held is a read buffer, one line and the rows kept, however many connections the host has (the table
      * lists every one of them, not only the gateway's).
      */
-    private static void read(
-            Path file,
-            int localPort,
-            @Nullable Set<Long> ports,
-            @Nullable Set<Connection> wanted,
-            Map<Connection, Row> states)
-            throws IOException {
+    private static void read(Path file, Kept kept, Map<Connection, Row> states) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            rows(in, localPort, ports, wanted, states);
+            rows(in, kept, states);
         }
     }
 
-    /** {@link #rows(InputStream, int, Set, Set, Map)} of table text. */
-    private static void rows(
-            String text,
-            int localPort,
-            @Nullable Set<Long> ports,
-            @Nullable Set<Connection> wanted,
-            Map<Connection, Row> states) {
+    /** {@link #rows(InputStream, Kept, Map)} of table text. */
+    private static void rows(String text, Kept kept, Map<Connection, Row> states) {
         try {
-            rows(
-                    new ByteArrayInputStream(text.getBytes(StandardCharsets.ISO_8859_1)),
-                    localPort,
-                    ports,
-                    wanted,
-                    states);
+            rows(new ByteArrayInputStream(text.getBytes(StandardCharsets.ISO_8859_1)), kept, states);
         } catch (IOException impossible) {
             throw new UncheckedIOException(impossible);
         }
@@ -144,38 +129,29 @@ final class KernelTcpTable {
     /** Parses table text as {@link #readLocalPort(int)} reads the kernel's: the rows of {@code localPort} only. */
     static KernelTcpTable parseLocalPort(String text, int localPort) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text, localPort, null, null, states);
+        rows(text, Kept.port(localPort), states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text whole; lines that are not connection rows (headers, blank or malformed lines) are skipped. */
     static KernelTcpTable parse(String text) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text, ANY_PORT, null, null, states);
+        rows(text, Kept.port(ANY_PORT), states);
         return new KernelTcpTable(states);
     }
 
     /** Parses table text as {@link #read(Set)} reads the kernel's: the rows of {@code wanted} only. */
     static KernelTcpTable parse(String text, Set<Connection> wanted) {
         Map<Connection, Row> states = new HashMap<>();
-        rows(text, ANY_PORT, portPairs(wanted), wanted, states);
+        rows(text, new Kept(ANY_PORT, portPairs(wanted), wanted), states);
         return new KernelTcpTable(states);
     }
 
     /**
-     * Adds the rows of the table read from {@code in} to {@code states}: the rows whose local port is {@code localPort}
-     * (every row when it is {@link #ANY_PORT}), and of those, when {@code ports} is not null, the rows whose local and
-     * remote ports are in {@code ports} and whose connection is in {@code wanted}. One line is held at a time, in a
+     * Adds the rows of the table read from {@code in} that {@code kept} names to {@code states}. One line is held at a time, in a
      * buffer of {@link #LINE_LIMIT} bytes; a longer line is no row the kernel writes and is skipped.
      */
-    private static void rows(
-            InputStream in,
-            int localPort,
-            @Nullable Set<Long> ports,
-            @Nullable Set<Connection> wanted,
-            Map<Connection, Row> states)
-            throws IOException {
-        Kept kept = new Kept(localPort, ports, wanted);
+    private static void rows(InputStream in, Kept kept, Map<Connection, Row> states) throws IOException {
         byte[] chunk = new byte[READ_BUFFER];
         byte[] line = new byte[LINE_LIMIT];
         int[] fields = new int[10]; // start and end of the fields sl, local_address, rem_address, st, tx_queue:rx_queue
@@ -202,11 +178,20 @@ final class KernelTcpTable {
         }
     }
 
-    /** Which rows {@link #rows} keeps. */
+    /**
+     * Which rows {@link #rows} keeps: the rows whose local port is {@code localPort} (every row when it is
+     * {@link #ANY_PORT}), and of those, when {@code ports} is not null, the rows whose local and remote ports are in
+     * {@code ports} and whose connection is in {@code wanted}.
+     */
     private record Kept(
             int localPort,
             @Nullable Set<Long> ports,
-            @Nullable Set<Connection> wanted) {}
+            @Nullable Set<Connection> wanted) {
+        /** Every row of {@code localPort}. */
+        static Kept port(int localPort) {
+            return new Kept(localPort, null, null);
+        }
+    }
 
     /** Adds the row in {@code line[0, end)} to {@code states} when it is one {@code kept} names. */
     private static void row(byte[] line, int end, int[] fields, Kept kept, Map<Connection, Row> states) {
