@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.Attempt;
+import grid.gateway.app.forward.BodyTail;
 import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
@@ -67,7 +68,7 @@ final class Forwarding {
      */
     record Collaborators(
             ProxyEvents events,
-            Function<byte[], CachedTokens.UsageReading> usage,
+            Function<BodyTail, CachedTokens.UsageReading> usage,
             Supplier<Duration> sendTimeout,
             Runnable answerStarts) {}
 
@@ -302,7 +303,7 @@ final class Forwarding {
             request.access().upstreamFailed(failure);
             answerFailure(decision, failure, request, response);
         } else if (readsUsage(answered.answer(), request)) {
-            usage(decision, extras.usage().apply(result.tail().bytes()), request);
+            usage(decision, extras.usage().apply(result.tail()), request);
         }
     }
 }
