@@ -87,6 +87,14 @@ public final class BodyTail {
         }
     }
 
+    /**
+     * Whether a body's tail lost the body's start (the body was longer than {@link #CAPACITY}), so its first kept byte
+     * may be anywhere in a JSON text; never for an event stream's tail, which keeps whole events.
+     */
+    public boolean cut() {
+        return !events && total > ring.length;
+    }
+
     /** A copy of the kept bytes, oldest first. */
     public byte[] bytes() {
         if (events || total <= ring.length) {

@@ -48,6 +48,8 @@ final class BodyWriter {
     private final int length;
     /** The slice being written: a copy, so that a write blocked after a stop holds no part of the body. */
     private final byte[] slice;
+    /** Where the slice is counted while the writer holds it: the request's, given back when the writer ends. */
+    private final AnswerMemory memory;
     /** The body; null once stopped. */
     private volatile byte @Nullable [] body;
     /** Where the next slice starts in the body; the writer thread's own. */
@@ -56,9 +58,10 @@ final class BodyWriter {
     private volatile boolean written;
     private final Thread thread;
 
-    private BodyWriter(UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm) {
+    private BodyWriter(UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm, AnswerMemory memory) {
         this.connection = connection;
         this.alarm = alarm;
+        this.memory = memory;
         this.body = body;
         this.length = body.length;
         this.at = from;
@@ -68,11 +71,19 @@ final class BodyWriter {
 
     /**
      * Starts writing {@code body} from {@code from} to {@code connection}, each slice watched by {@code alarm} (armed:
-     * it closes the connection when a slice waits longer than the idle timeout).
+     * it closes the connection when a slice waits longer than the idle timeout); the slice is counted in {@code memory}
+     * until the writer ends (after an early answer: when its connection closes, after that answer).
      */
-    static BodyWriter start(UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm) {
-        BodyWriter writer = new BodyWriter(connection, body, from, alarm);
-        writer.thread.start();
+    static BodyWriter start(
+            UpstreamConnection connection, byte[] body, int from, IdleAlarm alarm, AnswerMemory memory) {
+        BodyWriter writer = new BodyWriter(connection, body, from, alarm, memory);
+        memory.hold(writer.slice.length);
+        try {
+            writer.thread.start();
+        } catch (RuntimeException | Error e) {
+            memory.release(writer.slice.length);
+            throw e;
+        }
         return writer;
     }
 
@@ -88,6 +99,7 @@ final class BodyWriter {
             // answer that came first and closes this connection after it.
         } finally {
             alarm.close();
+            memory.release(slice.length);
         }
     }
 

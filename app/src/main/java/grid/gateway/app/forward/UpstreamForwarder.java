@@ -84,11 +84,10 @@ public final class UpstreamForwarder {
         RequestHeads.Bytes bytes = heads.of(cluster.url(), origin, request);
         boolean head = request.method() == Method.HEAD;
         long start = clock.nanoTime();
-        String id = request.access().requestId();
         UpstreamConnection pooled = pool.acquire(origin);
         Exchanged outcome = pooled != null
-                ? exchange(pooled, bytes, head, id)
-                : connectAndExchange(cluster, origin, bytes, head, id);
+                ? exchange(pooled, bytes, head, request)
+                : connectAndExchange(cluster, origin, bytes, head, request);
         RetryReason retry = null;
         if (outcome instanceof Exchanged.Failed failed
                 && failed.sendAgain() != null
@@ -98,7 +97,7 @@ public final class UpstreamForwarder {
                     () -> "a reused connection to cluster " + cluster.id() + " failed before its answer began ("
                             + failed.cause() + "): the request is sent again on a new connection");
             retry = failed.sendAgain();
-            outcome = connectAndExchange(cluster, origin, bytes, head, id);
+            outcome = connectAndExchange(cluster, origin, bytes, head, request);
         }
         return switch (outcome) {
             case Exchanged.Answered answered -> {
@@ -121,7 +120,7 @@ public final class UpstreamForwarder {
     }
 
     private Exchanged connectAndExchange(
-            BackendCluster cluster, Origin origin, RequestHeads.Bytes bytes, boolean head, String id) {
+            BackendCluster cluster, Origin origin, RequestHeads.Bytes bytes, boolean head, ForwardRequest request) {
         UpstreamConnection connection;
         try {
             connection = connector.open(origin);
@@ -130,14 +129,16 @@ public final class UpstreamForwarder {
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
-        return exchange(connection, bytes, head, id);
+        return exchange(connection, bytes, head, request);
     }
 
     /**
-     * Writes the request (its {@code X-Request-Id}: {@code id}) on {@code connection} and reads its final head; the
-     * connection is closed on failure.
+     * Writes {@code request}'s {@code bytes} on {@code connection} and reads its final head; the connection is closed
+     * on failure. A body writer's slice is counted in the request's memory.
      */
-    private Exchanged exchange(UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head, String id) {
+    private Exchanged exchange(
+            UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head, ForwardRequest request) {
+        String id = request.access().requestId();
         IdleAlarm alarm =
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
@@ -146,7 +147,7 @@ public final class UpstreamForwarder {
         connection.requestSent(id);
         try {
             bytes.writeHead(connection, alarm);
-            body = writeBody(connection, bytes.bodyAfterHead());
+            body = writeBody(connection, bytes.bodyAfterHead(), request.memory());
             reader.deadline(SystemMonotonicClock.INSTANCE, settings.firstByteTimeout());
             AnswerHead answerHead = HeadParser.read(reader, head);
             reader.noDeadline();
@@ -202,7 +203,8 @@ public final class UpstreamForwarder {
      * own, so that an answer the engine gives before it has read the whole body is read at once ({@link BodyWriter});
      * null when nothing is left to write.
      */
-    private @Nullable BodyWriter writeBody(UpstreamConnection connection, byte[] body) throws IOException {
+    private @Nullable BodyWriter writeBody(UpstreamConnection connection, byte[] body, AnswerMemory memory)
+            throws IOException {
         int taken = body.length == 0 ? 0 : connection.writeWithoutWaiting(body, 0, body.length);
         if (taken == body.length) {
             return null;
@@ -211,7 +213,8 @@ public final class UpstreamForwarder {
                 connection,
                 body,
                 taken,
-                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close));
+                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close),
+                memory);
     }
 
     /**

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.Attempt;
+import grid.gateway.app.forward.BodyTail;
 import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.RelayPlan;
 import grid.gateway.app.forward.RelayResult;
@@ -67,7 +68,7 @@ final class Forwarding {
      */
     record Collaborators(
             ProxyEvents events,
-            Function<byte[], CachedTokens.UsageReading> usage,
+            Function<BodyTail, CachedTokens.UsageReading> usage,
             Supplier<Duration> sendTimeout,
             Runnable answerStarts) {}
 
@@ -170,6 +171,25 @@ final class Forwarding {
         // The try's client span ends with the next try or when the request is answered (the relay included).
         UpstreamSpan span = request.trace().upstream(decision);
         Attempt attempt = forwarder.send(decision.cluster(), request);
+        try {
+            return outcome(decision, attempt, span, request, response);
+        } finally {
+            // The answer is this try's to end however it goes (the relay ends it first when it gets that far): a
+            // step that throws between its head and its relay would otherwise leave its connection neither pooled
+            // nor closed, the engine generating for nobody and the idle alarm re-arming for ever.
+            if (attempt instanceof Attempt.Answered answered) {
+                answered.answer().close();
+            }
+        }
+    }
+
+    /** Counts and answers one try's outcome; false only when no connection could be made. */
+    private boolean outcome(
+            RouteDecision decision,
+            Attempt attempt,
+            UpstreamSpan span,
+            ForwardRequest request,
+            ServerResponse response) {
         attempt.retried()
                 .ifPresent(reason ->
                         extras.events().upstreamRetried(decision.cluster().id(), reason));
@@ -283,7 +303,7 @@ final class Forwarding {
             request.access().upstreamFailed(failure);
             answerFailure(decision, failure, request, response);
         } else if (readsUsage(answered.answer(), request)) {
-            usage(decision, extras.usage().apply(result.tail().bytes()), request);
+            usage(decision, extras.usage().apply(result.tail()), request);
         }
     }
 }

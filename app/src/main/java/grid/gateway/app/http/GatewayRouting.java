@@ -5,6 +5,7 @@ import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.GatewaySettings;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.endpoint.EndpointTable;
+import grid.gateway.app.forward.BodyTail;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
@@ -133,9 +134,14 @@ public final class GatewayRouting {
         }
     }
 
-    /** The usage of an answer's tail: a JSON body's, or else its events'. */
-    private static CachedTokens.UsageReading usage(byte[] tail) {
-        CachedTokens.UsageReading json = CachedTokens.usageInJson(tail);
-        return json.usage() ? json : CachedTokens.usageInEventStream(tail);
+    /**
+     * The usage of an answer's tail: a JSON body's (of a body longer than its tail, the top-level members the tail
+     * holds whole), or else its events'.
+     */
+    private static CachedTokens.UsageReading usage(BodyTail tail) {
+        byte[] bytes = tail.bytes();
+        CachedTokens.UsageReading json =
+                tail.cut() ? CachedTokens.usageInJsonTail(bytes) : CachedTokens.usageInJson(bytes);
+        return json.usage() ? json : CachedTokens.usageInEventStream(bytes);
     }
 }

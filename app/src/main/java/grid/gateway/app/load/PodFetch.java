@@ -93,6 +93,11 @@ final class PodFetch {
         this.pages = new PageGet(Duration.ofSeconds(CONNECT_SECONDS), Duration.ofSeconds(READ_SECONDS), watchdog);
     }
 
+    /** Bytes the pages of all scrapes hold now. */
+    long heldBytes() {
+        return memory.inUse();
+    }
+
     /** Uses {@code clusterTls} for https URLs. */
     void tls(Function<BackendCluster, Optional<Tls>> clusterTls) {
         this.tls = requireNonNull(clusterTls, "clusterTls");

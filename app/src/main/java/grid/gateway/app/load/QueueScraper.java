@@ -178,9 +178,10 @@ public final class QueueScraper implements AutoCloseable {
         return this;
     }
 
-    /** Tells {@code listener} each round's pod census and each failed resolution; call before {@link #start()}. */
+    /** Tells {@code listener} each round's pod census, each failed resolution, and the pages' memory; before start. */
     public QueueScraper events(LoadEvents listener) {
         this.events = requireNonNull(listener, "listener");
+        listener.scrapePageBytes(fetch::heldBytes);
         return this;
     }
 

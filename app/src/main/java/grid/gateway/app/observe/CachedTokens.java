@@ -11,6 +11,7 @@ import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -120,6 +121,24 @@ public final class CachedTokens {
         UsageReading read = reading(json, 0, json.length);
         // The count exactly as inJson reads it: only where the bytes hold one of the names.
         return namesCount(json, 0, json.length) ? read : new UsageReading(read.usage(), OptionalLong.empty());
+    }
+
+    /**
+     * The usage of a JSON object of which only {@code tail}, the last bytes of its text, was kept (a body longer than
+     * the relay keeps): read as {@link #usageInJson} reads the object made of the top-level members the tail holds
+     * whole ({@link JsonTail}). Engines write {@code usage} among an answer's last members (vLLM: before a few
+     * {@code null}s), so a long generation's report is there; a member cut by the tail's start is not read, and a
+     * usage cut so reports nothing.
+     */
+    public static UsageReading usageInJsonTail(byte[] tail) {
+        requireNonNull(tail, "tail");
+        int start = JsonTail.membersStart(tail);
+        if (start < 0) {
+            return UsageReading.NONE;
+        }
+        byte[] members = Arrays.copyOfRange(tail, start, tail.length);
+        members[0] = '{';
+        return usageInJson(members);
     }
 
     /**

@@ -194,6 +194,12 @@ public enum GatewayMeter {
             "grid_inflight_answer_bytes",
             "Answer bytes relays hold in memory now (copy buffers, tagged answers and events held to be tagged),"
                     + " counted against server.max_inflight_body_bytes"),
+    /** Bytes the queue scrapes' pages hold now, against the scrape budget. */
+    INFLIGHT_SCRAPE_BYTES(
+            Type.GAUGE,
+            "grid_inflight_scrape_bytes",
+            "Bytes the queue scrapes' /metrics pages hold in memory now (page buffers and decoded text), against"
+                    + " the 64 MiB all scrapes share"),
     /** Access log lines dropped because the output (stdout) did not take them. */
     ACCESS_LOG_DROPPED(
             Type.COUNTER,

@@ -244,6 +244,13 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         gauge(GatewayMeter.INFLIGHT_ANSWER_BYTES, () -> (double) bytes.getAsLong());
     }
 
+    /** Registers {@code grid_inflight_scrape_bytes}, read from {@code bytes} at each scrape. */
+    @Override
+    public void scrapePageBytes(LongSupplier bytes) {
+        requireNonNull(bytes, "bytes");
+        gauge(GatewayMeter.INFLIGHT_SCRAPE_BYTES, () -> (double) bytes.getAsLong());
+    }
+
     /** Registers {@code grid_access_log_dropped_total}, read from {@code dropped} at each scrape. */
     public void accessLogDropped(LongSupplier dropped) {
         requireNonNull(dropped, "dropped");

@@ -51,7 +51,7 @@ class BodyWriterTest {
                 };
                 IdleAlarm alarm = IdleAlarm.arm(watchdog, clock, Duration.ofHours(1), connection::close);
                 WeakReference<byte[]> body = new WeakReference<>(new byte[8 * 1024 * 1024]);
-                BodyWriter writer = BodyWriter.start(connection, body.get(), 0, alarm);
+                BodyWriter writer = BodyWriter.start(connection, body.get(), 0, alarm, AnswerMemory.NONE);
                 assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
 
                 // An answer came first: the rest of the body is not sent, and the slice stays blocked until the
@@ -81,7 +81,7 @@ class BodyWriterTest {
                     body[i] = (byte) (i * 31 + i / 251);
                 }
                 IdleAlarm alarm = IdleAlarm.arm(watchdog, System::nanoTime, Duration.ofHours(1), connection::close);
-                BodyWriter writer = BodyWriter.start(connection, body, 100, alarm);
+                BodyWriter writer = BodyWriter.start(connection, body, 100, alarm, AnswerMemory.NONE);
                 byte[] received = engine.getInputStream().readNBytes(body.length - 100);
                 assertThat(writer.writtenWithin(Duration.ofSeconds(10))).isTrue();
                 assertThat(received).isEqualTo(java.util.Arrays.copyOfRange(body, 100, body.length));

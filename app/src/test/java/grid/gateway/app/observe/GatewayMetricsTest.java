@@ -75,6 +75,7 @@ class GatewayMetricsTest {
         metrics.edge().listener("client", () -> true);
         metrics.edge().clientConnectionsLimit(256);
         metrics.inflightAnswerBytes(() -> 2048);
+        metrics.scrapePageBytes(() -> 1024);
         metrics.accessLogDropped(() -> 5);
         Scrape scrape = SERVER.scrape();
 
@@ -86,6 +87,7 @@ class GatewayMetricsTest {
                     .allSatisfy(sample -> assertThat(sample.labels().keySet()).containsAll(meter.labels()));
         }
         assertThat(scrape.value("grid_requests_in_flight", Map.of())).contains(3.0);
+        assertThat(scrape.value("grid_inflight_scrape_bytes", Map.of())).contains(1024.0);
         assertThat(scrape.value("grid_access_log_dropped_total", Map.of())).contains(5.0);
         assertThat(scrape.text()).contains("# TYPE grid_access_log_dropped_total counter");
         assertThat(scrape.text())

@@ -1,0 +1,79 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An answer that comes before the engine read the whole request body: the body's writer stays blocked in a write of
+ * its own 64 KiB slice until the connection closes, after that answer, so the slice outlives the body (given back
+ * when the answer began). It is counted in {@code grid_inflight_answer_bytes} meanwhile, and given back with the
+ * request. Real sockets: an engine with a small fixed receive buffer that reads no body.
+ */
+class EarlyAnswerMemoryIntegrationTest {
+    /** The relay's copy buffer of a chunked answer that is no event stream. */
+    private static final double COPY_BUFFER = 16 * 1024;
+    /** The slice a body writer copies the body into ({@code BodyWriter.SLICE}). */
+    private static final double SLICE = 64 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private ScriptedUpstream engine;
+    private GatewayHarness gateway;
+
+    @BeforeEach
+    void start() {
+        engine = new ScriptedUpstream();
+        engine.receiveBuffer(64 * 1024);
+        engine.readsBody = false;
+        String config = GatewayHarness.config("", GatewayHarness.oneEngine(engine.url()))
+                .replace("max_body_bytes: 4096", "max_body_bytes: " + (16 << 20));
+        gateway = new GatewayHarness(dir, config, engine);
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
+    }
+
+    @Test
+    void answerBeforeTheBodyIsWritten_writersSliceCountedWhileTheAnswerIsRelayed_givenBackAtTheEnd() throws Exception {
+        CountDownLatch rest = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        engine.script = e -> {
+            e.write("HTTP/1.1 413 Early\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + UpstreamFaultsIntegrationTest.chunk("{\"error\":"));
+            rest.await(30, TimeUnit.SECONDS);
+            e.write(UpstreamFaultsIntegrationTest.chunk("{\"code\":413}}") + "0\r\n\r\n");
+            done.await(30, TimeUnit.SECONDS); // reads nothing more until the test is done
+        };
+        String big = UpstreamFaultsIntegrationTest.CHAT.replace("hello", "h".repeat(8 << 20));
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/chat/completions", big);
+            assertThat(client.readHead()).startsWith("HTTP/1.1 413");
+            // The answer is being relayed (its head went out with its first chunk); the body's write is blocked.
+            GatewayHarness.await(
+                    "the relay's buffer counted",
+                    () -> gateway.metric("grid_inflight_answer_bytes", "") >= COPY_BUFFER);
+            assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isEqualTo(COPY_BUFFER + SLICE);
+            assertThat(gateway.metric("grid_inflight_body_bytes", "")).isZero();
+            rest.countDown();
+            assertThat(client.readUntil("\r\n0\r\n\r\n")).contains("{\"code\":413}}");
+            GatewayHarness.await("the request ended", () -> gateway.server.requestsInFlight() == 0);
+            assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+            // Part of a request is in that connection: closed after the answer, which ends the blocked write.
+            assertThat(engine.take().awaitPeerClose(10_000)).isTrue();
+        } finally {
+            rest.countDown();
+            done.countDown();
+        }
+    }
+}
