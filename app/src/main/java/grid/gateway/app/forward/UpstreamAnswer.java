@@ -23,7 +23,6 @@ public final class UpstreamAnswer {
     private final IdleAlarm alarm;
     private final ConnectionPool pool;
     private final boolean requestWhole;
-
     private final AtomicBoolean ended = new AtomicBoolean();
     /** Whether a read of the body failed: the engine broke its answer (or went silent), not the client. */
     private volatile boolean broke;

@@ -220,8 +220,9 @@ final class UpstreamConnection {
     }
 
     /**
-     * Whether the last {@link #isQuiet()} that failed found bytes beyond the answers read here ({@link LeftoverFound#IDLE}):
-     * held unread, or read from a plain-TCP socket; not the engine's close, nor anything over TLS.
+     * Whether the last {@link #isQuiet()} that failed found bytes beyond the answers read here
+     * ({@link LeftoverFound#IDLE}): held unread, or read from a plain-TCP socket; not the engine's close, nor a byte
+     * read over TLS.
      */
     boolean leftoverFound() {
         return leftover;
