@@ -91,7 +91,7 @@ public final class UpstreamForwarder {
         boolean head = request.method() == Method.HEAD;
         long start = clock.nanoTime();
         String id = request.access().requestId();
-        UpstreamConnection pooled = pool.acquire(origin, () -> leftovers.accept(cluster.id(), LeftoverFound.IDLE));
+        UpstreamConnection pooled = pool.acquire(origin, () -> leftover(cluster, LeftoverFound.IDLE));
         Exchanged outcome = pooled != null
                 ? exchange(pooled, bytes, head, id, pastTheAnswer(cluster))
                 : connectAndExchange(cluster, origin, bytes, head, id);
@@ -141,7 +141,16 @@ public final class UpstreamForwarder {
 
     /** What hears of bytes found past the end of an answer of {@code cluster}'s, read exactly, as it ends. */
     private Runnable pastTheAnswer(BackendCluster cluster) {
-        return () -> leftovers.accept(cluster.id(), LeftoverFound.ANSWER_END);
+        return () -> leftover(cluster, LeftoverFound.ANSWER_END);
+    }
+
+    /** A connection to {@code cluster} was closed for bytes its engine wrote beyond the answers read there. */
+    private void leftover(BackendCluster cluster, LeftoverFound found) {
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                () -> "a connection to cluster " + cluster.id() + " closed: bytes beyond its answers found ("
+                        + found.label() + ")");
+        leftovers.accept(cluster.id(), found);
     }
 
     /**
