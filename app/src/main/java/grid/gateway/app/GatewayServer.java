@@ -121,7 +121,8 @@ public final class GatewayServer implements AutoCloseable {
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
-        this.forwarder = new UpstreamForwarder(initial.config().upstream(), clock, tls::forCluster, scheduler);
+        this.forwarder = new UpstreamForwarder(
+                initial.config().upstream(), clock, tls::forCluster, scheduler, metrics::upstreamLeftover);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();

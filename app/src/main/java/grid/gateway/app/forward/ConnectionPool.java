@@ -57,6 +57,15 @@ final class ConnectionPool {
      */
     @Nullable
     UpstreamConnection acquire(Origin origin) {
+        return acquire(origin, () -> {});
+    }
+
+    /**
+     * As {@link #acquire(Origin)}; {@code leftover} runs once for each connection closed because bytes beyond its
+     * answers were found on it ({@link UpstreamConnection#leftoverFound()}).
+     */
+    @Nullable
+    UpstreamConnection acquire(Origin origin, Runnable leftover) {
         Idle pool = idle.get(origin);
         if (pool == null || Thread.currentThread().isInterrupted()) {
             return null;
@@ -81,6 +90,9 @@ final class ConnectionPool {
                 return connection;
             }
             connection.close();
+            if (connection.leftoverFound()) {
+                leftover.run();
+            }
         }
     }
 

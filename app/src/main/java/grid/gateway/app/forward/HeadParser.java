@@ -16,7 +16,8 @@ import java.util.Locale;
  *   1xx but 101     interim: skipped (at most 16), the next head is read; never relayed as final; one that says
  *                   Connection: close (or upgrade), or is HTTP/1.0, ends the connection after the final answer
  *   101             refused: the gateway never asks to switch protocols
- *   field lines     a token name, a colon right after it, a value of visible or tab bytes; no folding, no CTL
+ *   field lines     a token name, a colon right after it, a value of visible or tab bytes; no folding, no CTL;
+ *                   obs-text (0x80-0xFF) only in an interim head, which is never relayed
  *   framing         HEAD, 204, 304: no body whatever the fields say (a 204 announcing one: its connection is not
  *                   kept); both Content-Length and Transfer-Encoding,
  *                   a coding other than chunked alone, a Content-Length that is not one number: refused;
@@ -66,7 +67,7 @@ final class HeadParser {
         for (int interim = 0; ; interim++) {
             Parsed parsed = new Parsed();
             budget = readOne(reader, parsed, budget, interim == 0);
-            if (parsed.status >= 100 && parsed.status < 200 && parsed.status != 101) {
+            if (interim(parsed.status)) {
                 if (interim == MAX_INTERIM) {
                     throw new MalformedAnswer("more than " + MAX_INTERIM + " interim answers");
                 }
@@ -165,9 +166,10 @@ final class HeadParser {
             if (!fieldByte(b[i])) {
                 throw new MalformedAnswer("a control byte in a field value");
             }
-            if ((b[i] & 0x80) != 0) {
+            if ((b[i] & 0x80) != 0 && !interim(parsed.status)) {
                 // RFC 9110 §5.5 obs-text: Helidon writes header values as US-ASCII, each such byte as '?', so the
-                // field cannot be relayed as it came; refused as the gateway refuses it from a client.
+                // field cannot be relayed as it came; refused as the gateway refuses it from a client. An interim
+                // head is never relayed: its fields are read and dropped, obs-text or not.
                 throw new MalformedAnswer("obs-text (a byte 0x80-0xFF) in a field value");
             }
         }
@@ -259,6 +261,11 @@ final class HeadParser {
         boolean announcesBody = p.status == 204 && (p.transferEncoding || p.contentLength > 0);
         boolean keeps = !p.http10 && !p.close && !p.upgrade && framing != Framing.UNTIL_CLOSE && !announcesBody;
         return new AnswerHead(p.status, p.reason, p.headers, framing, length, keeps);
+    }
+
+    /** Whether a head of {@code status} is an interim one, skipped and never relayed: a 1xx but 101. */
+    private static boolean interim(int status) {
+        return status >= 100 && status < 200 && status != 101;
     }
 
     /** A byte RFC 9110 §5.5 lets a field value or reason phrase hold: HTAB, SP, visible ASCII, obs-text. */

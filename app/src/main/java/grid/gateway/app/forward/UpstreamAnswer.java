@@ -135,11 +135,16 @@ public final class UpstreamAnswer {
         // The alarm's upstream side is ended first: a check that went off as the last read returned closes the
         // connection now, not once it is pooled and carries another request.
         boolean stillOurs = alarm.endUpstream();
-        if (stillOurs && requestWhole && body.complete() && head.keepsConnection() && !connection.hasUnread()) {
+        // Bytes held past an answer read to its exact end: the engine wrote more than its framing said.
+        boolean pastTheEnd = body.complete() && connection.hasUnread();
+        if (stillOurs && requestWhole && body.complete() && head.keepsConnection() && !pastTheEnd) {
             connection.answered();
             pool.release(connection);
         } else {
             connection.close();
+        }
+        if (pastTheEnd) {
+            connection.leftoverPastTheAnswer();
         }
     }
 

@@ -60,6 +60,11 @@ final class UpstreamConnection {
     private final AtomicInteger writing = new AtomicInteger();
 
     private final ByteBuffer probe = ByteBuffer.allocate(1);
+    /** Whether {@link #isQuiet()} found bytes beyond the answers read here. */
+    private boolean leftover;
+    /** Told of bytes past the end of the answer in progress. */
+    private Runnable pastItsAnswer = () -> {};
+
     private int answers;
     private long idleSince;
     /** The {@code X-Request-Id}s of the latest requests sent on this connection, the newest last. */
@@ -95,12 +100,21 @@ final class UpstreamConnection {
         return answers > 0;
     }
 
-    /** A request with the id {@code requestId} is sent now. */
-    void requestSent(String requestId) {
+    /**
+     * A request with the id {@code requestId} is sent now; {@code pastItsAnswer} is told if bytes past the end of its
+     * answer, read exactly, are found as the answer ends ({@link #leftoverPastTheAnswer()}).
+     */
+    void requestSent(String requestId, Runnable pastItsAnswer) {
         if (requestIds.size() > EARLIER_IDS) {
             requestIds.removeFirst();
         }
         requestIds.addLast(requestId);
+        this.pastItsAnswer = pastItsAnswer;
+    }
+
+    /** Bytes past the end of the answer in progress were found as it ended ({@link LeftoverFound#ANSWER_END}). */
+    void leftoverPastTheAnswer() {
+        pastItsAnswer.run();
     }
 
     /**
@@ -185,7 +199,11 @@ final class UpstreamConnection {
      * is one no answer may ever see, and the connection is closed by the caller anyway.
      */
     boolean isQuiet() {
-        if (closed.get() || hasUnread()) {
+        if (closed.get()) {
+            return false;
+        }
+        if (hasUnread()) {
+            leftover = true;
             return false;
         }
         try {
@@ -193,10 +211,21 @@ final class UpstreamConnection {
             probe.clear();
             int n = channel.read(probe);
             channel.configureBlocking(true);
+            // Over TLS a byte here may be the engine's close_notify as well as answer bytes: only plain TCP tells.
+            leftover = n > 0 && !(socket instanceof SSLSocket);
             return n == 0;
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether the last {@link #isQuiet()} that failed found bytes beyond the answers read here
+     * ({@link LeftoverFound#IDLE}): held unread, or read from a plain-TCP socket; not the engine's close, nor a byte
+     * read over TLS.
+     */
+    boolean leftoverFound() {
+        return leftover;
     }
 
     /** Closes the connection; idempotent, from any thread. A blocked read or write fails at once. */

@@ -3,6 +3,7 @@ package grid.gateway.app.forward;
 import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.config.UpstreamSettings;
 import grid.gateway.routing.grid.BackendCluster;
+import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -55,18 +57,22 @@ public final class UpstreamForwarder {
     private final ConnectionPool pool;
     private final Connector connector;
     private final RequestHeads heads = new RequestHeads();
+    private final BiConsumer<ClusterId, LeftoverFound> leftovers;
 
     /**
      * A forwarder with its own connection pool; {@code clock} times the wait for response headers, {@code tls} gives
-     * each https cluster's TLS (empty: the JDK's trust), {@code watchdog} runs the idle alarms. Pooled connections are
-     * kept per TLS, so a rotated certificate is used by new connections.
+     * each https cluster's TLS (empty: the JDK's trust), {@code watchdog} runs the idle alarms, {@code leftovers}
+     * hears of each connection closed because bytes an engine wrote beyond its answers were found on it. Pooled
+     * connections are kept per TLS, so a rotated certificate is used by new connections.
      */
     public UpstreamForwarder(
             UpstreamSettings settings,
             MonotonicClock clock,
             Function<BackendCluster, Optional<Tls>> tls,
-            ScheduledExecutorService watchdog) {
+            ScheduledExecutorService watchdog,
+            BiConsumer<ClusterId, LeftoverFound> leftovers) {
         this.settings = settings;
+        this.leftovers = leftovers;
         this.clock = clock;
         this.tls = tls;
         this.watchdog = watchdog;
@@ -84,9 +90,9 @@ public final class UpstreamForwarder {
         RequestHeads.Bytes bytes = heads.of(cluster.url(), origin, request);
         boolean head = request.method() == Method.HEAD;
         long start = clock.nanoTime();
-        UpstreamConnection pooled = pool.acquire(origin);
+        UpstreamConnection pooled = pool.acquire(origin, () -> leftover(cluster, LeftoverFound.IDLE));
         Exchanged outcome = pooled != null
-                ? exchange(pooled, bytes, head, request)
+                ? exchange(pooled, bytes, head, request, pastTheAnswer(cluster))
                 : connectAndExchange(cluster, origin, bytes, head, request);
         RetryReason retry = null;
         if (outcome instanceof Exchanged.Failed failed
@@ -129,22 +135,41 @@ public final class UpstreamForwarder {
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
-        return exchange(connection, bytes, head, request);
+        return exchange(connection, bytes, head, request, pastTheAnswer(cluster));
+    }
+
+    /** What hears of bytes found past the end of an answer of {@code cluster}'s, read exactly, as it ends. */
+    private Runnable pastTheAnswer(BackendCluster cluster) {
+        return () -> leftover(cluster, LeftoverFound.ANSWER_END);
+    }
+
+    /** A connection to {@code cluster} was closed for bytes its engine wrote beyond the answers read there. */
+    private void leftover(BackendCluster cluster, LeftoverFound found) {
+        LOG.log(
+                System.Logger.Level.DEBUG,
+                () -> "a connection to cluster " + cluster.id() + " closed: bytes beyond its answers found ("
+                        + found.label() + ")");
+        leftovers.accept(cluster.id(), found);
     }
 
     /**
      * Writes {@code request}'s {@code bytes} on {@code connection} and reads its final head; the connection is closed
-     * on failure. A body writer's slice is counted in the request's memory.
+     * on failure. A body writer's slice is counted in the request's memory; {@code pastTheEnd} runs if bytes past the
+     * answer's end are found as it ends.
      */
     private Exchanged exchange(
-            UpstreamConnection connection, RequestHeads.Bytes bytes, boolean head, ForwardRequest request) {
+            UpstreamConnection connection,
+            RequestHeads.Bytes bytes,
+            boolean head,
+            ForwardRequest request,
+            Runnable pastTheEnd) {
         String id = request.access().requestId();
         IdleAlarm alarm =
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         BodyWriter body = null;
-        connection.requestSent(id);
+        connection.requestSent(id, pastTheEnd);
         try {
             bytes.writeHead(connection, alarm);
             body = writeBody(connection, bytes.bodyAfterHead(), request.memory());

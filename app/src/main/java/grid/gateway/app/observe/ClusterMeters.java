@@ -1,5 +1,6 @@
 package grid.gateway.app.observe;
 
+import grid.gateway.app.forward.LeftoverFound;
 import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.load.PodCensus;
@@ -50,6 +51,7 @@ final class ClusterMeters {
     private final Timer latency;
     private final Map<UpstreamFailure, Counter> errors = new EnumMap<>(UpstreamFailure.class);
     private final Map<RetryReason, Counter> retries = new EnumMap<>(RetryReason.class);
+    private final Map<LeftoverFound, Counter> leftovers = new EnumMap<>(LeftoverFound.class);
     /** By outcome: {@link AffinityOutcome#ordinal()}, then {@link #NO_OUTCOME} last (no string lookup per answer). */
     private final Counter[] predicted = new Counter[OUTCOMES];
 
@@ -104,6 +106,9 @@ final class ClusterMeters {
         }
         for (RetryReason reason : RetryReason.values()) {
             retries.put(reason, fixedCounter(GatewayMeter.UPSTREAM_RETRIES, reason.label()));
+        }
+        for (LeftoverFound found : LeftoverFound.values()) {
+            leftovers.put(found, fixedCounter(GatewayMeter.UPSTREAM_LEFTOVERS, found.label()));
         }
         for (AffinityOutcome outcome : AffinityOutcome.values()) {
             predicted[outcome.ordinal()] = fixedCounter(GatewayMeter.CACHED_TOKENS_PREDICTED, outcome.label());
@@ -164,6 +169,10 @@ final class ClusterMeters {
 
     void retried(RetryReason reason) {
         GatewayMetrics.registered(retries, reason).increment();
+    }
+
+    void leftover(LeftoverFound found) {
+        GatewayMetrics.registered(leftovers, found).increment();
     }
 
     /**

@@ -52,6 +52,14 @@ public enum GatewayMeter {
                     + " request)",
             "cluster",
             "reason"),
+    /** Upstream connections closed for bytes an engine wrote beyond its answers, by where they were found. */
+    UPSTREAM_LEFTOVERS(
+            Type.COUNTER,
+            "grid_upstream_leftovers",
+            "Connections to a backend cluster closed for bytes the engine wrote beyond the answers read there:"
+                    + " answer_end (past an answer read to its end), idle (arrived while pooled, plain TCP)",
+            "cluster",
+            "found"),
     /** Windowed worst queue depth; NaN while unmeasured. */
     QUEUE_DEPTH(
             Type.GAUGE,

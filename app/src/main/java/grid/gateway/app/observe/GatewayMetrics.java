@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.LeftoverFound;
 import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.load.LoadEvents;
@@ -158,6 +159,19 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         ClusterMeters found = meters(cluster);
         if (found != null) {
             found.retried(reason);
+        }
+    }
+
+    /**
+     * A connection to {@code cluster} was closed for bytes beyond its answers: counts
+     * {@code grid_upstream_leftovers_total{found}}.
+     */
+    @Override
+    public void upstreamLeftover(ClusterId cluster, LeftoverFound found) {
+        requireNonNull(found, "found");
+        ClusterMeters counted = meters(cluster);
+        if (counted != null) {
+            counted.leftover(found);
         }
     }
 

@@ -1,5 +1,6 @@
 package grid.gateway.app.observe;
 
+import grid.gateway.app.forward.LeftoverFound;
 import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.routing.grid.ClusterId;
@@ -32,6 +33,9 @@ public interface ProxyEvents {
 
     /** A request was sent to a cluster a second time, for {@code reason}. */
     void upstreamRetried(ClusterId cluster, RetryReason reason);
+
+    /** A connection to a cluster was closed because bytes the engine wrote beyond its answers were found there. */
+    void upstreamLeftover(ClusterId cluster, LeftoverFound found);
 
     /** Predicted ({@code run × 64}) and engine-reported cached prompt tokens of one answered request. */
     void cachedTokens(ClusterId cluster, Optional<AffinityOutcome> outcome, long predicted, OptionalLong reported);
