@@ -9,6 +9,7 @@ import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.forward.AnswerRewrite;
 import grid.gateway.app.forward.ClientProgress;
 import grid.gateway.app.forward.ForwardRequest;
+import grid.gateway.app.forward.LeftoverFound;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.RetryReason;
 import grid.gateway.app.forward.UpstreamFailure;
@@ -68,7 +69,8 @@ class AnswerOwnershipIntegrationTest {
             new UpstreamSettings(Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofMinutes(5), 8),
             SystemMonotonicClock.INSTANCE,
             cluster -> Optional.empty(),
-            watchdog);
+            watchdog,
+            (cluster, found) -> {});
     private final BackendCluster cluster = new BackendCluster(
             new ClusterId(EAST, "a"),
             URI.create(engine.url()),
@@ -190,6 +192,9 @@ class AnswerOwnershipIntegrationTest {
 
         @Override
         public void upstreamRetried(ClusterId cluster, RetryReason reason) {}
+
+        @Override
+        public void upstreamLeftover(ClusterId cluster, LeftoverFound found) {}
 
         @Override
         public void cachedTokens(
