@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -183,6 +185,45 @@ class StoredIdRedactionIntegrationTest {
         }
         assertNothingRecordedHoldsTheId();
     }
+
+    @Test
+    void aStreamOnAPathWithAnIdCutByEitherSide_itsLogLinesHoldNoId() throws Exception {
+        try (ScriptedUpstream scripted = new ScriptedUpstream()) {
+            gateway =
+                    new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine(scripted.url())));
+            CountDownLatch clientGone = new CountDownLatch(1);
+            scripted.script = e -> {
+                e.write(SSE_HEAD);
+                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+                clientGone.await(10, TimeUnit.SECONDS);
+                for (int i = 1; i < 400; i++) {
+                    e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
+                    TimeUnit.MILLISECONDS.sleep(20);
+                }
+            };
+            try (RawClient client = new RawClient(gateway.server.port())) {
+                client.send("GET /v1/responses/" + ID + "?stream=true HTTP/1.1\r\nHost: gw\r\n\r\n");
+                assertThat(client.readUntil("{\"n\":0}")).endsWith("{\"n\":0}");
+            }
+            clientGone.countDown();
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("client_gone");
+
+            scripted.script = e -> {
+                e.write(SSE_HEAD);
+                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+                e.reset();
+            };
+            try (RawClient client = new RawClient(gateway.server.port())) {
+                client.send("GET /v1/responses/" + ID + "?stream=true HTTP/1.1\r\nHost: gw\r\n\r\n");
+                assertThat(client.read().complete()).isFalse();
+            }
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("upstream_cut");
+            assertNothingRecordedHoldsTheId();
+        }
+    }
+
+    private static final String SSE_HEAD =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
     /** The process's log at every level, every access line, the metrics and another client's answers. */
     private void assertNothingRecordedHoldsTheId() {
