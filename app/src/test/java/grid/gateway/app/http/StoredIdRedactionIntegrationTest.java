@@ -3,15 +3,19 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.tls.TestPki;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
 import jakarta.json.JsonObject;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -228,6 +232,48 @@ class StoredIdRedactionIntegrationTest {
                 assertThat(client.read().complete()).isFalse();
             }
             assertThat(gateway.accessLog.next().getString("end")).isEqualTo("upstream_cut");
+            assertNothingRecordedHoldsTheId();
+        }
+    }
+
+    @Test
+    void aTlsClientLeavingAStreamOnAPathWithAnId_itsLogLinesHoldNoId() throws Exception {
+        TestPki pki = TestPki.create(dir, "redaction");
+        TestPki.Pair listener = pki.issue("gateway");
+        try (ScriptedUpstream scripted = new ScriptedUpstream()) {
+            gateway = new GatewayHarness(
+                    dir,
+                    GatewayHarness.config(
+                            "  tls:\n    cert_file: " + listener.cert() + "\n    key_file: " + listener.key() + "\n",
+                            "",
+                            GatewayHarness.oneScrapedEngine(scripted.url())),
+                    Optional.of(pki.trustOnly()));
+            CountDownLatch clientGone = new CountDownLatch(1);
+            scripted.script = e -> {
+                e.write(SSE_HEAD);
+                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+                clientGone.await(10, TimeUnit.SECONDS);
+                for (int i = 1; i < 400; i++) {
+                    e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
+                    TimeUnit.MILLISECONDS.sleep(20);
+                }
+            };
+            try (Socket client = pki.trustOnly().getSocketFactory().createSocket("127.0.0.1", gateway.server.port())) {
+                client.setSoTimeout(20_000);
+                client.getOutputStream()
+                        .write(("GET /v1/responses/" + ID + "?stream=true HTTP/1.1\r\nHost: gw\r\n\r\n")
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                StringBuilder read = new StringBuilder();
+                InputStream in = client.getInputStream();
+                while (read.indexOf("{\"n\":0}") < 0) {
+                    int b = in.read();
+                    assertThat(b).as(read.toString()).isNotNegative();
+                    read.append((char) b);
+                }
+                client.setSoLinger(true, 0);
+            }
+            clientGone.countDown();
+            assertThat(gateway.accessLog.next().getString("end")).isEqualTo("client_gone");
             assertNothingRecordedHoldsTheId();
         }
     }
