@@ -48,6 +48,35 @@ public final class RedactedPath {
         return holdsId(word) ? ID : word;
     }
 
+    /**
+     * Free {@code text} (a log message) with each word that is or holds what may be a stored id replaced: a word
+     * with a {@code /} read as a path ({@link #of}), any other as a {@link #word}. Words end at whitespace, quotes,
+     * brackets, {@code , ? # &} and control characters; every other character is kept.
+     */
+    public static String inText(String text) {
+        if (text.indexOf('%') < 0 && !marked(text, ID_MARKS) && !marked(text, COLLECTIONS)) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i < text.length() && !endsWord(text.charAt(i))) {
+                continue;
+            }
+            String word = text.substring(start, i);
+            out.append(word.indexOf('/') >= 0 ? of(word) : word(word));
+            if (i < text.length()) {
+                out.append(text.charAt(i));
+            }
+            start = i + 1;
+        }
+        return out.toString();
+    }
+
+    private static boolean endsWord(char c) {
+        return c <= ' ' || c == 0x7f || "\"'`,?#&()[]<>".indexOf(c) >= 0 || Character.isWhitespace(c);
+    }
+
     /** Whether {@code text}, percent-decoded as often as it decodes, holds {@code resp_} or {@code conv_} in any case. */
     public static boolean holdsId(String text) {
         return marked(text.indexOf('%') < 0 ? text : decoded(text), ID_MARKS);

@@ -93,6 +93,14 @@ class RedactedPathTest {
         assertThat(RedactedPath.word(word)).isSameAs(word);
     }
 
+    @Test
+    void inText_eachWordThatMayBeAnId_replaced_everyOtherCharacterKept() {
+        assertThat(RedactedPath.inText("Request failed: GET /v1/responses/SECRET HTTP/1.1, (id resp_x) \"Conv%5Fy\""))
+                .isEqualTo("Request failed: GET /v1/responses/{id} HTTP/1.1, (id {id}) \"{id}\"");
+        String plain = "config change refused: sites.east-a.url is not http(s)";
+        assertThat(RedactedPath.inText(plain)).isSameAs(plain);
+    }
+
     @ParameterizedTest
     @CsvSource({"/v1/chat/completions", "/health", "/v1/models/demo-model", "/v1/messages/count_tokens"})
     void aPathWithNoIdInIt_isReturnedAsItIs(String path) {
