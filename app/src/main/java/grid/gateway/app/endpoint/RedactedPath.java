@@ -1,8 +1,8 @@
 package grid.gateway.app.endpoint;
 
 /**
- * The one redaction of stored ids from what the gateway records (access log, its own log, span names): a path, or a
- * word a client chose (a method, a request id). Stored ids are capabilities (whoever holds one reads what it names),
+ * The one redaction of stored ids from what the gateway records (access log, its own log, spans): a path, a word a
+ * client chose (a method, a request id, a model, a {@code tracestate}), or a log message. Stored ids are capabilities (whoever holds one reads what it names),
  * and a client may put one anywhere: an unknown sub-path of a stored response ({@code /v1/responses/resp_…/Cancel}),
  * an extra segment, a placeholder meant for something else ({@code …/items/resp_…}), a method or an
  * {@code X-Request-Id}.
