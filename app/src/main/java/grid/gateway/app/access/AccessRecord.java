@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  * What one client request did, for its access log line: created by {@link AccessLog} when the request arrives, filled
  * in by the proxy where each decision happens, written once when the request ends.
  *
- * <p>Never holds a body, a header value or a stored id: the path is kept with its stored id replaced by
- * {@value #ID_PLACEHOLDER}, and the id's tag is kept only as the site and cluster it names.
+ * <p>Never holds a body, a header value or a stored id: the path and the method are kept with what may be a stored
+ * id replaced by {@value #ID_PLACEHOLDER} ({@link RedactedPath}), and a path id's tag is kept only as the site and
+ * cluster it names.
  *
  * <p>Not thread-safe: owned by the request's thread.
  */
@@ -85,9 +86,10 @@ public final class AccessRecord implements RelayWatch {
 
     private boolean logged;
 
+    /** A record of {@code method} (as logged: a method spelled as a stored id is {@value #ID_PLACEHOLDER}). */
     AccessRecord(String requestId, String method, long startNanos) {
         this.requestId = requestId;
-        this.method = method;
+        this.method = RedactedPath.word(method);
         this.startNanos = startNanos;
     }
 

@@ -1,5 +1,6 @@
 package grid.gateway.app.access;
 
+import grid.gateway.app.endpoint.RedactedPath;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import java.util.UUID;
@@ -12,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A client's id is kept when it is 1 to {@value #MAX_LENGTH} characters, each a letter, a digit or one of
  * {@code - _ . : + / = @}: UUIDs, ULIDs, base64 and {@code req_…} ids pass, and nothing that could split a header,
- * break out of a JSON string or a log line does. Anything else is replaced, not refused: an id is for correlating,
+ * break out of a JSON string or a log line does, nor anything holding {@code resp_} or {@code conv_} (a stored id,
+ * which the access log never holds: {@link RedactedPath}). Anything else is replaced, not refused: an id is for correlating,
  * and a client's tracing bug should not fail its requests.
  *
  * <p>Stateless and thread-safe.
@@ -35,7 +37,8 @@ public final class RequestIds {
                 return false;
             }
         }
-        return true;
+        // The id is logged, returned and sent to the engine: never one that may be a stored id (a capability).
+        return !RedactedPath.holdsId(id);
     }
 
     private static boolean allowed(char c) {

@@ -23,8 +23,10 @@ public record Classified(String rawPath, Endpoint endpoint, Optional<PathId> pat
     }
 
     /**
-     * The path as it may be logged: without its query, the stored id it names replaced by {@value RedactedPath#ID}, and
-     * on a path no row matches, each segment that may be a stored id replaced too ({@link RedactedPath}).
+     * The path as every record gives it (access log, the gateway's own log, span names): without its query, the stored
+     * id it names replaced by {@value RedactedPath#ID}, and so is any other segment spelled as one (a placeholder such
+     * as {@code {item_id}} takes any segment); on a path no row matches, each segment that may be a stored id by its
+     * position too ({@link RedactedPath}).
      */
     public String loggedPath() {
         if (!listed) {
@@ -32,7 +34,8 @@ public record Classified(String rawPath, Endpoint endpoint, Optional<PathId> pat
         }
         int query = rawPath.indexOf('?');
         String path = query < 0 ? rawPath : rawPath.substring(0, query);
-        return pathId.map(id -> path.substring(0, id.start()) + RedactedPath.ID + path.substring(id.end()))
-                .orElse(path);
+        return RedactedPath.bySpelling(
+                pathId.map(id -> path.substring(0, id.start()) + RedactedPath.ID + path.substring(id.end()))
+                        .orElse(path));
     }
 }

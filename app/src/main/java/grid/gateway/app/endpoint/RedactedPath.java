@@ -1,62 +1,171 @@
 package grid.gateway.app.endpoint;
 
 /**
- * A path no row matches, as it may be logged or traced: without a stored id. Stored ids are capabilities (whoever
- * holds one reads what it names), and a path the table does not serve may still carry one: an unknown sub-path of a
- * stored response ({@code /v1/responses/resp_…/Cancel}), an extra segment ({@code …/input_items/extra}), an id
- * where a client put it by mistake. Two rules, so that neither the id's position nor its spelling reveals it:
- * the segment after {@code /v1/responses/} or {@code /v1/conversations/} is an id by its position, and any segment
- * that starts {@code resp_} or {@code conv_} is one by its spelling. Each becomes {@value #ID}.
+ * The one redaction of stored ids from what the gateway records (access log, its own log, spans): a path, a word a
+ * client chose (a method, a request id, a model, a {@code tracestate}), or a log message. Stored ids are capabilities (whoever holds one reads what it names),
+ * and a client may put one anywhere: an unknown sub-path of a stored response ({@code /v1/responses/resp_…/Cancel}),
+ * an extra segment, a placeholder meant for something else ({@code …/items/resp_…}), a method or an
+ * {@code X-Request-Id}.
  *
- * <p>Stateless.
+ * <p>A path is read segment by segment as an engine or a proxy behind the gateway might read it: each raw segment
+ * percent-decoded as often as it decodes ({@code %72esp_}, {@code resp%255F}), split again at an encoded slash or
+ * backslash, in any letter case, a {@code ;} parameter ignored, empty and dot segments passed over
+ * ({@code //}, {@code /./}, {@code /../}). Two rules, so that neither the id's position nor its spelling reveals it:
+ *
+ * <ul>
+ *   <li>spelling (every path, and every word): a segment holding {@code resp_} or {@code conv_} anywhere;
+ *   <li>position (a path no row matches): the segment after one read as {@code responses} or {@code conversations}
+ *       ({@code /V1/Responses;x/abc}, {@code /v1//responses/abc}).
+ * </ul>
+ *
+ * Each such raw segment becomes {@value #ID}; every other byte is kept as sent. Stateless; allocates nothing for a
+ * path with nothing to redact.
  */
 public final class RedactedPath {
     /** What a stored id is logged as. */
     public static final String ID = "{id}";
 
-    private static final String[] COLLECTIONS = {"/v1/responses/", "/v1/conversations/"};
-    private static final String[] ID_PREFIXES = {"resp_", "conv_"};
+    private static final String[] ID_MARKS = {"resp_", "conv_"};
+    private static final String[] COLLECTIONS = {"responses", "conversations"};
 
     private RedactedPath() {}
 
-    /** {@code path} (no query) with each segment that is or may be a stored id replaced by {@value #ID}. */
+    /** {@code path} (no query) of no row: each segment that is or may be a stored id replaced by {@value #ID}. */
     public static String of(String path) {
-        int idAt = -1;
-        for (String collection : COLLECTIONS) {
-            if (path.startsWith(collection) && path.length() > collection.length()) {
-                idAt = collection.length();
-            }
-        }
-        StringBuilder out = null;
-        int start = 0;
-        while (start <= path.length()) {
-            int slash = path.indexOf('/', start);
-            int end = slash < 0 ? path.length() : slash;
-            if (end > start && (start == idAt || looksLikeId(path, start))) {
-                if (out == null) {
-                    out = new StringBuilder(path.length()).append(path, 0, start);
-                }
-                out.append(ID);
-            } else if (out != null) {
-                out.append(path, start, end);
-            }
-            if (slash < 0) {
-                break;
-            }
-            if (out != null) {
-                out.append('/');
-            }
-            start = slash + 1;
-        }
-        return out == null ? path : out.toString();
+        return redacted(path, true);
     }
 
-    private static boolean looksLikeId(String path, int start) {
-        for (String prefix : ID_PREFIXES) {
-            if (path.startsWith(prefix, start)) {
+    /**
+     * {@code path} (no query) of a row: each segment spelled as a stored id replaced by {@value #ID}; its literal
+     * segments are the table's, so none is an id by its position.
+     */
+    public static String bySpelling(String path) {
+        return redacted(path, false);
+    }
+
+    /** {@code word} as it may be logged: {@value #ID} when it holds what may be a stored id ({@link #holdsId}). */
+    public static String word(String word) {
+        return holdsId(word) ? ID : word;
+    }
+
+    /**
+     * Free {@code text} (a log message) with each word that is or holds what may be a stored id replaced: a word
+     * with a {@code /} read as a path ({@link #of}), any other as a {@link #word}. Words end at whitespace, quotes,
+     * brackets, {@code , ? # &} and control characters; every other character is kept.
+     */
+    public static String inText(String text) {
+        if (text.indexOf('%') < 0 && !marked(text, ID_MARKS) && !marked(text, COLLECTIONS)) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i < text.length() && !endsWord(text.charAt(i))) {
+                continue;
+            }
+            String word = text.substring(start, i);
+            out.append(word.indexOf('/') >= 0 ? of(word) : word(word));
+            if (i < text.length()) {
+                out.append(text.charAt(i));
+            }
+            start = i + 1;
+        }
+        return out.toString();
+    }
+
+    private static boolean endsWord(char c) {
+        return c <= ' ' || c == 0x7f || "\"'`,?#&()[]<>".indexOf(c) >= 0 || Character.isWhitespace(c);
+    }
+
+    /** Whether {@code text}, percent-decoded as often as it decodes, holds {@code resp_} or {@code conv_} in any case. */
+    public static boolean holdsId(String text) {
+        return marked(text.indexOf('%') < 0 ? text : decoded(text), ID_MARKS);
+    }
+
+    private static String redacted(String path, boolean byPosition) {
+        if (path.indexOf('%') < 0 && path.indexOf('\\') < 0 && !marked(path, ID_MARKS)) {
+            if (!byPosition || !marked(path, COLLECTIONS)) {
+                return path;
+            }
+        }
+        StringBuilder out = new StringBuilder(path.length());
+        boolean afterCollection = false;
+        int start = 0;
+        while (true) {
+            int slash = path.indexOf('/', start);
+            int end = slash < 0 ? path.length() : slash;
+            String raw = path.substring(start, end);
+            String segment = raw.indexOf('%') < 0 ? raw : decoded(raw);
+            boolean id = marked(segment, ID_MARKS);
+            // An encoded slash or backslash makes one raw segment several to a reader that decodes first.
+            for (String part : segment.split("[/\\\\]", -1)) {
+                if (part.isEmpty() || part.equals(".") || part.equals("..")) {
+                    continue;
+                }
+                id |= byPosition && afterCollection;
+                afterCollection = isCollection(part);
+            }
+            out.append(id ? ID : raw);
+            if (slash < 0) {
+                return out.toString();
+            }
+            out.append('/');
+            start = slash + 1;
+        }
+    }
+
+    private static boolean isCollection(String part) {
+        int parameter = part.indexOf(';');
+        String name = parameter < 0 ? part : part.substring(0, parameter);
+        for (String collection : COLLECTIONS) {
+            if (name.equalsIgnoreCase(collection)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether {@code text} holds one of {@code marks}, in any letter case. */
+    private static boolean marked(String text, String[] marks) {
+        for (int i = 0; i < text.length(); i++) {
+            for (String mark : marks) {
+                if (text.regionMatches(true, i, mark, 0, mark.length())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code text} with every {@code %XX} decoded, again and again until none is left; each pass shortens it. */
+    private static String decoded(String text) {
+        String current = text;
+        while (true) {
+            StringBuilder out = new StringBuilder(current.length());
+            for (int i = 0; i < current.length(); i++) {
+                char c = current.charAt(i);
+                int high = i + 2 < current.length() && c == '%' ? hex(current.charAt(i + 1)) : -1;
+                int low = high < 0 ? -1 : hex(current.charAt(i + 2));
+                if (low < 0) {
+                    out.append(c);
+                } else {
+                    out.append((char) (high * 16 + low));
+                    i += 2;
+                }
+            }
+            if (out.length() == current.length()) {
+                return current;
+            }
+            current = out.toString();
+        }
+    }
+
+    /** The value of ASCII hex digit {@code c}, or -1 (no other script's digits: an engine decodes none). */
+    private static int hex(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        char lower = (char) (c | 0x20);
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
     }
 }

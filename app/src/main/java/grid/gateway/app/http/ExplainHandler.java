@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.RouteExplainSettings;
 import grid.gateway.app.config.ServerSettings;
+import grid.gateway.app.endpoint.RedactedPath;
 import grid.gateway.app.observe.EdgeMeters;
 import grid.gateway.app.observe.EdgeMeters.ExplainResult;
 import io.helidon.common.media.type.MediaTypes;
@@ -31,8 +32,8 @@ import java.util.function.Supplier;
  *   ──> the explainer's answer (200, or 400 for a request the gateway could not take)
  * </pre>
  *
- * Every call is logged (one INFO line: result, method, the explained path with a stored id replaced by {@code {id}},
- * the caller's address; never the body or a token) and counted ({@code grid_admin_route_explain_calls_total{result}}):
+ * Every call is logged (one INFO line: result, method, the explained path, each with what may be a stored id replaced
+ * by {@code {id}} ({@link RedactedPath}), the caller's address; never the body or a token) and counted ({@code grid_admin_route_explain_calls_total{result}}):
  * the explainer tells how many blocks of a guessed prompt each cluster holds, so each use of it is visible.
  *
  * <p>Thread-safe: stateless; the settings are read per call, so enabling it or rotating its tokens applies at the
@@ -72,7 +73,8 @@ public final class ExplainHandler implements Handler {
         RouteExplainSettings access = settings.routeExplain();
         Optional<String> path = parameter(request, "path");
         String method = parameter(request, "method").orElse("POST");
-        String asked = method + " " + path.map(explainer::logged).orElse("(no path)");
+        String asked =
+                RedactedPath.word(method) + " " + path.map(explainer::logged).orElse("(no path)");
         if (!access.enabled()) {
             record(ExplainResult.DISABLED, asked, request);
             refuseUnread(

@@ -1,6 +1,7 @@
 package grid.gateway.app.observe;
 
 import grid.gateway.app.access.LineQueue;
+import grid.gateway.app.endpoint.RedactedPath;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.logging.ConsoleHandler;
@@ -21,7 +22,9 @@ import java.util.logging.SimpleFormatter;
  *
  * <p>A message's control characters are escaped ({@code \n} as the two characters backslash and n) before it is
  * formatted: a message may quote what a client sent (a path, a query parameter), and a line break in it would forge
- * a log line of the text format. A stack trace keeps its lines.
+ * a log line of the text format. A stack trace keeps its lines. For the same reason each word of a message that may
+ * be a stored id is {@code {id}} ({@link RedactedPath#inText}), whoever logs it: Helidon quotes a request's raw
+ * path at WARNING when a handler fails after its answer began ({@code Request failed: GET /v1/responses/resp_…}).
  *
  * <p>Thread-safe.
  */
@@ -79,7 +82,7 @@ public final class QueuedLogHandler extends Handler {
         String line;
         try {
             String message = getFormatter().formatMessage(record);
-            String escaped = LogText.escapeControls(message);
+            String escaped = RedactedPath.inText(LogText.escapeControls(message));
             if (!escaped.equals(message)) {
                 record.setMessage(escaped);
                 record.setParameters(null);

@@ -1,5 +1,6 @@
 package grid.gateway.app.trace;
 
+import grid.gateway.app.endpoint.RedactedPath;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads trace context from a request's Helidon headers for the OpenTelemetry propagator. A {@code traceparent} sent
  * more than once is no context at all (Trace Context); {@code tracestate} lines are joined with commas, as HTTP
- * allows for a list header.
+ * allows for a list header, and a {@code tracestate} that may hold a stored id ({@link RedactedPath#holdsId}) is none:
+ * the exported spans would carry it, and the engine then gets none.
  *
  * <p>Stateless and thread-safe.
  */
@@ -44,7 +46,9 @@ final class HeaderCarrier {
             if (name.equals(TRACEPARENT)) {
                 return values.size() == 1 ? values.getFirst() : null;
             }
-            return String.join(",", values);
+            String state = String.join(",", values);
+            // An exported span carries its parent's tracestate: one that may hold a stored id is not taken.
+            return name.equals(TRACESTATE) && RedactedPath.holdsId(state) ? null : state;
         }
     };
 

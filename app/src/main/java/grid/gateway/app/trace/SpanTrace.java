@@ -1,5 +1,6 @@
 package grid.gateway.app.trace;
 
+import grid.gateway.app.endpoint.RedactedPath;
 import grid.gateway.routing.RouteDecision;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.select.AffinityOutcome;
@@ -76,7 +77,8 @@ final class SpanTrace implements RequestTrace {
         if (!server.isRecording()) {
             return;
         }
-        model.ifPresent(m -> server.setAttribute(MODEL, m));
+        // The client's text: one that may be a stored id is recorded as {id}.
+        model.ifPresent(m -> server.setAttribute(MODEL, RedactedPath.word(m)));
         server.setAttribute(CANDIDATES, candidates);
     }
 

@@ -31,6 +31,14 @@ class RequestIdsTest {
         assertThat(RequestIds.choose(id, () -> "fresh")).isEqualTo("fresh");
     }
 
+    /** A stored id is a capability: an id that may be one is never kept (logged, returned, sent on). */
+    @ParameterizedTest
+    @ValueSource(strings = {"resp_east.1a2b3c4d..0123", "RESP_EAST.1A2B3C4D..0123", "trace-conv_x", "Conv_1"})
+    void holdingAStoredId_replaced(String id) {
+        assertThat(RequestIds.wellFormed(id)).isFalse();
+        assertThat(RequestIds.choose(id, () -> "fresh")).isEqualTo("fresh");
+    }
+
     @Test
     void length_upTo128() {
         assertThat(RequestIds.wellFormed("x".repeat(128))).isTrue();

@@ -54,6 +54,12 @@ class EndpointTableTest {
         assertThat(unlisted.loggedPath()).isEqualTo("/v1/responses/{id}/Cancel");
         // Traces name a request by its endpoint's path.
         assertThat(unlisted.endpoint().path()).isEqualTo("/v1/responses/{id}/Cancel");
+        // A placeholder that is not the pinning id takes any segment: one spelled as an id is redacted too.
+        Classified item = TABLE.classify("/v1/conversations/conv_a/items/resp_b");
+        assertThat(item.listed()).isTrue();
+        assertThat(item.loggedPath()).isEqualTo("/v1/conversations/{id}/items/{id}");
+        assertThat(TABLE.classify("/v1/conversations/conv_a/items/%72esp_b").loggedPath())
+                .isEqualTo("/v1/conversations/{id}/items/{id}");
     }
 
     @Test

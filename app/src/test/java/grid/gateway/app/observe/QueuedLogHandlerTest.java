@@ -82,6 +82,28 @@ class QueuedLogHandlerTest {
         assertThat(text).contains("java.lang.IllegalStateException: boom\n\tat ");
     }
 
+    /** Helidon's line for a handler that fails after its answer began quotes the raw path, whoever's id it holds. */
+    @Test
+    void aMessageQuotingAStoredId_logsItAsTheIdMark() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QueuedLogHandler handler = new QueuedLogHandler(out);
+        handler.publish(record("Request failed: GET /v1/files/%72esp_east.1a2b3c4d..SECRET1 HTTP/1.1, cannot send error"
+                + " response, as response already sent"));
+        handler.publish(record("Request failed: GET /V1/Responses/SECRET2 HTTP/1.1"));
+        LogRecord quoted = record("body field {0} not found");
+        quoted.setParameters(new Object[] {"\"conv_east.1a2b3c4d..SECRET3\""});
+        handler.publish(quoted);
+        handler.publish(record("scrape of cluster east-a failed: connection refused"));
+        handler.flush();
+
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .doesNotContain("SECRET")
+                .contains("WARNING: Request failed: GET /v1/files/{id} HTTP/1.1, cannot send error response")
+                .contains("WARNING: Request failed: GET /V1/Responses/{id} HTTP/1.1")
+                .contains("WARNING: body field \"{id}\" not found")
+                .contains("WARNING: scrape of cluster east-a failed: connection refused");
+    }
+
     @Test
     void replaceConsole_takesTheConsoleHandlersPlace_withItsLevelAndFormatter() {
         Logger root = Logger.getLogger("");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.RecordedRequest;
+import grid.gateway.routing.tag.ClusterDigest;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -184,6 +185,28 @@ class TracingIntegrationTest {
         assertThat(client.getStartTimeUnixNano()).isGreaterThanOrEqualTo(server.getStartTimeUnixNano());
         assertThat(client.getEndTimeUnixNano()).isLessThanOrEqualTo(server.getEndTimeUnixNano());
         assertThat(receiver.refusals()).isEmpty();
+    }
+
+    @Test
+    void endpoint_aStoredIdInTracestateOrModel_neverExported() throws InterruptedException {
+        String mark = "feedc0de5ec2e7aa";
+        String id = "resp_east." + ClusterDigest.of("east-a") + ".." + mark;
+        try (GatewayHarness gateway = gateway(exporting())) {
+            assertThat(chat(gateway, "traceparent", TRACEPARENT, "tracestate", "vendor=" + id)
+                            .statusCode())
+                    .isEqualTo(200);
+            RecordedRequest seen = GatewayHarness.take(engine);
+            assertThat(context(seen).group(1)).isEqualTo(TRACE_ID);
+            assertThat(seen.header("tracestate")).isEmpty();
+            assertThat(gateway.post("/v1/chat/completions", CHAT.replace("demo-model", id))
+                            .statusCode())
+                    .isEqualTo(404);
+        }
+        List<OtlpReceiver.Received> spans = receiver.await(3, BOUND);
+
+        assertThat(spans).allSatisfy(r -> assertThat(r.span().toString()).doesNotContain(mark));
+        assertThat(spans.stream().map(r -> r.span()).filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER))
+                .anySatisfy(s -> assertThat(OtlpReceiver.text(s, "grid.model")).isEqualTo("{id}"));
     }
 
     @Test
