@@ -15,13 +15,19 @@ import org.junit.jupiter.api.io.TempDir;
  * An answer that comes before the engine read the whole request body: the body's writer stays blocked in a write of
  * its own 64 KiB slice until the connection closes, after that answer, so the slice outlives the body (given back
  * when the answer began). It is counted in {@code grid_inflight_answer_bytes} meanwhile, and given back with the
- * request. Real sockets: an engine with a small fixed receive buffer that reads no body.
+ * request. Real sockets: an engine with a small fixed receive buffer that reads the first half of the body and answers
+ * then. Half the body is more than what the kernel can take at once on the gateway's side (its send buffer, at most
+ * {@code net.ipv4.tcp_wmem}'s 4 MiB, and the engine's receive window), so the writer's thread is writing by then; the
+ * half left is more than both buffers too, so it stays blocked in a slice for as long as the engine reads nothing.
+ * An answer that came before the writer's thread ran would find nothing to count: the writer, stopped, ends at once.
  */
 class EarlyAnswerMemoryIntegrationTest {
     /** The relay's copy buffer of a chunked answer that is no event stream. */
     private static final double COPY_BUFFER = 16 * 1024;
     /** The slice a body writer copies the body into ({@code BodyWriter.SLICE}). */
     private static final double SLICE = 64 * 1024;
+    /** The body's bytes: twice 12 MiB, each half well over the 4 MiB of a send buffer and the engine's window. */
+    private static final int BODY = 24 << 20;
 
     @TempDir
     Path dir;
@@ -35,7 +41,7 @@ class EarlyAnswerMemoryIntegrationTest {
         engine.receiveBuffer(64 * 1024);
         engine.readsBody = false;
         String config = GatewayHarness.config("", GatewayHarness.oneEngine(engine.url()))
-                .replace("max_body_bytes: 4096", "max_body_bytes: " + (16 << 20));
+                .replace("max_body_bytes: 4096", "max_body_bytes: " + (32 << 20));
         gateway = new GatewayHarness(dir, config, engine);
     }
 
@@ -49,13 +55,14 @@ class EarlyAnswerMemoryIntegrationTest {
         CountDownLatch rest = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
         engine.script = e -> {
+            e.in.readNBytes(BODY / 2); // what the body's writer thread has written, at the least: it is running
             e.write("HTTP/1.1 413 Early\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + UpstreamFaultsIntegrationTest.chunk("{\"error\":"));
             rest.await(30, TimeUnit.SECONDS);
             e.write(UpstreamFaultsIntegrationTest.chunk("{\"code\":413}}") + "0\r\n\r\n");
-            done.await(30, TimeUnit.SECONDS); // reads nothing more until the test is done
+            done.await(30, TimeUnit.SECONDS); // reads nothing more until the test is done: the writer stays blocked
         };
-        String big = UpstreamFaultsIntegrationTest.CHAT.replace("hello", "h".repeat(8 << 20));
+        String big = UpstreamFaultsIntegrationTest.CHAT.replace("hello", "h".repeat(BODY));
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.post("/v1/chat/completions", big);
             assertThat(client.readHead()).startsWith("HTTP/1.1 413");
