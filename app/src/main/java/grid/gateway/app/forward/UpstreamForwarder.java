@@ -198,13 +198,23 @@ public final class UpstreamForwarder {
             }
             return new Exchanged.Answered(new UpstreamAnswer(connection, answerHead, alarm, pool, requestWhole));
         } catch (IOException | RuntimeException failure) {
-            if (body != null) {
-                body.stop();
-            }
-            alarm.close();
-            connection.close();
+            letGo(connection, alarm, body);
             return failed(connection, failure, alarm.fired() || (body != null && body.timedOut()));
+        } catch (Error error) {
+            // An allocation out of memory, a stack overflow, a JDK class that failed to load: the request fails as
+            // Helidon fails its handler, and the connection, mid-request, is closed with it, never left open.
+            letGo(connection, alarm, body);
+            throw error;
         }
+    }
+
+    /** Lets go of an exchange that did not get its answer: its body's writer, its alarm and its connection. */
+    private static void letGo(UpstreamConnection connection, IdleAlarm alarm, @Nullable BodyWriter body) {
+        if (body != null) {
+            body.stop();
+        }
+        alarm.close();
+        connection.close();
     }
 
     /**
@@ -234,12 +244,14 @@ public final class UpstreamForwarder {
         if (taken == body.length) {
             return null;
         }
-        return BodyWriter.start(
-                connection,
-                body,
-                taken,
-                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close),
-                memory);
+        IdleAlarm alarm =
+                IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
+        try {
+            return BodyWriter.start(connection, body, taken, alarm, memory);
+        } catch (RuntimeException | Error e) {
+            alarm.close(); // no writer to end it: not left armed for the longest silence
+            throw e;
+        }
     }
 
     /**

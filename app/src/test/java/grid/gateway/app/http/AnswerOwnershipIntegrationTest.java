@@ -37,6 +37,7 @@ import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -60,6 +61,9 @@ import org.junit.jupiter.api.Test;
  */
 class AnswerOwnershipIntegrationTest {
     private static final SiteName EAST = new SiteName("east");
+    /** The slice a body writer copies the body into ({@code BodyWriter.SLICE}), counted as it starts. */
+    private static final long SLICE = 64 * 1024;
+
     private static final String ANSWER =
             "{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":[]}";
 
@@ -79,6 +83,11 @@ class AnswerOwnershipIntegrationTest {
             OptionalInt.empty(),
             false);
     private final AtomicBoolean faultArmed = new AtomicBoolean(true);
+    /** Whether counting a body writer's slice throws an {@code Error} (as its allocation may, out of memory), once. */
+    private final AtomicBoolean sliceFault = new AtomicBoolean();
+    /** The body every request forwards. */
+    private volatile byte[] body = new byte[0];
+
     private final BodyBudget budget = new BodyBudget(() -> Long.MAX_VALUE);
     private final WebServer server = WebServer.builder()
             .host("127.0.0.1")
@@ -120,6 +129,43 @@ class AnswerOwnershipIntegrationTest {
         GatewayHarness.await("every request's memory given back", () -> budget.inUse() == 0);
     }
 
+    @Test
+    void errorAsTheBodysWriterStarts_upstreamConnectionClosedAtOnce_nextClientGetsItsOwnAnswer() throws Exception {
+        faultArmed.set(false);
+        engine.readsBody = false;
+        engine.receiveBuffer(64 * 1024);
+        body = new byte[16 << 20]; // more than the kernel takes at once: the rest goes to a writer of its own
+        sliceFault.set(true);
+        engine.script = e -> e.awaitPeerClose(30_000);
+        try (RawClient client = new RawClient(server.port())) {
+            client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Length: 0\r\n\r\n");
+            client.read(); // whatever Helidon makes of the error
+        } catch (IOException closed) {
+            // Or the client's connection closed by it: either way the request is over.
+        }
+        GatewayHarness.await(
+                "the engine saw its connection closed", Duration.ofSeconds(10), () -> engine.open.get() == 0);
+
+        body = new byte[0];
+        engine.readsBody = true;
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                + ANSWER.length() + "\r\n\r\n" + ANSWER);
+        try (RawClient client = new RawClient(server.port())) {
+            client.send("GET /v1/responses/resp_1 HTTP/1.1\r\nHost: gw\r\n\r\n");
+            assertThat(client.read().status()).isEqualTo(200);
+        }
+        GatewayHarness.await("every request's memory given back", () -> budget.inUse() == 0);
+    }
+
+    /** What an allocation that runs out of memory throws, as a test can throw it. */
+    private static final class InjectedError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        InjectedError() {
+            super("injected: the body writer's slice could not be had");
+        }
+    }
+
     /** As the proxy handler does for a request pinned to {@link #cluster}, the answer's memory held in the budget. */
     private void handle(ServerRequest request, ServerResponse response) {
         try (BodyBudget.Hold hold = budget.hold()) {
@@ -128,7 +174,12 @@ class AnswerOwnershipIntegrationTest {
                     "127.0.0.1",
                     AccessRecord.of(request),
                     RequestTrace.NONE,
-                    hold::holdAnswer,
+                    bytes -> {
+                        if (bytes == SLICE && sliceFault.getAndSet(false)) {
+                            throw new InjectedError();
+                        }
+                        hold.holdAnswer(bytes);
+                    },
                     ClientProgress.NONE,
                     hold::bodyDone);
             String path = request.path().rawPath();
@@ -137,7 +188,7 @@ class AnswerOwnershipIntegrationTest {
                     EndpointTable.standard().classify(path).endpoint(),
                     path,
                     client,
-                    new byte[0]);
+                    body);
             forwarding().pinned(cluster, forward, response);
         }
     }
