@@ -33,6 +33,8 @@ final class ConnectionPool {
     private final int maxIdle;
     private final MonotonicClock clock;
     private final ConcurrentMap<Origin, Idle> idle = new ConcurrentHashMap<>();
+    /** Set by {@link #closeAll}: nothing given back is kept. */
+    private volatile boolean shut;
 
     /** A pool keeping at most {@code maxIdle} idle connections per origin, timed by {@code clock}. */
     ConnectionPool(int maxIdle, MonotonicClock clock) {
@@ -112,7 +114,8 @@ final class ConnectionPool {
                 if (pool.removed) {
                     continue; // emptied and taken out by closeIdle meanwhile
                 }
-                kept = pool.connections.size() < maxIdle;
+                // Read under the lock closeAll drains each pool with: a connection is either drained or not kept.
+                kept = !shut && pool.connections.size() < maxIdle;
                 if (kept) {
                     pool.connections.addLast(connection);
                 }
@@ -158,8 +161,12 @@ final class ConnectionPool {
         return idle.size();
     }
 
-    /** Closes every idle connection (shutdown); connections in use close when their answers end. */
+    /**
+     * Closes every idle connection (shutdown), and from now on every connection given back: connections in use close
+     * when their answers end, never to wait in a pool nobody takes from until the process exits.
+     */
     void closeAll() {
+        shut = true;
         List<UpstreamConnection> all = new ArrayList<>();
         for (Idle pool : idle.values()) {
             pool.lock.lock();

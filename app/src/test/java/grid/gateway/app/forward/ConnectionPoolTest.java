@@ -139,6 +139,24 @@ class ConnectionPoolTest {
         looked.closeAll();
     }
 
+    @Test
+    void aConnectionGivenBackAfterTheShutdown_isClosed_notKept() throws Exception {
+        // An answer that ends after the shutdown closed the idle connections gives its connection back: nobody takes
+        // from the pool any more, so kept it would stay open until the process exits.
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        UpstreamConnection idleOne = connection(engine, origin);
+        pool.release(idleOne);
+        UpstreamConnection inUse = connection(engine, origin);
+
+        pool.closeAll();
+        pool.release(inUse);
+
+        assertThat(idleOne.isClosed()).isTrue();
+        assertThat(inUse.isClosed()).isTrue();
+        assertThat(pool.acquire(origin)).isNull();
+    }
+
     private ServerSocket listening() throws Exception {
         ServerSocket server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
         open.add(server);
