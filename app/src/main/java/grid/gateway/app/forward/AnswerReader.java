@@ -142,7 +142,9 @@ final class AnswerReader {
                 throw new MalformedAnswer("a line longer than " + max + " bytes");
             }
             if (!fill()) {
-                throw new EOFException(received == 0 ? "closed before the answer" : "closed inside the answer's head");
+                // Lines are the head's, and a chunked body's size lines and trailers.
+                throw new EOFException(
+                        received == 0 ? "closed before the answer" : "closed inside a line of the answer");
             }
         }
     }
