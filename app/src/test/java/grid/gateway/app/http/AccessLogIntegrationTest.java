@@ -12,7 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -252,16 +251,7 @@ class AccessLogIntegrationTest {
     void clientLeavesMidStream_clientGone() throws Exception {
         scriptedEngine();
         CountDownLatch clientGone = new CountDownLatch(1);
-        scripted.script = e -> {
-            e.write(SseHead.HEAD);
-            e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
-            clientGone.await(10, TimeUnit.SECONDS);
-            // Tokens until a write of the gateway's to the gone client fails and it closes this connection.
-            for (int i = 1; i < 400; i++) {
-                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
-                TimeUnit.MILLISECONDS.sleep(20);
-            }
-        };
+        scripted.script = ScriptedUpstream.eventsUntilClosed(clientGone);
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.post("/v1/chat/completions", UpstreamFaultsIntegrationTest.STREAM);
             assertThat(client.readUntil("{\"n\":0}")).endsWith("{\"n\":0}");
@@ -279,7 +269,7 @@ class AccessLogIntegrationTest {
     void upstreamResetsMidStream_upstreamCut() throws Exception {
         scriptedEngine();
         scripted.script = e -> {
-            e.write(SseHead.HEAD);
+            e.write(ScriptedUpstream.SSE_HEAD);
             e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
             e.reset();
         };
@@ -320,11 +310,5 @@ class AccessLogIntegrationTest {
         gateway.post("/v1/chat/completions", CHAT);
         assertThat(gateway.accessLog.next().getString("request_id")).isEqualTo("req-2");
         assertThat(gateway.accessLog.raw()).isEmpty();
-    }
-
-    /** The head of a streamed answer. */
-    private static final class SseHead {
-        static final String HEAD =
-                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
     }
 }

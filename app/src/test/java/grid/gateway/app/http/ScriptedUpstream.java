@@ -49,6 +49,23 @@ final class ScriptedUpstream implements AutoCloseable {
         void run(Exchange exchange) throws Exception;
     }
 
+    /**
+     * A stream of events ({@code data: {"n":0}}, then 1, 2, …) in {@link #SSE_HEAD}'s chunks: the first at once, the
+     * rest one every 20 ms once {@code clientGone} is counted down, until a write fails (the gateway closed this
+     * connection after its client left) or 400 are sent.
+     */
+    static Script eventsUntilClosed(CountDownLatch clientGone) {
+        return e -> {
+            e.write(SSE_HEAD);
+            e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
+            clientGone.await(10, TimeUnit.SECONDS);
+            for (int i = 1; i < 400; i++) {
+                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        };
+    }
+
     /** One request on one connection, and the means to answer it. */
     static final class Exchange {
         final String head;

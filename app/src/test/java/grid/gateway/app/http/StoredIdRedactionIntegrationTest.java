@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -206,15 +205,7 @@ class StoredIdRedactionIntegrationTest {
             gateway =
                     new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine(scripted.url())));
             CountDownLatch clientGone = new CountDownLatch(1);
-            scripted.script = e -> {
-                e.write(SSE_HEAD);
-                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
-                clientGone.await(10, TimeUnit.SECONDS);
-                for (int i = 1; i < 400; i++) {
-                    e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
-                    TimeUnit.MILLISECONDS.sleep(20);
-                }
-            };
+            scripted.script = ScriptedUpstream.eventsUntilClosed(clientGone);
             try (RawClient client = new RawClient(gateway.server.port())) {
                 client.send("GET /v1/responses/" + ID + "?stream=true HTTP/1.1\r\nHost: gw\r\n\r\n");
                 assertThat(client.readUntil("{\"n\":0}")).endsWith("{\"n\":0}");
@@ -223,7 +214,7 @@ class StoredIdRedactionIntegrationTest {
             assertThat(gateway.accessLog.next().getString("end")).isEqualTo("client_gone");
 
             scripted.script = e -> {
-                e.write(SSE_HEAD);
+                e.write(ScriptedUpstream.SSE_HEAD);
                 e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
                 e.reset();
             };
@@ -249,15 +240,7 @@ class StoredIdRedactionIntegrationTest {
                             GatewayHarness.oneScrapedEngine(scripted.url())),
                     Optional.of(pki.trustOnly()));
             CountDownLatch clientGone = new CountDownLatch(1);
-            scripted.script = e -> {
-                e.write(SSE_HEAD);
-                e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":0}\n\n"));
-                clientGone.await(10, TimeUnit.SECONDS);
-                for (int i = 1; i < 400; i++) {
-                    e.write(UpstreamFaultsIntegrationTest.chunk("data: {\"n\":" + i + "}\n\n"));
-                    TimeUnit.MILLISECONDS.sleep(20);
-                }
-            };
+            scripted.script = ScriptedUpstream.eventsUntilClosed(clientGone);
             try (Socket client = pki.trustOnly().getSocketFactory().createSocket("127.0.0.1", gateway.server.port())) {
                 client.setSoTimeout(20_000);
                 client.getOutputStream()
@@ -277,9 +260,6 @@ class StoredIdRedactionIntegrationTest {
             assertNothingRecordedHoldsTheId();
         }
     }
-
-    private static final String SSE_HEAD =
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
     /** The process's log at every level, every access line, the metrics and another client's answers. */
     private void assertNothingRecordedHoldsTheId() {
