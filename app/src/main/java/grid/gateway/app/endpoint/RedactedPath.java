@@ -1,5 +1,7 @@
 package grid.gateway.app.endpoint;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The one redaction of stored ids from what the gateway records (access log, its own log, spans): a path, a word a
  * client chose (a method, a request id, a model, a {@code tracestate}), or a log message. Stored ids are capabilities (whoever holds one reads what it names),
@@ -8,9 +10,9 @@ package grid.gateway.app.endpoint;
  * {@code X-Request-Id}.
  *
  * <p>A path is read segment by segment as an engine or a proxy behind the gateway might read it: each raw segment
- * percent-decoded as often as it decodes ({@code %72esp_}, {@code resp%255F}), split again at an encoded slash or
- * backslash, in any letter case, a {@code ;} parameter ignored, empty and dot segments passed over
- * ({@code //}, {@code /./}, {@code /../}). Two rules, so that neither the id's position nor its spelling reveals it:
+ * percent-decoded as often as it decodes, up to {@link #DECODINGS} times ({@code %72esp_}, {@code resp%255F}; one
+ * still encoded after that is an id), split again at an encoded slash or backslash, in any letter case, a {@code ;}
+ * parameter ignored, empty and dot segments passed over ({@code //}, {@code /./}, {@code /../}). Two rules, so that neither the id's position nor its spelling reveals it:
  *
  * <ul>
  *   <li>spelling (every path, and every word): a segment holding {@code resp_} or {@code conv_} anywhere;
@@ -27,6 +29,12 @@ public final class RedactedPath {
 
     private static final String[] ID_MARKS = {"resp_", "conv_"};
     private static final String[] COLLECTIONS = {"responses", "conversations"};
+    /**
+     * How many times a segment is percent-decoded: an engine decodes once and a proxy in front of it may decode once
+     * more. A segment still encoded after that is taken for an id: decoding until nothing is left costs a pass per
+     * level, and a request line of {@code %25252525…} has thousands of levels.
+     */
+    private static final int DECODINGS = 4;
 
     private RedactedPath() {}
 
@@ -77,9 +85,16 @@ public final class RedactedPath {
         return c <= ' ' || c == 0x7f || "\"'`,?#&()[]<>".indexOf(c) >= 0 || Character.isWhitespace(c);
     }
 
-    /** Whether {@code text}, percent-decoded as often as it decodes, holds {@code resp_} or {@code conv_} in any case. */
+    /**
+     * Whether {@code text}, percent-decoded as often as it decodes, holds {@code resp_} or {@code conv_} in any case;
+     * true when it is still encoded after {@link #DECODINGS} decodings.
+     */
     public static boolean holdsId(String text) {
-        return marked(text.indexOf('%') < 0 ? text : decoded(text), ID_MARKS);
+        if (text.indexOf('%') < 0) {
+            return marked(text, ID_MARKS);
+        }
+        String decoded = decoded(text);
+        return decoded == null || marked(decoded, ID_MARKS);
     }
 
     private static String redacted(String path, boolean byPosition) {
@@ -96,14 +111,18 @@ public final class RedactedPath {
             int end = slash < 0 ? path.length() : slash;
             String raw = path.substring(start, end);
             String segment = raw.indexOf('%') < 0 ? raw : decoded(raw);
-            boolean id = marked(segment, ID_MARKS);
-            // An encoded slash or backslash makes one raw segment several to a reader that decodes first.
-            for (String part : segment.split("[/\\\\]", -1)) {
-                if (part.isEmpty() || part.equals(".") || part.equals("..")) {
-                    continue;
+            boolean id = segment == null || marked(segment, ID_MARKS);
+            if (segment == null) {
+                afterCollection = false; // encoded beyond reading: an id itself, and no collection's name
+            } else {
+                // An encoded slash or backslash makes one raw segment several to a reader that decodes first.
+                for (String part : segment.split("[/\\\\]", -1)) {
+                    if (part.isEmpty() || part.equals(".") || part.equals("..")) {
+                        continue;
+                    }
+                    id |= byPosition && afterCollection;
+                    afterCollection = isCollection(part);
                 }
-                id |= byPosition && afterCollection;
-                afterCollection = isCollection(part);
             }
             out.append(id ? ID : raw);
             if (slash < 0) {
@@ -137,10 +156,13 @@ public final class RedactedPath {
         return false;
     }
 
-    /** {@code text} with every {@code %XX} decoded, again and again until none is left; each pass shortens it. */
-    private static String decoded(String text) {
+    /**
+     * {@code text} with every {@code %XX} decoded, again and again until none is left; null when that takes more than
+     * {@link #DECODINGS} passes.
+     */
+    private static @Nullable String decoded(String text) {
         String current = text;
-        while (true) {
+        for (int pass = 0; pass <= DECODINGS; pass++) {
             StringBuilder out = new StringBuilder(current.length());
             for (int i = 0; i < current.length(); i++) {
                 char c = current.charAt(i);
@@ -158,6 +180,7 @@ public final class RedactedPath {
             }
             current = out.toString();
         }
+        return null;
     }
 
     /** The value of ASCII hex digit {@code c}, or -1 (no other script's digits: an engine decodes none). */

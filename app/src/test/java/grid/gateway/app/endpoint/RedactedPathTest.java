@@ -101,6 +101,21 @@ class RedactedPathTest {
         assertThat(RedactedPath.inText(plain)).isSameAs(plain);
     }
 
+    @Test
+    void aSegmentEncodedBeyondFourDecodings_isTakenForAnId() {
+        // Four decodings read what an engine and a proxy in front of it would; one encoded further is not decoded
+        // level by level (a request line of %2525… has thousands of levels, each a pass over the segment).
+        assertThat(RedactedPath.of("/v1/files/%2525252572esp_SECRET/x")).isEqualTo("/v1/files/{id}/x");
+        assertThat(RedactedPath.of("/v1/files/%252525252541/x")).isEqualTo("/v1/files/{id}/x");
+        String deep = "/v1/files/%25" + "25".repeat(3_000) + "41";
+        assertThat(RedactedPath.of(deep)).isEqualTo("/v1/files/{id}");
+        assertThat(RedactedPath.bySpelling(deep)).isEqualTo("/v1/files/{id}");
+        assertThat(RedactedPath.holdsId("%25252525252541")).isTrue();
+        assertThat(RedactedPath.of("/v1/files/%25252541/x"))
+                .as("four decodings: read")
+                .isEqualTo("/v1/files/%25252541/x");
+    }
+
     @ParameterizedTest
     @CsvSource({"/v1/chat/completions", "/health", "/v1/models/demo-model", "/v1/messages/count_tokens"})
     void aPathWithNoIdInIt_isReturnedAsItIs(String path) {
