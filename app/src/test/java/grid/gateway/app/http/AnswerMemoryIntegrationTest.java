@@ -17,10 +17,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Answer memory on real sockets (docs/design.md §H20): a stored response far larger than any buffer (its echoed
@@ -28,29 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  * clients that fetch it and stop reading hold a bounded, counted amount each ({@code grid_inflight_answer_bytes}),
  * whatever the answer's size: not the answer.
  */
-class AnswerMemoryIntegrationTest {
+class AnswerMemoryIntegrationTest extends BehindAFreshGateway {
     private static final String DIGEST = ClusterDigest.of("east-a");
     static final String TAGGED_BIG = "resp_east." + DIGEST + "..big";
     /** What one answer may hold, counted: its copy buffer and the held start of a tagged JSON answer. */
     private static final long PER_ANSWER = 128 * 1024;
 
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
     private final CountDownLatch clientHasTheId = new CountDownLatch(1);
-
-    @BeforeEach
-    void start() {
-        engine = new ScriptedUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())), engine);
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-    }
 
     /** A stored response of about {@code size} bytes: its id first, its previous_response_id after the instructions. */
     static String storedResponse(int size) {

@@ -3,38 +3,17 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client that leaves while its request, sent again on a new connection after a stale pooled one, waits for the
  * engine's answer: the retry's connection is closed (the engine stops), neither pooled nor left open, and nothing is
  * counted against the cluster (docs/failure-behaviour.md, "Client faults").
  */
-class ClientGoneDuringRetryIntegrationTest {
+class ClientGoneDuringRetryIntegrationTest extends BehindAFreshGateway {
     private static final String OK = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
-
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
-
-    @BeforeEach
-    void start() {
-        engine = new ScriptedUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())), engine);
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-    }
 
     @Test
     void clientLeavesDuringTheRetrysHeadWait_retryConnectionClosed_nothingCounted() throws Exception {

@@ -3,13 +3,9 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
-import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An answer that comes before the engine read the whole request body: the body's writer stays blocked in a write of
@@ -21,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * half left is more than both buffers too, so it stays blocked in a slice for as long as the engine reads nothing.
  * An answer that came before the writer's thread ran would find nothing to count: the writer, stopped, ends at once.
  */
-class EarlyAnswerMemoryIntegrationTest {
+class EarlyAnswerMemoryIntegrationTest extends BehindAFreshGateway {
     /** The relay's copy buffer of a chunked answer that is no event stream. */
     private static final double COPY_BUFFER = 16 * 1024;
     /** The slice a body writer copies the body into ({@code BodyWriter.SLICE}). */
@@ -29,29 +25,15 @@ class EarlyAnswerMemoryIntegrationTest {
     /** The body's bytes: twice 12 MiB, each half well over the 4 MiB of a send buffer and the engine's window. */
     private static final int BODY = 24 << 20;
 
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
-
-    @BeforeEach
-    void start() {
-        engine = new ScriptedUpstream();
-        engine.receiveBuffer(64 * 1024);
-        engine.readsBody = false;
-        String config = GatewayHarness.config("", GatewayHarness.oneEngine(engine.url()))
-                .replace("max_body_bytes: 4096", "max_body_bytes: " + (32 << 20));
-        gateway = new GatewayHarness(dir, config, engine);
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
+    @Override
+    String config(String oneEngine) {
+        return oneEngine.replace("max_body_bytes: 4096", "max_body_bytes: " + (32 << 20));
     }
 
     @Test
     void answerBeforeTheBodyIsWritten_writersSliceCountedWhileTheAnswerIsRelayed_givenBackAtTheEnd() throws Exception {
+        engine.receiveBuffer(64 * 1024); // the connection is accepted when the request comes, after this
+        engine.readsBody = false;
         CountDownLatch rest = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
         engine.script = e -> {

@@ -2,40 +2,18 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import grid.gateway.app.GatewayHarness;
 import jakarta.json.Json;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The usage of a non-streamed answer longer than the 64 KiB tail the relay keeps of it (a long generation) is read,
  * as vLLM writes it: among the body's last members (docs/decisions.md, "Cached tokens"). Real sockets: the gateway in
  * front of a scripted engine, framed by length and chunked.
  */
-class LongAnswerUsageIntegrationTest {
+class LongAnswerUsageIntegrationTest extends BehindAFreshGateway {
     private static final String CHAT =
             "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
-
-    @BeforeEach
-    void start() {
-        engine = new ScriptedUpstream();
-        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())), engine);
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-    }
 
     /** vLLM's chat answer (testdata/vllm/chat_long_2.json), its generated text {@code length} characters long. */
     static String longChatAnswer(int length) {
