@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.config.LoadSettings;
-import grid.gateway.routing.RoutingListener;
-import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.SiteName;
-import grid.gateway.routing.load.OutlierEjector;
 import grid.gateway.routing.load.QueueDepthWindow;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
-import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import java.io.IOException;
@@ -30,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -82,7 +77,11 @@ class ScrapePageBytesTest {
                 OptionalInt.empty(),
                 false);
         Grid grid = Grid.of(EAST, List.of(cluster));
-        SiteRouter router = new SiteRouter(grid, PrefixAffinitySettings.defaults(), TagKeyRing.none(), parts(clock));
+        SiteRouter router = new SiteRouter(
+                grid,
+                PrefixAffinitySettings.defaults(),
+                TagKeyRing.none(),
+                QueueScraperTest.parts(clock, new QueueDepthWindow(Duration.ofSeconds(10))));
         AtomicReference<LongSupplier> gauge = new AtomicReference<>();
         scraper = new QueueScraper(() -> grid, LoadSettings::defaults, router, clock, scheduler)
                 .events(new LoadEvents() {
@@ -127,15 +126,5 @@ class ScrapePageBytesTest {
         } catch (IOException | InterruptedException e) {
             // The test ended.
         }
-    }
-
-    private static RoutingParts parts(ManualClock clock) {
-        return new RoutingParts(
-                new PrefixMemory(PrefixAffinitySettings.defaults(), clock, 1),
-                new QueueDepthWindow(Duration.ofSeconds(10)),
-                new OutlierEjector(),
-                new SplittableRandom(1),
-                clock,
-                RoutingListener.NONE);
     }
 }
