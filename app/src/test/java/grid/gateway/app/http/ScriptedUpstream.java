@@ -10,6 +10,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -100,6 +102,47 @@ final class ScriptedUpstream implements AutoCloseable {
          */
         void finWithoutCloseNotify() throws IOException {
             tcp.shutdownOutput();
+        }
+
+        /**
+         * Waits until the kernel holds bytes the gateway has not read on this connection (the receive queue of the
+         * gateway's end in {@code /proc/net/tcp}): what was written is there to be found by the gateway's next read.
+         */
+        void awaitUnreadAtTheGateway() throws IOException {
+            awaitQueues(false, "the bytes written never reached the gateway's socket");
+        }
+
+        /**
+         * Waits until the gateway has read everything written so far: nothing unacknowledged at this end, nothing
+         * unread at the gateway's. What is written next comes to the gateway in a read of its own.
+         */
+        void awaitReadByTheGateway() throws IOException {
+            awaitQueues(true, "the gateway never read the bytes written");
+        }
+
+        private void awaitQueues(boolean drained, String failure) throws IOException {
+            String gatewayEnd = String.format(Locale.ROOT, ":%04X", tcp.getPort());
+            String engineEnd = String.format(Locale.ROOT, ":%04X", tcp.getLocalPort());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < deadline) {
+                long unread = -1;
+                long unacknowledged = -1;
+                for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                    for (String line : Files.readAllLines(Path.of(table))) {
+                        String[] f = line.strip().split("\\s+");
+                        if (f.length > 4 && f[1].endsWith(gatewayEnd) && f[2].endsWith(engineEnd)) {
+                            unread = Long.parseLong(f[4].substring(f[4].indexOf(':') + 1), 16);
+                        } else if (f.length > 4 && f[1].endsWith(engineEnd) && f[2].endsWith(gatewayEnd)) {
+                            unacknowledged = Long.parseLong(f[4].substring(0, f[4].indexOf(':')), 16);
+                        }
+                    }
+                }
+                if (drained ? unread == 0 && unacknowledged == 0 : unread > 0) {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+            throw new AssertionError(failure);
         }
 
         /** Sends a TCP reset: linger zero, then close. */

@@ -135,7 +135,7 @@ class UpstreamAnswersIntegrationTest extends ScriptedEngineIntegrationTest {
     void interimAnswerWrittenApartFromTheFinal_skipped() throws Exception {
         answerBWith(e -> {
             e.write("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n");
-            Thread.sleep(30);
+            e.awaitReadByTheGateway();
             e.write(ok(body("B")));
         });
 
