@@ -97,13 +97,13 @@ class ClientFaultsIntegrationTest {
     }
 
     private void silentPrefill(boolean headersFirst) throws Exception {
+        CountDownLatch headSent = new CountDownLatch(1);
         engine.script = e -> {
             if (headersFirst) {
-                e.write(
-                        ScriptedUpstream
-                                .SSE_HEAD); // vLLM sends the stream's headers at once, then nothing until the first
-                // token
+                // vLLM sends the stream's headers at once, then nothing until the first token.
+                e.write(ScriptedUpstream.SSE_HEAD);
             }
+            headSent.countDown();
             e.awaitPeerClose(20_000);
         };
         long closedAt;
@@ -111,8 +111,9 @@ class ClientFaultsIntegrationTest {
         try (RawClient client = new RawClient(gateway.server.port())) {
             client.post("/v1/chat/completions", UpstreamFaultsIntegrationTest.STREAM);
             exchange = engine.take();
-            // Let the gateway settle into its wait, as a real prefill would.
-            TimeUnit.MILLISECONDS.sleep(300);
+            // The gateway has read what the engine sent: it waits for the first token, as during a real prefill.
+            assertThat(headSent.await(10, TimeUnit.SECONDS)).isTrue();
+            exchange.awaitReadByTheGateway();
             closedAt = System.nanoTime();
         }
         awaitClosed(exchange);

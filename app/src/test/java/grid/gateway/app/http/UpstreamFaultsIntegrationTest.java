@@ -440,7 +440,7 @@ class UpstreamFaultsIntegrationTest {
         int cut = event.indexOf("resp_") + 3; // inside "resp_"
         engine.script = e -> {
             e.write(ScriptedUpstream.SSE_HEAD + chunk(event.substring(0, cut)));
-            TimeUnit.MILLISECONDS.sleep(50);
+            e.awaitReadByTheGateway();
             e.write(chunk(event.substring(cut)));
             // The stream stays open until the client has the event: it must not wait for the end.
             clientHasIt.await(10, TimeUnit.SECONDS);
