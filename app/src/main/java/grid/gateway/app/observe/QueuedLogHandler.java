@@ -24,7 +24,8 @@ import java.util.logging.SimpleFormatter;
  * formatted: a message may quote what a client sent (a path, a query parameter), and a line break in it would forge
  * a log line of the text format. A stack trace keeps its lines. For the same reason each word of a message that may
  * be a stored id is {@code {id}} ({@link RedactedPath#inText}), whoever logs it: Helidon quotes a request's raw
- * path at WARNING when a handler fails after its answer began ({@code Request failed: GET /v1/responses/resp_…}).
+ * path at WARNING when a handler fails after its answer began ({@code Request failed: GET /v1/responses/resp_…}),
+ * and the messages of a line's exception and its causes, written with its stack trace, are redacted the same way.
  *
  * <p>Thread-safe.
  */
@@ -89,6 +90,10 @@ public final class QueuedLogHandler extends Handler {
                 record.setResourceBundle(null);
             }
             line = getFormatter().format(record);
+            if (record.getThrown() != null) {
+                // The trace quotes its exceptions' messages, which may quote a path; the frames hold no id mark.
+                line = RedactedPath.inText(line);
+            }
         } catch (RuntimeException e) {
             reportError(null, e, ErrorManager.FORMAT_FAILURE);
             return;

@@ -104,6 +104,26 @@ class QueuedLogHandlerTest {
                 .contains("WARNING: scrape of cluster east-a failed: connection refused");
     }
 
+    /** An exception's message and its causes' are written with the line: a stored id in any of them is the mark. */
+    @Test
+    void aThrownQuotingAStoredId_logsItAsTheIdMark_theTraceKept() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QueuedLogHandler handler = new QueuedLogHandler(out);
+        LogRecord failed = record("Request failed");
+        failed.setThrown(new IllegalStateException(
+                "cannot route /v1/responses/resp_east.1a2b3c4d..SECRET1",
+                new IllegalArgumentException("Illegal character in path at index 9: /v1/files/%72esp_x..SECRET2")));
+        handler.publish(failed);
+        handler.flush();
+
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .doesNotContain("SECRET")
+                .contains("java.lang.IllegalStateException: cannot route /v1/responses/{id}\n\tat ".translateEscapes())
+                .contains("Caused by: java.lang.IllegalArgumentException: Illegal character in path at index 9:"
+                        + " /v1/files/{id}")
+                .contains("\tat grid.gateway.app.observe.QueuedLogHandlerTest.".translateEscapes());
+    }
+
     @Test
     void replaceConsole_takesTheConsoleHandlersPlace_withItsLevelAndFormatter() {
         Logger root = Logger.getLogger("");
