@@ -25,7 +25,8 @@ import java.util.logging.SimpleFormatter;
  * a log line of the text format. A stack trace keeps its lines. For the same reason each word of a message that may
  * be a stored id is {@code {id}} ({@link RedactedPath#inText}), whoever logs it: Helidon quotes a request's raw
  * path at WARNING when a handler fails after its answer began ({@code Request failed: GET /v1/responses/resp_…}),
- * and the messages of a line's exception and its causes, written with its stack trace, are redacted the same way.
+ * and a line's exception, its causes and its suppressed exceptions are written with their messages escaped and
+ * redacted the same way ({@link LoggedThrowable}).
  *
  * <p>Thread-safe.
  */
@@ -89,11 +90,10 @@ public final class QueuedLogHandler extends Handler {
                 record.setParameters(null);
                 record.setResourceBundle(null);
             }
-            line = getFormatter().format(record);
             if (record.getThrown() != null) {
-                // The trace quotes its exceptions' messages, which may quote a path; the frames hold no id mark.
-                line = RedactedPath.inText(line);
+                record.setThrown(LoggedThrowable.of(record.getThrown()));
             }
+            line = getFormatter().format(record);
         } catch (RuntimeException e) {
             reportError(null, e, ErrorManager.FORMAT_FAILURE);
             return;

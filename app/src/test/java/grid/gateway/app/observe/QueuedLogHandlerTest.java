@@ -104,24 +104,28 @@ class QueuedLogHandlerTest {
                 .contains("WARNING: scrape of cluster east-a failed: connection refused");
     }
 
-    /** An exception's message and its causes' are written with the line: a stored id in any of them is the mark. */
+    /** An exception's, its causes' and suppressed exceptions' messages: ids are the mark, a line break is escaped. */
     @Test
-    void aThrownQuotingAStoredId_logsItAsTheIdMark_theTraceKept() {
+    void aThrownQuotingAStoredIdOrALineBreak_logsTheIdMarkAndTheEscape_theTraceKept() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         QueuedLogHandler handler = new QueuedLogHandler(out);
         LogRecord failed = record("Request failed");
-        failed.setThrown(new IllegalStateException(
+        IllegalStateException thrown = new IllegalStateException(
                 "cannot route /v1/responses/resp_east.1a2b3c4d..SECRET1",
-                new IllegalArgumentException("Illegal character in path at index 9: /v1/files/%72esp_x..SECRET2")));
+                new IllegalArgumentException("Illegal character in path at index 9: /v1/files/%72esp_x..SECRET2"));
+        thrown.addSuppressed(new IllegalStateException("engine said\nSEVERE: forged line"));
+        failed.setThrown(thrown);
         handler.publish(failed);
         handler.flush();
 
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .doesNotContain("SECRET")
-                .contains("java.lang.IllegalStateException: cannot route /v1/responses/{id}\n\tat ".translateEscapes())
+                .doesNotContain("\nSEVERE: forged")
+                .contains("java.lang.IllegalStateException: cannot route /v1/responses/{id}\n\tat ")
+                .contains("\tat grid.gateway.app.observe.QueuedLogHandlerTest.")
+                .contains("Suppressed: java.lang.IllegalStateException: engine said\\nSEVERE: forged line")
                 .contains("Caused by: java.lang.IllegalArgumentException: Illegal character in path at index 9:"
-                        + " /v1/files/{id}")
-                .contains("\tat grid.gateway.app.observe.QueuedLogHandlerTest.".translateEscapes());
+                        + " /v1/files/{id}");
     }
 
     @Test
