@@ -32,14 +32,17 @@ import org.jspecify.annotations.Nullable;
  * is the one in force at each look ({@code server.send_timeout_ms} is applied live), not the one of the answer's start.
  *
  * <p>One alarm per exchange, not one per operation: an operation only stamps when it started, with its timeout, and
- * when it returned, and the alarm, when it goes off, re-arms itself for whatever is left of the operation in progress.
+ * when it returned, and the alarm, when it goes off, re-arms itself for whatever is left of the operation in progress,
+ * but never for longer than the idle timeout or a quarter of the send timeout, whichever is shorter: the operation in
+ * progress may end at once, and the next one, of the other side, has to be looked at in time (an engine that falls
+ * silent after a write to a slow client is cut at the idle timeout, not at the look that write would have had).
  * Scheduling and cancelling a task per read cost a queue insertion under the scheduler's lock on every chunk of every
  * answer, and each cancelled task stayed queued (holding its answer) until its deadline, minutes later.
  *
  * <pre>
  *   relay thread:      read() ─ stamp ─ in.read ─ clear ─ clientWrite() ─ stamp ─ out.write ─ clear ─ read() ─ …
  *   scheduler thread:  check(): the operation in progress has waited its timeout → its action; else re-arm for the
- *                      rest (the shorter timeout when none is in progress)
+ *                      rest, at most min(idle timeout, send timeout / 4)
  * </pre>
  *
  * <p>Thread-safe for one relay thread plus the scheduler: the stamp is volatile (its timeout written last and cleared
@@ -96,22 +99,32 @@ final class IdleAlarm implements AutoCloseable {
 
     /**
      * Watches writes to the client from now on: {@code onStall} runs when one waits the deadline's timeout with the
-     * client taking nothing (as far as its {@link ClientProgress} tells). The next check comes at the latest at the
-     * shorter of the two timeouts.
+     * client taking nothing (as far as its {@link ClientProgress} tells). The next check comes at the latest at
+     * {@link #cadence()}.
      */
     void client(SendDeadline deadline, Runnable stall) {
         this.onStall = requireNonNull(stall, "stall");
         this.progress = deadline.progress();
         this.clientNanos = deadline::nanos;
-        long client = deadline.nanos();
-        if (client < idleNanos) {
-            // The check in the queue is due at the idle timeout: one is needed at the send timeout.
+        long soonest = cadence();
+        if (soonest < idleNanos) {
+            // The check in the queue is due at the idle timeout at most: a write may need its first look sooner.
             ScheduledFuture<?> due = pending;
-            schedule(client);
+            schedule(soonest);
             if (due != null) {
                 due.cancel(false);
             }
         }
+    }
+
+    /**
+     * The longest wait between two checks: the idle timeout, or a quarter of the send timeout in force when that is
+     * shorter. An operation only stamps its start, so whatever the check in the queue was timed for (the rest of a
+     * read of the engine, a look at a blocked write), the operation that begins next is looked at in time: a read's
+     * silence is acted on at the idle timeout, and a blocked write first looked at a quarter into it.
+     */
+    private long cadence() {
+        return Math.min(idleNanos, Math.max(1, clientNanos.getAsLong() / 4));
     }
 
     /** Whether the upstream side went off: an upstream operation waited the whole idle timeout. */
@@ -186,8 +199,8 @@ final class IdleAlarm implements AutoCloseable {
 
     /**
      * What the alarm does when it goes off: runs the action of the operation in progress if it has waited its whole
-     * timeout (a client write: with the client taking nothing), else re-arms for the time left (the shorter timeout
-     * when no operation is in progress; a quarter of the send timeout at most while a client write is looked at).
+     * timeout (a client write: with the client taking nothing), else re-arms for the time left, and never for longer
+     * than {@link #cadence()}, so that an operation of the other side beginning meanwhile is looked at in time.
      * Package-private for tests.
      *
      * @return the nanoseconds until the next check, or {@code -1} when it fired or is closed
@@ -197,10 +210,10 @@ final class IdleAlarm implements AutoCloseable {
             return -1;
         }
         long stamped = busyTimeout;
+        long soonest = cadence();
         if (stamped == 0 || stamped == NO_DEADLINE) {
-            long next = Math.min(idleNanos, clientNanos.getAsLong());
-            schedule(next);
-            return next;
+            schedule(soonest);
+            return soonest;
         }
         long operation = clientWrites.get();
         long since = busySince;
@@ -224,8 +237,9 @@ final class IdleAlarm implements AutoCloseable {
             next = quarter - (now - since); // the first look, a quarter into the write
         }
         if (busyTimeout != stamped || clientWrites.get() != operation) {
-            schedule(quarter); // the operation ended while it was looked at: nothing to decide about it
-            return quarter;
+            long again = Math.min(quarter, soonest);
+            schedule(again); // the operation ended while it was looked at: nothing to decide about it
+            return again;
         }
         long left = timeout - (now - from);
         if (left <= 0 && looked) {
@@ -240,7 +254,7 @@ final class IdleAlarm implements AutoCloseable {
         if (left <= 0) {
             return wentOff(client);
         }
-        long wait = Math.min(left, next);
+        long wait = Math.min(Math.min(left, next), soonest);
         schedule(wait);
         return wait;
     }
@@ -257,9 +271,9 @@ final class IdleAlarm implements AutoCloseable {
             return -1;
         }
         if (upstreamEnded) {
-            long idle = Math.min(idleNanos, clientNanos.getAsLong());
-            schedule(idle);
-            return idle;
+            long soonest = cadence();
+            schedule(soonest);
+            return soonest;
         }
         fired = true;
         onIdle.run();
