@@ -99,7 +99,7 @@ class LeftoversFoundIntegrationTest extends ScriptedEngineIntegrationTest {
      * {@code /proc/net/tcp} shows them (the receive queue of the gateway's end): the late bytes are there to be found
      * before the next request takes the connection.
      */
-    private static void awaitUnreadAtTheGateway(ScriptedUpstream.Exchange e) throws IOException {
+    static void awaitUnreadAtTheGateway(ScriptedUpstream.Exchange e) throws IOException {
         String gatewayEnd = String.format(Locale.ROOT, ":%04X", e.tcp.getPort());
         String engineEnd = String.format(Locale.ROOT, ":%04X", e.tcp.getLocalPort());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
