@@ -130,6 +130,10 @@ final class AnswerReader {
                     if (i == pos || buffer[i - 1] != '\r') {
                         throw new MalformedAnswer("a line ends with a bare LF");
                     }
+                    // The limit holds however the line came: whole in one read, or over several.
+                    if (i - 1 - pos > max) {
+                        throw new MalformedAnswer("a line longer than " + max + " bytes");
+                    }
                     return i - 1 - pos;
                 }
                 if (b == '\r' && i + 1 < limit && buffer[i + 1] != '\n') {

@@ -55,19 +55,11 @@ final class ConnectionPool {
      * on an interrupted thread (a request whose client left): the quiet check, a read that does not wait, passes there,
      * but the request's first write on that thread, which waits, would close the connection (a blocking operation on
      * an interrupted thread closes its channel), lost to the requests after it. An interrupt that comes while the pool
-     * is being looked through stops the look at the next connection, which goes back.
+     * is being looked through stops the look at the next connection, which goes back. One closed for bytes beyond its
+     * answers ({@link UpstreamConnection#leftoverFound()}) tells the request it carried last, whose answer left them.
      */
     @Nullable
     UpstreamConnection acquire(Origin origin) {
-        return acquire(origin, () -> {});
-    }
-
-    /**
-     * As {@link #acquire(Origin)}; {@code leftover} runs once for each connection closed because bytes beyond its
-     * answers were found on it ({@link UpstreamConnection#leftoverFound()}).
-     */
-    @Nullable
-    UpstreamConnection acquire(Origin origin, Runnable leftover) {
         Idle pool = idle.get(origin);
         if (pool == null || Thread.currentThread().isInterrupted()) {
             return null;
@@ -93,7 +85,9 @@ final class ConnectionPool {
             }
             connection.close();
             if (connection.leftoverFound()) {
-                leftover.run();
+                // Told to the cluster whose answer the connection carried last, not to this request's: an origin
+                // two clusters share pools their connections together.
+                connection.tellLeftover(LeftoverFound.IDLE);
             }
         }
     }

@@ -144,7 +144,7 @@ public final class UpstreamAnswer {
             connection.close();
         }
         if (pastTheEnd) {
-            connection.leftoverPastTheAnswer();
+            connection.tellLeftover(LeftoverFound.ANSWER_END);
         }
     }
 

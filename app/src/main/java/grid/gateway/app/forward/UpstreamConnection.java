@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -62,8 +63,11 @@ final class UpstreamConnection {
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     /** Whether {@link #isQuiet()} found bytes beyond the answers read here. */
     private boolean leftover;
-    /** Told of bytes past the end of the answer in progress. */
-    private Runnable pastItsAnswer = () -> {};
+    /**
+     * Told of bytes found beyond the answers read here: the cluster of the request sent last, whose answer is the
+     * last read here (a connection to an origin two clusters share carries the requests of both).
+     */
+    private Consumer<LeftoverFound> leftovers = found -> {};
 
     private int answers;
     private long idleSince;
@@ -101,20 +105,23 @@ final class UpstreamConnection {
     }
 
     /**
-     * A request with the id {@code requestId} is sent now; {@code pastItsAnswer} is told if bytes past the end of its
-     * answer, read exactly, are found as the answer ends ({@link #leftoverPastTheAnswer()}).
+     * A request with the id {@code requestId} is sent now; {@code leftovers} is told of bytes found beyond its answer,
+     * as that answer ends or while the connection is idle after it ({@link #tellLeftover}).
      */
-    void requestSent(String requestId, Runnable pastItsAnswer) {
+    void requestSent(String requestId, Consumer<LeftoverFound> leftovers) {
         if (requestIds.size() > EARLIER_IDS) {
             requestIds.removeFirst();
         }
         requestIds.addLast(requestId);
-        this.pastItsAnswer = pastItsAnswer;
+        this.leftovers = leftovers;
     }
 
-    /** Bytes past the end of the answer in progress were found as it ended ({@link LeftoverFound#ANSWER_END}). */
-    void leftoverPastTheAnswer() {
-        pastItsAnswer.run();
+    /**
+     * Bytes beyond the answers read here were found ({@code found}: as the answer in progress ended, or while idle):
+     * told to the request sent last, whose answer left them.
+     */
+    void tellLeftover(LeftoverFound found) {
+        leftovers.accept(found);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -90,9 +91,9 @@ public final class UpstreamForwarder {
         RequestHeads.Bytes bytes = heads.of(cluster.url(), origin, request);
         boolean head = request.method() == Method.HEAD;
         long start = clock.nanoTime();
-        UpstreamConnection pooled = pool.acquire(origin, () -> leftover(cluster, LeftoverFound.IDLE));
+        UpstreamConnection pooled = pool.acquire(origin);
         Exchanged outcome = pooled != null
-                ? exchange(pooled, bytes, head, request, pastTheAnswer(cluster))
+                ? exchange(pooled, bytes, head, request, leftoversOf(cluster))
                 : connectAndExchange(cluster, origin, bytes, head, request);
         RetryReason retry = null;
         if (outcome instanceof Exchanged.Failed failed
@@ -135,12 +136,16 @@ public final class UpstreamForwarder {
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
-        return exchange(connection, bytes, head, request, pastTheAnswer(cluster));
+        return exchange(connection, bytes, head, request, leftoversOf(cluster));
     }
 
-    /** What hears of bytes found past the end of an answer of {@code cluster}'s, read exactly, as it ends. */
-    private Runnable pastTheAnswer(BackendCluster cluster) {
-        return () -> leftover(cluster, LeftoverFound.ANSWER_END);
+    /**
+     * What hears of bytes found beyond an answer of {@code cluster}'s: past its end as it ends, or on its connection
+     * idle after it (found by whichever request next looks at that connection, of this cluster or another at the
+     * same origin).
+     */
+    private Consumer<LeftoverFound> leftoversOf(BackendCluster cluster) {
+        return found -> leftover(cluster, found);
     }
 
     /** A connection to {@code cluster} was closed for bytes its engine wrote beyond the answers read there. */
@@ -154,22 +159,22 @@ public final class UpstreamForwarder {
 
     /**
      * Writes {@code request}'s {@code bytes} on {@code connection} and reads its final head; the connection is closed
-     * on failure. A body writer's slice is counted in the request's memory; {@code pastTheEnd} runs if bytes past the
-     * answer's end are found as it ends.
+     * on failure. A body writer's slice is counted in the request's memory; {@code leftovers} hears of bytes found
+     * beyond the answer (past its end as it ends, or on the connection idle after it).
      */
     private Exchanged exchange(
             UpstreamConnection connection,
             RequestHeads.Bytes bytes,
             boolean head,
             ForwardRequest request,
-            Runnable pastTheEnd) {
+            Consumer<LeftoverFound> leftovers) {
         String id = request.access().requestId();
         IdleAlarm alarm =
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         BodyWriter body = null;
-        connection.requestSent(id, pastTheEnd);
+        connection.requestSent(id, leftovers);
         try {
             bytes.writeHead(connection, alarm);
             body = writeBody(connection, bytes.bodyAfterHead(), request.memory());

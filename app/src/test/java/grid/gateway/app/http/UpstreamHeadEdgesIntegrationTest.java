@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -128,5 +129,51 @@ class UpstreamHeadEdgesIntegrationTest extends ScriptedEngineIntegrationTest {
         assertThat(b.status()).isEqualTo(502);
         assertThat(b.body()).startsWith("{\"error\":").contains("\"code\":\"bad_gateway\"");
         assertThat(cOnBsConnection()).as("C on B's connection").isFalse();
+    }
+
+    /**
+     * A chunk size line, its extension included, holds at most 4096 bytes, however it comes: here whole in one write,
+     * so in one read, where a line is easiest to take past its limit. The longer one is the gateway's 502 (nothing of
+     * the body had gone out) and the connection is closed.
+     */
+    @ParameterizedTest
+    @CsvSource({"4096, true", "4097, false"})
+    void chunkSizeLineUpTo4096Bytes_read_longerOne_502_connectionClosed(int length, boolean read) throws Exception {
+        String line = "b;x=" + "y".repeat(length - 4);
+        answerBWith(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + line + "\r\n" + B + "\r\n0\r\n\r\n",
+                false,
+                !read);
+
+        RawClient.Answer b = ask("B");
+
+        assertThat(b.status()).isEqualTo(read ? 200 : 502);
+        if (read) {
+            assertThat(b.body()).isEqualTo(B);
+        } else {
+            assertThat(b.body()).startsWith("{\"error\":").contains("\"code\":\"bad_gateway\"");
+        }
+        assertThat(cOnBsConnection()).as("C on B's connection").isEqualTo(read);
+    }
+
+    /**
+     * A trailer field line holds at most 4096 bytes too, however it comes: the longer one, after the body went out,
+     * cuts the client's answer short of its end (never a body that looks whole), and the connection is closed.
+     */
+    @ParameterizedTest
+    @CsvSource({"4096, true", "4097, false"})
+    void trailerLineUpTo4096Bytes_read_longerOne_answerCut_connectionClosed(int length, boolean read) throws Exception {
+        String trailer = "X-T: " + "z".repeat(length - 5);
+        answerBWith(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n" + B + "\r\n0\r\n" + trailer + "\r\n\r\n",
+                false,
+                !read);
+
+        RawClient.Answer b = ask("B");
+
+        assertThat(b.status()).isEqualTo(200);
+        assertThat(b.body()).isEqualTo(B);
+        assertThat(b.complete()).as("B's answer ended by its framing").isEqualTo(read);
+        assertThat(cOnBsConnection()).as("C on B's connection").isEqualTo(read);
     }
 }
