@@ -12,9 +12,10 @@ import javax.net.ssl.SSLHandshakeException;
  * client certificate refused) and logs it, once per cluster and reason until a request to it succeeds again: an
  * operator reading a 502 needs the reason, which the client's answer does not carry.
  *
- * <p>A handshake failure is a connect failure: no request reached the engine, so the next candidate may be tried, and
- * it counts toward outlier ejection like a refused connection ({@code kind="connect"} in
- * {@code grid_upstream_errors_total}).
+ * <p>A handshake failure of a new connection is a connect failure: no request reached the engine, so the next
+ * candidate may be tried, and it counts toward outlier ejection like a refused connection ({@code kind="connect"} in
+ * {@code grid_upstream_errors_total}). One met after the engine may have read the request is not
+ * ({@link UpstreamConnection#refusedByItsHandshake()}).
  *
  * <p>Thread-safe.
  */

@@ -105,6 +105,19 @@ final class UpstreamConnection {
     }
 
     /**
+     * Whether a TLS handshake failure met in the exchange in progress refused this connection before its engine took
+     * anything: only in its first exchange, and only under TLS 1.3, whose server refuses a client certificate after
+     * the client's side of the handshake is done (the request is then written, never read). Under TLS 1.2 the
+     * handshake ends before a request is written, so one failing later is a renegotiation the engine began after it
+     * took the request, as is one failing on a reused connection.
+     */
+    boolean refusedByItsHandshake() {
+        return answers == 0
+                && socket instanceof SSLSocket tls
+                && "TLSv1.3".equals(tls.getSession().getProtocol());
+    }
+
+    /**
      * A request with the id {@code requestId} is sent now; {@code leftovers} is told of bytes found beyond its answer,
      * as that answer ends or while the connection is idle after it ({@link #tellLeftover}).
      */

@@ -274,7 +274,8 @@ public final class UpstreamForwarder {
 
     private static Exchanged failed(UpstreamConnection connection, Exception failure, boolean silent) {
         String cause = String.valueOf(failure);
-        if (TlsHandshakeFailure.reason(failure).isPresent()) {
+        boolean handshake = TlsHandshakeFailure.reason(failure).isPresent();
+        if (handshake && connection.refusedByItsHandshake()) {
             // A TLS 1.3 server refuses a client certificate after the client's side of the handshake: nothing ran.
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, cause);
         }
@@ -286,7 +287,9 @@ public final class UpstreamForwarder {
         if (kind == UpstreamFailure.RESET && connection.reused()) {
             if (failure instanceof NotThisAnswer) {
                 again = RetryReason.OUT_OF_STEP;
-            } else if (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer)) {
+            } else if (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer) && !handshake) {
+                // Not after a handshake failure: the engine began that handshake (a renegotiation) after it read
+                // the request, where a stale connection is one it closed unread.
                 again = RetryReason.STALE_CONNECTION;
             }
         }

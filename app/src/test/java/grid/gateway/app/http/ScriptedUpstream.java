@@ -198,6 +198,14 @@ final class ScriptedUpstream implements AutoCloseable {
     private final ServerSocket server;
     private final String scheme;
     private final @Nullable SSLContext tls;
+    /** The TLS versions connections accepted from now on may use; null: the JDK's defaults. */
+    volatile String @Nullable [] tlsProtocols;
+    /**
+     * Whether the end of a TLS connection (the script's close, a fatal alert) closes its TCP connection too; false: a
+     * script ends the TCP connection itself ({@link Exchange#tcp}).
+     */
+    volatile boolean tlsClosesTcp = true;
+
     private final Thread acceptor;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -302,9 +310,13 @@ final class ScriptedUpstream implements AutoCloseable {
         if (tls == null) {
             return tcp;
         }
-        javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket)
-                tls.getSocketFactory().createSocket(tcp, tcp.getInetAddress().getHostAddress(), tcp.getPort(), true);
+        javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) tls.getSocketFactory()
+                .createSocket(tcp, tcp.getInetAddress().getHostAddress(), tcp.getPort(), tlsClosesTcp);
         socket.setUseClientMode(false);
+        String[] protocols = tlsProtocols;
+        if (protocols != null) {
+            socket.setEnabledProtocols(protocols);
+        }
         return socket;
     }
 
