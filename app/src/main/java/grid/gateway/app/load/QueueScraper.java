@@ -288,9 +288,18 @@ public final class QueueScraper implements AutoCloseable {
 
     private CompletableFuture<Outcome> submit(BackendCluster cluster, String metric) {
         try {
-            return CompletableFuture.supplyAsync(() -> scrape(cluster, metric), scrapes);
+            return CompletableFuture.supplyAsync(() -> scrapeOrFail(cluster, metric), scrapes);
         } catch (RejectedExecutionException closing) {
             return CompletableFuture.completedFuture(Outcome.FAILED);
+        }
+    }
+
+    /** A round that throws (what it read broke an invariant) is a failed round, logged as one: never silent. */
+    private Outcome scrapeOrFail(BackendCluster cluster, String metric) {
+        try {
+            return scrape(cluster, metric);
+        } catch (RuntimeException broken) {
+            return noted(cluster.id(), Outcome.FAILED, "failed: " + broken);
         }
     }
 
@@ -321,15 +330,6 @@ public final class QueueScraper implements AutoCloseable {
                 ? noted(id, Outcome.PARTLY_SAMPLED, why)
                 : noted(id, Outcome.SAMPLED, "");
     }
-
-    /**
-     * What one round's pods answered.
-     *
-     * @param samples the sample of each pod that answered 2xx, by its URL
-     * @param measured how many of them carried a count of the queue metric
-     * @param failures a line for each pod that gave no depth
-     */
-    private record PodAnswers(Map<String, EngineSample> samples, int measured, List<String> failures) {}
 
     /**
      * GETs every pod, in parallel when there are several (a one-pod cluster's GET runs on the round's thread), each

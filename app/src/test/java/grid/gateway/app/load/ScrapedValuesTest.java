@@ -22,8 +22,12 @@ import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -125,5 +129,44 @@ class ScrapedValuesTest {
         assertThat(round()).isEqualTo(Outcome.SAMPLED);
 
         assertThat(window.worst(A, clock.nanoTime())).isEqualTo(OptionalDouble.of(4));
+    }
+
+    @Test
+    void aRoundThatThrows_isAFailedRound_loggedOnce() {
+        engines.answer("p1", "vllm:num_requests_waiting 1\n");
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                warnings.add(String.valueOf(record.getMessage()));
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger logger = Logger.getLogger(QueueScraper.class.getName());
+        logger.addHandler(capture);
+        QueueScraper throwing = new QueueScraper(() -> grid, LoadSettings::defaults, router, clock, scheduler)
+                .events(new LoadEvents() {
+                    @Override
+                    public void podsScraped(ClusterId cluster, PodCensus census) {
+                        throw new IllegalStateException("the census broke");
+                    }
+                });
+        try {
+            assertThat(throwing.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
+            assertThat(throwing.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
+
+            assertThat(warnings)
+                    .as("one line however many rounds fail")
+                    .singleElement()
+                    .satisfies(line -> assertThat(line).contains("IllegalStateException: the census broke"));
+        } finally {
+            throwing.close();
+            logger.removeHandler(capture);
+        }
     }
 }
