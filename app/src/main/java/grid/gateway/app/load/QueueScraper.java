@@ -50,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * scheduler (injected)           virtual threads, one round per cluster at a time, its pods in parallel
  *   every poll interval:           GET each pod (connect 1 s, read 2 s, body within 5 s, no redirects, at most
  *                                  8 MiB, 64 MiB of pages across all scrapes, a connection of its own)
- *     pollNow() -----------------&gt;   every pod: 2xx + a finite queue_metric  -&gt; router.scraped(Σ)   SAMPLED
+ *     pollNow() -----------------&gt;   every pod: 2xx + a count of queue_metric -&gt; router.scraped(Σ)   SAMPLED
  *       never waits for a scrape     some pods, the others failed or without -&gt; router.scraped(Σ)   PARTLY_SAMPLED
  *                                    2xx, none with the queue metric         -&gt; router.scraped(Σ)   NO_QUEUE_METRIC
  *                                    no pod answered 2xx (or no pod)         -&gt; nothing             FAILED
@@ -61,7 +61,7 @@ import org.jspecify.annotations.Nullable;
  *       hold, and {@link LoadEvents#podsScraped} tells the metrics so. When every pod fails nothing is recorded: the
  *       cluster keeps its older samples and becomes unmeasured once its window empties, as a one-pod cluster always
  *       did.
- *   <li>A 2xx answer without a finite sample of the queue metric records no depth either (the router leaves the
+ *   <li>A 2xx answer without a sample of the queue metric that is a count records no depth either (the router leaves the
  *       window and the sent-since-scrape count alone when the sample has no depth), but its other engine series
  *       still feed calibration: they are as true as ever, and only the queue metric's name may be wrong. An answer
  *       with none of the series (an HTML error page) teaches calibration nothing.
@@ -107,7 +107,7 @@ public final class QueueScraper implements AutoCloseable {
         PARTLY_SAMPLED,
         /** No pod answered 2xx (or the cluster has no pod), or one went over {@link #MAX_EXPOSITION_BYTES}. */
         FAILED,
-        /** 2xx answers without a finite sample of the queue metric: no depth recorded (other series still count). */
+        /** 2xx answers without a count of the queue metric: no depth recorded (other series still count). */
         NO_QUEUE_METRIC,
         /** The cluster left the grid while it was scraped: nothing recorded. */
         DISCARDED
@@ -288,9 +288,18 @@ public final class QueueScraper implements AutoCloseable {
 
     private CompletableFuture<Outcome> submit(BackendCluster cluster, String metric) {
         try {
-            return CompletableFuture.supplyAsync(() -> scrape(cluster, metric), scrapes);
+            return CompletableFuture.supplyAsync(() -> scrapeOrFail(cluster, metric), scrapes);
         } catch (RejectedExecutionException closing) {
             return CompletableFuture.completedFuture(Outcome.FAILED);
+        }
+    }
+
+    /** A round that throws (what it read broke an invariant) is a failed round, logged as one: never silent. */
+    private Outcome scrapeOrFail(BackendCluster cluster, String metric) {
+        try {
+            return scrape(cluster, metric);
+        } catch (RuntimeException broken) {
+            return noted(cluster.id(), Outcome.FAILED, "failed: " + broken);
         }
     }
 
@@ -323,15 +332,6 @@ public final class QueueScraper implements AutoCloseable {
     }
 
     /**
-     * What one round's pods answered.
-     *
-     * @param samples the sample of each pod that answered 2xx, by its URL
-     * @param measured how many of them carried a finite queue metric
-     * @param failures a line for each pod that gave no depth
-     */
-    private record PodAnswers(Map<String, EngineSample> samples, int measured, List<String> failures) {}
-
-    /**
      * GETs every pod, in parallel when there are several (a one-pod cluster's GET runs on the round's thread), each
      * page parsed on its GET's thread while its memory is counted ({@link ScrapeMemory}).
      */
@@ -355,7 +355,7 @@ public final class QueueScraper implements AutoCloseable {
                     if (sample.waiting().isPresent()) {
                         measured++;
                     } else {
-                        failures.add(pod + " has no finite sample of " + metric);
+                        failures.add(pod + " has no sample of " + metric + " that is a count");
                     }
                 }
                 case PodFetch.Fetched.Failed<EngineSample>(String why) -> failures.add(pod + " " + why);

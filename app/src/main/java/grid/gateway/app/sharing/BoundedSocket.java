@@ -31,11 +31,12 @@ final class BoundedSocket extends Socket {
      * ({@link WriteDeadline}, which closes {@code plain}: {@code real} itself, or the plain socket a TLS one is layered
      * over).
      */
-    BoundedSocket(Socket real, Socket plain, long writeMillis) throws IOException {
+    BoundedSocket(Socket real, Socket plain, long writeMillis, long replyMillis) throws IOException {
         super((SocketImpl) null);
         this.real = real;
-        this.input = new Checked(real.getInputStream());
-        this.output = new WriteDeadline(real.getOutputStream(), plain, writeMillis);
+        ReplyDeadline replies = new ReplyDeadline(plain, replyMillis);
+        this.input = new Checked(real.getInputStream(), replies);
+        this.output = new WriteDeadline(real.getOutputStream(), plain, writeMillis, replies);
     }
 
     /** What the client reads: the real input, each read checked before it is handed on. */
@@ -43,9 +44,11 @@ final class BoundedSocket extends Socket {
         private final InputStream in;
         private final ReplyBounds bounds = new ReplyBounds();
         private final byte[] one = new byte[1];
+        private final ReplyDeadline replies;
 
-        Checked(InputStream in) {
+        Checked(InputStream in, ReplyDeadline replies) {
             this.in = in;
+            this.replies = replies;
         }
 
         @Override
@@ -57,9 +60,15 @@ final class BoundedSocket extends Socket {
         @Override
         public int read(byte[] bytes, int offset, int length) throws IOException {
             bounds.usable();
-            int n = in.read(bytes, offset, length);
+            int n;
+            try {
+                n = in.read(bytes, offset, length);
+            } catch (IOException e) {
+                throw replies.explained(e);
+            }
             if (n > 0) {
                 bounds.scan(bytes, offset, n);
+                replies.read(bounds.ended());
             }
             return n;
         }

@@ -17,11 +17,16 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  */
 final class BoundedSocketFactory extends DefaultJedisSocketFactory {
     private final long writeMillis;
+    private final long replyMillis;
 
-    /** Sockets to {@code address} as {@code config} says, each write within {@code writeMillis}. */
-    BoundedSocketFactory(HostAndPort address, JedisClientConfig config, long writeMillis) {
+    /**
+     * Sockets to {@code address} as {@code config} says, each write within {@code writeMillis} and the replies owed
+     * within {@code replyMillis} ({@link ReplyDeadline}).
+     */
+    BoundedSocketFactory(HostAndPort address, JedisClientConfig config, long writeMillis, long replyMillis) {
         super(address, config);
         this.writeMillis = writeMillis;
+        this.replyMillis = replyMillis;
     }
 
     @Override
@@ -40,7 +45,7 @@ final class BoundedSocketFactory extends DefaultJedisSocketFactory {
                 // whose deadline is for a Redis that stops reading, not for a slow first handshake.
                 tls.startHandshake();
             }
-            return new BoundedSocket(socket, plain != null ? plain : socket, writeMillis);
+            return new BoundedSocket(socket, plain != null ? plain : socket, writeMillis, replyMillis);
         } catch (IOException e) {
             try {
                 socket.close();

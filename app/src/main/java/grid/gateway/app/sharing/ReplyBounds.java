@@ -97,6 +97,10 @@ final class ReplyBounds {
     private int depth;
     /** Bytes of the reply in progress so far. */
     private long replyBytes;
+    /** Whole replies scanned so far, pushes and attributes not counted (no command asked for them). */
+    private long ended;
+    /** The type byte of the outermost item in progress. */
+    private byte outermost;
 
     private ProtocolException refusal = new ProtocolException();
 
@@ -143,12 +147,24 @@ final class ReplyBounds {
                 throw refuseSize(TOO_LONG, true);
             }
             if (betweenReplies()) {
+                if (outermost != '>' && outermost != '|') {
+                    ended++;
+                }
                 replyBytes = 0;
                 bulks = 0;
                 keeping = -1;
                 keptWhole = false;
             }
         }
+    }
+
+    /**
+     * Whole replies scanned so far, not counting a RESP3 push ({@code >}) or an attribute ({@code |}) at the outermost
+     * level, which answer no command; scanning what the client writes, whole commands (an array of bulk strings,
+     * framed as a reply is).
+     */
+    long ended() {
+        return ended;
     }
 
     /** Whether {@code failure} is (or was caused by) a reply refused for its total size, {@link #MAX_REPLY}. */
@@ -184,6 +200,9 @@ final class ReplyBounds {
             default -> throw refuse("a reply of unknown type 0x" + Integer.toHexString(b & 0xff));
         }
         type = b;
+        if (depth == 0) {
+            outermost = b;
+        }
         lineBytes = 0;
         cr = false;
     }

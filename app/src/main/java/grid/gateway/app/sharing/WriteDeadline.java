@@ -23,8 +23,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe for one writing thread plus the watch.
  */
 final class WriteDeadline extends OutputStream {
-    /** One daemon thread watches every Redis write of the process: a write is rare and its task is cancelled at once. */
-    private static final ScheduledThreadPoolExecutor WATCH = watch();
+    /**
+     * One daemon thread watches every Redis write and reply of the process ({@link ReplyDeadline}): each is rare and its
+     * task is cancelled at once.
+     */
+    static final ScheduledThreadPoolExecutor WATCH = watch();
 
     private final OutputStream out;
     /** What the watch closes: the plain socket under any TLS. */
@@ -32,12 +35,18 @@ final class WriteDeadline extends OutputStream {
 
     private final long timeoutMillis;
     private final AtomicBoolean cut = new AtomicBoolean();
+    /** Told every command written, so that the replies they are owed have a deadline. */
+    private final ReplyDeadline replies;
 
-    /** The output {@code out} of a socket over {@code plain}, each write within {@code timeoutMillis}. */
-    WriteDeadline(OutputStream out, Socket socket, long timeoutMillis) {
+    /**
+     * The output {@code out} of a socket over {@code plain}, each write within {@code timeoutMillis}, each command
+     * written told to {@code replies}.
+     */
+    WriteDeadline(OutputStream out, Socket socket, long timeoutMillis, ReplyDeadline replies) {
         this.out = out;
         this.socket = socket;
         this.timeoutMillis = timeoutMillis;
+        this.replies = replies;
     }
 
     private static ScheduledThreadPoolExecutor watch() {
@@ -81,17 +90,19 @@ final class WriteDeadline extends OutputStream {
 
     /** Closes {@code real} (the socket whose output this is), within the deadline. */
     void closeSocket(Socket real) throws IOException {
+        replies.stop();
         watched(real::close);
     }
 
     @Override
     public void write(int b) throws IOException {
-        watched(() -> out.write(b));
+        write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
         watched(() -> out.write(bytes, offset, length));
+        replies.written(bytes, offset, length);
     }
 
     @Override

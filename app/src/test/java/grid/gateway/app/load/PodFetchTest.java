@@ -28,9 +28,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -356,5 +360,37 @@ class PodFetchTest {
                 .as("bytes allocated: the page's buffers, not its text")
                 .isLessThan(buffers + size / 3);
         assertThat(small.inUse()).isZero();
+    }
+
+    static Stream<Arguments> answersThatAreNoPage() throws IOException {
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+            gzip.write("vllm:num_requests_waiting 3\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        String gzipped = zipped.toString(StandardCharsets.ISO_8859_1);
+        return Stream.of(
+                Arguments.of("HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n", "answered 302"),
+                Arguments.of("HTTP/1.1 401 Unauthorized\r\nContent-Length: 2\r\n\r\nno", "answered 401"),
+                // A coding the GET did not accept (it sends Accept-Encoding: identity): its last byte is the size's
+                // highest, 0 below 16 MiB, so the page fails as one that is no Prometheus text.
+                Arguments.of(
+                        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: " + gzipped.length() + "\r\n\r\n"
+                                + gzipped,
+                        "exposition cut short or not Prometheus text: its last line has no line feed"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("answersThatAreNoPage")
+    void answersThatAreNoPage_failTheirScrape_sayingWhy(String answer, String why) {
+        script = answer;
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Failed<>(why));
+        assertThat(memory.inUse()).isZero();
+    }
+
+    @Test
+    void chunkedPageWithTrailers_readWhole_trailersLeftOut() {
+        script = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Sum\r\n\r\n"
+                + "5\r\n# hi\n\r\n0\r\nX-Sum: 5\r\n\r\n";
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered<>("# hi\n"));
     }
 }

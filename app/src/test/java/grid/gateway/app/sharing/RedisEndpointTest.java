@@ -107,7 +107,8 @@ class RedisEndpointTest {
             Socket real = new Socket();
             real.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), 2_000);
             try (Socket peer = server.accept();
-                    BoundedSocket checked = new BoundedSocket(real, real, RedisEndpoint.TIMEOUT_MILLIS)) {
+                    BoundedSocket checked =
+                            new BoundedSocket(real, real, RedisEndpoint.TIMEOUT_MILLIS, RedisEndpoint.REPLY_MILLIS)) {
                 checked.setSoTimeout(50);
                 assertThat(real.getSoTimeout()).isEqualTo(50);
                 assertThat(checked.getSoTimeout()).isEqualTo(50);

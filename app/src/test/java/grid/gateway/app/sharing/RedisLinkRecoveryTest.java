@@ -60,7 +60,10 @@ class RedisLinkRecoveryTest {
                 "%%%garbage\r\n", // a map whose length is not a number
                 ":1\r\n", // an integer where a status, an id or an array belongs
                 "*1\r\n$2\r\nno\r\n", // an array of a string where XREAD's streams belong
-                "*2147483647\r\n" // an array longer than the JVM can allocate (refused on the connection)
+                "*2147483647\r\n", // an array longer than the JVM can allocate (refused on the connection)
+                ">2\r\n$7\r\nmessage\r\n$1\r\nx\r\n", // a RESP3 push where the reply belongs, no reply
+                ">2\r\n$7\r\nmessage\r\n$1\r\nx\r\n:1\r\n", // a push before a wrong reply
+                "|1\r\n+a\r\n+b\r\n:1\r\n" // a RESP3 attribute before a wrong reply
             })
     void bothThreadsReconnectAfterAReplyTheClientCannotParse(String reply) throws Exception {
         bothThreadsReconnectAfter(reply);

@@ -55,7 +55,7 @@ class RedisTlsCloseTest {
                     pki.trustOnly().getSocketFactory().createSocket(plain, "127.0.0.1", listener.getLocalPort(), true);
             tls.startHandshake();
             try (SSLSocket redis = accepted.get(10, TimeUnit.SECONDS)) {
-                BoundedSocket socket = new BoundedSocket(tls, plain, WRITE_MILLIS);
+                BoundedSocket socket = new BoundedSocket(tls, plain, WRITE_MILLIS, RedisEndpoint.REPLY_MILLIS);
                 SendBuffers.fill(channel);
 
                 CompletableFuture<Void> closed = CompletableFuture.runAsync(

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ProtocolException;
+import java.net.Socket;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -121,7 +122,8 @@ class ReplyBoundsTest {
     @Test
     void aRefusalIsFinal_andComesBeforeThePieceIsHandedOn() throws IOException {
         byte[] bytes = "+OK\r\n$2000000000\r\n".getBytes(ISO_8859_1);
-        InputStream checked = new BoundedSocket.Checked(new Pieces(bytes, 5, 64));
+        InputStream checked =
+                new BoundedSocket.Checked(new Pieces(bytes, 5, 64), new ReplyDeadline(new Socket(), 1_000));
         byte[] into = new byte[64];
         assertThat(checked.read(into, 0, into.length)).isEqualTo(5); // +OK
         Arrays.fill(into, (byte) 0);
@@ -304,5 +306,17 @@ class ReplyBoundsTest {
                 .isInstanceOfSatisfying(
                         OversizedReply.class,
                         refused -> assertThat(refused.secondBulk()).isEmpty());
+    }
+
+    @Test
+    void ended_countsTheRepliesThatAnswerACommand_notPushesNorAttributes() throws IOException {
+        ReplyBounds bounds = new ReplyBounds();
+        scan(bounds, "+OK\r\n>2\r\n$7\r\nmessage\r\n$1\r\nx\r\n|1\r\n+a\r\n+b\r\n:2\r\n$-1\r\n*2\r\n:1\r\n");
+
+        assertThat(bounds.ended())
+                .as("+OK, :2 and the null bulk; the array is not whole")
+                .isEqualTo(3);
+        scan(bounds, ":2\r\n");
+        assertThat(bounds.ended()).isEqualTo(4);
     }
 }

@@ -7,7 +7,10 @@ import java.util.OptionalDouble;
 /**
  * Reads an {@link EngineSample} from a backend cluster's Prometheus exposition: the queue metric and the vLLM series
  * that calibration uses, each summed over its label sets with {@link PrometheusQueueParser}. A series the text lacks
- * stays empty. Never throws on any exposition.
+ * stays empty. Every series read is a count (requests, tokens, blocks) or a sum of seconds, so a sample that can be
+ * none (below 0, above {@link PrometheusQueueParser#MAX_COUNT}) is ignored ({@link PrometheusQueueParser#sumOfCounts}):
+ * a negative queue depth would order its cluster before every empty one, and numbers near the double's range would
+ * sum past it over pods or rounds. Never throws on any exposition.
  *
  * <p>Cost: one linear pass per series (ten), each as cheap as the seed's single queue-metric pass; expositions
  * are read at most once per poll interval per cluster.
@@ -49,15 +52,15 @@ public final class EngineSeriesParser {
                 gpu.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(gpu.getAsDouble() + cpu.orElse(0));
         return new EngineSample(
                 atNanos,
-                parser.sum(exposition, queueMetric),
-                parser.sum(exposition, RUNNING),
-                parser.sum(exposition, PROMPT_TOKENS),
-                parser.sum(exposition, CACHE_HITS),
-                parser.sum(exposition, PREFILL_SECONDS),
-                parser.sum(exposition, RUNNING_SECONDS),
-                parser.sum(exposition, RUNNING_REQUESTS),
+                parser.sumOfCounts(exposition, queueMetric),
+                parser.sumOfCounts(exposition, RUNNING),
+                parser.sumOfCounts(exposition, PROMPT_TOKENS),
+                parser.sumOfCounts(exposition, CACHE_HITS),
+                parser.sumOfCounts(exposition, PREFILL_SECONDS),
+                parser.sumOfCounts(exposition, RUNNING_SECONDS),
+                parser.sumOfCounts(exposition, RUNNING_REQUESTS),
                 cache,
-                parser.sum(exposition, PREFILL_REQUESTS),
-                parser.sum(exposition, SUCCESS_REQUESTS));
+                parser.sumOfCounts(exposition, PREFILL_REQUESTS),
+                parser.sumOfCounts(exposition, SUCCESS_REQUESTS));
     }
 }

@@ -3,6 +3,7 @@ package grid.gateway.routing.load;
 import static java.util.Objects.requireNonNull;
 
 import java.util.OptionalDouble;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -42,6 +43,12 @@ public final class PrometheusQueueParser {
     /** The longest value or timestamp read, in characters; a longer one makes its line unparseable. */
     static final int MAX_NUMBER_LENGTH = 64;
 
+    /**
+     * The largest count read by {@link #sumOfCounts} and {@link #sumOfLabelProducts}: 2^53, beyond which a double no
+     * longer holds every whole number, so no engine's count of requests, tokens or blocks is larger.
+     */
+    public static final double MAX_COUNT = 0x1p53;
+
     /** A parser; it holds no state, so one instance can serve every scrape. */
     public PrometheusQueueParser() {}
 
@@ -50,18 +57,38 @@ public final class PrometheusQueueParser {
      * there is none.
      */
     public OptionalDouble sum(String exposition, String metricName) {
+        return sum(exposition, metricName, value -> value);
+    }
+
+    private static OptionalDouble sum(String exposition, String metricName, DoubleUnaryOperator kept) {
         requireNonNull(exposition, "exposition");
         requireNonNull(metricName, "metricName");
         if (!isMetricName(metricName)) {
             return OptionalDouble.empty();
         }
-        return sumLines(exposition, line -> line.sampleValue(metricName));
+        return sumLines(exposition, line -> kept.applyAsDouble(line.sampleValue(metricName)));
+    }
+
+    /** Whether {@code value} is within [0, {@link #MAX_COUNT}] (NaN is not). */
+    private static boolean isCount(double value) {
+        return value >= 0 && value <= MAX_COUNT;
+    }
+
+    /**
+     * The sum of the samples of {@code metricName} that can be a count, or a sum of seconds, over every label set:
+     * finite and within [0, {@link #MAX_COUNT}]. A sample below 0 or above it is no reading of such a series and is
+     * ignored as a NaN one is (the other label sets still count), so that a page's numbers, summed over its lines,
+     * over pods and over rounds, never leave the double range. Empty when no sample counts.
+     */
+    public OptionalDouble sumOfCounts(String exposition, String metricName) {
+        return sum(exposition, metricName, value -> isCount(value) ? value : Double.NaN);
     }
 
     /**
      * The sum over the samples of {@code metricName} of the product of their labels {@code labelNames} read as
      * numbers (vLLM's {@code cache_config_info} gauge carries its configuration as labels); a sample lacking one of
-     * them, or whose label is no plain decimal, is ignored. Empty when no sample counts. Never throws.
+     * them, or whose label is no plain decimal or no count (below 0 or above {@link #MAX_COUNT}), is ignored. Empty
+     * when no sample counts. Never throws.
      */
     public OptionalDouble sumOfLabelProducts(String exposition, String metricName, String... labelNames) {
         requireNonNull(exposition, "exposition");
@@ -72,7 +99,8 @@ public final class PrometheusQueueParser {
         return sumLines(exposition, line -> {
             double product = 1;
             for (String label : labelNames) {
-                product *= line.rewound().labelValue(metricName, label);
+                double value = line.rewound().labelValue(metricName, label);
+                product *= isCount(value) ? value : Double.NaN;
             }
             return product;
         });

@@ -71,4 +71,29 @@ class EngineSeriesParserTest {
 
         assertThat(parser.parse(text, "q", 0).cacheTokens()).hasValue(160.0);
     }
+
+    @Test
+    void parse_samplesNoCountCanBe_areIgnored_theOtherEnginesStillCount() {
+        String text = """
+                vllm:num_requests_waiting{engine="0"} -50
+                vllm:num_requests_waiting{engine="1"} 4
+                vllm:num_requests_waiting{engine="2"} 1e300
+                vllm:num_requests_running -0
+                vllm:prompt_tokens_total 1e16
+                vllm:prefix_cache_hits_total 9007199254740992
+                vllm:request_prefill_time_seconds_sum -1e-9
+                vllm:cache_config_info{block_size="16",num_gpu_blocks="-4000"} 1.0
+                vllm:cache_config_info{block_size="1e300",num_gpu_blocks="1e300"} 1.0
+                vllm:cache_config_info{block_size="16",num_gpu_blocks="10"} 1.0
+                """;
+
+        EngineSample sample = parser.parse(text, "vllm:num_requests_waiting", 0);
+
+        assertThat(sample.waiting()).hasValue(4.0);
+        assertThat(sample.running()).hasValue(0.0);
+        assertThat(sample.promptTokens()).isEmpty();
+        assertThat(sample.cachedTokens()).hasValue(PrometheusQueueParser.MAX_COUNT);
+        assertThat(sample.prefillSeconds()).isEmpty();
+        assertThat(sample.cacheTokens()).hasValue(160.0);
+    }
 }

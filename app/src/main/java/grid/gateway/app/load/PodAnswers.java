@@ -1,0 +1,14 @@
+package grid.gateway.app.load;
+
+import grid.gateway.routing.load.EngineSample;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one scrape round's pods answered ({@link QueueScraper}).
+ *
+ * @param samples the sample of each pod that answered 2xx, by its URL
+ * @param measured how many of them carried a count of the queue metric
+ * @param failures a line for each pod that gave no depth
+ */
+record PodAnswers(Map<String, EngineSample> samples, int measured, List<String> failures) {}
