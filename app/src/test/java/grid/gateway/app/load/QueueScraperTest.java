@@ -3,6 +3,7 @@ package grid.gateway.app.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import grid.gateway.app.CapturedLog;
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
 import grid.gateway.routing.LoadRules;
@@ -35,16 +36,13 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -324,21 +322,7 @@ class QueueScraperTest {
 
     @Test
     void pollNow_failingThenWorkingAgain_logsOnceEachWay() {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord entry) {
-                records.add(entry);
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger(QueueScraper.class.getName());
-        logger.addHandler(capture);
+        CapturedLog log = CapturedLog.of(QueueScraper.class);
         try {
             engines.handle(
                     "a",
@@ -350,10 +334,10 @@ class QueueScraperTest {
             scraper.pollNow().get(A).join();
             scraper.pollNow().get(A).join();
         } finally {
-            logger.removeHandler(capture);
+            log.close();
         }
 
-        assertThat(records)
+        assertThat(log.records())
                 .extracting(LogRecord::getLevel, LogRecord::getMessage)
                 .containsExactly(
                         tuple(

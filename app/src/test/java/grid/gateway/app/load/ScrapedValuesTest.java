@@ -2,6 +2,7 @@ package grid.gateway.app.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.CapturedLog;
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
 import grid.gateway.routing.LoadRules;
@@ -22,12 +23,8 @@ import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -134,21 +131,7 @@ class ScrapedValuesTest {
     @Test
     void aRoundThatThrows_isAFailedRound_loggedOnce() {
         engines.answer("p1", "vllm:num_requests_waiting 1\n");
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                warnings.add(String.valueOf(record.getMessage()));
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger(QueueScraper.class.getName());
-        logger.addHandler(capture);
+        CapturedLog log = CapturedLog.of(QueueScraper.class);
         QueueScraper throwing = new QueueScraper(() -> grid, LoadSettings::defaults, router, clock, scheduler)
                 .events(new LoadEvents() {
                     @Override
@@ -160,13 +143,13 @@ class ScrapedValuesTest {
             assertThat(throwing.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
             assertThat(throwing.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
 
-            assertThat(warnings)
+            assertThat(log.messages())
                     .as("one line however many rounds fail")
                     .singleElement()
                     .satisfies(line -> assertThat(line).contains("IllegalStateException: the census broke"));
         } finally {
             throwing.close();
-            logger.removeHandler(capture);
+            log.close();
         }
     }
 }

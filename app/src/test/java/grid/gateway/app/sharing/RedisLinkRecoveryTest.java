@@ -2,6 +2,7 @@ package grid.gateway.app.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.CapturedLog;
 import grid.gateway.app.config.SharingSettings;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.routing.grid.ClusterId;
@@ -14,10 +15,6 @@ import grid.gateway.routing.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -153,27 +150,13 @@ class RedisLinkRecoveryTest {
 
     /** What {@code run} made the sharing threads log of their links: level and message, in order. */
     private static List<String> linkLog(Body run) throws Exception {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger(RedisSharing.class.getName());
-        logger.addHandler(capture);
+        CapturedLog log = CapturedLog.of(RedisSharing.class);
         try {
             run.run();
         } finally {
-            logger.removeHandler(capture);
+            log.close();
         }
-        return records.stream()
+        return log.records().stream()
                 .filter(r -> r.getMessage().contains("the Redis stream"))
                 .map(r -> r.getLevel() + " " + r.getMessage())
                 .toList();

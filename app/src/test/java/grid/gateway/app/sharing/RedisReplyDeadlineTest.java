@@ -2,6 +2,7 @@ package grid.gateway.app.sharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.CapturedLog;
 import grid.gateway.app.config.SharingSettings;
 import grid.gateway.app.observe.SharingMeters;
 import grid.gateway.app.tls.TestPki;
@@ -16,10 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import javax.net.ssl.SSLSocketFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Timeout;
@@ -51,21 +48,7 @@ class RedisReplyDeadlineTest {
     @Timeout(60)
     void aTrickledReply_isCutAtTheReplyDeadline_loggedAndConnectedAgain(boolean tls) throws Exception {
         TestPki pki = tls ? TestPki.create(dir, "redis") : null;
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                warnings.add(String.valueOf(record.getMessage()));
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger logger = Logger.getLogger(RedisSharing.class.getName());
-        logger.addHandler(capture);
+        CapturedLog log = CapturedLog.of(RedisSharing.class);
         try (FakeRedis redis = new FakeRedis(null, pki == null ? null : pki.context(pki.issue("redis")))) {
             redis.xread(RedisReplyDeadlineTest::trickle);
             SharingReader reader =
@@ -76,14 +59,14 @@ class RedisReplyDeadlineTest {
                         .as("the trickled reply was cut and the reader asked again on a new connection")
                         .isTrue();
                 assertThat(redis.asked(FakeRedis.CONNECTION, true, 2)).isTrue();
-                assertThat(warnings)
+                assertThat(log.messages())
                         .anySatisfy(line -> assertThat(line).contains("Redis owed a reply for more than 500 ms"));
             } finally {
                 thread.interrupt();
                 thread.join();
             }
         } finally {
-            logger.removeHandler(capture);
+            log.close();
         }
     }
 
