@@ -5,39 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Clients that go away or stop reading (docs/reliability-checklist.md G, items 83–87), on real sockets: a raw-socket client and a
  * scripted raw-socket engine that records when the gateway closes its connection. Times are measured and printed
  * (the report quotes them); assertions use generous bounds so a loaded machine cannot make them flaky.
  */
-class ClientFaultsIntegrationTest {
-
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        engine = new ScriptedUpstream();
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine(engine.url())), engine);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        gateway.close();
+class ClientFaultsIntegrationTest extends BehindAFreshGateway {
+    /** The engine's queue scraped from its own {@code /metrics}. */
+    @Override
+    String sites(String url) {
+        return GatewayHarness.oneScrapedEngine(url);
     }
 
     private static long millisSince(long nanos) {

@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
 import java.io.IOException;
-import java.nio.file.Path;
 import javax.net.ssl.SSLSocket;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A TLS 1.2 engine that renegotiates on a pooled connection after it took a request, asking for a client certificate
@@ -18,33 +14,24 @@ import org.junit.jupiter.api.io.TempDir;
  * the request, so it is never sent again, and the client gets the gateway's 502. The engine is listed as two clusters
  * (one origin), so a request taken for never sent would reach it again through the other.
  */
-class TlsRenegotiationIntegrationTest {
-    @TempDir
-    Path dir;
-
-    private ScriptedUpstream engine;
-    private GatewayHarness gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        EngineTransport transport = EngineTransport.tls(dir);
-        engine = transport.engine();
-        engine.tlsProtocols = new String[] {"TLSv1.2"};
-        // The engine's fatal alert leaves its TCP connection open until the gateway closes it: the gateway, still
-        // writing its side of the handshake, then reads the alert, not a reset.
-        engine.tlsClosesTcp = false;
-        String upstream = "  upstream:\n" + transport.upstreamLines();
-        gateway = new GatewayHarness(
-                dir, GatewayHarness.config(upstream, GatewayHarness.oneSite(engine.url(), engine.url())), engine);
+class TlsRenegotiationIntegrationTest extends BehindAFreshGateway {
+    @Override
+    EngineTransport transport() {
+        return EngineTransport.tls(dir);
     }
 
-    @AfterEach
-    void stop() {
-        gateway.close();
+    /** The engine listed as two clusters of one origin. */
+    @Override
+    String sites(String url) {
+        return GatewayHarness.oneSite(url, url);
     }
 
     @Test
     void handshakeFailingOnAReusedConnection_afterTheEngineTookTheRequest_502_notSentAgain() throws Exception {
+        engine.tlsProtocols = new String[] {"TLSv1.2"};
+        // The engine's fatal alert leaves its TCP connection open until the gateway closes it: the gateway, still
+        // writing its side of the handshake, then reads the alert, not a reset.
+        engine.tlsClosesTcp = false;
         engine.script = e -> {
             if (!UpstreamAnswersIntegrationTest.who(e).equals("B")) {
                 e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body("A")));
