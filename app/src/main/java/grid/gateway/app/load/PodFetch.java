@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Each GET has a connection of its own, closed after its answer ({@code Connection: close}), so nothing an engine
  * writes after a page (a body longer than its {@code Content-Length}, a second answer) can become the next scrape's
- * page. The cost is one connect per pod per poll.
+ * page. The cost is one connect per pod per poll, and at most {@link OpenGets#MAX} sockets open at once.
  *
  * <p>Thread-safe: every scrape shares the GET, each on a connection of its own.
  */
@@ -70,6 +70,9 @@ final class PodFetch {
     }
 
     private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
+    /** The GETs open at once, a socket each; one past the limit waits for one to end, at most a whole GET's time. */
+    private volatile OpenGets open = new OpenGets(OpenGets.MAX, Duration.ofSeconds(WHOLE_SECONDS));
+
     private final MonotonicClock clock;
     private final ScheduledExecutorService watchdog;
     private final Duration whole;
@@ -98,6 +101,11 @@ final class PodFetch {
         return memory.inUse();
     }
 
+    /** Opens at most {@code gets} GETs at once (tests). */
+    void open(OpenGets gets) {
+        this.open = requireNonNull(gets, "gets");
+    }
+
     /** Uses {@code clusterTls} for https URLs. */
     void tls(Function<BackendCluster, Optional<Tls>> clusterTls) {
         this.tls = requireNonNull(clusterTls, "clusterTls");
@@ -108,6 +116,23 @@ final class PodFetch {
      * {@code reader} while the page is held (counted), and let go of once it returns.
      */
     <T> Fetched<T> get(BackendCluster cluster, URI uri, Function<String, T> reader) {
+        OpenGets gets = open;
+        try {
+            if (!gets.enter()) {
+                return new Fetched.Failed<>("not scraped: " + gets.max() + " scrapes were open, a socket each");
+            }
+        } catch (InterruptedException closing) {
+            Thread.currentThread().interrupt();
+            return new Fetched.Failed<>("not scraped: the scraper closed");
+        }
+        try {
+            return opened(cluster, uri, reader);
+        } finally {
+            gets.leave();
+        }
+    }
+
+    private <T> Fetched<T> opened(BackendCluster cluster, URI uri, Function<String, T> reader) {
         WholeDeadline deadline = new WholeDeadline(Thread.currentThread());
         ScheduledFuture<?> alarm = watchdog.schedule(deadline::fire, whole.toNanos(), TimeUnit.NANOSECONDS);
         try {
