@@ -4,6 +4,7 @@ import grid.gateway.app.access.AccessSink;
 import grid.gateway.app.config.ConfigCheck;
 import grid.gateway.app.config.ConfigException;
 import grid.gateway.app.observe.QueuedLogHandler;
+import grid.gateway.app.observe.UncaughtLogged;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -61,6 +62,7 @@ public final class Main {
         }
         // Serving: no thread that logs waits for stderr, nor any line for stdout (docs/failure-behaviour.md).
         QueuedLogHandler.replaceConsole(System.err);
+        UncaughtLogged.install();
         JsonLogFormatter.installIf(String.valueOf(System.getenv("GRID_GATEWAY_LOG_FORMAT")));
         GatewayServer server;
         try {
