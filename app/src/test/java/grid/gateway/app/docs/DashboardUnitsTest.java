@@ -60,11 +60,7 @@ class DashboardUnitsTest {
     /** Each panel whose unit does not fit the families it queries, as "title: unit over [families]". */
     static List<String> wrongUnits(String dashboard) {
         List<String> wrong = new ArrayList<>();
-        JsonObject model;
-        try (JsonReader reader = Json.createReader(new StringReader(dashboard))) {
-            model = reader.readObject();
-        }
-        for (JsonObject panel : panels(model)) {
+        for (JsonObject panel : panels(model(dashboard))) {
             Set<String> families = families(panel);
             if (families.isEmpty()) {
                 continue;
@@ -80,8 +76,15 @@ class DashboardUnitsTest {
         return wrong;
     }
 
+    /** The dashboard's JSON model. */
+    static JsonObject model(String dashboard) {
+        try (JsonReader reader = Json.createReader(new StringReader(dashboard))) {
+            return reader.readObject();
+        }
+    }
+
     /** Every panel of the model, rows' nested panels included, in order. */
-    private static List<JsonObject> panels(JsonObject parent) {
+    static List<JsonObject> panels(JsonObject parent) {
         List<JsonObject> all = new ArrayList<>();
         for (JsonValue value :
                 parent.getJsonArray("panels") == null ? List.<JsonValue>of() : parent.getJsonArray("panels")) {
