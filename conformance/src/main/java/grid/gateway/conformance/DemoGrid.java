@@ -69,8 +69,12 @@ public final class DemoGrid {
         GatewayServer gateway = GatewayServer.start(
                 config, new GatewayRuntime(SystemMonotonicClock.INSTANCE, Randomness.INSTANCE, "127.0.0.1"));
         running.addFirst(gateway);
-        boolean tls = snapshot.config().tls().server().isPresent();
-        System.out.println(instructions(gateway.port(), gateway.adminPort(), tls));
+        // bin/demo --tls passes its CA's path in GRID_DEMO_CA; the operator's shell, which runs the lines printed
+        // here, does not have that variable, so they name the file itself.
+        Optional<String> ca = snapshot.config().tls().server().isPresent()
+                ? Optional.of(Optional.ofNullable(System.getenv("GRID_DEMO_CA")).orElse("<the CA of server.tls>"))
+                : Optional.empty();
+        System.out.println(instructions(gateway.port(), gateway.adminPort(), ca));
         RouteExplainSettings explain = snapshot.config().server().routeExplain();
         if (explain.enabled()) {
             explain.tokenFile().ifPresent(file -> System.out.println(explainInstructions(gateway.adminPort(), file)));
@@ -94,10 +98,10 @@ public final class DemoGrid {
         return engine;
     }
 
-    static String instructions(int port, int adminPort, boolean tls) {
-        // With TLS, curl trusts the demo's CA: bin/demo --tls exports its path as GRID_DEMO_CA.
-        String base = (tls ? "https" : "http") + "://127.0.0.1:" + port;
-        String curl = tls ? "curl --cacert \"$GRID_DEMO_CA\"" : "curl";
+    /** What to try, for a client listener over TLS when {@code ca} (the CA file curl is to trust) is present. */
+    static String instructions(int port, int adminPort, Optional<String> ca) {
+        String base = (ca.isPresent() ? "https" : "http") + "://127.0.0.1:" + port;
+        String curl = ca.map(file -> "curl --cacert '" + file + "'").orElse("curl");
         return """
 
                 grid-gateway listening port=%1$d
