@@ -56,7 +56,7 @@ final class HttpUrl {
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
             return EXPECTED + " without query or fragment";
         }
-        if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+        if (!WrittenPort.valid(uri)) {
             return EXPECTED + " with a port in 1..65535";
         }
         return "";

@@ -56,7 +56,7 @@ final class SharingBlock {
             String path = uri.getPath() == null ? "" : uri.getPath();
             boolean ok = (scheme.equals("redis") || scheme.equals("rediss"))
                     && uri.getHost() != null
-                    && uri.getPort() <= 65_535
+                    && WrittenPort.valid(uri)
                     && (uri.getUserInfo() == null || !uri.getUserInfo().contains(":"))
                     && uri.getQuery() == null
                     && uri.getFragment() == null

@@ -255,6 +255,16 @@ class ConfigLoaderProblemsTest {
                         CLUSTER_PATH + ".url: \"http://127.0.0.1:80010\" (expected: an http or https URL with a port"
                                 + " in 1..65535)"),
                 arguments(
+                        "url with an empty port",
+                        MINIMAL.replace("http://127.0.0.1:8001", "\"http://127.0.0.1:\""),
+                        CLUSTER_PATH + ".url: \"http://127.0.0.1:\" (expected: an http or https URL with a port"
+                                + " in 1..65535)"),
+                arguments(
+                        "metrics_url with an empty port",
+                        withCluster("metrics_url: \"http://[::1]:/metrics\""),
+                        CLUSTER_PATH + ".metrics_url: \"http://[::1]:/metrics\" (expected: an http or https URL"
+                                + " with a port in 1..65535)"),
+                arguments(
                         "url missing",
                         MINIMAL.replace("        url: http://127.0.0.1:8001\n", ""),
                         CLUSTER_PATH + ".url: missing (expected: an http or https URL)"),

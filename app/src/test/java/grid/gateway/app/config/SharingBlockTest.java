@@ -83,6 +83,8 @@ class SharingBlockTest {
         "redis:///0",
         "redis://redis:6379/db",
         "redis://redis:6379/0?timeout=1",
+        "redis://redis:/0",
+        "redis://redis:0",
     })
     void redisUrl_notARedisUrlOrWithAPassword_refusedWithoutEchoingIt(String url) {
         assertThat(TestConfigs.problems(dir, sharing("redis_url: \"" + url + "\"\n")))
