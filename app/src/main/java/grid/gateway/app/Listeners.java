@@ -6,6 +6,7 @@ import grid.gateway.app.http.BodyBudget;
 import grid.gateway.app.http.GatewayRouting;
 import grid.gateway.app.http.HeaderDeadline;
 import grid.gateway.app.http.InFlightRequests;
+import grid.gateway.app.http.ParseRefusal;
 import grid.gateway.app.http.RequestLineKeeper;
 import grid.gateway.app.http.SendWatch;
 import grid.gateway.app.listen.ListenerGuard;
@@ -101,6 +102,9 @@ final class Listeners {
                                 .build(),
                         () -> parts.snapshot().get().config().server().maxBodyBytes(),
                         parts.budget()))
+                // A head or framing Helidon's parser refuses is answered with its status and an empty body; the
+                // admin listener says what was wrong, in the shape of its JSON errors.
+                .directHandlers(refusals(ParseRefusal.onAdmin()))
                 .shutdownHook(false);
         bind.tls().ifPresent(adminBuilder::tls);
         AdminRoutes.serve(adminBuilder, parts.registry(), parts.readiness(), parts.explain());
@@ -109,8 +113,7 @@ final class Listeners {
 
     /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
     /** One handler for every event Helidon's parser answers itself: HTTP/1.0 (505), a refused head or framing. */
-    private static DirectHandlers parseRefusals(GatewayRouting.Parts parts) {
-        DirectHandler refusal = GatewayRouting.parseRefusal(parts);
+    private static DirectHandlers refusals(DirectHandler refusal) {
         return DirectHandlers.builder()
                 .addHandler(DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED, refusal)
                 .addHandler(DirectHandler.EventType.BAD_REQUEST, refusal)
@@ -192,7 +195,7 @@ final class Listeners {
                         parts.budget()))
                 // HTTP/1.0 is refused (505) in the API's error shape, saying why; so is a head or framing Helidon's
                 // parser refuses, which Helidon answers with an empty body (ParseRefusal).
-                .directHandlers(parseRefusals(parts))
+                .directHandlers(refusals(GatewayRouting.parseRefusal(parts)))
                 .featuresDiscoverServices(false)
                 // The gateway stops itself (shutdown) and cuts what is left at its own deadline; Helidon's grace
                 // only has to be longer, so that it never cuts first.

@@ -10,6 +10,8 @@ import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Answers, in the API's error shape, a request Helidon 4.5's HTTP/1 parser refuses itself before any routing, which
@@ -32,13 +34,31 @@ import io.helidon.http.Status;
  *
  * <p>Thread-safe: stateless.
  */
-final class ParseRefusal implements DirectHandler {
-    private final EndpointTable endpoints;
-    private final ProxyEvents events;
+public final class ParseRefusal implements DirectHandler {
+    /** The error shape of a refused request, by its target. */
+    private final Function<String, ErrorShape> shapes;
+    /** Counts a refusal, by why. */
+    private final Consumer<InboundRefusal> counted;
 
     ParseRefusal(EndpointTable endpoints, ProxyEvents events) {
-        this.endpoints = requireNonNull(endpoints, "endpoints");
-        this.events = requireNonNull(events, "events");
+        requireNonNull(endpoints, "endpoints");
+        requireNonNull(events, "events");
+        this.shapes = target -> shape(endpoints, target);
+        this.counted = events::refused;
+    }
+
+    private ParseRefusal(Function<String, ErrorShape> shapes, Consumer<InboundRefusal> counted) {
+        this.shapes = shapes;
+        this.counted = counted;
+    }
+
+    /**
+     * The admin listener's: the same statuses, in the OpenAI error shape its {@code POST /route/explain} answers
+     * errors in, the connection closed; not counted in {@code grid_requests_refused_total}, which counts clients'
+     * requests.
+     */
+    public static DirectHandler onAdmin() {
+        return new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {});
     }
 
     @Override
@@ -49,14 +69,14 @@ final class ParseRefusal implements DirectHandler {
             ServerResponseHeaders headers,
             String message) {
         if (eventType == EventType.HTTP_VERSION_NOT_SUPPORTED) {
-            events.refused(InboundRefusal.HTTP_VERSION);
+            counted.accept(InboundRefusal.HTTP_VERSION);
             return refusal(request, Status.HTTP_VERSION_NOT_SUPPORTED_505, ApiError.HTTP_VERSION, headers);
         }
         if (defaultStatus.code() < 400) {
             // Not a refusal: nothing of the API's to say.
             return DirectHandler.defaultHandler().handle(request, eventType, defaultStatus, headers, message);
         }
-        events.refused(InboundRefusal.MALFORMED_REQUEST);
+        counted.accept(InboundRefusal.MALFORMED_REQUEST);
         ApiError error = switch (defaultStatus.code()) {
             case 414 -> ApiError.TARGET_TOO_LONG;
             case 501 -> ApiError.CODING_NOT_IMPLEMENTED;
@@ -72,7 +92,7 @@ final class ParseRefusal implements DirectHandler {
                 .status(status)
                 .headers(headers)
                 .keepAlive(false)
-                .entity(error.body(shape(endpoints, request.path())))
+                .entity(error.body(shapes.apply(request.path())))
                 .build();
     }
 

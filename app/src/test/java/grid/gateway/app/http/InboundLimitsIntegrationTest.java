@@ -17,6 +17,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Inbound limits on real sockets (reliability A7–A9, A11, A12): the body cap, request {@code Content-Encoding}, and
@@ -189,6 +191,25 @@ class InboundLimitsIntegrationTest {
                     + "a".repeat(8192));
             RawHttp.Reply reply = client.readResponses(1);
             assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "folded header line|GET /metrics HTTP/1.1\\r\\nHost: gw\\r\\nX-A: 1\\r\\n folded\\r\\n\\r\\n|400",
+                "two Host fields|GET /health/ready HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n|400",
+                "HTTP/1.0|GET /health/live HTTP/1.0\\r\\nHost: gw\\r\\n\\r\\n|505"
+            })
+    void a8_headTheParserRefusesAtTheAdminPort_itsStatusWithAJsonError_closed(String name, String head, int status) {
+        try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
+            client.send(head.replace("\\r\\n", "\r\n"));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(status);
+            assertThat(reply.text()).containsIgnoringCase("content-type: application/json");
+            assertThat(reply.body()).startsWith("{\"error\":{").contains("\"type\":\"invalid_request_error\"");
             assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
         }
     }
