@@ -24,6 +24,11 @@ public final class CapturedLog extends Handler implements AutoCloseable {
         return new CapturedLog(Logger.getLogger(owner.getName()));
     }
 
+    /** The records of the logger named {@code name}, from now until {@link #close()}. */
+    public static CapturedLog named(String name) {
+        return new CapturedLog(Logger.getLogger(name));
+    }
+
     @Override
     public void publish(LogRecord record) {
         records.add(record);

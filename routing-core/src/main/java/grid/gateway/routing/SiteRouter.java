@@ -77,20 +77,20 @@ public final class SiteRouter {
         reconfigure(grid, settings, keyRing, load);
     }
 
-    /** Applies a new serving config: clusters that left lose their memory, window and ejection state. */
+    /** {@link #reconfigure(Grid, PrefixAffinitySettings, TagKeyRing, LoadRules)} with the seed's rules. */
     public void reconfigure(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing) {
         reconfigure(grid, settings, keyRing, LoadRules.SEED);
     }
 
     /**
      * Applies a new serving config with the {@code load} block's selection rules: clusters that left lose their
-     * memory, window, calibration, backlog and ejection state.
+     * memory, window, calibration, backlog and ejection state; a cluster moved to another URL, its ejection state.
      */
     public void reconfigure(Grid grid, PrefixAffinitySettings settings, TagKeyRing keyRing, LoadRules load) {
         Set<ClusterId> ids = grid.clusters().stream().map(BackendCluster::id).collect(Collectors.toSet());
         parts.memory().reconfigure(ids, settings);
         parts.window().retain(ids);
-        parts.ejector().retain(ids);
+        parts.ejector().reconfigure(grid.clusters());
         loads.retain(ids);
         parts.backlog().retain(ids);
         snapshot = new Snapshot(grid, settings, requireNonNull(keyRing, "keyRing"), requireNonNull(load, "load"));
@@ -380,8 +380,8 @@ public final class SiteRouter {
         loads.ended(requireNonNull(decision, "decision"));
     }
 
-    /** The connection to {@code cluster} failed before any byte was sent. */
-    public void connectFailed(ClusterId cluster) {
+    /** The connection to {@code cluster} (at its URL then) failed before any byte was sent. */
+    public void connectFailed(BackendCluster cluster) {
         parts.ejector().recordConnectFailure(cluster, parts.clock().nanoTime());
     }
 

@@ -179,7 +179,7 @@ class SiteRouterTest {
     @Test
     void route_retryAfterConnectFailure_leavesOutTriedClusterAndCountsOnce() {
         RouteDecision first = forward(router.route(prompt(4)));
-        router.connectFailed(first.cluster().id());
+        router.connectFailed(first.cluster());
         RouteDecision retry =
                 forward(router.route(prompt(4), Set.of(first.cluster().id())));
         assertThat(retry.cluster()).isNotEqualTo(first.cluster());

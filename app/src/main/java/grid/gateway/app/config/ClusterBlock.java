@@ -4,7 +4,7 @@ import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.MetricsSource;
 import java.net.URI;
-import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -113,18 +113,17 @@ final class ClusterBlock {
         if (items.get().isEmpty()) {
             cluster.problems().add(cluster.path("models"), items.get(), expected);
         }
-        List<String> models = new ArrayList<>();
+        // A set: a file may list many thousands of models, and each is checked against those before it.
+        Set<String> models = new LinkedHashSet<>();
         for (int i = 0; i < items.get().size(); i++) {
             Object item = items.get().get(i);
             String at = cluster.path("models") + "[" + i + "]";
             if (!(item instanceof String model) || model.isBlank()) {
                 cluster.problems().add(at, item, "a non-empty model name");
-            } else if (models.contains(model)) {
+            } else if (!models.add(model)) {
                 cluster.problems().add(at, model, "a model not already listed");
-            } else {
-                models.add(model);
             }
         }
-        return models;
+        return List.copyOf(models);
     }
 }

@@ -35,6 +35,8 @@ public final class ConfigWatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("grid.gateway.config");
     /** How long {@link #close()} waits for a poll in progress before it stops without it. */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    /** How many of a refused change's problems its log line names (each is short: values are cut). */
+    static final int LOGGED_PROBLEMS = 20;
 
     private final Path file;
     private final Consumer<GatewaySnapshot> apply;
@@ -203,6 +205,11 @@ public final class ConfigWatcher implements AutoCloseable {
             remember(configState, keys);
             refuse(e.problems());
             return;
+        } catch (RuntimeException | Error e) {
+            // A file the loader cannot cope with (one that exhausts memory, say) is refused once, as an invalid one.
+            remember(configState, keys);
+            refuse(List.of(file + ": the config could not be loaded (" + e + ")"));
+            return;
         }
         remember(configState, keys);
         // Back to the content in force (say, after a refused edit was undone): nothing to apply.
@@ -226,7 +233,7 @@ public final class ConfigWatcher implements AutoCloseable {
         }
         try {
             apply.accept(next);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             String problem = file + ": the config is valid but applying it failed (" + e + ")";
             LOG.log(Level.WARNING, "config change refused, the config in force stays: " + problem);
             listener.refused(List.of(problem));
@@ -257,10 +264,21 @@ public final class ConfigWatcher implements AutoCloseable {
     }
 
     private void refuse(List<String> problems) {
-        LOG.log(
-                Level.WARNING,
-                "config change in " + file + " refused, the config in force stays: " + String.join("; ", problems));
+        LOG.log(Level.WARNING, "config change in " + file + " refused, the config in force stays: " + shown(problems));
         listener.refused(problems);
+    }
+
+    /**
+     * The first {@link #LOGGED_PROBLEMS} problems, and how many more there are: a file of the wrong kind can hold
+     * hundreds of thousands of problems, and a line longer than the log's queue is dropped whole, so the refusal
+     * would not be said at all. {@code --check-config} prints every one.
+     */
+    private String shown(List<String> problems) {
+        if (problems.size() <= LOGGED_PROBLEMS) {
+            return String.join("; ", problems);
+        }
+        return String.join("; ", problems.subList(0, LOGGED_PROBLEMS)) + "; and " + (problems.size() - LOGGED_PROBLEMS)
+                + " more (grid-gateway --check-config " + file + " prints every one)";
     }
 
     private void schedule(Duration interval) {
@@ -269,11 +287,12 @@ public final class ConfigWatcher implements AutoCloseable {
         taskInterval = interval;
     }
 
-    // A scheduled task that throws is never run again, so a failure (a bug in a listener, say) is logged instead.
+    // A scheduled task that throws, an Error included, is never run again, and nothing would say so: the config
+    // in force would stay for good while the file changes. A failure (a bug in a listener, say) is logged instead.
     private void pollLogged() {
         try {
             pollNow();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.log(Level.WARNING, "config poll of " + file + " failed", e);
         }
     }

@@ -64,6 +64,20 @@ final class Problems {
         };
     }
 
+    /**
+     * A mapping key as a key path shows it: a short plain string as written, any other key as {@link #show} shows a
+     * value. A key may be a collection (YAML's {@code ? [..]}), and one built of aliases stands for far more text than
+     * the file holds, so no key is ever written out whole.
+     */
+    static String keyName(@Nullable Object key) {
+        if (key instanceof String text
+                && text.length() <= MAX_SHOWN_CHARS
+                && text.codePoints().noneMatch(Character::isISOControl)) {
+            return text;
+        }
+        return show(key);
+    }
+
     private static String quote(String text) {
         boolean cut = text.length() > MAX_SHOWN_CHARS;
         String shown = cut ? text.substring(0, MAX_SHOWN_CHARS) : text;

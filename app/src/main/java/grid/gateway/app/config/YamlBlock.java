@@ -73,10 +73,10 @@ final class YamlBlock {
     void only(String... known) {
         Set<String> keys = Set.of(known);
         for (Object key : entries.keySet()) {
-            String name = String.valueOf(key);
-            if (key instanceof String && keys.contains(name)) {
+            if (key instanceof String text && keys.contains(text)) {
                 continue;
             }
+            String name = Problems.keyName(key);
             String snake = name.replace('-', '_');
             String expected =
                     keys.contains(snake) ? snake + "; keys are snake_case" : "one of " + String.join(", ", known);

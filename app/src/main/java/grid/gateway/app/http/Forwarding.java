@@ -230,7 +230,7 @@ final class Forwarding {
         extras.events().upstreamFailed(decision.cluster().id(), failure);
         request.access().upstreamFailed(failure);
         if (failure == UpstreamFailure.CONNECT) {
-            router.connectFailed(decision.cluster().id());
+            router.connectFailed(decision.cluster());
             return false;
         }
         answerFailure(decision, failure, request, response);

@@ -344,6 +344,47 @@ class ConfigWatcherTest {
     }
 
     @Test
+    void scheduledPoll_applyOrListenerThrowsAnError_refusedOrLoggedAndKeepsPolling() {
+        ReloadListener failing = new ReloadListener() {
+            @Override
+            public void applied() {
+                throw new StackOverflowError();
+            }
+
+            @Override
+            public void refused(List<String> problems) {
+                listener.refused(problems);
+            }
+        };
+        write(config, HOURLY);
+        ConfigWatcher watcher = new ConfigWatcher(
+                config,
+                next -> {
+                    if (next.config().server().port() == 8081) {
+                        throw new OutOfMemoryError("Java heap space");
+                    }
+                },
+                failing,
+                scheduler);
+        watcher.start();
+        write(config, "server: {port: 8081}\n" + HOURLY);
+
+        runScheduledPoll();
+
+        assertThat(listener.events)
+                .containsExactly("refused [" + config + ": the config is valid but applying it failed"
+                        + " (java.lang.OutOfMemoryError: Java heap space)]");
+        assertThat(scheduler.getQueue()).hasSize(1);
+
+        write(config, "server: {port: 8082}\n" + HOURLY);
+        runScheduledPoll();
+
+        assertThat(watcher.current().config().server().port()).isEqualTo(8082);
+        assertThat(logs.lines).last().asString().startsWith("WARNING config poll of " + config + " failed");
+        assertThat(scheduler.getQueue()).hasSize(1);
+    }
+
+    @Test
     void pollNow_configPollMsChanged_reschedulesAtTheNewInterval() {
         write(config, HOURLY);
         ConfigWatcher watcher = watcher();

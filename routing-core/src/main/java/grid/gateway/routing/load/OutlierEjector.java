@@ -2,8 +2,13 @@ package grid.gateway.routing.load;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
+import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -44,6 +49,8 @@ public final class OutlierEjector {
     private static final long EJECTION_PERIOD_NANOS = EJECTION_PERIOD.toNanos();
 
     private final ConcurrentMap<ClusterId, AtomicReference<Health>> clusters = new ConcurrentHashMap<>();
+    /** The URL of each cluster of the grid in force, once {@link #reconfigure} was called: whose failures count. */
+    private volatile Map<ClusterId, URI> urls = Map.of();
 
     /** An ejector in which every cluster starts healthy. */
     public OutlierEjector() {}
@@ -56,6 +63,18 @@ public final class OutlierEjector {
             health = clusters.computeIfAbsent(cluster, id -> new AtomicReference<>(Health.HEALTHY));
         }
         health.updateAndGet(state -> state.afterConnectFailure(nowNanos));
+    }
+
+    /**
+     * Counts a failure to connect to {@code cluster} at its URL: as {@link #recordConnectFailure(ClusterId, long)},
+     * unless a reload moved the cluster to another URL since the attempt began. A request still in flight to the URL
+     * the cluster left says nothing of the one it has now.
+     */
+    public void recordConnectFailure(BackendCluster cluster, long nowNanos) {
+        URI now = urls.get(cluster.id());
+        if (now == null || now.equals(cluster.url())) {
+            recordConnectFailure(cluster.id(), nowNanos);
+        }
     }
 
     /** Notes an answer from {@code cluster}, whatever its status: the count of consecutive failures restarts. */
@@ -78,6 +97,21 @@ public final class OutlierEjector {
     public void retain(Set<ClusterId> live) {
         requireNonNull(live, "live");
         clusters.keySet().retainAll(live);
+    }
+
+    /**
+     * Follows the grid after a reload: forgets every cluster not in {@code grid}, and every cluster whose URL changed,
+     * whose failures and ejection were those of the URL it left (an operator who moves a dead cluster to a working
+     * URL has it admitted at once, not after the rest of an ejection).
+     */
+    public void reconfigure(List<BackendCluster> grid) {
+        Map<ClusterId, URI> next = new HashMap<>();
+        grid.forEach(cluster -> next.put(cluster.id(), cluster.url()));
+        Map<ClusterId, URI> before = urls;
+        urls = Map.copyOf(next);
+        clusters.keySet()
+                .removeIf(id -> !next.containsKey(id)
+                        || (before.containsKey(id) && !before.get(id).equals(next.get(id))));
     }
 
     /** The consecutive failures counted for {@code cluster}; for tests. */
