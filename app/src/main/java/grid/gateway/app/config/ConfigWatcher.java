@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * loaded twice in a row, so an invalid file is refused once, not at every poll.
  *
  * <p>Polling, not a file-system watch: a Kubernetes ConfigMap or Secret update swaps a symbolic link, which watch
- * services miss, and files are compared by content, not modification time. Tests call {@link #pollNow()} instead of
- * waiting for the schedule.
+ * services miss, and files are compared by content, not modification time. A scheduled poll loads a change only once
+ * the poll before read the same bytes, so that a file written in place is not applied half-written; tests call
+ * {@link #pollNow()}, which loads at once, instead of waiting for the schedule.
  *
  * <p>Thread-safe. Polls are serialised by a lock held across the reads of the config and the files it names (each small,
  * size-bounded and a regular file) and the {@code apply} call, so changes are applied one at a time and in order;
@@ -53,6 +54,9 @@ public final class ConfigWatcher implements AutoCloseable {
     private FileFingerprint applied;
     private FileFingerprint attempted;
     private List<FileFingerprint.SideFile> sideFiles;
+    // Guarded by lock: what the last scheduled poll read when it differed from the last load and was not loaded yet,
+    // or null. The schedule loads what two of its polls in a row read alike (see poll).
+    private @Nullable FileFingerprint unsettled;
     // Volatile as well: close() cancels the task and says so without the lock when a poll holds it too long.
     private volatile @Nullable ScheduledFuture<?> task;
     private @Nullable Duration taskInterval;
@@ -134,12 +138,24 @@ public final class ConfigWatcher implements AutoCloseable {
         }
     }
 
-    /** Reads both files once and, when either changed, loads them (what each scheduled poll does). */
+    /**
+     * Reads the files once and, when any changed, loads them at once: an explicit reload (tests call it instead of
+     * waiting for the schedule). A scheduled poll loads a change only once two polls in a row read it alike.
+     */
     public void pollNow() {
+        poll(false);
+    }
+
+    /** What each scheduled poll does: reads the files and loads a change two polls in a row read alike. */
+    void pollScheduled() {
+        poll(true);
+    }
+
+    private void poll(boolean settled) {
         lock.lock();
         try {
             if (!closed) {
-                poll();
+                read(settled);
             }
         } finally {
             lock.unlock();
@@ -180,7 +196,14 @@ public final class ConfigWatcher implements AutoCloseable {
         }
     }
 
-    private void poll() {
+    /**
+     * A file written in place (a shell redirect, an editor writing into it) can be read half-written, and a half that
+     * is a valid config would be applied: with {@code settled}, a change is loaded only when the poll before read the
+     * same bytes, so a writer that pauses for less than a poll interval is never applied half-way, and a certificate
+     * and key replaced one after the other are loaded together. A change then applies one to two intervals after it
+     * was written.
+     */
+    private void read(boolean settled) {
         byte[] content;
         String configState;
         try {
@@ -188,13 +211,18 @@ public final class ConfigWatcher implements AutoCloseable {
             configState = FileFingerprint.of(content);
         } catch (IOException e) {
             FileFingerprint seen = new FileFingerprint(FileFingerprint.unreadable(e), keyState());
-            if (!seen.equals(attempted)) {
+            if (!seen.equals(attempted) && settledOn(seen, settled)) {
                 attempted = seen;
                 refuse(List.of(cannotRead(e)));
             }
             return;
         }
-        if (new FileFingerprint(configState, keyState()).equals(attempted)) {
+        FileFingerprint seen = new FileFingerprint(configState, keyState());
+        if (seen.equals(attempted)) {
+            unsettled = null;
+            return;
+        }
+        if (!settledOn(seen, settled)) {
             return;
         }
         FileFingerprint.KeyRecorder keys = new FileFingerprint.KeyRecorder();
@@ -216,6 +244,16 @@ public final class ConfigWatcher implements AutoCloseable {
         if (!attempted.equals(applied)) {
             apply(next);
         }
+    }
+
+    /** True when {@code seen} may be loaded now: not {@code settled}, or the poll before read it too. */
+    private boolean settledOn(FileFingerprint seen, boolean settled) {
+        if (settled && !seen.equals(unsettled)) {
+            unsettled = seen;
+            return false;
+        }
+        unsettled = null;
+        return true;
     }
 
     private String keyState() {
@@ -291,7 +329,7 @@ public final class ConfigWatcher implements AutoCloseable {
     // in force would stay for good while the file changes. A failure (a bug in a listener, say) is logged instead.
     private void pollLogged() {
         try {
-            pollNow();
+            pollScheduled();
         } catch (RuntimeException | Error e) {
             LOG.log(Level.WARNING, "config poll of " + file + " failed", e);
         }

@@ -28,7 +28,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every poll is driven by {@code pollNow()} (or by running the scheduled task by hand): no test sleeps. */
+/**
+ * Every poll is driven by {@code pollNow()} (or by running the scheduled task by hand, which loads a change once two of
+ * its polls read it alike: ConfigWatcherSettleTest): no test sleeps.
+ */
 class ConfigWatcherTest {
     private static final String PORT_8081 = "server: {port: 8081}\n" + MINIMAL;
     private static final String INVALID = "server: {port: -1}\n" + MINIMAL;
@@ -311,15 +314,19 @@ class ConfigWatcherTest {
     }
 
     @Test
-    void scheduledPoll_changedFile_applies() {
+    void scheduledPoll_changedFile_appliedWhenTheNextPollReadsItAlike() {
         write(config, HOURLY);
         ConfigWatcher watcher = watcher();
         watcher.start();
         write(config, "server: {port: 8081}\n" + HOURLY);
 
         runScheduledPoll();
+        assertThat(watcher.current().config().server().port()).isEqualTo(8080);
+        assertThat(listener.events).isEmpty();
+        runScheduledPoll();
 
         assertThat(watcher.current().config().server().port()).isEqualTo(8081);
+        assertThat(listener.events).containsExactly("applied");
         // Still scheduled for the next poll.
         assertThat(scheduler.getQueue()).hasSize(1);
     }
@@ -337,6 +344,7 @@ class ConfigWatcherTest {
         watcher.start();
         write(config, "server: {port: 8081}\n" + HOURLY);
 
+        runScheduledPoll();
         runScheduledPoll();
 
         assertThat(logs.lines).last().asString().startsWith("WARNING config poll of " + config + " failed");
@@ -370,6 +378,7 @@ class ConfigWatcherTest {
         write(config, "server: {port: 8081}\n" + HOURLY);
 
         runScheduledPoll();
+        runScheduledPoll();
 
         assertThat(listener.events)
                 .containsExactly("refused [" + config + ": the config is valid but applying it failed"
@@ -377,6 +386,7 @@ class ConfigWatcherTest {
         assertThat(scheduler.getQueue()).hasSize(1);
 
         write(config, "server: {port: 8082}\n" + HOURLY);
+        runScheduledPoll();
         runScheduledPoll();
 
         assertThat(watcher.current().config().server().port()).isEqualTo(8082);
