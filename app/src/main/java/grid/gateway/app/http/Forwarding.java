@@ -290,7 +290,11 @@ final class Forwarding {
                     firstToken.run();
                 },
                 request.access(),
-                new SendDeadline(extras.sendTimeout(), request.progress(), extras.events()::sendTimedOut),
+                // Counted once a client connection: the listener's send watch may cut the same client at once.
+                new SendDeadline(
+                        extras.sendTimeout(),
+                        request.progress(),
+                        request.timeoutClaim().counting(extras.events()::sendTimedOut)),
                 request.memory(),
                 readsUsage(answered.answer(), request));
         RelayResult result = relay.relay(answered.answer(), response, plan);
