@@ -190,9 +190,8 @@ final class Forwarding {
             UpstreamSpan span,
             ForwardRequest request,
             ServerResponse response) {
-        attempt.retried()
-                .ifPresent(reason ->
-                        extras.events().upstreamRetried(decision.cluster().id(), reason));
+        // Counted against the cluster whose engine made it needed (Attempt.Retry), which may not be decision's.
+        attempt.retried().ifPresent(retry -> extras.events().upstreamRetried(retry.cluster(), retry.reason()));
         switch (attempt) {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
             case Attempt.Answered answered -> span.answered(answered.answer().status());
