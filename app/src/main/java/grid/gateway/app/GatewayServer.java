@@ -120,8 +120,7 @@ public final class GatewayServer implements AutoCloseable {
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
-        this.forwarder = new UpstreamForwarder(
-                initial.config().upstream(), clock, tls::forCluster, scheduler, metrics::upstreamLeftover);
+        this.forwarder = forwarder(initial, clock);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
@@ -234,6 +233,14 @@ public final class GatewayServer implements AutoCloseable {
                 next.config().load().rules());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+    }
+
+    /** The upstream forwarder: leftovers it finds and its idle connections' memory go to the metrics. */
+    private UpstreamForwarder forwarder(GatewaySnapshot initial, MonotonicClock clock) {
+        UpstreamForwarder made = new UpstreamForwarder(
+                initial.config().upstream(), clock, tls::forCluster, scheduler, metrics::upstreamLeftover);
+        metrics.upstreamIdleConnectionBytes(made::idleConnectionBytes);
+        return made;
     }
 
     /** The queue scraper: https metrics URLs are scraped with their cluster's TLS; pod censuses go to the metrics. */

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 import org.jspecify.annotations.Nullable;
 
@@ -100,6 +101,20 @@ final class UpstreamConnection {
 
     Origin origin() {
         return origin;
+    }
+
+    /**
+     * The memory this connection holds while idle in the pool: its reader's buffer ({@link AnswerReader#BUFFER}), and
+     * over TLS what the JDK's record layer may hold for it, an application buffer and a packet buffer at the sizes its
+     * session reports (the JDK tells no more exact figure).
+     */
+    long heldBytes() {
+        long held = AnswerReader.BUFFER;
+        if (socket instanceof SSLSocket tls) {
+            SSLSession session = tls.getSession();
+            held += (long) session.getApplicationBufferSize() + session.getPacketBufferSize();
+        }
+        return held;
     }
 
     AnswerReader reader() {

@@ -316,6 +316,14 @@ public final class UpstreamForwarder {
         return tls.apply(cluster).orElseGet(JdkTls::get);
     }
 
+    /**
+     * The memory the pooled idle connections hold now (up to {@code max_connections_per_cluster} per origin): their
+     * reader buffers, and over TLS the JDK's record buffers.
+     */
+    public long idleConnectionBytes() {
+        return pool.idleBytes();
+    }
+
     /** Closes the idle connections older than the pool keeps them (called every few seconds). */
     public void closeIdle() {
         pool.closeIdle();
