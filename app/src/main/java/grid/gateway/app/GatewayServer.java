@@ -66,7 +66,6 @@ import org.jspecify.annotations.Nullable;
  * is serialised and happens once.
  */
 public final class GatewayServer implements AutoCloseable {
-    private static final Duration EXPIRY_SWEEP = Duration.ofSeconds(10);
     /** Helidon's default grace, kept for {@link #close()}. */
     private static final long CLOSE_GRACE_MILLIS = 500;
 
@@ -121,8 +120,7 @@ public final class GatewayServer implements AutoCloseable {
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
         this.tls = new GatewayTls(initial.config().tls());
         this.scraper = scraper(clock);
-        this.forwarder = new UpstreamForwarder(
-                initial.config().upstream(), clock, tls::forCluster, scheduler, metrics::upstreamLeftover);
+        this.forwarder = forwarder(initial, clock);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
@@ -141,23 +139,23 @@ public final class GatewayServer implements AutoCloseable {
         ServerSettings settings = initial.config().server();
         this.admin =
                 Listeners.admin(settings, runtime.admin(settings, tls), headerDeadline, adminParts(registry, runtime));
+        SendWatch sends = Listeners.sendWatch(scheduler, snapshot::get, metrics);
         this.server = Listeners.client(
-                settings, runtime.client(settings, tls), headerDeadline, inFlight, routingParts(runtime));
+                settings, runtime.client(settings, tls), headerDeadline, inFlight, routingParts(runtime, sends));
         if (!admin.isRunning() || admin.port() <= 0 || !server.isRunning() || server.port() <= 0) {
             close();
             throw new IllegalStateException("could not bind the client or admin port (see the log above)");
         }
-        guardListeners(settings, runtime);
+        guardListeners(settings, runtime, sends);
         readiness.clientListenerBound();
         scraper.start();
-        scheduleSweeps(headerDeadline, memory);
+        GatewayScheduler.sweeps(scheduler, headerDeadline, memory::expire, forwarder::closeIdle);
     }
 
     /** Keeps both listeners accepting through descriptor exhaustion; liveness watches the client listener's socket. */
-    private void guardListeners(ServerSettings settings, GatewayRuntime runtime) {
+    private void guardListeners(ServerSettings settings, GatewayRuntime runtime, SendWatch sends) {
         // The cap Listeners.client gave the listener (it logs it).
         metrics.edge().clientConnectionsLimit(settings.binding().connectionCap(OpenFiles.limit()));
-        SendWatch sends = Listeners.sendWatch(scheduler, snapshot::get, metrics);
         ListenerGuard client = Listeners.guard(server, runtime.client(settings, tls), "client", metrics.edge(), sends);
         Listeners.guard(admin, runtime.admin(settings, tls), "admin", metrics.edge(), sends);
         readiness.watchClientListener(client::listening);
@@ -175,7 +173,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /** What the client listener's routing is built from: the parts built above, and the runtime's access log. */
-    private GatewayRouting.Parts routingParts(GatewayRuntime runtime) {
+    private GatewayRouting.Parts routingParts(GatewayRuntime runtime, SendWatch sends) {
         return new GatewayRouting.Parts(
                 router,
                 forwarder,
@@ -185,16 +183,8 @@ public final class GatewayServer implements AutoCloseable {
                 budget,
                 runtime.endpoints(),
                 new GatewayRouting.Observing(runtime.access(), runtime.clock(), tracing),
-                scheduler);
-    }
-
-    private void scheduleSweeps(HeaderDeadline headerDeadline, PrefixMemory memory) {
-        long sweep = headerDeadline.sweepPeriod().toNanos();
-        scheduler.scheduleWithFixedDelay(headerDeadline::sweep, sweep, sweep, TimeUnit.NANOSECONDS);
-        scheduler.scheduleWithFixedDelay(
-                memory::expire, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(
-                forwarder::closeIdle, EXPIRY_SWEEP.toMillis(), EXPIRY_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
+                scheduler,
+                sends);
     }
 
     /** Starts a gateway serving {@code snapshot}; nothing watches a file. */
@@ -243,6 +233,14 @@ public final class GatewayServer implements AutoCloseable {
                 next.config().load().rules());
         window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+    }
+
+    /** The upstream forwarder: leftovers it finds and its idle connections' memory go to the metrics. */
+    private UpstreamForwarder forwarder(GatewaySnapshot initial, MonotonicClock clock) {
+        UpstreamForwarder made = new UpstreamForwarder(
+                initial.config().upstream(), clock, tls::forCluster, scheduler, metrics::upstreamLeftover);
+        metrics.upstreamIdleConnectionBytes(made::idleConnectionBytes);
+        return made;
     }
 
     /** The queue scraper: https metrics URLs are scraped with their cluster's TLS; pod censuses go to the metrics. */

@@ -2,6 +2,7 @@ package grid.gateway.app.forward;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.grid.ClusterId;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +17,18 @@ public sealed interface Attempt {
      * Why the request was sent a second time, on a new connection, when it was: the reused one it went out on failed
      * before any byte of its answer, or began with what is no answer to it (docs/design.md §H18).
      */
-    Optional<RetryReason> retried();
+    Optional<Retry> retried();
+
+    /**
+     * Why the request was sent again, and the cluster the retry is counted against: the request's, or, for an
+     * {@link RetryReason#OUT_OF_STEP} connection, the cluster whose answer left the bytes it began with.
+     */
+    record Retry(RetryReason reason, ClusterId cluster) {
+        public Retry {
+            requireNonNull(reason, "reason");
+            requireNonNull(cluster, "cluster");
+        }
+    }
 
     /**
      * The cluster answered with a final status line and headers.
@@ -28,14 +40,14 @@ public sealed interface Attempt {
     record Answered(
             UpstreamAnswer answer,
             Duration toHeaders,
-            @Nullable RetryReason retry) implements Attempt {
+            @Nullable Retry retry) implements Attempt {
         public Answered {
             requireNonNull(answer, "answer");
             requireNonNull(toHeaders, "toHeaders");
         }
 
         @Override
-        public Optional<RetryReason> retried() {
+        public Optional<Retry> retried() {
             return Optional.ofNullable(retry);
         }
     }
@@ -48,13 +60,13 @@ public sealed interface Attempt {
      * @param retry why it was sent again on a new connection after a reused one failed, and that failed too; null
      *     when it was not
      */
-    record Failed(UpstreamFailure failure, @Nullable RetryReason retry) implements Attempt {
+    record Failed(UpstreamFailure failure, @Nullable Retry retry) implements Attempt {
         public Failed {
             requireNonNull(failure, "failure");
         }
 
         @Override
-        public Optional<RetryReason> retried() {
+        public Optional<Retry> retried() {
             return Optional.ofNullable(retry);
         }
     }

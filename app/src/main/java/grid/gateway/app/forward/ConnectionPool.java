@@ -150,6 +150,22 @@ final class ConnectionPool {
         return old.size();
     }
 
+    /** The memory the idle connections of every origin hold now ({@link UpstreamConnection#heldBytes()}). */
+    long idleBytes() {
+        long bytes = 0;
+        for (Idle pool : idle.values()) {
+            pool.lock.lock();
+            try {
+                for (UpstreamConnection connection : pool.connections) {
+                    bytes += connection.heldBytes();
+                }
+            } finally {
+                pool.lock.unlock();
+            }
+        }
+        return bytes;
+    }
+
     /** Origins with an entry (for tests). */
     int origins() {
         return idle.size();

@@ -40,6 +40,7 @@ public final class ForwardRequest {
     private final RequestTrace trace;
     private final AnswerMemory memory;
     private final ClientProgress progress;
+    private final SendTimeoutClaim timeoutClaim;
     private final Runnable bodyDone;
 
     /**
@@ -62,6 +63,7 @@ public final class ForwardRequest {
         this.access = client.access();
         this.memory = client.memory();
         this.progress = client.progress();
+        this.timeoutClaim = client.timeoutClaim();
         this.bodyDone = client.bodyDone();
         this.derivedFrom = null;
     }
@@ -78,6 +80,7 @@ public final class ForwardRequest {
         this.access = from.access;
         this.memory = from.memory;
         this.progress = from.progress;
+        this.timeoutClaim = from.timeoutClaim;
         this.bodyDone = from.bodyDone;
         this.derivedFrom = from;
     }
@@ -91,6 +94,7 @@ public final class ForwardRequest {
      * @param trace the trace the client's request belongs to (and what the engine is told of it)
      * @param memory where the answer's relay counts what it holds
      * @param progress what the kernel tells of the client taking its answer (for the send timeout)
+     * @param timeoutClaim the client connection's one claim on being counted as cut for the send timeout
      * @param bodyDone gives the body's bytes back to the budget they were reserved in (may run more than once)
      */
     public record Client(
@@ -100,6 +104,7 @@ public final class ForwardRequest {
             RequestTrace trace,
             AnswerMemory memory,
             ClientProgress progress,
+            SendTimeoutClaim timeoutClaim,
             Runnable bodyDone) {
         public Client {
             requireNonNull(headers, "headers");
@@ -108,6 +113,7 @@ public final class ForwardRequest {
             requireNonNull(trace, "trace");
             requireNonNull(memory, "memory");
             requireNonNull(progress, "progress");
+            requireNonNull(timeoutClaim, "timeoutClaim");
             requireNonNull(bodyDone, "bodyDone");
         }
     }
@@ -132,6 +138,11 @@ public final class ForwardRequest {
     /** What the kernel tells of the client taking its answer. */
     public ClientProgress progress() {
         return progress;
+    }
+
+    /** The client connection's one claim on being counted as cut for the send timeout. */
+    public SendTimeoutClaim timeoutClaim() {
+        return timeoutClaim;
     }
 
     /** The request's access record: its request id, and what forwarding decides about it. */

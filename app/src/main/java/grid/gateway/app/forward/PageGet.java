@@ -1,11 +1,14 @@
 package grid.gateway.app.forward;
 
 import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import org.jspecify.annotations.Nullable;
 
@@ -51,6 +54,24 @@ public final class PageGet {
         /** The final status (an interim 1xx is never one). */
         public int status() {
             return head.status();
+        }
+
+        /**
+         * The content codings the page says it is in ({@code Content-Encoding}), {@code identity} left out: empty for a
+         * page as written. The GET asks for none ({@code Accept-Encoding: identity}), so any other is one it cannot
+         * read.
+         */
+        public List<String> contentCodings() {
+            List<String> codings = new ArrayList<>();
+            for (String value : head.headers().values(HeaderNames.CONTENT_ENCODING)) {
+                for (String coding : value.split(",", -1)) {
+                    String token = coding.strip();
+                    if (!token.isEmpty() && !token.equalsIgnoreCase("identity")) {
+                        codings.add(token);
+                    }
+                }
+            }
+            return codings;
         }
 
         /** The body, exactly as its framing delimits it; each read asks the socket for at most what it is given room for. */

@@ -1,5 +1,6 @@
 package grid.gateway.app.forward;
 
+import grid.gateway.routing.grid.ClusterId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -7,13 +8,16 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One open connection to a backend cluster (docs/design.md §H18): its socket (TLS over the plain one for https), the
@@ -68,6 +72,10 @@ final class UpstreamConnection {
      * last read here (a connection to an origin two clusters share carries the requests of both).
      */
     private Consumer<LeftoverFound> leftovers = found -> {};
+    /** The cluster of the request sent last, and of the one before it (whose answer was read last when it went). */
+    private @Nullable ClusterId sentFor;
+
+    private @Nullable ClusterId sentBeforeFor;
 
     private int answers;
     private long idleSince;
@@ -95,6 +103,20 @@ final class UpstreamConnection {
         return origin;
     }
 
+    /**
+     * The memory this connection holds while idle in the pool: its reader's buffer ({@link AnswerReader#BUFFER}), and
+     * over TLS what the JDK's record layer may hold for it, an application buffer and a packet buffer at the sizes its
+     * session reports (the JDK tells no more exact figure).
+     */
+    long heldBytes() {
+        long held = AnswerReader.BUFFER;
+        if (socket instanceof SSLSocket tls) {
+            SSLSession session = tls.getSession();
+            held += (long) session.getApplicationBufferSize() + session.getPacketBufferSize();
+        }
+        return held;
+    }
+
     AnswerReader reader() {
         return reader;
     }
@@ -118,15 +140,26 @@ final class UpstreamConnection {
     }
 
     /**
-     * A request with the id {@code requestId} is sent now; {@code leftovers} is told of bytes found beyond its answer,
-     * as that answer ends or while the connection is idle after it ({@link #tellLeftover}).
+     * A request of {@code cluster}'s with the id {@code requestId} is sent now; {@code leftovers} is told of bytes found
+     * beyond its answer, as that answer ends or while the connection is idle after it ({@link #tellLeftover}).
      */
-    void requestSent(String requestId, Consumer<LeftoverFound> leftovers) {
+    void requestSent(String requestId, ClusterId cluster, Consumer<LeftoverFound> leftovers) {
         if (requestIds.size() > EARLIER_IDS) {
             requestIds.removeFirst();
         }
         requestIds.addLast(requestId);
         this.leftovers = leftovers;
+        this.sentBeforeFor = sentFor;
+        this.sentFor = cluster;
+    }
+
+    /**
+     * The cluster of the request sent before the one in progress, whose answer was the last read here when it went:
+     * what the exchange in progress meets before its own answer (bytes that cannot begin a status line, an answer
+     * too many) is that answer's engine's; empty on a connection's first request.
+     */
+    Optional<ClusterId> clusterAnsweredBefore() {
+        return Optional.ofNullable(sentBeforeFor);
     }
 
     /**

@@ -93,17 +93,18 @@ public final class UpstreamForwarder {
         long start = clock.nanoTime();
         UpstreamConnection pooled = pool.acquire(origin);
         Exchanged outcome = pooled != null
-                ? exchange(pooled, bytes, head, request, leftoversOf(cluster))
+                ? exchange(pooled, bytes, head, request, cluster)
                 : connectAndExchange(cluster, origin, bytes, head, request);
-        RetryReason retry = null;
+        Attempt.Retry retry = null;
         if (outcome instanceof Exchanged.Failed failed
                 && failed.sendAgain() != null
+                && pooled != null
                 && !Thread.currentThread().isInterrupted()) {
             LOG.log(
                     System.Logger.Level.DEBUG,
                     () -> "a reused connection to cluster " + cluster.id() + " failed before its answer began ("
                             + failed.cause() + "): the request is sent again on a new connection");
-            retry = failed.sendAgain();
+            retry = retry(failed.sendAgain(), cluster, pooled);
             outcome = connectAndExchange(cluster, origin, bytes, head, request);
         }
         return switch (outcome) {
@@ -113,6 +114,18 @@ public final class UpstreamForwarder {
             }
             case Exchanged.Failed failed -> new Attempt.Failed(failed.failure(), retry);
         };
+    }
+
+    /**
+     * The retry of a request of {@code cluster}'s that {@code reused} failed for {@code reason}: counted against the
+     * cluster whose answer left what that connection began with when it was out of step (two clusters at one origin
+     * share its connections, and the bytes are the earlier answer's engine's), else against {@code cluster}.
+     */
+    private static Attempt.Retry retry(RetryReason reason, BackendCluster cluster, UpstreamConnection reused) {
+        ClusterId counted = reason == RetryReason.OUT_OF_STEP
+                ? reused.clusterAnsweredBefore().orElse(cluster.id())
+                : cluster.id();
+        return new Attempt.Retry(reason, counted);
     }
 
     /** What one exchange on one connection gave. */
@@ -136,7 +149,7 @@ public final class UpstreamForwarder {
                     .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
-        return exchange(connection, bytes, head, request, leftoversOf(cluster));
+        return exchange(connection, bytes, head, request, cluster);
     }
 
     /**
@@ -159,22 +172,22 @@ public final class UpstreamForwarder {
 
     /**
      * Writes {@code request}'s {@code bytes} on {@code connection} and reads its final head; the connection is closed
-     * on failure. A body writer's slice is counted in the request's memory; {@code leftovers} hears of bytes found
-     * beyond the answer (past its end as it ends, or on the connection idle after it).
+     * on failure. A body writer's slice is counted in the request's memory; {@code cluster}'s leftover count hears of
+     * bytes found beyond the answer (past its end as it ends, or on the connection idle after it).
      */
     private Exchanged exchange(
             UpstreamConnection connection,
             RequestHeads.Bytes bytes,
             boolean head,
             ForwardRequest request,
-            Consumer<LeftoverFound> leftovers) {
+            BackendCluster cluster) {
         String id = request.access().requestId();
         IdleAlarm alarm =
                 IdleAlarm.arm(watchdog, SystemMonotonicClock.INSTANCE, settings.longestSilence(), connection::close);
         AnswerReader reader = connection.reader();
         reader.beginExchange();
         BodyWriter body = null;
-        connection.requestSent(id, leftovers);
+        connection.requestSent(id, cluster.id(), leftoversOf(cluster));
         try {
             bytes.writeHead(connection, alarm);
             body = writeBody(connection, bytes.bodyAfterHead(), request.memory());
@@ -301,6 +314,14 @@ public final class UpstreamForwarder {
             return null;
         }
         return tls.apply(cluster).orElseGet(JdkTls::get);
+    }
+
+    /**
+     * The memory the pooled idle connections hold now (up to {@code max_connections_per_cluster} per origin): their
+     * reader buffers, and over TLS the JDK's record buffers.
+     */
+    public long idleConnectionBytes() {
+        return pool.idleBytes();
     }
 
     /** Closes the idle connections older than the pool keeps them (called every few seconds). */

@@ -190,9 +190,8 @@ final class Forwarding {
             UpstreamSpan span,
             ForwardRequest request,
             ServerResponse response) {
-        attempt.retried()
-                .ifPresent(reason ->
-                        extras.events().upstreamRetried(decision.cluster().id(), reason));
+        // Counted against the cluster whose engine made it needed (Attempt.Retry), which may not be decision's.
+        attempt.retried().ifPresent(retry -> extras.events().upstreamRetried(retry.cluster(), retry.reason()));
         switch (attempt) {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
             case Attempt.Answered answered -> span.answered(answered.answer().status());
@@ -290,7 +289,11 @@ final class Forwarding {
                     firstToken.run();
                 },
                 request.access(),
-                new SendDeadline(extras.sendTimeout(), request.progress(), extras.events()::sendTimedOut),
+                // Counted once a client connection: the listener's send watch may cut the same client at once.
+                new SendDeadline(
+                        extras.sendTimeout(),
+                        request.progress(),
+                        request.timeoutClaim().counting(extras.events()::sendTimedOut)),
                 request.memory(),
                 readsUsage(answered.answer(), request));
         RelayResult result = relay.relay(answered.answer(), response, plan);

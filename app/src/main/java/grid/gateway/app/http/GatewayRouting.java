@@ -41,6 +41,7 @@ public final class GatewayRouting {
      * @param endpoints the API paths served and what each one is
      * @param observing what the access log and the traces are built from
      * @param scheduler the shared scheduler, where a body read's deadline runs
+     * @param sends the send timeout's watch of every client write, whose claims the relay's own cut shares
      */
     public record Parts(
             SiteRouter router,
@@ -51,7 +52,8 @@ public final class GatewayRouting {
             BodyBudget budget,
             EndpointTable endpoints,
             Observing observing,
-            ScheduledExecutorService scheduler) {}
+            ScheduledExecutorService scheduler,
+            SendWatch sends) {}
 
     /**
      * What the access log and the traces are built from.
@@ -88,7 +90,8 @@ public final class GatewayRouting {
                 () -> snapshot.get().config().server().bodyTimeout(),
                 parts.budget(),
                 BodyDeadline.on(parts.scheduler()),
-                observing.tracing());
+                observing.tracing(),
+                parts.sends());
         routing.addFilter(new AccessLog(
                 () -> snapshot.get().config().gateway().accessLog(),
                 observing.access(),

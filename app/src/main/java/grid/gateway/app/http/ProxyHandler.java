@@ -88,8 +88,8 @@ public final class ProxyHandler implements Handler {
     /**
      * What a request is checked against: the endpoint table, and the parts of the config the handler reads per request
      * (the path policy, the body limits), the process-wide budget of body bytes, the alarm that ends a body read at
-     * its deadline, and the tracing that continues the
-     * client's trace.
+     * its deadline, the tracing that continues the client's trace, and the send watch that holds each client
+     * connection's claim on its send timeout's count.
      */
     record Inbound(
             EndpointTable endpoints,
@@ -98,7 +98,8 @@ public final class ProxyHandler implements Handler {
             Supplier<Duration> bodyTimeout,
             BodyBudget budget,
             BodyDeadline.Alarm bodyAlarm,
-            Tracing tracing) {}
+            Tracing tracing,
+            SendWatch sends) {}
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
@@ -203,7 +204,7 @@ public final class ProxyHandler implements Handler {
      * Who sent the request: its headers and address (as the access log names it), its access record and trace, and
      * the request's hold of the budget, where the answer's memory is counted too.
      */
-    private static ForwardRequest.Client client(
+    private ForwardRequest.Client client(
             ServerRequest request, AccessRecord access, RequestTrace trace, BodyBudget.Hold hold) {
         String logged = access.loggedClient();
         return new ForwardRequest.Client(
@@ -213,6 +214,7 @@ public final class ProxyHandler implements Handler {
                 trace,
                 hold::holdAnswer,
                 ClientSendQueue.of(request),
+                inbound.sends().claimOf(request),
                 hold::bodyDone);
     }
 

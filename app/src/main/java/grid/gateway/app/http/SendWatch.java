@@ -2,10 +2,13 @@ package grid.gateway.app.http;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.forward.SendTimeoutClaim;
 import grid.gateway.app.listen.ListenerEvents;
 import grid.gateway.routing.time.MonotonicClock;
+import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +39,10 @@ import org.jspecify.annotations.Nullable;
  * is what ends a write nothing else watches: the gateway's own answers to a client that pipelines requests and reads
  * none, the admin plane's pages (Helidon writes {@code /metrics} itself), Helidon's own refusals.
  *
+ * <p>A connection is counted once however many watches cut it: the relay asks for the connection's claim
+ * ({@link #claimOf}), the one this watch takes before it counts a cut (docs/metrics.md,
+ * {@code grid_client_send_timeouts_total}).
+ *
  * <p>Thread-safe: connections are added by accept loops and removed as they close, concurrently with the sweeps,
  * which run one at a time on the scheduler.
  */
@@ -48,6 +55,8 @@ public final class SendWatch {
     private final Supplier<Duration> timeout;
     private final ListenerEvents events;
     private final Set<Watched> open = ConcurrentHashMap.newKeySet();
+    /** The open connections by their addresses, where the relay finds a request's connection. */
+    private final Map<KernelTcpTable.Connection, Watched> byAddress = new ConcurrentHashMap<>();
     /** What the last look at each blocked connection saw; touched by sweeps only (one at a time). */
     private final Map<Watched, Look> looks = new HashMap<>();
 
@@ -75,14 +84,45 @@ public final class SendWatch {
 
         /** The name of the listener that accepted it. */
         String listener();
+
+        /** Its one claim on being counted as cut for the send timeout, shared with the relay's own cut. */
+        SendTimeoutClaim timeoutClaim();
     }
 
     /** A {@link Watched#writingSince()} when no write is in progress. */
     static final long IDLE = Long.MIN_VALUE;
 
-    /** Watches {@code watched} until it closes (accepted connections are added by {@link #apply}). */
+    /** Watches {@code watched} until it closes (accepted connections are added by the wrapper {@link #listener} makes). */
     void watch(Watched watched) {
         open.add(watched);
+        KernelTcpTable.Connection address = watched.connection();
+        if (address != null) {
+            byAddress.put(address, watched);
+        }
+    }
+
+    /**
+     * The claim of the connection {@code request} came on, which this watch takes before counting a cut of it; a
+     * claim of the request's own where the connection is not watched (an unguarded listener, addresses unknown).
+     */
+    public SendTimeoutClaim claimOf(ServerRequest request) {
+        return request.remotePeer().address() instanceof InetSocketAddress remote
+                ? claimOf(KernelTcpTable.Connection.of(request.localPeer().port(), remote))
+                : SendTimeoutClaim.once();
+    }
+
+    /** The claim of the watched connection at {@code address}; a claim of its own when none is watched there. */
+    SendTimeoutClaim claimOf(KernelTcpTable.Connection address) {
+        Watched watched = byAddress.get(address);
+        return watched == null ? SendTimeoutClaim.once() : watched.timeoutClaim();
+    }
+
+    private void unwatch(Watched watched) {
+        open.remove(watched);
+        KernelTcpTable.Connection address = watched.connection();
+        if (address != null) {
+            byAddress.remove(address, watched);
+        }
     }
 
     /**
@@ -115,8 +155,8 @@ public final class SendWatch {
     public UnaryOperator<SocketChannel> listener(String listener) {
         requireNonNull(listener, "listener");
         return accepted -> {
-            WatchedChannel watched = new WatchedChannel(accepted, listener, clock, open::remove);
-            open.add(watched);
+            WatchedChannel watched = new WatchedChannel(accepted, listener, clock, this::unwatch);
+            watch(watched);
             return watched;
         };
     }
@@ -179,7 +219,7 @@ public final class SendWatch {
      * One sweep: closes every connection whose client took nothing for the send timeout while a write waited on it.
      * Package-private for tests, which call it with a manual clock and queues of their own.
      *
-     * @return how many connections it closed
+     * @return how many connections it counted as cut (one the relay cut and counted at the same moment is not)
      */
     int sweep(Queues queues) {
         long now = clock.nanoTime();
@@ -189,7 +229,7 @@ public final class SendWatch {
         for (Watched channel : open) {
             long since = channel.writingSince();
             if (!channel.connectionOpen()) {
-                open.remove(channel);
+                unwatch(channel);
             } else if (since != IDLE && now - since >= quarter(limit)) {
                 blocked.add(channel);
                 KernelTcpTable.Connection connection = channel.connection();
@@ -227,9 +267,11 @@ public final class SendWatch {
                         System.Logger.Level.DEBUG,
                         "a client took no byte for send_timeout_ms: its connection is closed");
                 channel.cut();
-                events.sendTimedOut(channel.listener());
                 looks.remove(channel);
-                cut++;
+                if (channel.timeoutClaim().claim()) {
+                    events.sendTimedOut(channel.listener());
+                    cut++;
+                }
             }
         }
         return cut;

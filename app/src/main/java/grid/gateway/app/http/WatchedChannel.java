@@ -1,6 +1,7 @@
 package grid.gateway.app.http;
 
 import grid.gateway.app.forward.SendTimedOut;
+import grid.gateway.app.forward.SendTimeoutClaim;
 import grid.gateway.routing.time.MonotonicClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -30,6 +31,7 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
     private final MonotonicClock clock;
     private final Consumer<WatchedChannel> closed;
     private final AtomicLong writes = new AtomicLong();
+    private final SendTimeoutClaim timeoutClaim = SendTimeoutClaim.once();
     /** When the write in progress began, or {@link #SendWatch.IDLE}. */
     private volatile long writingSince = SendWatch.IDLE;
 
@@ -98,6 +100,11 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
     @Override
     public String listener() {
         return listener;
+    }
+
+    @Override
+    public SendTimeoutClaim timeoutClaim() {
+        return timeoutClaim;
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -59,6 +60,8 @@ final class PodFetch {
     static final int MAX_EXPOSITION_BYTES = 8 * 1024 * 1024;
     /** A page's first buffer; it doubles as the page comes, up to one byte over the limit. */
     static final int FIRST_BUFFER = 16 * 1024;
+    /** The most characters of an engine's header value a failure quotes. */
+    private static final int NAMED_CHARS = 64;
 
     /** What one GET gave: what the caller read from a 2xx answer's exposition, or why there is none. */
     sealed interface Fetched<T> {
@@ -158,6 +161,12 @@ final class PodFetch {
             if (answer.status() / 100 != 2) {
                 return new Fetched.Failed<>("answered " + answer.status());
             }
+            List<String> codings = answer.contentCodings();
+            if (!codings.isEmpty()) {
+                // Its bytes are no text the parser can read: said as what they are, not as a page cut short.
+                return new Fetched.Failed<>("answered in content coding " + quoted(String.join(", ", codings))
+                        + ", which the scrape did not ask for (Accept-Encoding: identity)");
+            }
             try (Held held = new Held()) {
                 return body(
                         answer.body(),
@@ -248,6 +257,11 @@ final class PodFetch {
         held.release(page.length + (ascii ? 0 : textBytes - 2L * text.length()));
         page = null; // the buffer is let go of before the text is parsed
         return new Fetched.Answered<>(reader.apply(text));
+    }
+
+    /** {@code named} as the engine wrote it, in quotes, cut at {@value #NAMED_CHARS} characters. */
+    private static String quoted(String named) {
+        return "\"" + (named.length() > NAMED_CHARS ? named.substring(0, NAMED_CHARS) + "…" : named) + "\"";
     }
 
     private static boolean ascii(byte[] page, int size) {

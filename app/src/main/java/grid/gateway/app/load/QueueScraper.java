@@ -126,13 +126,13 @@ public final class QueueScraper implements AutoCloseable {
     /** Done once the round {@link #start()} schedules has finished every scrape it began, or the scraper closed. */
     private final CompletableFuture<Void> firstRound = new CompletableFuture<>();
 
-    private final ConcurrentMap<ClusterId, Outcome> lastOutcome = new ConcurrentHashMap<>();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private @Nullable ScheduledFuture<?> nextRound;
     private volatile boolean closed;
     private volatile LoadEvents events = LoadEvents.NONE;
     private volatile PodResolver resolver = PodResolver.SYSTEM;
     private final PodTargets targets;
+    private final ScrapeOutcomeLog outcomes;
 
     /**
      * A scraper that is not yet scheduled; {@link #start()} schedules it.
@@ -156,6 +156,7 @@ public final class QueueScraper implements AutoCloseable {
         this.clock = requireNonNull(clock, "clock");
         this.scheduler = requireNonNull(scheduler, "scheduler");
         this.fetch = new PodFetch(scheduler, new ScrapeMemory());
+        this.outcomes = new ScrapeOutcomeLog(clock);
         this.targets = new PodTargets(
                 host -> resolver.resolve(host),
                 PodTargets.LOOKUP_DEADLINE,
@@ -213,7 +214,7 @@ public final class QueueScraper implements AutoCloseable {
         Set<ClusterId> live = new HashSet<>();
         current.clusters().forEach(cluster -> live.add(cluster.id()));
         running.keySet().retainAll(live);
-        lastOutcome.keySet().retainAll(live);
+        outcomes.retain(live);
         sums.keySet().retainAll(live);
         targets.retain(live);
         Map<ClusterId, CompletableFuture<Outcome>> round = new LinkedHashMap<>();
@@ -373,28 +374,9 @@ public final class QueueScraper implements AutoCloseable {
         }
     }
 
-    /** Logs when a cluster's scrapes start failing or work again, never for a repeat. */
+    /** Logs when a cluster's scrapes start failing or work again ({@link ScrapeOutcomeLog}); not once closing. */
     private Outcome noted(ClusterId id, Outcome outcome, String why) {
-        Outcome previous = lastOutcome.put(id, outcome);
-        if (outcome == previous || closed) {
-            // A repeat, or a scrape interrupted by close: nothing an operator needs to read.
-            return outcome;
-        }
-        if (outcome == Outcome.SAMPLED) {
-            if (previous != null) {
-                LOG.log(System.Logger.Level.INFO, "queue scrape of cluster " + id + " works again");
-            }
-        } else if (outcome == Outcome.PARTLY_SAMPLED) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "queue scrape of cluster " + id + " partly failed: " + why
-                            + "; its depth is the sum over the pods that answered");
-        } else {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "queue scrape of cluster " + id + ": " + why
-                            + "; no depth recorded, the cluster becomes unmeasured when its window empties");
-        }
-        return outcome;
+        // A scrape interrupted by close: nothing an operator needs to read.
+        return closed ? outcome : outcomes.noted(id, outcome, why);
     }
 }

@@ -208,6 +208,12 @@ public enum GatewayMeter {
             "grid_inflight_scrape_bytes",
             "Bytes the queue scrapes' /metrics pages hold in memory now (page buffers and decoded text), against"
                     + " the 64 MiB all scrapes share"),
+    /** Memory the pooled idle upstream connections hold now. */
+    UPSTREAM_IDLE_CONNECTION_BYTES(
+            Type.GAUGE,
+            "grid_upstream_idle_connection_bytes",
+            "Bytes the idle pooled upstream connections hold in memory now (reader buffers, and over TLS the JDK's"
+                    + " record buffers at the sizes their sessions report)"),
     /** Access log lines dropped because the output (stdout) did not take them. */
     ACCESS_LOG_DROPPED(
             Type.COUNTER,

@@ -265,6 +265,12 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
         gauge(GatewayMeter.INFLIGHT_SCRAPE_BYTES, () -> (double) bytes.getAsLong());
     }
 
+    /** Registers {@code grid_upstream_idle_connection_bytes}, read from {@code bytes} at each scrape. */
+    public void upstreamIdleConnectionBytes(LongSupplier bytes) {
+        requireNonNull(bytes, "bytes");
+        gauge(GatewayMeter.UPSTREAM_IDLE_CONNECTION_BYTES, () -> (double) bytes.getAsLong());
+    }
+
     /** Registers {@code grid_access_log_dropped_total}, read from {@code dropped} at each scrape. */
     public void accessLogDropped(LongSupplier dropped) {
         requireNonNull(dropped, "dropped");

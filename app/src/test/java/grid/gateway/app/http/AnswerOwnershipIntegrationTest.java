@@ -12,6 +12,7 @@ import grid.gateway.app.forward.ForwardRequest;
 import grid.gateway.app.forward.LeftoverFound;
 import grid.gateway.app.forward.ResponseRelay;
 import grid.gateway.app.forward.RetryReason;
+import grid.gateway.app.forward.SendTimeoutClaim;
 import grid.gateway.app.forward.UpstreamFailure;
 import grid.gateway.app.forward.UpstreamForwarder;
 import grid.gateway.app.observe.CachedTokens;
@@ -181,6 +182,7 @@ class AnswerOwnershipIntegrationTest {
                         hold.holdAnswer(bytes);
                     },
                     ClientProgress.NONE,
+                    SendTimeoutClaim.once(),
                     hold::bodyDone);
             String path = request.path().rawPath();
             ForwardRequest forward = new ForwardRequest(

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.app.forward.SendTimeoutClaim;
 import grid.gateway.app.listen.ListenerEvents;
 import grid.gateway.routing.time.ManualClock;
 import java.net.InetAddress;
@@ -26,7 +27,21 @@ class SendWatchTest {
 
     private final ManualClock clock = new ManualClock();
     private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
-    private final SendWatch watch = new SendWatch(scheduler, clock, () -> TIMEOUT, ListenerEvents.NONE);
+    /** {@code grid_client_send_timeouts_total}: the watch's cuts and the relay's own, as the gateway counts both. */
+    private final AtomicInteger timeouts = new AtomicInteger();
+
+    private final SendWatch watch = new SendWatch(scheduler, clock, () -> TIMEOUT, new ListenerEvents() {
+        @Override
+        public void acceptPaused(String listener) {}
+
+        @Override
+        public void acceptResumed(String listener) {}
+
+        @Override
+        public void sendTimedOut(String listener) {
+            timeouts.incrementAndGet();
+        }
+    });
     private final AtomicInteger tableReads = new AtomicInteger();
 
     @AfterEach
@@ -41,6 +56,7 @@ class SendWatchTest {
         long writes;
         long unacknowledged = 100_000;
         boolean open = true;
+        final SendTimeoutClaim claim = SendTimeoutClaim.once();
 
         FakeConnection(int port) {
             this.id = new KernelTcpTable.Connection(8080, InetAddress.getLoopbackAddress(), port);
@@ -79,6 +95,11 @@ class SendWatchTest {
         @Override
         public String listener() {
             return "client";
+        }
+
+        @Override
+        public SendTimeoutClaim timeoutClaim() {
+            return claim;
         }
     }
 
@@ -248,5 +269,64 @@ class SendWatchTest {
         Duration waited = sweepUntilCut(writer, 100, () -> {});
 
         assertThat(waited).isEqualTo(TIMEOUT.plus(QUARTER));
+    }
+
+    /**
+     * The relay's own cut of the same stalled client, counted as the gateway counts it: through the claim the watch
+     * finds for the request's connection.
+     */
+    private Runnable relayCut(FakeConnection connection) {
+        return watch.claimOf(connection.id).counting(timeouts::incrementAndGet);
+    }
+
+    @Test
+    void sweep_relayCutsTheSameClientWhileTheWatchDecides_countedOnce() {
+        FakeConnection stalled = new FakeConnection(40010);
+        watch.watch(stalled);
+        stalled.beginWrite();
+        Runnable relay = relayCut(stalled);
+        clock.advance(QUARTER);
+        sweep(stalled); // the first look starts the count
+        clock.advance(TIMEOUT);
+
+        // The sweep found the client silent for the send timeout; while it reads the table of now to decide, the
+        // relay's alarm, due at the same moment, cuts and counts the same client.
+        int counted = watch.sweep((wanted, now) -> {
+            if (now) {
+                relay.run();
+            }
+            return wanted.contains(stalled.id) ? Map.of(stalled.id, stalled.unacknowledged) : Map.of();
+        });
+
+        assertThat(stalled.open).isFalse();
+        assertThat(counted).isZero();
+        assertThat(timeouts)
+                .as("grid_client_send_timeouts_total for one client")
+                .hasValue(1);
+    }
+
+    @Test
+    void sweep_watchCutsFirst_relaysCutAtTheSameMoment_countedOnce() {
+        FakeConnection stalled = new FakeConnection(40011);
+        watch.watch(stalled);
+        stalled.beginWrite();
+        Runnable relay = relayCut(stalled);
+
+        sweepUntilCut(stalled, 100, () -> {});
+        relay.run(); // the relay's alarm fired too: its write fails on the closed connection
+
+        assertThat(timeouts)
+                .as("grid_client_send_timeouts_total for one client")
+                .hasValue(1);
+    }
+
+    @Test
+    void claimOf_aConnectionNotWatched_aClaimOfItsOwn_eachRelayCutCounted() {
+        FakeConnection unwatched = new FakeConnection(40012);
+
+        relayCut(unwatched).run();
+        relayCut(unwatched).run();
+
+        assertThat(timeouts).hasValue(2);
     }
 }

@@ -371,12 +371,17 @@ class PodFetchTest {
         return Stream.of(
                 Arguments.of("HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n", "answered 302"),
                 Arguments.of("HTTP/1.1 401 Unauthorized\r\nContent-Length: 2\r\n\r\nno", "answered 401"),
-                // A coding the GET did not accept (it sends Accept-Encoding: identity): its last byte is the size's
-                // highest, 0 below 16 MiB, so the page fails as one that is no Prometheus text.
+                // A coding the GET did not accept (it sends Accept-Encoding: identity): said by its name.
                 Arguments.of(
                         "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: " + gzipped.length() + "\r\n\r\n"
                                 + gzipped,
-                        "exposition cut short or not Prometheus text: its last line has no line feed"));
+                        "answered in content coding \"gzip\", which the scrape did not ask for (Accept-Encoding:"
+                                + " identity)"),
+                // Whatever coding, and however the page ends (this one with a line feed).
+                Arguments.of(
+                        "HTTP/1.1 200 OK\r\nContent-Encoding: identity, br\r\nContent-Length: 2\r\n\r\nx\n",
+                        "answered in content coding \"br\", which the scrape did not ask for (Accept-Encoding:"
+                                + " identity)"));
     }
 
     @ParameterizedTest
@@ -385,6 +390,12 @@ class PodFetchTest {
         script = answer;
         assertThat(get()).isEqualTo(new PodFetch.Fetched.Failed<>(why));
         assertThat(memory.inUse()).isZero();
+    }
+
+    @Test
+    void identityCoding_isNoCoding_thePageReadAsWritten() {
+        script = "HTTP/1.1 200 OK\r\nContent-Encoding: identity\r\nContent-Length: 4\r\n\r\nm 1\n";
+        assertThat(get()).isEqualTo(new PodFetch.Fetched.Answered<>("m 1\n"));
     }
 
     @Test

@@ -129,6 +129,19 @@ class ScrapedValuesTest {
     }
 
     @Test
+    void aSeriesRepeatedOnThePage_countsOnce_itsFirstSample() {
+        engines.answer(
+                "p1",
+                "vllm:num_requests_waiting{engine=\"0\",model_name=\"m\"} 4\n"
+                        + "vllm:num_requests_waiting{engine=\"1\",model_name=\"m\"} 1\n"
+                        + "vllm:num_requests_waiting{model_name=\"m\",engine=\"0\"} 9\n");
+
+        assertThat(round()).isEqualTo(Outcome.SAMPLED);
+
+        assertThat(window.worst(A, clock.nanoTime())).isEqualTo(OptionalDouble.of(5));
+    }
+
+    @Test
     void aRoundThatThrows_isAFailedRound_loggedOnce() {
         engines.answer("p1", "vllm:num_requests_waiting 1\n");
         CapturedLog log = CapturedLog.of(QueueScraper.class);

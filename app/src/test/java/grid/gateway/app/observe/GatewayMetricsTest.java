@@ -76,6 +76,7 @@ class GatewayMetricsTest {
         metrics.edge().clientConnectionsLimit(256);
         metrics.inflightAnswerBytes(() -> 2048);
         metrics.scrapePageBytes(() -> 1024);
+        metrics.upstreamIdleConnectionBytes(() -> 8192);
         metrics.accessLogDropped(() -> 5);
         Scrape scrape = SERVER.scrape();
 
@@ -88,6 +89,8 @@ class GatewayMetricsTest {
         }
         assertThat(scrape.value("grid_requests_in_flight", Map.of())).contains(3.0);
         assertThat(scrape.value("grid_inflight_scrape_bytes", Map.of())).contains(1024.0);
+        assertThat(scrape.value("grid_upstream_idle_connection_bytes", Map.of()))
+                .contains(8192.0);
         assertThat(scrape.value("grid_access_log_dropped_total", Map.of())).contains(5.0);
         assertThat(scrape.text()).contains("# TYPE grid_access_log_dropped_total counter");
         assertThat(scrape.text())

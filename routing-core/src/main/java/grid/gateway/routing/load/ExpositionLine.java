@@ -2,6 +2,8 @@ package grid.gateway.routing.load;
 
 import static grid.gateway.routing.load.PrometheusQueueParser.MAX_NUMBER_LENGTH;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +26,8 @@ final class ExpositionLine {
     private int wantedFrom = -1;
 
     private int wantedTo = -1;
+    /** Each label read, as {@code name="value"} with the value as written, when {@link #series} asked for them. */
+    private @Nullable List<String> labels;
 
     ExpositionLine(String text, int start, int end) {
         this.text = text;
@@ -104,6 +108,23 @@ final class ExpositionLine {
         return Double.parseDouble(text.substring(wantedFrom, wantedTo));
     }
 
+    /**
+     * The series the line is a sample of, when it is a well-formed sample of {@code metricName}: its labels sorted by
+     * name, each with its value as written (escapes not decoded), so that two lines naming the same labels in another
+     * order are one series; null for any other line (a NaN sample too). Reads the line afresh from its start.
+     */
+    @Nullable
+    String series(String metricName) {
+        ExpositionLine fresh = rewound();
+        fresh.labels = new ArrayList<>();
+        if (Double.isNaN(fresh.sampleValue(metricName))) {
+            return null;
+        }
+        List<String> sorted = fresh.labels;
+        sorted.sort(null);
+        return String.join(",", sorted);
+    }
+
     private boolean atEnd() {
         return pos >= end;
     }
@@ -168,6 +189,7 @@ final class ExpositionLine {
         while (pos < end && isLabelNameChar(text.charAt(pos))) {
             pos++;
         }
+        int nameEnd = pos;
         boolean wanted = wantedLabel != null
                 && pos - nameStart == wantedLabel.length()
                 && text.regionMatches(nameStart, wantedLabel, 0, wantedLabel.length());
@@ -183,6 +205,9 @@ final class ExpositionLine {
         while (pos < end) {
             char c = text.charAt(pos++);
             if (c == '"') {
+                if (labels != null) {
+                    labels.add(text.substring(nameStart, nameEnd) + "=\"" + text.substring(valueStart, pos - 1) + "\"");
+                }
                 if (wanted) {
                     wantedFrom = valueStart;
                     wantedTo = pos - 1;

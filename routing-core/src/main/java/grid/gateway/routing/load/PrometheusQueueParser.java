@@ -2,9 +2,12 @@ package grid.gateway.routing.load;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.HashSet;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sums the samples of one metric, over all its label sets, in a Prometheus text exposition (docs/design.md §6: the queue depth
@@ -32,6 +35,10 @@ import java.util.function.ToDoubleFunction;
  * lines still count. The result is empty when no line is a finite sample of the metric, or when {@code metricName}
  * is not a valid metric name; otherwise it is the sum, which is always finite (a sum past the double range is held
  * at {@code ±Double.MAX_VALUE}).
+ *
+ * <p>A series (the metric and one label set, whatever the labels' order) that appears more than once on a page, which
+ * the text format forbids, counts once: its first sample that counts; the later ones are ignored, as Prometheus keeps
+ * a series' first sample of a scrape and drops its duplicates (docs/decisions.md).
  *
  * <p>Never throws on any exposition. One hand-written pass, linear in the length of the text: each line is read
  * a fixed number of times (to find its end, to check for {@code # EOF}, to scan it) and never backtracked over, and
@@ -66,7 +73,7 @@ public final class PrometheusQueueParser {
         if (!isMetricName(metricName)) {
             return OptionalDouble.empty();
         }
-        return sumLines(exposition, line -> kept.applyAsDouble(line.sampleValue(metricName)));
+        return sumLines(exposition, metricName, line -> kept.applyAsDouble(line.sampleValue(metricName)));
     }
 
     /** Whether {@code value} is within [0, {@link #MAX_COUNT}] (NaN is not). */
@@ -96,7 +103,7 @@ public final class PrometheusQueueParser {
         if (!isMetricName(metricName)) {
             return OptionalDouble.empty();
         }
-        return sumLines(exposition, line -> {
+        return sumLines(exposition, metricName, line -> {
             double product = 1;
             for (String label : labelNames) {
                 double value = line.rewound().labelValue(metricName, label);
@@ -106,9 +113,11 @@ public final class PrometheusQueueParser {
         });
     }
 
-    private static OptionalDouble sumLines(String exposition, ToDoubleFunction<ExpositionLine> valueOf) {
+    private static OptionalDouble sumLines(
+            String exposition, String metricName, ToDoubleFunction<ExpositionLine> valueOf) {
         double total = 0.0;
         boolean found = false;
+        @Nullable Set<String> counted = null;
         int length = exposition.length();
         int lineStart = 0;
         while (lineStart < length) {
@@ -120,8 +129,12 @@ public final class PrometheusQueueParser {
             }
             double value = valueOf.applyAsDouble(line);
             if (Double.isFinite(value)) {
-                total = clamp(total + value);
-                found = true;
+                // A series repeated on one page (which the text format forbids) counts once: its first sample.
+                counted = counted == null ? new HashSet<>() : counted;
+                if (counted.add(String.valueOf(line.series(metricName)))) {
+                    total = clamp(total + value);
+                    found = true;
+                }
             }
             lineStart = lineEnd + 1;
         }

@@ -65,6 +65,21 @@ class EngineSeriesParserTest {
     }
 
     @Test
+    void parse_aSeriesRepeatedOnThePage_countsOnce() {
+        String text = """
+                vllm:cache_config_info{block_size="16",engine="0",num_gpu_blocks="10"} 1.0
+                vllm:num_requests_running{engine="0"} 3
+                vllm:cache_config_info{num_gpu_blocks="10",engine="0",block_size="16"} 1.0
+                vllm:num_requests_running{engine="0"} 3
+                """;
+
+        EngineSample sample = parser.parse(text, "q", 0);
+
+        assertThat(sample.cacheTokens()).hasValue(160.0);
+        assertThat(sample.running()).hasValue(3.0);
+    }
+
+    @Test
     void parse_escapedLabelValuesDoNotConfuseTheLabelReader() {
         String text = "vllm:cache_config_info{note=\"num_gpu_blocks=\\\"9\\\"\",block_size=\"16\","
                 + "num_gpu_blocks=\"10\"} 1.0\n";
