@@ -10,6 +10,7 @@ import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -35,6 +36,9 @@ import java.util.function.Function;
  * <p>Thread-safe: stateless.
  */
 public final class ParseRefusal implements DirectHandler {
+    /** The statuses Helidon's HTTP/1 parser refuses a head or its framing with. */
+    private static final Set<Integer> PARSER_STATUSES = Set.of(400, 414, 501);
+
     /** The error shape of a refused request, by its target. */
     private final Function<String, ErrorShape> shapes;
     /** Counts a refusal, by why. */
@@ -58,7 +62,13 @@ public final class ParseRefusal implements DirectHandler {
      * requests.
      */
     public static DirectHandler onAdmin() {
-        return new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {});
+        DirectHandler refusal = new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {});
+        // The admin listener routes only its pages: a path it does not serve is Helidon's 404, handed to the same
+        // direct handlers (event OTHER) as the parser's refusals, and stays Helidon's answer.
+        return (request, eventType, status, headers, message) ->
+                eventType == EventType.HTTP_VERSION_NOT_SUPPORTED || PARSER_STATUSES.contains(status.code())
+                        ? refusal.handle(request, eventType, status, headers, message)
+                        : DirectHandler.defaultHandler().handle(request, eventType, status, headers, message);
     }
 
     @Override

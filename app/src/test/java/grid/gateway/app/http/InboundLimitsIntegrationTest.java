@@ -215,6 +215,16 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a8_pathTheAdminPortDoesNotServe_404_notCalledMalformed() {
+        try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
+            client.send("GET /v1/models HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).isEqualTo(404);
+            assertThat(reply.body()).doesNotContain("malformed");
+        }
+    }
+
+    @Test
     void a9_gzipRequestBody_refusedWith400_neverDecoded() throws IOException {
         // 3 MiB of zeros packed into about 3 KiB (under the cap) would inflate far past it if anything decoded it.
         ByteArrayOutputStream packed = new ByteArrayOutputStream();
