@@ -18,8 +18,9 @@ import java.util.function.UnaryOperator;
  * JSON text (RFC 8259, strict UTF-8, at most 256 levels deep: the keyer's
  * {@link grid.gateway.routing.text.JsonTokenizer}) comes back unchanged. Engines write ids in plain ASCII, so a value
  * written with a backslash escape is left untagged; so is a value the tag function refuses with an
- * {@link IllegalArgumentException} (an engine id holding a '.', say, which no tag can carry). A member of that name
- * anywhere counts, including inside user {@code metadata}.
+ * {@link IllegalArgumentException} (the gateway's refuses none with an id prefix: an id no tag can carry gets the
+ * tag's head anyway, and then names no cluster). A member of that name anywhere counts, including inside user
+ * {@code metadata}.
  *
  * <p>Thread-safe if the tag function is; the caller binds the function to the cluster that served the answer.
  */

@@ -1,0 +1,100 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.routing.tag.ClusterDigest;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * An engine's stored id that already reads as a tag of another cluster, in each kind of tagged answer, as the client's
+ * JSON parser reads it: it never leaves naming that cluster, so the client's next request naming it reaches no other
+ * cluster than the one that served the answer (docs/stored-ids.md: ids leave tagged with the cluster that stored them).
+ * Two clusters of site east: east-a, the engine that answers, and east-b, which must see nothing.
+ */
+class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
+    private static final String SERVED_BY_A = "resp_east." + ClusterDigest.of("east-a") + "..abc";
+    /** A tag of east-b, without a mac: the gateway runs without a key, so it pins to east-b. */
+    private static final String TAG_OF_B = "resp_east." + ClusterDigest.of("east-b") + "..forged";
+
+    private final ScriptedUpstream elsewhere = new ScriptedUpstream();
+
+    /** How the engine's answer carries the id. */
+    enum Answer {
+        /** A short JSON answer, held and tagged whole. */
+        JSON,
+        /** An event of an event stream, tagged event by event. */
+        EVENT,
+        /** A JSON answer over 64 KiB, tagged as it streams. */
+        LONG_JSON;
+
+        String wire(String id) {
+            return switch (this) {
+                case JSON -> json("{\"id\":\"" + id + "\",\"object\":\"response\"}");
+                case EVENT ->
+                    ScriptedUpstream.SSE_HEAD
+                            + UpstreamFaultsIntegrationTest.chunk("event: response.created\ndata: {\"type\":"
+                                    + "\"response.created\",\"response\":{\"id\":\"" + id + "\"}}\n\n")
+                            + "0\r\n\r\n";
+                case LONG_JSON -> json("{\"id\":\"" + id + "\",\"output_text\":\"" + "x".repeat(70_000) + "\"}");
+            };
+        }
+
+        /** The stored id the client's parser reads in {@code body}. */
+        String idIn(String body) {
+            String json = this == EVENT ? body.substring(body.indexOf("data: ") + 6, body.indexOf("\n\n")) : body;
+            try (JsonReader reader = Json.createReader(new StringReader(json))) {
+                JsonObject object = reader.readObject();
+                return this == EVENT ? object.getJsonObject("response").getString("id") : object.getString("id");
+            }
+        }
+
+        private static String json(String body) {
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+        }
+    }
+
+    @Override
+    String sites(String url) {
+        return GatewayHarness.oneSite(url, elsewhere.url());
+    }
+
+    @AfterEach
+    void closeElsewhere() {
+        elsewhere.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void engineIdLookingLikeATagOfAnotherCluster_neverLeavesNamingIt(Answer kind) throws IOException {
+        assertForgedIdReachesNoOtherCluster(kind, TAG_OF_B);
+    }
+
+    private void assertForgedIdReachesNoOtherCluster(Answer kind, String engineId) throws IOException {
+        engine.script = e -> e.write(kind.wire(engineId));
+        String id;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            id = kind.idIn(answer.body());
+        }
+        assertThat(id).as("the id the client read").isNotEqualTo(TAG_OF_B);
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + id + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            assertThat(client.read().status())
+                    .as("the client's next request naming it")
+                    .isEqualTo(404);
+        }
+        assertThat(elsewhere.requests()).as("requests east-b got").isEmpty();
+    }
+}
