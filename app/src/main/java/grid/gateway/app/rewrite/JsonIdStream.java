@@ -10,11 +10,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * Tags the stored ids of one JSON text as it streams by (docs/design.md §5, §H20): the same members as
- * {@link ResponseIdTagger} (a string value, not escaped, starting with {@code resp_} or {@code conv_}, of a member
- * named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth), without ever holding the
- * text: every byte is handed on as soon as it is read, but the content of such a member's value, held until its closing
- * quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: no tag carries one), or until the
- * caller, which times the hold, hands it on ({@link #handOnHeld}).
+ * {@link ResponseIdTagger} (a string value starting with {@code resp_} or {@code conv_} as a client reads it, escapes
+ * decoded, of a member named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth), without
+ * ever holding the text: every byte is handed on as soon as it is read, but the content of such a member's value, held
+ * until its closing quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: it reads as more
+ * than a tag's 512 characters, so as no tag), or until the caller, which times the hold, hands it on
+ * ({@link #handOnHeld}).
  *
  * <pre>
  *   bytes ──accept──> structure (depth, object or array, expecting a name, colon, value, comma)
@@ -32,8 +33,11 @@ import java.util.function.UnaryOperator;
  * <p>Not thread-safe; one per text.
  */
 public final class JsonIdStream {
-    /** The longest id value held to be tagged; an engine id is far shorter, and a tag must fit a request line. */
-    public static final int MAX_VALUE = 1024;
+    /**
+     * The longest id value held to be tagged: a tag's 512 characters, each written as a six-byte escape. An engine id is
+     * far shorter; a longer value reads as more than 512 characters, which no tag is.
+     */
+    public static final int MAX_VALUE = 6 * 512;
 
     private static final int MAX_NAME = 6 * 20;
 
@@ -102,9 +106,12 @@ public final class JsonIdStream {
                 // A byte kept in the held value moves the run past it; at the value's end the byte is handed on.
                 run = hold(b, sink) ? i : i + 1;
                 i++;
-            } else if (id.awaitsPrefix() && escape == 0 && id.continuesPrefix(b)) {
+            } else if (id.awaitsPrefix()) {
+                // The value's bytes after a hand-on, read as usual, and by the held id for the rest of its prefix.
+                boolean prefixWhole = id.continuesPrefix(b);
+                string(b);
                 i++;
-                byte[] middle = id.tagMiddle();
+                byte[] middle = prefixWhole ? id.tagMiddle() : null;
                 if (middle != null) {
                     emit(bytes, run, i - run, sink);
                     emit(middle, 0, middle.length, sink);

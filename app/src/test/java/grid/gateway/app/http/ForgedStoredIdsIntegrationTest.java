@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Two clusters of site east: east-a, the engine that answers, and east-b, which must see nothing.
  */
 class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
+    /** A tag of east-a naming the engine id {@code resp_abc}. */
     private static final String SERVED_BY_A = "resp_east." + ClusterDigest.of("east-a") + "..abc";
     /** A tag of east-b, without a mac: the gateway runs without a key, so it pins to east-b. */
     private static final String TAG_OF_B = "resp_east." + ClusterDigest.of("east-b") + "..forged";
@@ -77,6 +78,32 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
     @EnumSource(Answer.class)
     void engineIdLookingLikeATagOfAnotherCluster_neverLeavesNamingIt(Answer kind) throws IOException {
         assertForgedIdReachesNoOtherCluster(kind, TAG_OF_B);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void tagOfAnotherClusterWrittenWithEscapes_neverLeavesNamingIt(Answer kind) throws IOException {
+        // Every character escaped, and long: 1,356 bytes as written, a tag of 226 characters as the client reads it.
+        assertForgedIdReachesNoOtherCluster(kind, escaped(TAG_OF_B + "x".repeat(200)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void engineIdWrittenWithEscapes_clientReadsItTaggedWithTheServingCluster(Answer kind) throws IOException {
+        engine.script = e -> e.write(kind.wire("\\u0072esp_ab\\u0063"));
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(kind.idIn(answer.body())).isEqualTo(SERVED_BY_A);
+        }
+    }
+
+    /** {@code text} as JSON string content with every character escaped ({@code \\u0072…}). */
+    private static String escaped(String text) {
+        StringBuilder out = new StringBuilder();
+        text.chars().forEach(c -> out.append(String.format("\\u%04x", c)));
+        return out.toString();
     }
 
     private void assertForgedIdReachesNoOtherCluster(Answer kind, String engineId) throws IOException {
