@@ -10,9 +10,11 @@ import jakarta.json.JsonReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An engine's stored id that already reads as a tag of another cluster, in each kind of tagged answer, as the client's
@@ -97,6 +99,45 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
             assertThat(answer.status()).isEqualTo(200);
             assertThat(kind.idIn(answer.body())).isEqualTo(SERVED_BY_A);
         }
+    }
+
+    /**
+     * An answer whose ids are in bytes the taggers do not read as a client may: JSON after a byte order mark or in
+     * UTF-16 (a client's parser may ignore the one and detect the other), an event stream after a byte order mark
+     * (which an event stream's reader drops). Tagged it cannot be; relayed untagged, it would hand the client a tag of
+     * east-b: 502, as for a compressed answer.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {"json utf-8 bom", "json utf-16le bom", "json utf-16be", "json utf-16le", "events utf-8 bom"})
+    void idsInAnEncodingTheTaggersDoNotRead_502_noIdReachesTheClient(String encoding) throws IOException {
+        boolean events = encoding.startsWith("events");
+        String text = events
+                ? "event: response.created\ndata: {\"response\":{\"id\":\"" + TAG_OF_B + "\"}}\n\n"
+                : "{\"id\":\"" + TAG_OF_B + "\",\"object\":\"response\"}";
+        byte[] body = switch (encoding.substring(encoding.indexOf(' ') + 1)) {
+            case "utf-8 bom" ->
+                concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, text, StandardCharsets.UTF_8);
+            case "utf-16le bom" -> concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, text, StandardCharsets.UTF_16LE);
+            case "utf-16be" -> text.getBytes(StandardCharsets.UTF_16BE);
+            default -> text.getBytes(StandardCharsets.UTF_16LE);
+        };
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: "
+                + (events ? "text/event-stream" : "application/json") + "\r\nContent-Length: " + body.length
+                + "\r\n\r\n" + new String(body, StandardCharsets.ISO_8859_1));
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(502);
+            assertThat(answer.body()).contains("bad_gateway").doesNotContain("forged");
+        }
+    }
+
+    private static byte[] concat(byte[] mark, String text, java.nio.charset.Charset charset) {
+        byte[] bytes = text.getBytes(charset);
+        byte[] all = Arrays.copyOf(mark, mark.length + bytes.length);
+        System.arraycopy(bytes, 0, all, mark.length, bytes.length);
+        return all;
     }
 
     /** {@code text} as JSON string content with every character escaped ({@code \\u0072…}). */
