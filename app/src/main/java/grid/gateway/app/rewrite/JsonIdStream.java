@@ -24,7 +24,8 @@ import java.util.function.UnaryOperator;
  *                     anything else: handed on as read, run by run
  * </pre>
  *
- * <p>A text that stops being JSON (a stray byte, a control byte in a string, deeper than
+ * <p>Values a lenient parser reads ({@code NaN}, {@code -Infinity}, as Python's does) are read past like numbers. A text
+ * that stops being JSON otherwise (a stray byte, a control byte in a string, deeper than
  * {@link JsonTokenizer#MAX_DEPTH}) is handed on as it is from there: ids before that point stay tagged, none after is.
  * A whole text the strict tagger would refuse can therefore have ids tagged here before its flaw; a text it accepts
  * comes out the same from both, whatever the chunking. Memory: a name of at most 120 bytes, a value of at most
@@ -33,10 +34,7 @@ import java.util.function.UnaryOperator;
  * <p>Not thread-safe; one per text.
  */
 public final class JsonIdStream {
-    /**
-     * The longest id value held to be tagged: a tag's 512 characters, each written as a six-byte escape. An engine id is
-     * far shorter; a longer value reads as more than 512 characters, which no tag is.
-     */
+    /** The longest id value held to be tagged: a tag's 512 characters, each written as a six-byte escape. */
     public static final int MAX_VALUE = 6 * 512;
 
     private static final int MAX_NAME = 6 * 20;
@@ -192,7 +190,8 @@ public final class JsonIdStream {
             case '"' -> quote();
             default -> {
                 if (expect == Expect.VALUE || expect == Expect.VALUE_OR_END) {
-                    if (b == '-' || (b >= '0' && b <= '9') || b == 't' || b == 'f' || b == 'n') {
+                    // NaN and Infinity too: no JSON, but Python's parser reads them, and the ids after them.
+                    if (b == '-' || (b >= '0' && b <= '9') || "tfnNI".indexOf(b) >= 0) {
                         token = Token.LITERAL;
                         idMember = false;
                         return false;

@@ -54,12 +54,12 @@ public final class ResponseIdTagger {
 
     /**
      * Adds to {@code edits} the tagging of each stored id in the JSON text {@code b[from, to)}, at its absolute
-     * offsets; adds nothing when the range is not one valid JSON text.
+     * offsets; adds nothing, and returns false, when the range is not one valid JSON text.
      */
-    void collect(byte[] b, int from, int to, Edits edits) {
+    boolean collect(byte[] b, int from, int to, Edits edits) {
         Candidates found = new Candidates(b);
         if (!StoredIdScan.scan(b, from, to, found)) {
-            return;
+            return false;
         }
         for (int i = 0; i < found.count; i++) {
             int start = found.ranges[i * 2];
@@ -69,6 +69,7 @@ public final class ResponseIdTagger {
                 edits.add(start, end, tagged);
             }
         }
+        return true;
     }
 
     /** The values the scan met that start with an id prefix as written, or hold an escape, in text order. */

@@ -133,6 +133,33 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
         }
     }
 
+    /**
+     * An id after values no strict JSON parser reads but Python's does ({@code NaN}, {@code -Infinity}), and a client's
+     * reader may well be: it is tagged all the same, in a JSON answer, an event, a long JSON answer.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"json", "event", "long json"})
+    void idAfterValuesOnlyLenientParsersRead_taggedAllTheSame(String kind) throws IOException {
+        String json = "{\"logprob\":-Infinity,\"x\":NaN,\"id\":\"" + TAG_OF_B + "\",\"text\":\""
+                + (kind.equals("long json") ? "x".repeat(70_000) : "x") + "\"}";
+        String wire = kind.equals("event")
+                ? ScriptedUpstream.SSE_HEAD
+                        + UpstreamFaultsIntegrationTest.chunk(
+                                "event: response.created\ndata: {\"response\":" + json + "}\n\n")
+                        + "0\r\n\r\n"
+                : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + json.length() + "\r\n\r\n"
+                        + json;
+        engine.script = e -> e.write(wire);
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body())
+                    .doesNotContain("\"" + TAG_OF_B + "\"")
+                    .contains("\"resp_east." + ClusterDigest.of("east-a") + "..east.");
+        }
+    }
+
     private static byte[] concat(byte[] mark, String text, java.nio.charset.Charset charset) {
         byte[] bytes = text.getBytes(charset);
         byte[] all = Arrays.copyOf(mark, mark.length + bytes.length);
