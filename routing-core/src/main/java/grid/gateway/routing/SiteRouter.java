@@ -314,12 +314,12 @@ public final class SiteRouter {
         return result;
     }
 
-    /** Tags an engine's stored id with the cluster that stored it, as it leaves the gateway (docs/design.md §5). */
+    /** Tags an engine id with the cluster that stored it, even one no tag carries ({@link TagCodec#formatAny}). */
     public String tag(String engineId, BackendCluster cluster) {
         IdKind kind = IdKind.of(engineId).orElseThrow(() -> new IllegalArgumentException("not a resp_/conv_ id"));
         String site = cluster.id().site().value();
         String digest = ClusterDigest.of(cluster.id().name());
-        return codec.format(kind, site, digest, snapshot.keyRing().sign(site, digest), engineId);
+        return codec.formatAny(kind, site, digest, snapshot.keyRing().sign(site, digest), engineId);
     }
 
     /**

@@ -145,7 +145,8 @@ public final class ResponseRelay {
      * not its {@code Content-Type}, says how: a client parses the body it asked for (a JSON object, or the event
      * stream of a request with {@code stream}), whatever the engine labelled it. An opening brace or bracket starts
      * JSON, held up to 64 KiB and tagged whole or as it streams; any other byte starts an event stream, tagged event
-     * by event (a body that is neither passes both taggers unchanged); white space leaves it to the label.
+     * by event (a body that is neither passes both taggers unchanged); white space leaves it to the label. A body in
+     * text the taggers do not read but a client may ({@link UnreadableText}) fails, as a compressed one does.
      */
     private static Read firstBytes(UpstreamReader reader, RelayPlan plan, boolean tagged, boolean labelledEvents)
             throws IOException {
@@ -153,13 +154,20 @@ public final class ResponseRelay {
         if (!tagged) {
             return new Read(first, null, labelledEvents, false);
         }
+        if (UnreadableText.hidesIds(reader.buffer, first, false)) {
+            throw new IOException("a tagged answer begins with a byte order mark, or is not UTF-8");
+        }
         boolean json = first > 0 ? startsJson(reader.buffer[0], labelledEvents) : !labelledEvents;
         if (!json) {
             plan.memory().hold(SSE_TAGGING);
             return new Read(first, null, true, true);
         }
         HeldAnswer held = new HeldAnswer(reader.announced, plan.memory());
-        return new Read(hold(reader, held, first, reader.answer.alarm()), held, false, false);
+        int rest = hold(reader, held, first, reader.answer.alarm());
+        if (UnreadableText.hidesIds(held.bytes(), held.size(), true)) {
+            throw new IOException("a tagged JSON answer is in UTF-16 or UTF-32");
+        }
+        return new Read(rest, held, false, false);
     }
 
     private static boolean startsJson(byte first, boolean labelledEvents) {

@@ -128,7 +128,11 @@ public final class GatewayRouting {
     /** A path policy and the config block it was built from. */
     private record BuiltPolicy(GatewaySettings from, PathPolicy policy) {}
 
-    /** Tags an engine id; an id the tag format cannot carry (a client-chosen one) leaves untagged. */
+    /**
+     * Tags an engine id with {@code cluster}; an id the tag format cannot carry gets that cluster's tag head anyway and
+     * then names no cluster ({@link SiteRouter#tag}). A text without a {@code resp_} or {@code conv_} prefix, which no
+     * tagger hands here, is left as it is.
+     */
     private static String safeTag(SiteRouter router, String engineId, BackendCluster cluster) {
         try {
             return router.tag(engineId, cluster);

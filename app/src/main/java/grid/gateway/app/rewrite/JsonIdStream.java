@@ -10,11 +10,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * Tags the stored ids of one JSON text as it streams by (docs/design.md §5, §H20): the same members as
- * {@link ResponseIdTagger} (a string value, not escaped, starting with {@code resp_} or {@code conv_}, of a member
- * named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth), without ever holding the
- * text: every byte is handed on as soon as it is read, but the content of such a member's value, held until its closing
- * quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: no tag carries one), or until the
- * caller, which times the hold, hands it on ({@link #handOnHeld}).
+ * {@link ResponseIdTagger} (a string value starting with {@code resp_} or {@code conv_} as a client reads it, escapes
+ * decoded, of a member named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth), without
+ * ever holding the text: every byte is handed on as soon as it is read, but the content of such a member's value, held
+ * until its closing quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: it reads as more
+ * than a tag's 512 characters, so as no tag), or until the caller, which times the hold, hands it on
+ * ({@link #handOnHeld}).
  *
  * <pre>
  *   bytes ──accept──> structure (depth, object or array, expecting a name, colon, value, comma)
@@ -23,7 +24,8 @@ import java.util.function.UnaryOperator;
  *                     anything else: handed on as read, run by run
  * </pre>
  *
- * <p>A text that stops being JSON (a stray byte, a control byte in a string, deeper than
+ * <p>Values a lenient parser reads ({@code NaN}, {@code -Infinity}, as Python's does) are read past like numbers. A text
+ * that stops being JSON otherwise (a stray byte, a control byte in a string, deeper than
  * {@link JsonTokenizer#MAX_DEPTH}) is handed on as it is from there: ids before that point stay tagged, none after is.
  * A whole text the strict tagger would refuse can therefore have ids tagged here before its flaw; a text it accepts
  * comes out the same from both, whatever the chunking. Memory: a name of at most 120 bytes, a value of at most
@@ -32,8 +34,8 @@ import java.util.function.UnaryOperator;
  * <p>Not thread-safe; one per text.
  */
 public final class JsonIdStream {
-    /** The longest id value held to be tagged; an engine id is far shorter, and a tag must fit a request line. */
-    public static final int MAX_VALUE = 1024;
+    /** The longest id value held to be tagged: a tag's 512 characters, each written as a six-byte escape. */
+    public static final int MAX_VALUE = 6 * 512;
 
     private static final int MAX_NAME = 6 * 20;
 
@@ -102,9 +104,12 @@ public final class JsonIdStream {
                 // A byte kept in the held value moves the run past it; at the value's end the byte is handed on.
                 run = hold(b, sink) ? i : i + 1;
                 i++;
-            } else if (id.awaitsPrefix() && escape == 0 && id.continuesPrefix(b)) {
+            } else if (id.awaitsPrefix()) {
+                // The value's bytes after a hand-on, read as usual, and by the held id for the rest of its prefix.
+                boolean prefixWhole = id.continuesPrefix(b);
+                string(b);
                 i++;
-                byte[] middle = id.tagMiddle();
+                byte[] middle = prefixWhole ? id.tagMiddle() : null;
                 if (middle != null) {
                     emit(bytes, run, i - run, sink);
                     emit(middle, 0, middle.length, sink);
@@ -185,7 +190,8 @@ public final class JsonIdStream {
             case '"' -> quote();
             default -> {
                 if (expect == Expect.VALUE || expect == Expect.VALUE_OR_END) {
-                    if (b == '-' || (b >= '0' && b <= '9') || b == 't' || b == 'f' || b == 'n') {
+                    // NaN and Infinity too: no JSON, but Python's parser reads them, and the ids after them.
+                    if (b == '-' || (b >= '0' && b <= '9') || "tfnNI".indexOf(b) >= 0) {
                         token = Token.LITERAL;
                         idMember = false;
                         return false;

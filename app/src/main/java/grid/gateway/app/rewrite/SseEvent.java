@@ -7,8 +7,9 @@ import java.util.Arrays;
  *
  * <p>A client joins an event's data lines with LF and parses the result, so several data lines are joined the same
  * way, tagged as one JSON text, and each replacement is mapped back into its own line (a JSON string cannot hold a
- * raw LF, so no replacement spans two lines). Data that is not JSON ({@code [DONE]}), comments, and the
- * {@code event}, {@code id} and {@code retry} fields pass unchanged.
+ * raw LF, so no replacement spans two lines). Comments, and the {@code event}, {@code id} and {@code retry} fields
+ * pass unchanged; data that is not one JSON text ({@code [DONE]}, a flaw) is reported, for the caller to tag up to its
+ * flaw.
  *
  * <p>Stateless and thread-safe.
  */
@@ -17,8 +18,11 @@ final class SseEvent {
 
     private SseEvent() {}
 
-    /** Adds to {@code edits} the tagging of the data in the event {@code b[from, to)}, at absolute offsets. */
-    static void collect(byte[] b, int from, int to, ResponseIdTagger tagger, Edits edits) {
+    /**
+     * Adds to {@code edits} the tagging of the data in the event {@code b[from, to)}, at absolute offsets; false when
+     * its data is not one valid JSON text (nothing added then).
+     */
+    static boolean collect(byte[] b, int from, int to, ResponseIdTagger tagger, Edits edits) {
         int[] values = new int[4];
         int count = 0;
         int q = from;
@@ -40,10 +44,9 @@ final class SseEvent {
             q = lineEnd + (crlf ? 2 : 1);
         }
         if (count == 1) {
-            tagger.collect(b, values[0], values[1], edits);
-        } else if (count > 1) {
-            collectJoined(b, values, count, tagger, edits);
+            return tagger.collect(b, values[0], values[1], edits);
         }
+        return count == 0 || collectJoined(b, values, count, tagger, edits);
     }
 
     /** Where the value of the line {@code b[start, end)} starts if it is a {@code data} field, else -1. */
@@ -65,7 +68,7 @@ final class SseEvent {
         return colon + 1 < end && b[colon + 1] == ' ' ? colon + 2 : colon + 1;
     }
 
-    private static void collectJoined(byte[] b, int[] values, int count, ResponseIdTagger tagger, Edits edits) {
+    private static boolean collectJoined(byte[] b, int[] values, int count, ResponseIdTagger tagger, Edits edits) {
         int length = count - 1;
         for (int i = 0; i < count; i++) {
             length += values[i * 2 + 1] - values[i * 2];
@@ -83,7 +86,7 @@ final class SseEvent {
             w += valueLength;
         }
         Edits inJoined = new Edits();
-        tagger.collect(joined, 0, length, inJoined);
+        boolean json = tagger.collect(joined, 0, length, inJoined);
         int line = 0;
         for (int e = 0; e < inJoined.count(); e++) {
             while (line + 1 < count && joinedStarts[line + 1] <= inJoined.start(e)) {
@@ -92,5 +95,6 @@ final class SseEvent {
             int shift = values[line * 2] - joinedStarts[line];
             edits.add(inJoined.start(e) + shift, inJoined.end(e) + shift, inJoined.replacement(e));
         }
+        return json;
     }
 }

@@ -2,6 +2,7 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.LongConsumer;
@@ -186,11 +187,22 @@ public final class SseIdTagger {
 
     private void emit(byte[] b, int from, int to, EventSink sink) {
         Edits edits = new Edits();
-        SseEvent.collect(b, from, to, tagger, edits);
-        if (edits.count() == 0) {
+        byte[] tagged;
+        if (SseEvent.collect(b, from, to, tagger, edits)) {
+            tagged = edits.count() == 0 ? null : edits.apply(b, from, to);
+        } else {
+            // Data that is not one JSON text ([DONE], a flaw, NaN): tagged up to its flaw, as an event too long to
+            // hold is tagged as it streams, so whether its ids are tagged never depends on its length.
+            ByteArrayOutputStream out = new ByteArrayOutputStream(to - from + 64);
+            SseEventStream stream = new SseEventStream(tagger.tagFunction());
+            stream.accept(b, from, to, out::write);
+            stream.finish(out::write);
+            tagged = out.toByteArray();
+            tagged = Arrays.equals(tagged, 0, tagged.length, b, from, to) ? null : tagged;
+        }
+        if (tagged == null) {
             sink.event(b, from, to - from);
         } else {
-            byte[] tagged = edits.apply(b, from, to);
             copies.accept(tagged.length);
             try {
                 sink.event(tagged, 0, tagged.length);

@@ -14,6 +14,10 @@ final class Fixtures {
     static final UnaryOperator<String> TAG =
             id -> CODEC.format(IdKind.of(id).orElseThrow(IllegalArgumentException::new), "east", "1ef772aa", "", id);
 
+    /** Tags as {@link #TAG} does, and an id no tag carries as the gateway does: the tag's head, then the id's rest. */
+    static final UnaryOperator<String> TAG_ANY =
+            id -> CODEC.formatAny(IdKind.of(id).orElseThrow(IllegalArgumentException::new), "east", "1ef772aa", "", id);
+
     /** Strips a tag back to the engine id; leaves anything else as it is. */
     static final UnaryOperator<String> STRIP = id ->
             CODEC.parse(id) instanceof TagParse.Tagged tagged ? tagged.id().engineId() : id;

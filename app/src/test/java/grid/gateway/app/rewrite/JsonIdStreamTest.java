@@ -5,6 +5,10 @@ import static grid.gateway.app.rewrite.Fixtures.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.routing.testing.SeededTrials;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -147,9 +151,39 @@ class JsonIdStreamTest {
     }
 
     @Test
-    void handOnHeld_valueNoTagCarries_handedOnAsItCame() {
-        // Not an id prefix, an escape, a byte no id holds: what no tag carries goes out untouched.
-        for (String value : new String[] {"msg_abc", "resp_a\\u0062", "resp_été", "rex"}) {
+    void handOnHeld_atEveryByteOfIdsWrittenWithEscapes_readsAsTheWholeTextTagged() {
+        // Prefixes and bodies written with escapes, a surrogate pair and a dot: as a client reads it, the text is the
+        // whole-text tagger's, wherever the hand-on falls (inside an escape too).
+        String json = "{\"id\":\"\\u0072\\u0065sp_a\\u0062c\",\"conversation\":{\"id\":\"con\\u0076_\\u0071\"},"
+                + "\"previous_response_id\":\"r\\u0065sp_\\ud83d\\ude00x.y\",\"x\":\"\\u0072esp_text\"}";
+        byte[] bytes = utf8(json);
+        ResponseIdTagger whole = new ResponseIdTagger(Fixtures.TAG_ANY);
+        JsonObject expected = parse(whole.tagJson(bytes));
+        assertThat(expected.getString("id")).isEqualTo("resp_east.1ef772aa..abc");
+        assertThat(expected.getString("previous_response_id")).isEqualTo("resp_east.1ef772aa..\ud83d\ude00x.y");
+        for (int cut = 0; cut <= bytes.length; cut++) {
+            JsonIdStream stream = new JsonIdStream(Fixtures.TAG_ANY);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            EventSink sink = out::write;
+            stream.accept(bytes, 0, cut, sink);
+            stream.handOnHeld(sink);
+            assertThat(stream.held()).as("cut at %d", cut).isZero();
+            stream.accept(bytes, cut, bytes.length - cut, sink);
+            stream.finish(sink);
+            assertThat(parse(out.toByteArray())).as("cut at %d", cut).isEqualTo(expected);
+        }
+    }
+
+    private static JsonObject parse(byte[] json) {
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(json))) {
+            return reader.readObject();
+        }
+    }
+
+    @Test
+    void handOnHeld_valueWithoutAnIdPrefix_handedOnAsItCame() {
+        // Not an id prefix as a client reads it, however written: it goes out untouched.
+        for (String value : new String[] {"msg_abc", "\\u006dsg_a", "r\\u00e9sp_", "rex", "resq_"}) {
             String json = "{\"id\":\"" + value + "\"}";
             byte[] bytes = utf8(json);
             int cut = bytes.length - 3; // inside the value

@@ -141,9 +141,7 @@ final class RandomJson {
         boolean idMember = name != null
                 && List.of("id", "previous_response_id", "conversation").contains(name.decoded());
         boolean prefixed = s.decoded().startsWith("resp_") || s.decoded().startsWith("conv_");
-        tagged.append('"')
-                .append(idMember && s.raw().equals(s.decoded()) && prefixed ? tag(s.raw()) : s.raw())
-                .append('"');
+        tagged.append('"').append(idMember && prefixed ? tagged(s) : s.raw()).append('"');
         if (rootId) {
             // Every string in a root id field is an id, tagged or not; only a tag is rewritten.
             rootIds.add(s.decoded());
@@ -154,6 +152,23 @@ final class RandomJson {
         } else {
             stripped.append('"').append(s.raw()).append('"');
         }
+    }
+
+    /**
+     * An id value as tagged: the tag's head, then the value as written after its prefix (which is five characters
+     * written plainly or as six-byte escapes); as written when the tag function refuses it.
+     */
+    private static String tagged(Str s) {
+        String tag = tag(s.decoded());
+        if (tag.equals(s.decoded())) {
+            return s.raw();
+        }
+        int prefixEnd = 0;
+        for (int read = 0; read < 5; read++) {
+            prefixEnd += s.raw().charAt(prefixEnd) == '\\' ? 6 : 1;
+        }
+        return tag.substring(0, tag.length() - (s.decoded().length() - 5))
+                + s.raw().substring(prefixEnd);
     }
 
     private static String tag(String engineId) {

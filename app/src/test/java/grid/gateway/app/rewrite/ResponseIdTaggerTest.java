@@ -72,8 +72,11 @@ class ResponseIdTaggerTest {
                         "{'id':['resp_a'],'conversation':{'ids':'conv_a'}}"),
                 Arguments.of("{'text':'{\\'id\\':\\'resp_a\\'}'}", "{'text':'{\\'id\\':\\'resp_a\\'}'}"),
                 Arguments.of(
-                        "{'id':'resp\\u005fa','previous_response_id':'resp_\\u0061'}",
-                        "{'id':'resp\\u005fa','previous_response_id':'resp_\\u0061'}"),
+                        "{'id':'resp\\u005fa','previous_response_id':'resp_\\u0061','conversation':'\\u0063onv_b'}",
+                        "{'id':'resp_east.1ef772aa..a','previous_response_id':'resp_east.1ef772aa..\\u0061',"
+                                + "'conversation':'conv_east.1ef772aa..b'}"),
+                Arguments.of(
+                        "{'id':'\\u006dsg_a','text':'\\u0072esp_a'}", "{'id':'\\u006dsg_a','text':'\\u0072esp_a'}"),
                 Arguments.of("{'id':'resp_east.1ef772aa..a'}", "{'id':'resp_east.1ef772aa..a'}"),
                 Arguments.of("{'id':'resp_','conversation':'conv_a b'}", "{'id':'resp_','conversation':'conv_a b'}"),
                 Arguments.of(

@@ -154,8 +154,13 @@ class SseIdTaggerTest {
                         List.of("data:{\"conversation\":\"conv_east.1ef772aa..b\"}\n\n")),
                 Arguments.of(
                         "data:  {\"id\":\"resp_a\"} \n\n", List.of("data:  {\"id\":\"resp_east.1ef772aa..a\"} \n\n")),
-                Arguments.of("data: {\"id\":\"resp_a\"\n\n", List.of("data: {\"id\":\"resp_a\"\n\n")),
-                Arguments.of("data: {\"id\":\"resp_a\"} x\n\n", List.of("data: {\"id\":\"resp_a\"} x\n\n")),
+                // Data that is not one JSON text has the ids before its flaw tagged, as an event too long to hold.
+                Arguments.of("data: {\"id\":\"resp_a\"\n\n", List.of("data: {\"id\":\"resp_east.1ef772aa..a\"\n\n")),
+                Arguments.of(
+                        "data: {\"id\":\"resp_a\"} x\n\n", List.of("data: {\"id\":\"resp_east.1ef772aa..a\"} x\n\n")),
+                Arguments.of(
+                        "data: {\"x\":NaN,\"id\":\"resp_a\"}\n\n",
+                        List.of("data: {\"x\":NaN,\"id\":\"resp_east.1ef772aa..a\"}\n\n")),
                 Arguments.of("data: {\"id\":'resp_a'}\n\n", List.of("data: {\"id\":'resp_a'}\n\n")),
                 Arguments.of("datum: {\"id\":\"resp_a\"}\n\n", List.of("datum: {\"id\":\"resp_a\"}\n\n")),
                 Arguments.of("Data: {\"id\":\"resp_a\"}\n\n", List.of("Data: {\"id\":\"resp_a\"}\n\n")),
@@ -165,7 +170,7 @@ class SseIdTaggerTest {
                                 + "{\"id\":\"conv_east.1ef772aa..b\"}}\n\n")),
                 Arguments.of(
                         "data: {\"id\":\"resp_a\"}\ndata: {\"id\":\"resp_b\"}\n\n",
-                        List.of("data: {\"id\":\"resp_a\"}\ndata: {\"id\":\"resp_b\"}\n\n")));
+                        List.of("data: {\"id\":\"resp_east.1ef772aa..a\"}\ndata: {\"id\":\"resp_b\"}\n\n")));
     }
 
     @ParameterizedTest(name = "[{index}] {0}")

@@ -21,6 +21,8 @@ import java.util.Optional;
 public final class TagCodec {
     private static final TagParse UNTAGGED = new TagParse.Untagged();
     private static final TagParse MALFORMED = new TagParse.Malformed();
+    /** A character every id body may hold: the body of the shortest id. */
+    private static final char ID_CHARACTER = '0';
 
     /** Creates a codec; it holds no state, so one serves every request. */
     public TagCodec() {}
@@ -34,6 +36,29 @@ public final class TagCodec {
      */
     public String format(IdKind kind, String site, String clusterDigest, String mac, String engineId) {
         return format(new TaggedId(kind, site, clusterDigest, mac, engineId));
+    }
+
+    /**
+     * The text an engine id of {@code kind} leaves the gateway as, whatever the id holds: its tag ({@link #format})
+     * when a tag can carry it; else the same tag's head ({@code <kind><site>.<cluster>.<mac>.}) followed by the rest of
+     * the id as it is, which {@link #parse} refuses (a '.', a character outside the id alphabet, nothing, or more than
+     * 512 chars in all). So no id leaves naming a cluster other than the one that served it: an engine id that already
+     * looks like a tag (of another cluster, or of no cluster) names no cluster at all.
+     *
+     * @throws IllegalArgumentException if {@code engineId} does not start with {@code kind}'s prefix, or the site,
+     *     digest or mac breaks the tag's rules
+     */
+    public String formatAny(IdKind kind, String site, String clusterDigest, String mac, String engineId) {
+        requireNonNull(kind, "kind");
+        requireNonNull(engineId, "engineId");
+        if (!engineId.startsWith(kind.prefix())) {
+            throw new IllegalArgumentException("engine id does not start with \"" + kind.prefix() + "\"");
+        }
+        // The head is checked by formatting the tag of the shortest id of that kind, then cut before that id's body:
+        // for an id a tag carries, head and body make exactly its tag.
+        String head = format(kind, site, clusterDigest, mac, kind.prefix() + ID_CHARACTER);
+        return head.substring(0, head.length() - 1)
+                + engineId.substring(kind.prefix().length());
     }
 
     /** The tag text of {@code id}. */

@@ -55,6 +55,21 @@ class TagCodecPropertyTest {
     }
 
     @Test
+    void formatAny_anyEngineIdOfTheKind_readsBackAsItsTagOrAsNoTag() {
+        // Whatever an engine writes after its prefix (near-tags of other clusters included), the text it leaves as
+        // names the cluster that served it or none.
+        SeededTrials.forAll(SEED + 4, TRIES, TagCodecPropertyTest::nearTag, text -> {
+            String engineId = "resp_" + text;
+            TagParse parsed = codec.parse(codec.formatAny(IdKind.RESP, "east", "1ef772aa", "", engineId));
+            if (parsed instanceof TagParse.Tagged tagged) {
+                assertThat(tagged.id()).isEqualTo(new TaggedId(IdKind.RESP, "east", "1ef772aa", "", engineId));
+            } else {
+                assertThat(parsed).isInstanceOf(TagParse.Malformed.class);
+            }
+        });
+    }
+
+    @Test
     void parse_siteLabels_agreeWithSiteName() {
         // The parser checks labels by hand; config checks them with SiteName. Both must accept the same sites.
         SeededTrials.forAll(SEED + 2, TRIES, random -> noise(random, "abz09-A_.", 1 + random.nextInt(66)), site -> {

@@ -198,4 +198,43 @@ class TagCodecTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("512");
     }
+
+    @Test
+    void formatAny_idATagCarries_itsTag() {
+        for (String engineId : new String[] {"resp_abc123", "resp_" + "x".repeat(474)}) {
+            assertThat(codec.formatAny(IdKind.RESP, "east", EAST_A, EAST_A_MAC, engineId))
+                    .isEqualTo(codec.format(IdKind.RESP, "east", EAST_A, EAST_A_MAC, engineId));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "resp_west.8bcc2dc9..forged", // a tag of another cluster
+                "resp_east.1ef772aa.315e3ad6b9906efa.abc123", // a tag of this very cluster: tagged twice
+                "resp_a.b",
+                "resp_a/b",
+                "resp_é",
+                "resp_"
+            })
+    void formatAny_idNoTagCarries_theTagsHeadThenTheIdAsItIs_namingNoCluster(String engineId) {
+        String text = codec.formatAny(IdKind.RESP, "east", EAST_A, EAST_A_MAC, engineId);
+        assertThat(text).isEqualTo("resp_east.1ef772aa.315e3ad6b9906efa." + engineId.substring(5));
+        assertThat(codec.parse(text)).isInstanceOf(TagParse.Malformed.class);
+    }
+
+    @Test
+    void formatAny_idTooLongForATag_namesNoCluster() {
+        String text = codec.formatAny(IdKind.CONV, "east", EAST_A, "", "conv_" + "x".repeat(500));
+        assertThat(text).startsWith("conv_east.1ef772aa..x");
+        assertThat(codec.parse(text)).isInstanceOf(TagParse.Malformed.class);
+    }
+
+    @Test
+    void formatAny_idOfAnotherKindOrBadSite_refused() {
+        assertThatThrownBy(() -> codec.formatAny(IdKind.RESP, "east", EAST_A, "", "conv_abc"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> codec.formatAny(IdKind.RESP, "East", EAST_A, "", "resp_abc"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -1,0 +1,195 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.routing.tag.ClusterDigest;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An engine's stored id that already reads as a tag of another cluster, in each kind of tagged answer, as the client's
+ * JSON parser reads it: it never leaves naming that cluster, so the client's next request naming it reaches no other
+ * cluster than the one that served the answer (docs/stored-ids.md: ids leave tagged with the cluster that stored them).
+ * Two clusters of site east: east-a, the engine that answers, and east-b, which must see nothing.
+ */
+class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
+    /** A tag of east-a naming the engine id {@code resp_abc}. */
+    private static final String SERVED_BY_A = "resp_east." + ClusterDigest.of("east-a") + "..abc";
+    /** A tag of east-b, without a mac: the gateway runs without a key, so it pins to east-b. */
+    private static final String TAG_OF_B = "resp_east." + ClusterDigest.of("east-b") + "..forged";
+
+    private final ScriptedUpstream elsewhere = new ScriptedUpstream();
+
+    /** How the engine's answer carries the id. */
+    enum Answer {
+        /** A short JSON answer, held and tagged whole. */
+        JSON,
+        /** An event of an event stream, tagged event by event. */
+        EVENT,
+        /** A JSON answer over 64 KiB, tagged as it streams. */
+        LONG_JSON;
+
+        String wire(String id) {
+            return switch (this) {
+                case JSON -> json("{\"id\":\"" + id + "\",\"object\":\"response\"}");
+                case EVENT ->
+                    ScriptedUpstream.SSE_HEAD
+                            + UpstreamFaultsIntegrationTest.chunk("event: response.created\ndata: {\"type\":"
+                                    + "\"response.created\",\"response\":{\"id\":\"" + id + "\"}}\n\n")
+                            + "0\r\n\r\n";
+                case LONG_JSON -> json("{\"id\":\"" + id + "\",\"output_text\":\"" + "x".repeat(70_000) + "\"}");
+            };
+        }
+
+        /** The stored id the client's parser reads in {@code body}. */
+        String idIn(String body) {
+            String json = this == EVENT ? body.substring(body.indexOf("data: ") + 6, body.indexOf("\n\n")) : body;
+            try (JsonReader reader = Json.createReader(new StringReader(json))) {
+                JsonObject object = reader.readObject();
+                return this == EVENT ? object.getJsonObject("response").getString("id") : object.getString("id");
+            }
+        }
+
+        private static String json(String body) {
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+        }
+    }
+
+    @Override
+    String sites(String url) {
+        return GatewayHarness.oneSite(url, elsewhere.url());
+    }
+
+    @AfterEach
+    void closeElsewhere() {
+        elsewhere.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void engineIdLookingLikeATagOfAnotherCluster_neverLeavesNamingIt(Answer kind) throws IOException {
+        assertForgedIdReachesNoOtherCluster(kind, TAG_OF_B);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void tagOfAnotherClusterWrittenWithEscapes_neverLeavesNamingIt(Answer kind) throws IOException {
+        // Every character escaped, and long: 1,356 bytes as written, a tag of 226 characters as the client reads it.
+        assertForgedIdReachesNoOtherCluster(kind, escaped(TAG_OF_B + "x".repeat(200)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void engineIdWrittenWithEscapes_clientReadsItTaggedWithTheServingCluster(Answer kind) throws IOException {
+        engine.script = e -> e.write(kind.wire("\\u0072esp_ab\\u0063"));
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(kind.idIn(answer.body())).isEqualTo(SERVED_BY_A);
+        }
+    }
+
+    /**
+     * An answer whose ids are in bytes the taggers do not read as a client may: JSON after a byte order mark or in
+     * UTF-16 (a client's parser may ignore the one and detect the other), an event stream after a byte order mark
+     * (which an event stream's reader drops). Tagged it cannot be; relayed untagged, it would hand the client a tag of
+     * east-b: 502, as for a compressed answer.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {"json utf-8 bom", "json utf-16le bom", "json utf-16be", "json utf-16le", "events utf-8 bom"})
+    void idsInAnEncodingTheTaggersDoNotRead_502_noIdReachesTheClient(String encoding) throws IOException {
+        boolean events = encoding.startsWith("events");
+        String text = events
+                ? "event: response.created\ndata: {\"response\":{\"id\":\"" + TAG_OF_B + "\"}}\n\n"
+                : "{\"id\":\"" + TAG_OF_B + "\",\"object\":\"response\"}";
+        byte[] body = switch (encoding.substring(encoding.indexOf(' ') + 1)) {
+            case "utf-8 bom" ->
+                concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, text, StandardCharsets.UTF_8);
+            case "utf-16le bom" -> concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, text, StandardCharsets.UTF_16LE);
+            case "utf-16be" -> text.getBytes(StandardCharsets.UTF_16BE);
+            default -> text.getBytes(StandardCharsets.UTF_16LE);
+        };
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: "
+                + (events ? "text/event-stream" : "application/json") + "\r\nContent-Length: " + body.length
+                + "\r\n\r\n" + new String(body, StandardCharsets.ISO_8859_1));
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(502);
+            assertThat(answer.body()).contains("bad_gateway").doesNotContain("forged");
+        }
+    }
+
+    /**
+     * An id after values no strict JSON parser reads but Python's does ({@code NaN}, {@code -Infinity}), and a client's
+     * reader may well be: it is tagged all the same, in a JSON answer, an event, a long JSON answer.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"json", "event", "long json"})
+    void idAfterValuesOnlyLenientParsersRead_taggedAllTheSame(String kind) throws IOException {
+        String json = "{\"logprob\":-Infinity,\"x\":NaN,\"id\":\"" + TAG_OF_B + "\",\"text\":\""
+                + (kind.equals("long json") ? "x".repeat(70_000) : "x") + "\"}";
+        String wire = kind.equals("event")
+                ? ScriptedUpstream.SSE_HEAD
+                        + UpstreamFaultsIntegrationTest.chunk(
+                                "event: response.created\ndata: {\"response\":" + json + "}\n\n")
+                        + "0\r\n\r\n"
+                : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + json.length() + "\r\n\r\n"
+                        + json;
+        engine.script = e -> e.write(wire);
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body())
+                    .doesNotContain("\"" + TAG_OF_B + "\"")
+                    .contains("\"resp_east." + ClusterDigest.of("east-a") + "..east.");
+        }
+    }
+
+    private static byte[] concat(byte[] mark, String text, java.nio.charset.Charset charset) {
+        byte[] bytes = text.getBytes(charset);
+        byte[] all = Arrays.copyOf(mark, mark.length + bytes.length);
+        System.arraycopy(bytes, 0, all, mark.length, bytes.length);
+        return all;
+    }
+
+    /** {@code text} as JSON string content with every character escaped ({@code \\u0072…}). */
+    private static String escaped(String text) {
+        StringBuilder out = new StringBuilder();
+        text.chars().forEach(c -> out.append(String.format("\\u%04x", c)));
+        return out.toString();
+    }
+
+    private void assertForgedIdReachesNoOtherCluster(Answer kind, String engineId) throws IOException {
+        engine.script = e -> e.write(kind.wire(engineId));
+        String id;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            id = kind.idIn(answer.body());
+        }
+        assertThat(id).as("the id the client read").isNotEqualTo(TAG_OF_B);
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + id + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            assertThat(client.read().status())
+                    .as("the client's next request naming it")
+                    .isEqualTo(404);
+        }
+        assertThat(elsewhere.requests()).as("requests east-b got").isEmpty();
+    }
+}
