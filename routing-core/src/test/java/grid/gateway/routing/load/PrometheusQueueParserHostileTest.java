@@ -3,7 +3,11 @@ package grid.gateway.routing.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -118,7 +122,14 @@ class PrometheusQueueParserHostileTest {
             assertThat(parser.sum(text, "m")).hasValue(1.0);
         }
         assertThat(parser.sum(longName, "m".repeat(MEGABYTE))).hasValue(5.0);
-        assertThat(parser.sum("m 1\n".repeat(MEGABYTE / 4), "m")).hasValue(MEGABYTE / 4.0);
+        // A megabyte of one series counts it once; of distinct series, each.
+        assertThat(parser.sum("m 1\n".repeat(MEGABYTE / 4), "m")).hasValue(1.0);
+        StringBuilder distinct = new StringBuilder();
+        int series = 0;
+        while (distinct.length() < MEGABYTE) {
+            distinct.append("m{p=\"").append(series++).append("\"} 1\n");
+        }
+        assertThat(parser.sum(distinct.toString(), "m")).hasValue(series);
     }
 
     /** An exposition with a known answer: the test writes each line and adds its value when it should count. */
@@ -133,6 +144,7 @@ class PrometheusQueueParserHostileTest {
         StringBuilder text = new StringBuilder();
         double total = 0;
         boolean found = false;
+        Set<String> series = new HashSet<>();
         int lines = random.nextInt(40);
         for (int i = 0; i < lines; i++) {
             String eol = random.nextBoolean() ? "\n" : "\r\n";
@@ -149,14 +161,17 @@ class PrometheusQueueParserHostileTest {
             if (nonFinite) {
                 value = new String[] {"NaN", "+Inf", "-Inf"}[random.nextInt(3)];
             }
+            List<String> pairs = new ArrayList<>();
             text.append(random.nextBoolean() ? "" : " ")
                     .append(name)
-                    .append(labels(random))
+                    .append(labels(random, pairs))
                     .append(' ')
                     .append(value)
                     .append(timestamp(random))
                     .append(eol);
-            if (name.equals("m") && !nonFinite) {
+            pairs.sort(null);
+            // A series (its label pairs as written, in any order) repeated on the page counts once: its first sample.
+            if (name.equals("m") && !nonFinite && series.add(String.join(",", pairs))) {
                 total += half / 2.0;
                 found = true;
             }
@@ -174,7 +189,8 @@ class PrometheusQueueParserHostileTest {
         };
     }
 
-    private static String labels(SplittableRandom random) {
+    /** A label set, its pairs as written added to {@code pairs}. */
+    private static String labels(SplittableRandom random, List<String> pairs) {
         if (random.nextInt(4) == 0) {
             return "";
         }
@@ -182,12 +198,14 @@ class PrometheusQueueParserHostileTest {
         StringBuilder labels = new StringBuilder("{");
         int count = random.nextInt(4);
         for (int i = 0; i < count; i++) {
-            labels.append(i == 0 ? "" : ",").append("l").append(i).append("=\"");
+            StringBuilder pair = new StringBuilder("l").append(i).append("=\"");
             int length = random.nextInt(6);
             for (int j = 0; j < length; j++) {
-                labels.append(pieces[random.nextInt(pieces.length)]);
+                pair.append(pieces[random.nextInt(pieces.length)]);
             }
-            labels.append('"');
+            pair.append('"');
+            pairs.add(pair.toString());
+            labels.append(i == 0 ? "" : ",").append(pair);
         }
         return labels.append(count > 0 && random.nextBoolean() ? ",}" : "}").toString();
     }
