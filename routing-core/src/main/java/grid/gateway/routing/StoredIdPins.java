@@ -20,24 +20,27 @@ import org.jspecify.annotations.Nullable;
 final class StoredIdPins {
     private StoredIdPins() {}
 
-    /** The cluster all of {@code ids} name, or why there is none. */
+    /**
+     * The cluster all of {@code ids} name, or why there is none: the first id no cluster stores answers for them all
+     * (an unknown id is the one 404, whatever else the request names), else two clusters conflict. The answer depends
+     * on which ids a request names, not on their order.
+     */
     static PinResult resolve(List<String> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
         if (ids.isEmpty()) {
             throw new IllegalArgumentException("no stored id to pin to");
         }
         @Nullable BackendCluster cluster = null;
+        boolean conflict = false;
         for (String id : ids) {
             PinResult one = resolveOne(id, grid, keyRing, codec);
             if (!(one instanceof PinResult.Pinned pinned)) {
                 return one;
             }
-            if (cluster != null && !cluster.id().equals(pinned.cluster().id())) {
-                return new PinResult.Conflict();
-            }
+            conflict |= cluster != null && !cluster.id().equals(pinned.cluster().id());
             cluster = pinned.cluster();
         }
         // Not reached with null: ids is not empty, and every id either returned or set cluster.
-        return new PinResult.Pinned(requireNonNull(cluster, "cluster"));
+        return conflict ? new PinResult.Conflict() : new PinResult.Pinned(requireNonNull(cluster, "cluster"));
     }
 
     private static PinResult resolveOne(String id, Grid grid, TagKeyRing keyRing, TagCodec codec) {

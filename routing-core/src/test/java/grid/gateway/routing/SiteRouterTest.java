@@ -252,6 +252,18 @@ class SiteRouterTest {
     }
 
     @Test
+    void pin_twoClustersAndAnUnknownId_notFound_inEveryOrder() {
+        String a = router.tag("resp_a", cluster("east-a"));
+        String b = router.tag("conv_b", cluster("west-a"));
+        String unknown = "resp_plainEngineId";
+        PinResult notFound = new PinResult.NotFound(PinResult.NotFoundReason.UNTAGGED);
+
+        assertThat(router.pin(List.of(unknown, a, b))).isEqualTo(notFound);
+        assertThat(router.pin(List.of(a, unknown, b))).isEqualTo(notFound);
+        assertThat(router.pin(List.of(a, b, unknown))).isEqualTo(notFound);
+    }
+
+    @Test
     void newConversation_staysOnLocalSiteWhileItAdmits() {
         queue("east", "east-a", 9);
         queue("east", "east-b", 8);
