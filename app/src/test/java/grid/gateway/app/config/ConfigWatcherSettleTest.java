@@ -2,6 +2,7 @@ package grid.gateway.app.config;
 
 import static grid.gateway.app.config.TestConfigs.KEY_ONE;
 import static grid.gateway.app.config.TestConfigs.KEY_TWO;
+import static grid.gateway.app.config.TestConfigs.MINIMAL;
 import static grid.gateway.app.config.TestConfigs.withGateway;
 import static grid.gateway.app.config.TestConfigs.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,15 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * applied half-written. Each poll is run by hand ({@code pollScheduled}, what the scheduled task runs): no test sleeps.
  */
 class ConfigWatcherSettleTest {
-    private static final String TWO_CLUSTERS = """
-            gateway:
-              site: east
-            sites:
-              - name: east
-                clusters:
-                  - name: east-a
-                    url: http://127.0.0.1:8001
-                    models: [demo-model]
+    /** {@link TestConfigs#MINIMAL}'s east-a with a queue depth, and a second cluster. */
+    private static final String TWO_CLUSTERS = MINIMAL + """
                     max_queue_depth: 64
                   - name: east-b
                     url: http://127.0.0.1:8002
