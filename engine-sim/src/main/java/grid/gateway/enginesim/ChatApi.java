@@ -38,7 +38,7 @@ final class ChatApi {
             if (stream) {
                 stream(exchange.stream(), run, head, usage);
             } else {
-                run.decode(run.pieces().size());
+                run.decodeAll();
                 JsonObject answer = completion(run, head);
                 // Done before the answer leaves, as an engine is: a scrape after the answer never counts it running.
                 run.close();
@@ -119,7 +119,7 @@ final class ChatApi {
         }
         events.data(first.addNull("prompt_token_ids").addNull("prompt_text").build());
         for (int i = 0; i < run.pieces().size(); i++) {
-            run.decode(1);
+            run.nextToken();
             boolean last = i == run.pieces().size() - 1;
             JsonObjectBuilder chunk = chunk(head, run.pieces().get(i), last ? finishReason(run) : null);
             if (usage.everyChunk()) {

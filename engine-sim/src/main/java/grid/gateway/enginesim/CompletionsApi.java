@@ -60,7 +60,7 @@ final class CompletionsApi {
         Usage total = new Usage(0, 0, 0);
         for (int i = 0; i < prompts.size(); i++) {
             try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
-                run.decode(run.pieces().size());
+                run.decodeAll();
                 choices.add(choice(i, run.text(), ChatApi.finishReason(run))
                         .addNull("token_ids")
                         .addNull("prompt_logprobs")
@@ -87,7 +87,7 @@ final class CompletionsApi {
             try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
                 events = events == null ? exchange.stream() : events;
                 for (int t = 0; t < run.pieces().size(); t++) {
-                    run.decode(1);
+                    run.nextToken();
                     boolean last = t == run.pieces().size() - 1;
                     JsonObjectBuilder choice = choice(i, run.pieces().get(t), last ? ChatApi.finishReason(run) : null)
                             .addNull("prompt_token_ids")

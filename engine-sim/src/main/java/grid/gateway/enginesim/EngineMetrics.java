@@ -22,17 +22,20 @@ import java.util.concurrent.atomic.LongAdder;
  * ({@link SimulatedEngine}), so calibration is tested against a known truth:
  *
  * <pre>
- *   vllm:prompt_tokens_total                  Σ prompt tokens (prefix_cache_queries_total: the same)
+ *   vllm:prompt_tokens_total                  Σ prompt tokens (prefix_cache_queries_total: one more a request,
+ *                                             as vLLM counts its lookups)
  *   vllm:prefix_cache_hits_total              Σ cached tokens (prompt_tokens_cached_total and
  *                                             prompt_tokens_by_source_total{source="local_cache_hit"}: the same)
  *   vllm:request_prefill_time_seconds         (prompt − cached) ÷ prefill rate, per request: the modeled prefill
- *   vllm:request_decode_time_seconds          output tokens ÷ decode rate
+ *   vllm:request_decode_time_seconds          (output tokens − 1) ÷ decode rate: the first token comes with the
+ *                                             prefill; vllm:inter_token_latency_seconds has one gap for each later
+ *                                             token and sums to it, as on vLLM's page
  *   vllm:request_inference_time_seconds       prefill + decode: the modeled time in a slot
  *   vllm:request_queue_time_seconds           the time the request waited for a slot (as it happened)
  *   vllm:time_to_first_token_seconds          queue + prefill;  vllm:e2e_request_latency_seconds: queue + inference
  *   vllm:cache_config_info                    block_size, num_gpu_blocks = the cache's blocks, num_cpu_blocks "None"
- *   vllm:kv_cache_usage_perc                  blocks held by running requests ÷ num_gpu_blocks (cached free blocks
- *                                             count as free, as in vLLM)
+ *   vllm:kv_cache_usage_perc                  blocks held by running requests ÷ (num_gpu_blocks − 1): vLLM keeps
+ *                                             one block back as its null block (cached free blocks count as free)
  * </pre>
  *
  * So Δ(prompt − hits) ÷ Δ prefill seconds is the prefill rate setting exactly. The histograms record a request
@@ -56,6 +59,7 @@ final class EngineMetrics {
     private final LongAdder cacheHits = new LongAdder();
     private final LongAdder stopped = new LongAdder();
     private final LongAdder truncated = new LongAdder();
+    private final LongAdder requests = new LongAdder();
     private final RequestHistograms histograms = new RequestHistograms();
 
     EngineMetrics(EngineSettings settings, EngineQueue queue, PrefixCache cache) {
@@ -89,6 +93,7 @@ final class EngineMetrics {
         promptTokens.add(usage.promptTokens());
         generationTokens.add(usage.outputTokens());
         cacheHits.add(usage.cachedTokens());
+        requests.increment();
         (served.truncated() ? truncated : stopped).increment();
     }
 
@@ -137,7 +142,8 @@ final class EngineMetrics {
         out.gauge("vllm:kv_cache_usage_perc", VllmHelp.KV_USAGE, kvUsage());
         double prompt = (double) promptTokens.sum();
         double hits = (double) cacheHits.sum();
-        out.counter("vllm:prefix_cache_queries", VllmHelp.CACHE_QUERIES, prompt);
+        // vLLM's lookups count one token more a request than its prompt (recorded: queries = prompt + requests).
+        out.counter("vllm:prefix_cache_queries", VllmHelp.CACHE_QUERIES, prompt + requests.sum());
         out.counter("vllm:prefix_cache_hits", VllmHelp.CACHE_HITS, hits);
         out.counter("vllm:external_prefix_cache_queries", VllmHelp.EXTERNAL_QUERIES, 0);
         out.counter("vllm:external_prefix_cache_hits", VllmHelp.EXTERNAL_HITS, 0);
@@ -159,7 +165,10 @@ final class EngineMetrics {
     }
 
     private double kvUsage() {
-        return cache.capacity() == 0 ? 0 : Math.min(1.0, (double) heldBlocks.get() / cache.capacity());
+        // Of the usable blocks: vLLM holds one back as its null block (recorded: 4 one-block requests of 8192 blocks
+        // show 4 / 8191).
+        int usable = Math.max(1, cache.capacity() - 1);
+        return cache.capacity() == 0 ? 0 : Math.min(1.0, (double) heldBlocks.get() / usable);
     }
 
     private Map<String, Double> successes() {

@@ -41,7 +41,7 @@ final class MessagesApi {
             if (JsonText.flag(body, "stream", false)) {
                 stream(exchange.stream(), run, id, model);
             } else {
-                run.decode(run.pieces().size());
+                run.decodeAll();
                 JsonObject answer = JsonText.object()
                         .add("id", id)
                         .add("type", "message")
@@ -91,7 +91,7 @@ final class MessagesApi {
                         .add("index", 0)
                         .build());
         for (String piece : run.pieces()) {
-            run.decode(1);
+            run.nextToken();
             events.event(
                     "content_block_delta",
                     typed("content_block_delta")

@@ -17,7 +17,7 @@ final class RequestHistograms {
      * @param usage its prompt, cached and output tokens
      * @param queued seconds it waited for a slot
      * @param prefill seconds computing its uncached prompt tokens
-     * @param decode seconds generating its output after the first token
+     * @param decode seconds generating its output after the first token (one decode step a token after the first)
      * @param truncated whether the output stopped at the request's limit
      * @param maxTokens the output limit the request ran with
      */
@@ -77,7 +77,8 @@ final class RequestHistograms {
     void observe(Served served) {
         Usage usage = served.usage();
         int output = usage.outputTokens();
-        double perToken = output > 0 ? served.decode() / output : 0;
+        // vLLM's decode time runs from the first token to the last: its gaps are the tokens after the first.
+        double perToken = output > 1 ? served.decode() / (output - 1) : 0;
         promptTokens.observe(usage.promptTokens());
         generationTokens.observe(output);
         // One step prefills the prompt and yields the first token; each further token is a step of one.

@@ -49,7 +49,7 @@ final class ResponseEvents {
                 "response.content_part.added",
                 part().add("part", ResponseDraft.outputText("", JsonValue.EMPTY_JSON_ARRAY)));
         for (String piece : run.pieces()) {
-            run.decode(1);
+            run.nextToken();
             send(
                     "response.output_text.delta",
                     JsonText.object()

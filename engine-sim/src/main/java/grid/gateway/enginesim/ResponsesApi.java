@@ -54,7 +54,7 @@ final class ResponsesApi {
                 new ResponseEvents(exchange.stream(), parts.ids().streamedItem(), itemId)
                         .write(run, resolved.draft(), message -> finish(resolved, run, message, store, false));
             } else {
-                run.decode(run.pieces().size());
+                run.decodeAll();
                 JsonObject message = ResponseDraft.message(itemId, "completed", Optional.of(run.text()));
                 JsonObject answer = finish(resolved, run, message, store, false);
                 // Done before the answer leaves, as an engine is: a scrape after the answer never counts it running.
@@ -137,7 +137,7 @@ final class ResponsesApi {
         responses.put(id, new StoredResponse(resolved.draft().pending("queued"), resolved.input(), resolved.context()));
         inFlight.background(id, () -> {
             try (Run run = parts.engine().start(resolved.prompt(), faults)) {
-                run.decode(run.pieces().size());
+                run.decodeAll();
                 finish(resolved, run, ResponseDraft.message(itemId, "completed", Optional.of(run.text())), true, true);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // cancelled, or the simulator closed

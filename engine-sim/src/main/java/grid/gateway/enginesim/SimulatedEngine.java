@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  *
  * <pre>
  *   time to first token ≈ queue wait + held first byte + (prompt tokens − cached tokens) / prefill rate
- *   then one output token every 1 / decode rate
+ *   then one output token every 1 / decode rate (the first comes with the prefill, as in vLLM: n tokens, n − 1 steps)
  * </pre>
  *
  * <p>The answer is deterministic filler: the words of the prompt's {@link Prompt#echo() echo text}, repeated to
@@ -63,7 +63,7 @@ final class SimulatedEngine {
                     usage,
                     queued,
                     prefill,
-                    length / settings.decodeTokensPerSecond(),
+                    (length - 1) / settings.decodeTokensPerSecond(),
                     truncated,
                     prompt.maxTokens().orElse(settings.maxModelLen() - blocks.tokens())));
             return new Run(
