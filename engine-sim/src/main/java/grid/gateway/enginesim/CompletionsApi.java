@@ -48,20 +48,27 @@ final class CompletionsApi {
         boolean stream = JsonText.flag(body, "stream", false);
         ChatApi.StreamUsage includeUsage = ChatApi.StreamUsage.of(body);
         ChatApi.Head head = new ChatApi.Head(parts.ids().completion(), parts.now(), model);
+        OptionalInt logprobs = CompletionLogprobs.requested(body);
         if (stream) {
-            stream(exchange, prompts, head, includeUsage);
+            stream(exchange, prompts, new Streamed(head, includeUsage, logprobs));
         } else {
-            plain(exchange, prompts, head);
+            plain(exchange, prompts, head, logprobs);
         }
     }
 
-    private void plain(Exchange exchange, List<Prompt> prompts, ChatApi.Head head) throws InterruptedException {
+    /** What every chunk of a stream repeats or reports. */
+    private record Streamed(ChatApi.Head head, ChatApi.StreamUsage usage, OptionalInt logprobs) {}
+
+    private void plain(Exchange exchange, List<Prompt> prompts, ChatApi.Head head, OptionalInt logprobs)
+            throws InterruptedException {
         JsonArrayBuilder choices = JsonText.array();
         Usage total = new Usage(0, 0, 0);
         for (int i = 0; i < prompts.size(); i++) {
             try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
                 run.decodeAll();
-                choices.add(choice(i, run.text(), ChatApi.finishReason(run))
+                choices.add(choice(i, run.text(), CompletionLogprobs.of(run.pieces(), 0, logprobs))
+                        .add("finish_reason", ChatApi.finishReason(run))
+                        .addNull("stop_reason")
                         .addNull("token_ids")
                         .addNull("prompt_logprobs")
                         .addNull("prompt_token_ids"));
@@ -79,19 +86,28 @@ final class CompletionsApi {
                         .build());
     }
 
-    private void stream(Exchange exchange, List<Prompt> prompts, ChatApi.Head head, ChatApi.StreamUsage usage)
-            throws InterruptedException {
+    private void stream(Exchange exchange, List<Prompt> prompts, Streamed streamed) throws InterruptedException {
+        ChatApi.Head head = streamed.head();
+        ChatApi.StreamUsage usage = streamed.usage();
         EventStream events = null;
         Usage total = new Usage(0, 0, 0);
         for (int i = 0; i < prompts.size(); i++) {
             try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
                 events = events == null ? exchange.stream() : events;
+                int offset = 0;
                 for (int t = 0; t < run.pieces().size(); t++) {
                     run.nextToken();
                     boolean last = t == run.pieces().size() - 1;
-                    JsonObjectBuilder choice = choice(i, run.pieces().get(t), last ? ChatApi.finishReason(run) : null)
-                            .addNull("prompt_token_ids")
-                            .addNull("token_ids");
+                    String piece = run.pieces().get(t);
+                    JsonObjectBuilder choice =
+                            choice(i, piece, CompletionLogprobs.of(List.of(piece), offset, streamed.logprobs()));
+                    offset += piece.codePointCount(0, piece.length());
+                    if (last) {
+                        choice.add("finish_reason", ChatApi.finishReason(run));
+                    } else {
+                        choice.addNull("finish_reason");
+                    }
+                    choice.addNull("stop_reason").addNull("prompt_token_ids").addNull("token_ids");
                     JsonObjectBuilder chunk = head.start("text_completion")
                             .add("choices", JsonText.array().add(choice));
                     if (usage.everyChunk()) {
@@ -115,16 +131,9 @@ final class CompletionsApi {
         events.end();
     }
 
-    /** A choice's leading fields; a plain answer adds {@code token_ids}, a chunk its own nulls. */
-    private static JsonObjectBuilder choice(int index, String text, @org.jspecify.annotations.Nullable String finish) {
-        JsonObjectBuilder choice =
-                JsonText.object().add("index", index).add("text", text).addNull("logprobs");
-        if (finish == null) {
-            choice.addNull("finish_reason");
-        } else {
-            choice.add("finish_reason", finish);
-        }
-        return choice.addNull("stop_reason");
+    /** A choice's leading fields: the caller adds {@code finish_reason}, {@code stop_reason} and the rest. */
+    private static JsonObjectBuilder choice(int index, String text, JsonValue logprobs) {
+        return JsonText.object().add("index", index).add("text", text).add("logprobs", logprobs);
     }
 
     /** The rendered prompts of {@code body}: one per string or token list; a 400 when there is none. */

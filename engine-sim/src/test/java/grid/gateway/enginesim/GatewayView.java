@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * <pre>
  *   status, Content-Type, whether the answer closes the connection, Allow, Server, Date's form, Vary,
  *         Cache-Control, Content-Length or Transfer-Encoding
- *   JSON: the top-level keys in order; the shape of every id the tagger may rewrite (id, previous_response_id, item_id,
+ *   JSON: the keys of every object in order (a top_logprobs map: how many entries); the shape of every id the tagger may rewrite (id, previous_response_id, item_id,
  *         conversation: hex runs become &lt;hexN&gt;); object, type, status, finish_reason, stop_reason; every usage
  *         object (its keys in order, each value's kind, cached_tokens as 0 or whole blocks); the error body (keys
  *         in order, type, param, numeric code, the message with hex runs as &lt;hexN&gt;; FastAPI's detail)
@@ -139,6 +139,15 @@ final class GatewayView {
 
     private void walk(String path, JsonValue value, Set<String> facts) {
         if (value instanceof JsonObject object) {
+            if (!path.isEmpty()) {
+                facts.add(path
+                        + (path.endsWith(".top_logprobs[]")
+                                ? " entries " + object.size()
+                                : " keys " + object.keySet()));
+            }
+            if (path.endsWith(".top_logprobs[]")) {
+                return; // a map from token text to its logprob: the text is the model's, the count is the request's
+            }
             object.forEach((key, member) -> member(path.isEmpty() ? key : path + "." + key, key, member, facts));
         } else if (value.getValueType() == JsonValue.ValueType.ARRAY) {
             value.asJsonArray().forEach(item -> walk(path + "[]", item, facts));
