@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http1.Http1Config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -59,6 +60,8 @@ public final class EngineSimulator implements AutoCloseable {
         this.server = builder.host(settings.host())
                 .port(settings.port())
                 .connectionOptions(o -> o.tcpNoDelay(true))
+                // uvicorn keeps an HTTP/1.1 connection without saying so: no "Connection: keep-alive" field.
+                .addProtocol(Http1Config.builder().sendKeepAliveHeader(false).build())
                 .featuresDiscoverServices(false)
                 .routing(r -> r.any(routes::handle))
                 .build()

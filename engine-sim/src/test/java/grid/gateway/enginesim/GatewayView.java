@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * same to the gateway, whatever the generated text, the token counts or the random ids:
  *
  * <pre>
- *   status, Content-Type, whether the answer closes the connection, Allow, Server, Date's form, Vary,
+ *   status, Content-Type, whether the answer closes the connection (and its Connection field, if any), Allow, Server, Date's form, Vary,
  *         Cache-Control, Content-Length or Transfer-Encoding
  *   JSON: the keys of every object in order (a top_logprobs map: how many entries); the shape of every id the tagger may rewrite (id, previous_response_id, item_id,
  *         conversation: hex runs become &lt;hexN&gt;); object, type, status, finish_reason, stop_reason; every usage
@@ -55,6 +55,8 @@ final class GatewayView {
                 .map(c -> c.toLowerCase(Locale.ROOT).contains("close"))
                 .orElse(false);
         facts.add(closes ? "connection closed after the answer" : "connection kept");
+        // HTTP/1.1 keeps a connection by default: uvicorn says so with no Connection field at all.
+        facts.add("connection field " + header.apply("connection").orElse("absent"));
         header.apply("allow").ifPresent(allow -> facts.add("allow " + allow));
         facts.add("server " + header.apply("server").orElse("absent"));
         facts.add("date "
