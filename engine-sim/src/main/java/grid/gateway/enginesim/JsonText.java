@@ -11,6 +11,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Map;
@@ -80,15 +81,17 @@ final class JsonText {
         JsonValue value;
         try (JsonParser parser = PROVIDER.createParser(new StringReader(body))) {
             if (!parser.hasNext()) {
-                throw RequestRejected.badRequest("JSON decode error: Expecting value");
+                throw decodeError(0, "Expecting value");
             }
             parser.next();
             value = parser.getValue();
             if (extraData(parser)) {
-                throw RequestRejected.badRequest("JSON decode error: Extra data");
+                throw decodeError(parser.getLocation().getStreamOffset(), "Extra data");
             }
+        } catch (JsonParsingException e) {
+            throw decodeError(e.getLocation().getStreamOffset(), "Expecting value");
         } catch (JsonException | IllegalStateException | NoSuchElementException e) {
-            throw RequestRejected.badRequest("JSON decode error: " + e.getMessage());
+            throw decodeError(0, "Expecting value");
         } catch (RequestRejected e) {
             throw e;
         } catch (RuntimeException tooDeep) { // parsson's nesting limit is a plain RuntimeException
@@ -97,7 +100,31 @@ final class JsonText {
         if (value instanceof JsonObject object) {
             return object;
         }
-        throw RequestRejected.badRequest("JSON decode error: expected an object");
+        throw RequestRejected.validation(
+                "model_attributes_type",
+                "'body',",
+                "Input should be a valid dictionary or object to extract fields from",
+                PythonRepr.of(value),
+                Optional.empty());
+    }
+
+    /**
+     * FastAPI's validation error for text Python's JSON decoder refuses at {@code offset}, with the decoder's words
+     * (the simulator tells only "Extra data" from "Expecting value").
+     */
+    private static RequestRejected decodeError(long offset, String error) {
+        return RequestRejected.validation(
+                "json_invalid", "'body', " + Math.max(0, offset), "JSON decode error", "{}", Optional.of(error));
+    }
+
+    /** FastAPI's validation error for field {@code key} of the wrong type: pydantic's {@code type} and words. */
+    private static RequestRejected wrongType(String key, String type, String kind, JsonValue value) {
+        return RequestRejected.validation(
+                type,
+                "'body', '" + key + "'",
+                "Input should be a valid " + kind,
+                PythonRepr.of(value),
+                Optional.empty());
     }
 
     /** Whether anything but white space follows the value {@code parser} read (what Python calls extra data). */
@@ -118,7 +145,7 @@ final class JsonText {
         if (value instanceof JsonString string) {
             return Optional.of(string.getString());
         }
-        throw RequestRejected.badRequest(key + ": Input should be a valid string", key);
+        throw wrongType(key, "string_type", "string", value);
     }
 
     /** An integer field; absent or null is empty, another type is a 400. */
@@ -130,7 +157,7 @@ final class JsonText {
         if (value instanceof JsonNumber number && number.isIntegral()) {
             return OptionalInt.of(number.intValue());
         }
-        throw RequestRejected.badRequest(key + ": Input should be a valid integer", key);
+        throw wrongType(key, "int_type", "integer", value);
     }
 
     /** A boolean field; absent or null is {@code otherwise}, another type is a 400. */
@@ -142,7 +169,7 @@ final class JsonText {
         if (value == JsonValue.TRUE || value == JsonValue.FALSE) {
             return value == JsonValue.TRUE;
         }
-        throw RequestRejected.badRequest(key + ": Input should be a valid boolean", key);
+        throw wrongType(key, "bool_type", "boolean", value);
     }
 
     /** An object field; absent or null is empty, another type is a 400. */
@@ -163,7 +190,7 @@ final class JsonText {
         if (type.isInstance(value)) {
             return Optional.of(type.cast(value));
         }
-        throw RequestRejected.badRequest(key + ": Input should be a valid " + kind, key);
+        throw wrongType(key, kind.equals("list") ? "list_type" : "dict_type", kind, value);
     }
 
     /**

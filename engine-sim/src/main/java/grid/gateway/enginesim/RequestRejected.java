@@ -69,9 +69,22 @@ final class RequestRejected extends RuntimeException {
      * raised it is added where the path is known ({@link #messageAt}).
      */
     static RequestRejected missing(String field, JsonObject body) {
-        String error = "{'type': 'missing', 'loc': ('body', '" + field + "'), 'msg': 'Field required', 'input': "
-                + PythonRepr.of(body) + "}";
-        return new RequestRejected(error);
+        return validation(
+                "missing", "'body', '" + field + "'", "Field required", PythonRepr.of(body), Optional.empty());
+    }
+
+    /**
+     * vLLM's answer to any body FastAPI's request validation refuses (a field missing or of the wrong type, a body
+     * that is not an object, text that is not JSON): one pydantic error, {@code {'type', 'loc', 'msg', 'input'}} and
+     * for a JSON decode error its {@code ctx}, written as Python writes it; answered as {@link #missing} is.
+     *
+     * @param loc the location inside {@code ('body', …)}: {@code 'body', 'model'}, {@code 'body', 12} or {@code 'body',}
+     * @param input the refused input as Python writes it
+     * @param ctxError the {@code ctx} error of a JSON decode error
+     */
+    static RequestRejected validation(String type, String loc, String msg, String input, Optional<String> ctxError) {
+        return new RequestRejected("{'type': '" + type + "', 'loc': (" + loc + "), 'msg': '" + msg + "', 'input': "
+                + input + ctxError.map(e -> ", 'ctx': {'error': '" + e + "'}").orElse("") + "}");
     }
 
     /** A 400 typed {@code invalid_request_error}, as vLLM types its Responses refusals; the connection stays open. */

@@ -114,7 +114,7 @@ class MessagesApiTest {
         JsonObject body = SimHttp.json(response);
         assertThat(body.getString("type")).isEqualTo("error");
         assertThat(body.getJsonObject("error").getString("type")).isEqualTo("invalid_request_error");
-        assertThat(body.getJsonObject("error").getString("message")).startsWith("JSON decode error");
+        assertThat(body.getJsonObject("error").getString("message")).contains("'msg': 'JSON decode error'");
     }
 
     @Test
