@@ -1,5 +1,7 @@
 package grid.gateway.enginesim;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -32,11 +34,13 @@ final class EngineQueue {
     }
 
     /**
-     * Waits for a slot in arrival order and takes it; close the result to give it back.
+     * Waits for a slot in arrival order and takes it; close the result to give it back. {@code taken} runs as the
+     * slot is taken, before anyone can see it running (what a running request holds is counted with it).
      *
      * @throws InterruptedException if interrupted while waiting; the request then leaves the line
      */
-    Slot admit() throws InterruptedException {
+    Slot admit(Runnable taken) throws InterruptedException {
+        requireNonNull(taken, "taken");
         Object place = new Object();
         lock.lock();
         try {
@@ -52,12 +56,18 @@ final class EngineQueue {
                 throw e;
             }
             line.removeFirst();
+            taken.run();
             running++;
             changed.signalAll();
             return new Slot();
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Waits for a slot and takes it ({@link #admit(Runnable)} with nothing to run). */
+    Slot admit() throws InterruptedException {
+        return admit(() -> {});
     }
 
     /** Requests holding a slot. */

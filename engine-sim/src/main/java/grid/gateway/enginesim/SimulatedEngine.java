@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The simulated engine behind every API: a request is validated against the context length, waits for a slot, sits
@@ -48,10 +49,13 @@ final class SimulatedEngine {
         PromptBlocks blocks = PromptBlocks.of(prompt.text(), prompt.model(), prompt.salt(), settings.blockSize());
         validate(blocks.tokens(), prompt.maxTokens());
         long arrived = System.nanoTime();
-        EngineQueue.Slot slot = queue.admit();
-        double queued = (System.nanoTime() - arrived) / 1e9;
         int length = answerLength(prompt.maxTokens());
-        Runnable held = metrics.hold(ceilDiv(blocks.tokens() + length, settings.blockSize()));
+        AtomicReference<Runnable> holding = new AtomicReference<>();
+        // The blocks are held as the slot is taken: a scrape that sees the request running sees its blocks too.
+        EngineQueue.Slot slot =
+                queue.admit(() -> holding.set(metrics.hold(ceilDiv(blocks.tokens() + length, settings.blockSize()))));
+        double queued = (System.nanoTime() - arrived) / 1e9;
+        Runnable held = holding.get();
         try {
             faults.holdFirstByte(settings.pacer());
             int cached = cache.admit(blocks);
