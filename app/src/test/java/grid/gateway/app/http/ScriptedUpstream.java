@@ -158,9 +158,11 @@ final class ScriptedUpstream implements AutoCloseable {
          */
         boolean awaitPeerClose(long millis) throws IOException {
             socket.setSoTimeout((int) millis);
+            byte[] drained = new byte[64 * 1024];
             try {
-                while (in.read() >= 0) {
-                    // A pipelined byte would be a protocol error of the gateway; keep reading for the close.
+                while (in.read(drained) >= 0) {
+                    // Body bytes left unread, or a pipelined byte (a protocol error of the gateway): keep reading for
+                    // the close, a buffer at a time (megabytes read a byte per call took seconds on a busy machine).
                 }
             } catch (java.net.SocketTimeoutException timeout) {
                 return false;
