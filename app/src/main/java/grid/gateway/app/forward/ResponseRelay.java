@@ -34,8 +34,10 @@ import org.jspecify.annotations.Nullable;
  * generating (docs/design.md §H4). An upstream that breaks mid-answer makes this throw a
  * {@link CloseConnectionException}, so the client's connection is closed rather than ended cleanly (no terminating
  * chunk, never a shortened body that looks complete), with one debug line and no stack trace. An upstream
- * that breaks, or stays silent past the idle timeout, before its first body byte has sent nothing to the client yet:
- * the result says so and the caller answers 502 or 504 instead.
+ * that breaks, or stays silent past the idle timeout, before its first body byte, or while the writer holds every byte
+ * read so far (a tagged stream's first event), has sent nothing to the client yet, not even its status (the response
+ * is opened at the first body byte written: {@link ClientStream}): the result says so and the caller answers 502 or
+ * 504 instead.
  *
  * <p>The engine's {@code X-Request-Id} is never copied: the id the gateway chose for the request (the client's when
  * well-formed) is the one the client and the access log see.
@@ -127,16 +129,19 @@ public final class ResponseRelay {
             answer.cut();
             return failedBeforeBody(answer);
         }
-        copyHeaders(answer, response, tagged);
+        ClientStream client =
+                new ClientStream(response, plan.watch(), answer.alarm(), () -> copyHeaders(answer, response, tagged));
         try {
             plan.firstBytes().run();
-            return relayRead(answer, response, plan, reader, read);
-        } catch (IOException e) {
+            return relayRead(answer, client, plan, reader, read);
+        } catch (IOException | RuntimeException e) {
             answer.cut();
-            throw new UncheckedIOException(e);
-        } catch (RuntimeException e) {
-            answer.cut();
-            throw e;
+            if (answer.broke() && !client.opened()) {
+                // The engine broke its answer while the writer held all of it read so far (a tagged stream's first
+                // event, held to be tagged whole): nothing went to the client, which gets the gateway's 502 or 504.
+                return failedBeforeBody(answer);
+            }
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
         }
     }
 
@@ -186,7 +191,7 @@ public final class ResponseRelay {
 
     /** Relays the rest of a body whose first bytes are in hand, by its kind. */
     private static RelayResult relayRead(
-            UpstreamAnswer answer, ServerResponse response, RelayPlan plan, UpstreamReader reader, Read read)
+            UpstreamAnswer answer, ClientStream client, RelayPlan plan, UpstreamReader reader, Read read)
             throws IOException {
         int status = answer.status();
         IdleAlarm alarm = answer.alarm();
@@ -196,27 +201,25 @@ public final class ResponseRelay {
             byte[] body = Arrays.copyOf(held.bytes(), held.size());
             held.letGo();
             plan.memory().hold(body.length); // the copy sent; a tagged one is counted once made
-            return jsonTagged(status, body, response, plan, alarm);
+            return jsonTagged(status, body, client.headers(), plan, alarm);
         }
         if (held != null) {
             // Longer than is held: tagged as it streams, chunked (its length changes), starting with what is held.
-            OutputStream out = stream(response, plan.watch(), alarm);
             plan.memory().hold(JSON_TAGGING);
-            EventWriter writer = plan.rewrite().json(out);
+            EventWriter writer = plan.rewrite().json(client);
             BodyTail tail = plan.tail(false);
             tail.append(held.bytes(), 0, held.size());
             writer.accept(held.bytes(), 0, held.size());
             writer.handOnHeld(); // held up to an idle timeout: an id value kept of it goes, tagged as far as it came
             held.letGo(); // handed on: a stream read for minutes holds its copy buffer and tail only
-            return copy(answer, reader, out, writer, new Copy(0, tail));
+            return copy(answer, reader, client, writer, new Copy(0, tail));
         }
         if (!read.taggedEvents() && reader.holdsWhole(read.first())) {
-            return whole(answer, reader, response, plan, alarm);
+            return whole(answer, reader, client.headers(), plan, alarm);
         }
-        OutputStream out = stream(response, plan.watch(), alarm);
-        EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(out, plan.memory());
+        EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(client, plan.memory());
         BodyTail tail = plan.tail(read.events());
-        return copy(answer, reader, out, events, new Copy(read.first(), tail));
+        return copy(answer, reader, client, events, new Copy(read.first(), tail));
     }
 
     /** Why an answer that gave the client nothing yet failed: a silence past the idle timeout, else a fault. */
@@ -330,12 +333,6 @@ public final class ResponseRelay {
             throw e;
         }
         watch.sentWhole(body == null ? 0 : body.length);
-    }
-
-    /** The response's output stream, each write under the send timeout; {@code watch} counts what goes through. */
-    private static OutputStream stream(ServerResponse response, RelayWatch watch, IdleAlarm alarm) {
-        watch.streaming(response);
-        return new DeadlineOutputStream(response.outputStream(), alarm);
     }
 
     /** Where a copy starts: {@code first} bytes already in the reader's buffer, and the body's tail so far. */

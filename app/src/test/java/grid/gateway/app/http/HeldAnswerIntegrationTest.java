@@ -172,6 +172,23 @@ class HeldAnswerIntegrationTest {
         }
     }
 
+    @Test
+    void taggedStreamSilentInsideItsFirstEvent_504InTheApiShape_notAConnectionClosedWithoutAStatus() throws Exception {
+        // The first event is held to be tagged whole; the engine then says nothing more: nothing of the answer went
+        // to the client, so the idle timeout is the gateway's 504, as for a silence before the first body byte.
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD
+                    + UpstreamFaultsIntegrationTest.chunk("event: response.created\ndata: {\"type\""));
+            e.awaitPeerClose(10_000);
+        };
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(504);
+            assertThat(answer.body()).startsWith("{\"error\":").doesNotContain("response.created");
+        }
+    }
+
     /** One byte of {@code text} at a time, a tenth of the idle timeout apart, until the client has what it waits for. */
     /**
      * Reads the start of the id's tag (it may come in a chunk of its own), lets the engine end the id, then reads the

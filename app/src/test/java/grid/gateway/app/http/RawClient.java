@@ -33,10 +33,61 @@ final class RawClient implements AutoCloseable {
     private final OutputStream out;
 
     RawClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port), 0);
+    }
+
+    private RawClient(Socket socket, long pauseNanos) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(20_000);
-        in = socket.getInputStream();
+        InputStream raw = socket.getInputStream();
+        in = pauseNanos == 0 ? raw : new PausingStream(raw, socket.getReceiveBufferSize(), pauseNanos);
         out = socket.getOutputStream();
+    }
+
+    /**
+     * A slow reader: a receive buffer of {@code receiveBuffer} bytes (set before it connects, so the window stays
+     * small), and a pause of {@code pauseNanos} after each buffer's worth it reads, so the gateway's writes to it block.
+     */
+    static RawClient slow(int port, int receiveBuffer, long pauseNanos) throws IOException {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(receiveBuffer);
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+        return new RawClient(socket, pauseNanos);
+    }
+
+    /** Pauses after each {@code every} bytes read. */
+    private static final class PausingStream extends java.io.FilterInputStream {
+        private final int every;
+        private final long pauseNanos;
+        private int sincePause;
+
+        PausingStream(InputStream in, int every, long pauseNanos) {
+            super(in);
+            this.every = Math.max(1, every);
+            this.pauseNanos = pauseNanos;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            counted(1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, Math.min(len, every));
+            counted(Math.max(n, 0));
+            return n;
+        }
+
+        private void counted(int n) {
+            sincePause += n;
+            if (sincePause >= every) {
+                sincePause = 0;
+                java.util.concurrent.locks.LockSupport.parkNanos(pauseNanos);
+            }
+        }
     }
 
     /** Sends {@code text} as ISO-8859-1 bytes. */

@@ -1,0 +1,23 @@
+package grid.gateway.app.http;
+
+/**
+ * {@link UpstreamAnswersPathsPropertyTest} with the engine behind TLS: the same generated answers read from TLS
+ * records, an answer ending with the connection ended by the engine's close_notify, a reset under TLS. Fewer trials:
+ * each new connection costs a handshake.
+ */
+class UpstreamAnswersPathsOverTlsPropertyTest extends UpstreamAnswersPathsPropertyTest {
+    @Override
+    EngineTransport transport() {
+        return EngineTransport.tls(dir);
+    }
+
+    @Override
+    int trialCount() {
+        return 150;
+    }
+
+    @Override
+    boolean resendsSeen() {
+        return false;
+    }
+}

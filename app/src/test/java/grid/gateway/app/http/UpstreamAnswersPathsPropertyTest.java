@@ -1,0 +1,231 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.http.GeneratedAnswers.Answer;
+import grid.gateway.app.http.GeneratedAnswers.Effect;
+import grid.gateway.routing.testing.SeededTrials;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One request, one answer, on every upstream connection, over generated engine answers on every way the gateway
+ * forwards and relays ({@link ApiPath}: the untagged POST, the tagged POSTs held whole or tagged as they stream or
+ * event by event, the bodiless GET and DELETE of a stored object) and with odd heads ({@link HeadOddities}: status
+ * lines, folded, control and obs-text bytes, repeated and odd framing fields, huge heads, HTTP/1.0, bad trailers), on
+ * real sockets, plain here and over TLS in a subclass. Each client gets its own answer (its ids tagged), the gateway's
+ * 502, its own answer cut short, or, when its reused connection held no answer to it, its own answer to the request
+ * sent again; never a byte of another request's answer or of what an engine wrote after one, never a stack trace in
+ * the log. {@link UpstreamAnswersPropertyTest} walks the untagged POST's framings and cuts at more length.
+ */
+class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
+    private static final Pattern NONCE = Pattern.compile("zq[0-9]+zq");
+    private static final Pattern REQUEST_ID = Pattern.compile("(?im)^X-Request-Id: *(\\S+)");
+
+    private final Map<String, Trial> trials = new ConcurrentHashMap<>();
+    /** How many times the engine was asked each nonce's request. */
+    private final Map<String, AtomicInteger> plays = new ConcurrentHashMap<>();
+    /** The request id of the last request each engine connection carried. */
+    private final Map<Socket, String> lastIdOn = new ConcurrentHashMap<>();
+
+    private final AtomicInteger nonces = new AtomicInteger();
+    /** How the checked answers went, by path and outcome. */
+    private final Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+
+    private final List<LogRecord> traced = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            if (record.getLevel().intValue() >= Level.INFO.intValue()
+                    && UpstreamAnswerLabelsIntegrationTest.readingAnEnginesAnswer(record.getThrown())) {
+                traced.add(record);
+            }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    };
+
+    /** A slow client's receive buffer, and its pause after each read of it: the relay writes into a full buffer. */
+    private static final int SLOW_BUFFER = 16 * 1024;
+
+    private static final long SLOW_PAUSE = 500_000;
+
+    /** Trials of one run: each a new client connection and one request. */
+    int trialCount() {
+        return 500;
+    }
+
+    /** Whether the run is long enough to meet a reused connection that holds no answer to its request. */
+    boolean resendsSeen() {
+        return true;
+    }
+
+    @BeforeEach
+    void scriptTheEngine() {
+        Logger.getLogger("").addHandler(capture);
+        engine.script = e -> {
+            Matcher id = REQUEST_ID.matcher(e.head);
+            String earlier = id.find() ? lastIdOn.put(e.socket, id.group(1)) : lastIdOn.remove(e.socket);
+            Matcher nonce = NONCE.matcher(e.head + new String(e.body, StandardCharsets.UTF_8));
+            Trial trial = nonce.find() ? trials.get(nonce.group()) : null;
+            int play = trial == null
+                    ? 0
+                    : plays.computeIfAbsent(trial.nonce(), n -> new AtomicInteger())
+                            .incrementAndGet();
+            if (play == 1) {
+                trial.answer().play(e, earlier);
+            } else if (play == 2) {
+                // The request sent again (its reused connection held no answer to it), on a new connection.
+                trial.again().play(e, earlier);
+            } else {
+                e.write(GeneratedAnswers.clean("{\"who\":\"nobody\"}"));
+            }
+        };
+    }
+
+    @AfterEach
+    void noStackTraces() {
+        Logger.getLogger("").removeHandler(capture);
+        assertThat(traced)
+                .as("log records with a stack trace from reading an engine's answer")
+                .extracting(r -> r.getLevel() + " " + r.getLoggerName() + ": " + r.getMessage() + " / " + r.getThrown())
+                .isEmpty();
+    }
+
+    /**
+     * One request: its nonce, its path, the engine's answer, the answer to it sent again, and whether its client reads
+     * slowly.
+     */
+    record Trial(String nonce, ApiPath path, Answer answer, Answer again, boolean slow) {
+        @Override
+        public String toString() {
+            return nonce + " " + path + (slow ? " read slowly " : " ") + answer + "; sent again: " + again;
+        }
+    }
+
+    @Test
+    void generatedAnswersOnEveryPath_eachClientGetsItsOwnAnswerOrAnError_nothingReachesTheNextRequest() {
+        ApiPath[] paths = ApiPath.values();
+        SeededTrials.forAll(
+                20_261_207L,
+                trialCount(),
+                random -> {
+                    String nonce = "zq" + nonces.incrementAndGet() + "zq";
+                    ApiPath path = paths[random.nextInt(paths.length)];
+                    Answer answer = GeneratedAnswers.generate(random, path, nonce);
+                    Answer again = GeneratedAnswers.generate(random, path, nonce);
+                    Trial trial = new Trial(nonce, path, answer, again, random.nextInt(8) == 0);
+                    trials.put(nonce, trial);
+                    return trial;
+                },
+                this::check);
+        // Every path met every kind of outcome; connections were reused.
+        Map<String, Integer> counted = new TreeMap<>();
+        outcomes.forEach((k, v) -> counted.put(k, v.get()));
+        for (ApiPath path : paths) {
+            assertThat(counted.keySet()).as("outcomes %s", counted).contains(path + " exact", path + " error");
+        }
+        // A tagged JSON answer is cut short only when longer than is held whole; the others are.
+        assertThat(counted.keySet())
+                .as("outcomes %s", counted)
+                .contains("CHAT cut short", "RESPONSES_STREAMED cut short")
+                .containsAnyOf("RESPONSES cut short", "CONVERSATIONS cut short", "GET_RESPONSE cut short");
+        if (resendsSeen()) {
+            assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" sent again"));
+        }
+        assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" read slowly"));
+        // One request in twenty or more went on a reused connection (most answers here close theirs).
+        assertThat(engine.requests().size() - engine.connections()).isGreaterThan(trialCount() / 20);
+        // Every answer's memory was given back, whatever became of it.
+        GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+        assertThat(gateway.metric("grid_inflight_body_bytes", "")).isZero();
+    }
+
+    private void count(Trial trial, String outcome) {
+        outcomes.computeIfAbsent(trial.path() + " " + outcome, o -> new AtomicInteger())
+                .incrementAndGet();
+    }
+
+    private void check(Trial trial) {
+        RawClient.Answer got;
+        try (RawClient client = trial.slow()
+                ? RawClient.slow(gateway.server.port(), SLOW_BUFFER, SLOW_PAUSE)
+                : new RawClient(gateway.server.port())) {
+            client.send(trial.path().request(trial.nonce()));
+            got = client.read();
+        } catch (IOException e) {
+            throw new AssertionError("the client's connection failed before an answer", e);
+        }
+        String body = trial.path().tagged() ? ApiPath.untagged(got.body()) : got.body();
+        assertThat(body).doesNotContain(GeneratedAnswers.INJECTED);
+        Matcher nonces = NONCE.matcher(body);
+        while (nonces.find()) {
+            assertThat(nonces.group()).as("a nonce in %s", got).isEqualTo(trial.nonce());
+        }
+        int asked = plays.get(trial.nonce()).get();
+        assertThat(asked).as("times the engine was asked").isBetween(1, 2);
+        if (asked == 2) {
+            assertThat(GeneratedAnswers.resendable(trial.answer()))
+                    .as("sent again after an answer that began")
+                    .isTrue();
+            count(trial, "sent again");
+        }
+        count(trial, judge(got, body, asked == 1 ? trial.answer() : trial.again()));
+        if (trial.slow()) {
+            count(trial, "read slowly");
+        }
+    }
+
+    /** Whether {@code got} (its body {@code body}, ids untagged) is what {@code e} may give; its outcome. */
+    private static String judge(RawClient.Answer got, String body, Answer e) {
+        boolean gatewayError = got.status() == 502 && got.body().contains("bad_gateway");
+        if (e.effect() == Effect.NOT_THIS
+                || (e.cut() >= 0 && e.cut() < e.finalHeadEnd())
+                || e.effect() == Effect.REFUSED) {
+            // No answer (what cannot begin a status line, cut before the final head was whole), or one the gateway
+            // cannot relay: the gateway's 502.
+            assertThat(gatewayError).as("502 for %s", got).isTrue();
+            return "error";
+        }
+        if (e.bodyless()) {
+            assertThat(got.status()).isEqualTo(e.status());
+            assertThat(got.body()).isEmpty();
+            return "exact";
+        }
+        if (e.cut() < 0 && e.effect() == Effect.RELAYED) {
+            assertThat(got.status()).as("%s", got).isEqualTo(e.status());
+            assertThat(got.complete()).as("%s", got).isTrue();
+            assertThat(body).isEqualTo(e.body());
+            return "exact";
+        }
+        // Cut in the body, or its trailers refused: the gateway's 502 (nothing had gone out), or the status and a
+        // prefix of the body, cut short unless the body ends with the connection anyway.
+        boolean prefix = got.status() == e.status()
+                && e.body().startsWith(body)
+                && (!got.complete() || (e.untilClose() && e.effect() == Effect.RELAYED));
+        assertThat(gatewayError || prefix).as("%s", got).isTrue();
+        return gatewayError ? "error" : "cut short";
+    }
+}
