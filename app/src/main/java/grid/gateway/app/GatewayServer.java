@@ -3,8 +3,8 @@ package grid.gateway.app;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.config.ConfigWatcher;
+import grid.gateway.app.config.GatewayConfig;
 import grid.gateway.app.config.GatewaySnapshot;
-import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.config.ReloadListener;
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.forward.ResponseRelay;
@@ -25,6 +25,7 @@ import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.Readiness;
 import grid.gateway.app.sharing.RedisSharing;
 import grid.gateway.app.tls.GatewayTls;
+import grid.gateway.app.tls.Undo;
 import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.RoutingParts;
 import grid.gateway.routing.SiteRouter;
@@ -38,7 +39,6 @@ import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -46,6 +46,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -200,17 +201,9 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer start(Path configFile, GatewayRuntime runtime) {
         AtomicReference<GatewayServer> self = new AtomicReference<>();
-        ReloadListener listener = new ReloadListener() {
-            @Override
-            public void applied() {
-                self.get().metrics.reloadApplied();
-            }
-
-            @Override
-            public void refused(List<String> problems) {
-                self.get().metrics.reloadRefused();
-            }
-        };
+        ReloadListener listener = ReloadListener.of(
+                () -> self.get().metrics.reloadApplied(),
+                () -> self.get().metrics.reloadRefused());
         ConfigWatcher watcher = new ConfigWatcher(configFile, s -> self.get().apply(s), listener);
         GatewayServer server = new GatewayServer(watcher.current(), runtime);
         self.set(server);
@@ -220,19 +213,31 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Applies a new snapshot. Listener ports, the header timeout, the shutdown grace, and the upstream and tracing
-     * settings read at start stay as they were; changed TLS files apply to new connections ({@link GatewayTls#apply}).
+     * Applies a new snapshot, all or nothing: when a step fails (even with an Error), the steps before it are switched
+     * back and the failure thrown, so the config in force keeps serving whole (TLS, grid, window, cluster meters); the
+     * router, which forgets what it learnt of clusters left out, is last. Keys read at start keep their values.
      */
     public void apply(GatewaySnapshot next) {
-        tls.apply(next.config().tls(), server, admin);
+        GatewaySnapshot before = snapshot.get();
+        Runnable tlsBack = tls.apply(next.config().tls(), server, admin);
+        try {
+            switchTo(next);
+        } catch (RuntimeException | Error e) {
+            Undo.after(e, () -> switchTo(before), tlsBack);
+            throw e;
+        }
+    }
+
+    private void switchTo(GatewaySnapshot next) {
+        GatewayConfig config = next.config();
+        window.reconfigure(config.load().window());
         snapshot.set(next);
-        router.reconfigure(
-                next.config().grid(),
-                next.config().prefixAffinity(),
-                next.keyRing(),
-                next.config().load().rules());
-        window.reconfigure(next.config().load().window());
         metrics.syncClusters();
+        router.reconfigure(
+                config.grid(),
+                config.prefixAffinity(),
+                next.keyRing(),
+                config.load().rules());
     }
 
     /** The upstream forwarder: leftovers it finds and its idle connections' memory go to the metrics. */
@@ -245,13 +250,10 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The queue scraper: https metrics URLs are scraped with their cluster's TLS; pod censuses go to the metrics. */
     private QueueScraper scraper(MonotonicClock clock) {
-        return new QueueScraper(() -> snapshot.get().config().grid(), this::loadSettings, router, clock, scheduler)
+        Supplier<GatewayConfig> config = () -> snapshot.get().config();
+        return new QueueScraper(() -> config.get().grid(), () -> config.get().load(), router, clock, scheduler)
                 .tls(tls::forCluster)
                 .events(metrics);
-    }
-
-    private LoadSettings loadSettings() {
-        return snapshot.get().config().load();
     }
 
     /** The router, for the gauges (prices, missing series): read once the admin listener serves, after it is built. */

@@ -64,17 +64,24 @@ public final class Main {
         QueuedLogHandler.replaceConsole(System.err);
         UncaughtLogged.install();
         JsonLogFormatter.installIf(String.valueOf(System.getenv("GRID_GATEWAY_LOG_FORMAT")));
+        // Registered before the start: a SIGTERM while the gateway starts waits for it, then drains it.
+        ShutdownOnSignal onSignal = new ShutdownOnSignal(Main::shutdown, ShutdownOnSignal.START_WAIT);
+        Runtime.getRuntime().addShutdownHook(new Thread(onSignal, "grid-gateway-shutdown"));
         GatewayServer server;
         try {
             server = GatewayServer.start(serve.get(), GatewayRuntime.production(System.getenv()));
         } catch (ConfigException invalid) {
+            onSignal.notStarted();
             invalid.problems().forEach(System.err::println);
             System.exit(2);
             return;
+        } catch (RuntimeException | Error failed) {
+            onSignal.notStarted();
+            throw failed;
         }
+        onSignal.started(server);
         say("grid-gateway listening port=" + server.port());
         say("grid-gateway admin port=" + server.adminPort());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(server), "grid-gateway-shutdown"));
         new CountDownLatch(1).await();
     }
 

@@ -12,6 +12,21 @@ public interface ReloadListener {
     /** A listener that does nothing. */
     ReloadListener NONE = new ReloadListener() {};
 
+    /** A listener that runs {@code applied} for each applied reload and {@code refused} for each refused one. */
+    static ReloadListener of(Runnable applied, Runnable refused) {
+        return new ReloadListener() {
+            @Override
+            public void applied() {
+                applied.run();
+            }
+
+            @Override
+            public void refused(List<String> problems) {
+                refused.run();
+            }
+        };
+    }
+
     /** A changed config (or tag key file) was valid and is in force. */
     default void applied() {}
 

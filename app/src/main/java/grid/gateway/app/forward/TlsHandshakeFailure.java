@@ -22,6 +22,8 @@ import javax.net.ssl.SSLHandshakeException;
 final class TlsHandshakeFailure {
     private static final System.Logger LOG = System.getLogger("grid.gateway.tls");
     private static final int MAX_DEPTH = 16;
+    /** The package of the JDK's TLS implementation. */
+    private static final String JDK_TLS = "sun.security.ssl.";
 
     private final ConcurrentMap<ClusterId, String> logged = new ConcurrentHashMap<>();
 
@@ -34,6 +36,31 @@ final class TlsHandshakeFailure {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code failure} (or a cause) was met while the JDK wrote the gateway's side of a handshake message: on a
+     * connection whose own handshake ended before its request went out, that is a handshake the engine began after
+     * (a TLS 1.2 renegotiation, a TLS 1.3 key update it asked to be answered), so the engine was alive and reading
+     * then, though the failure is only the socket's (a broken pipe: the engine closed the connection after it asked).
+     * Read from the stacks of the failure and its causes, where the JDK's handshake
+     * dispatch is; a JDK whose classes are named otherwise is
+     * seen as no handshake, as before.
+     */
+    static boolean metWritingAHandshake(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < MAX_DEPTH; t = t.getCause(), depth++) {
+            for (StackTraceElement frame : t.getStackTrace()) {
+                String name = frame.getClassName();
+                if (name.startsWith(JDK_TLS)
+                        && (name.endsWith(".HandshakeContext")
+                                || name.endsWith(".SSLHandshake")
+                                || name.endsWith(".HandshakeOutStream"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Logs the failure of {@code cluster} at WARNING unless the same reason was logged since its last success. */

@@ -300,9 +300,13 @@ public final class UpstreamForwarder {
         if (kind == UpstreamFailure.RESET && connection.reused()) {
             if (failure instanceof NotThisAnswer) {
                 again = RetryReason.OUT_OF_STEP;
-            } else if (connection.reader().received() == 0 && !(failure instanceof MalformedAnswer) && !handshake) {
-                // Not after a handshake failure: the engine began that handshake (a renegotiation) after it read
-                // the request, where a stale connection is one it closed unread.
+            } else if (connection.reader().received() == 0
+                    && !(failure instanceof MalformedAnswer)
+                    && !handshake
+                    && !TlsHandshakeFailure.metWritingAHandshake(failure)) {
+                // Not after a handshake failure, nor a broken pipe met answering the engine's handshake: the engine
+                // began that handshake (a renegotiation) after it read the request, where a stale connection is one
+                // it closed unread.
                 again = RetryReason.STALE_CONNECTION;
             }
         }

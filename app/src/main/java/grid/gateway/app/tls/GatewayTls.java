@@ -41,18 +41,28 @@ public final class GatewayTls {
     }
 
     /**
-     * Switches to the TLS of {@code next}: reloads the listeners whose files changed and the clusters' TLS.
+     * Switches to the TLS of {@code next}: reloads the listeners whose files changed and the clusters' TLS, all or
+     * none: when a listener refuses its new material, what was switched before it is switched back.
      *
+     * @return what switches every part back to the TLS in force before (a later step of a reload failed)
      * @throws IllegalStateException when the change needs a restart (a listener's TLS turned on or off, its
      *     {@code client_auth} changed); nothing is switched then
-     * @throws RuntimeException when Helidon refuses the new material
+     * @throws RuntimeException when Helidon refuses the new material; nothing is switched then
      */
-    public void apply(TransportSecurity next, WebServer clientServer, WebServer adminServer) {
+    public Runnable apply(TransportSecurity next, WebServer clientServer, WebServer adminServer) {
         client.check(next.server());
         admin.check(next.admin());
         // Every cluster's new TLS is built before any is switched: a failure leaves the clusters' TLS whole.
-        upstream.update(next);
-        client.apply(next.server(), clientServer);
-        admin.apply(next.admin(), adminServer);
+        Runnable upstreamBack = upstream.update(next);
+        Runnable clientBack = () -> {};
+        try {
+            clientBack = client.apply(next.server(), clientServer);
+            Runnable adminBack = admin.apply(next.admin(), adminServer);
+            Runnable clientBackNow = clientBack;
+            return () -> Undo.all(adminBack, clientBackNow, upstreamBack);
+        } catch (RuntimeException | Error e) {
+            Undo.after(e, clientBack, upstreamBack);
+            throw e;
+        }
     }
 }

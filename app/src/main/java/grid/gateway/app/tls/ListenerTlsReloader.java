@@ -54,15 +54,26 @@ public final class ListenerTlsReloader {
     /**
      * Loads {@code next} into {@code server} when its files or settings changed; call {@link #check} first.
      *
+     * @return what puts the TLS in force before back into {@code server}
      * @throws RuntimeException when Helidon refuses the new material; the listener keeps the old
      */
-    public void apply(Optional<ListenerTls> next, WebServer server) {
+    public Runnable apply(Optional<ListenerTls> next, WebServer server) {
         check(next);
+        Optional<ListenerTls> before = current;
         if (next.isEmpty() || Objects.equals(fingerprint(current), fingerprint(next))) {
             current = next;
-            return;
+            return () -> current = before;
         }
-        server.reloadTls(TlsFactory.listener(next.get()));
+        // Both built before either is loaded: the way back cannot fail for want of a TLS Helidon builds.
+        Tls forward = TlsFactory.listener(next.get());
+        Tls back = TlsFactory.listener(before.orElseThrow());
+        try {
+            server.reloadTls(forward);
+        } catch (RuntimeException | Error e) {
+            // Helidon loads the key, then the trust: a refusal between the two leaves the listener half-switched.
+            reloadBack(server, back, e);
+            throw e;
+        }
         current = next;
         LOG.log(
                 Level.INFO,
@@ -74,6 +85,19 @@ public final class ListenerTlsReloader {
                                 .getFirst()
                                 .getNotAfter()
                                 .toInstant() + ")");
+        return () -> {
+            server.reloadTls(back);
+            current = before;
+            LOG.log(Level.INFO, key + ": the certificate in force before is back for new connections");
+        };
+    }
+
+    private static void reloadBack(WebServer server, Tls back, Throwable failure) {
+        try {
+            server.reloadTls(back);
+        } catch (RuntimeException | Error again) {
+            failure.addSuppressed(again);
+        }
     }
 
     private static Optional<String> fingerprint(Optional<ListenerTls> tls) {

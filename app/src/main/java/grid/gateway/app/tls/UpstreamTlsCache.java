@@ -40,10 +40,14 @@ public final class UpstreamTlsCache {
     /**
      * Switches to the TLS of {@code next}, reusing the {@link Tls} of unchanged settings.
      *
+     * @return what switches back to the settings and {@link Tls} in force before (the same objects, so the
+     *     connections pooled for them are reused again)
      * @throws RuntimeException when Helidon cannot build one of them; nothing is switched then
      */
-    public void update(TransportSecurity next) {
-        inForce = new InForce(next, build(next, inForce.byFingerprint()));
+    public Runnable update(TransportSecurity next) {
+        InForce before = inForce;
+        inForce = new InForce(next, build(next, before.byFingerprint()));
+        return () -> inForce = before;
     }
 
     /**
