@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * nothing said.
  *
  * <p>Commands are counted as the client writes them ({@link ReplyBounds} over the output: a command is framed as a
- * reply is), replies as they are read; a push or an attribute answers no command, and a reply nothing was owed for is
- * not counted against a later command.
+ * reply is), replies as they are read; a push or an attribute answers no command, and a reply nothing was owed for
+ * (a reply to a command never sent, read with the reply owed or alone) refuses the connection.
  *
  * <p>Thread-safe: the connection's one thread writes and reads; the watch only closes.
  */
@@ -32,6 +32,7 @@ final class ReplyDeadline {
     private long repliesCounted;
     private long owed;
     private @Nullable ScheduledFuture<?> alarm;
+    private @Nullable ProtocolException unasked;
 
     /** Replies on a socket over {@code plain}, each owed one whole within {@code timeoutMillis}. */
     ReplyDeadline(Socket plain, long timeoutMillis) {
@@ -49,10 +50,26 @@ final class ReplyDeadline {
         }
     }
 
-    /** {@code ended} whole replies have been read so far: once none is owed, the deadline is off. */
-    synchronized void read(long ended) {
-        owed = Math.max(0, owed - (ended - repliesCounted));
+    /**
+     * {@code ended} whole replies have been read so far: once none is owed, the deadline is off.
+     *
+     * @throws ProtocolException when more replies have been read than commands written: a reply to a command never
+     *     sent would be taken for the answer to the next one, and every answer after it for the one before (RESP
+     *     carries no request ids), so the connection is refused from then on
+     */
+    synchronized void read(long ended) throws ProtocolException {
+        ProtocolException already = unasked;
+        if (already != null) {
+            throw already;
+        }
+        long answered = ended - repliesCounted;
         repliesCounted = ended;
+        if (answered > owed) {
+            stop();
+            unasked = new ProtocolException("Redis reply refused: " + (answered - owed) + " reply(s) to no command");
+            throw unasked;
+        }
+        owed -= answered;
         if (owed == 0) {
             stop();
         }

@@ -10,6 +10,7 @@ import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.net.URI;
 import java.time.Duration;
@@ -26,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  *       built, per request or at all, and no exporter thread runs.
  *   <li>An {@code otlp_endpoint}: the OpenTelemetry SDK with a batch span processor and the OTLP/HTTP protobuf
  *       exporter. The processor's queue is bounded ({@value #QUEUE} spans; more are dropped) and exports on its own
- *       thread, so a collector that is down or slow never holds a request. {@link #close} exports what is queued,
- *       waiting at most {@link #CLOSE_BOUND}.
+ *       thread, so a collector that is down or slow never holds a request; each export is bounded whole by {@link
+ *       #EXPORT_TIMEOUT} ({@link OtlpSender}). {@link #close} exports what is queued, waiting at most {@link
+ *       #CLOSE_BOUND}, then aborts an export still running.
  * </ul>
  *
  * <p>Thread-safe: the SDK's tracer is; a {@link RequestTrace} belongs to one request's thread.
@@ -45,28 +47,42 @@ public final class Tracing implements AutoCloseable {
 
     private final RandomGenerator random;
     private final @Nullable SdkTracerProvider provider;
+    private final @Nullable SpanExporter exporter;
     private final @Nullable Tracer tracer;
+    private final Duration closeBound;
 
-    private Tracing(RandomGenerator random, @Nullable SdkTracerProvider provider) {
+    private Tracing(
+            RandomGenerator random,
+            @Nullable SdkTracerProvider provider,
+            @Nullable SpanExporter exporter,
+            Duration closeBound) {
         this.random = random;
         this.provider = provider;
+        this.exporter = exporter;
         this.tracer = provider == null ? null : provider.get("grid.gateway");
+        this.closeBound = closeBound;
     }
 
     /** Tracing as {@code settings} say; {@code random} draws the parent ids passed on when nothing is exported. */
     public static Tracing start(TracingSettings settings, RandomGenerator random) {
+        return start(settings, random, EXPORT_TIMEOUT, CLOSE_BOUND);
+    }
+
+    /** Tracing whose exports end by {@code exportTimeout} each and whose close waits at most {@code closeBound}. */
+    static Tracing start(
+            TracingSettings settings, RandomGenerator random, Duration exportTimeout, Duration closeBound) {
         Optional<URI> endpoint = settings.otlpEndpoint();
         if (endpoint.isEmpty()) {
-            return new Tracing(random, null);
+            return new Tracing(random, null, null, closeBound);
         }
         OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder()
                 .setEndpoint(endpoint.get().toString())
-                .setTimeout(EXPORT_TIMEOUT)
+                .setTimeout(exportTimeout)
                 .build();
         BatchSpanProcessor processor = BatchSpanProcessor.builder(exporter)
                 .setMaxQueueSize(QUEUE)
                 .setScheduleDelay(SCHEDULE)
-                .setExporterTimeout(EXPORT_TIMEOUT)
+                .setExporterTimeout(exportTimeout)
                 .build();
         Resource service =
                 Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), settings.serviceName()));
@@ -76,7 +92,7 @@ public final class Tracing implements AutoCloseable {
                 .addSpanProcessor(processor)
                 .build();
         LOG.log(System.Logger.Level.INFO, () -> "tracing: exporting spans to " + endpoint.get());
-        return new Tracing(random, provider);
+        return new Tracing(random, provider, exporter, closeBound);
     }
 
     /**
@@ -97,12 +113,23 @@ public final class Tracing implements AutoCloseable {
                 .orElse(PropagatedTrace.MALFORMED);
     }
 
-    /** Exports the spans still queued (waiting at most {@link #CLOSE_BOUND}) and stops the exporter. */
+    /** The tracer spans are exported through; empty when nothing is exported. */
+    Optional<Tracer> tracer() {
+        return Optional.ofNullable(tracer);
+    }
+
+    /**
+     * Exports the spans still queued (waiting at most {@link #CLOSE_BOUND}) and stops the exporter; an export still
+     * running then (a collector that stalls) is aborted and its connection closed, rather than left to its deadline.
+     */
     @Override
     public void close() {
         SdkTracerProvider p = provider;
-        if (p != null) {
-            p.shutdown().join(CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        SpanExporter e = exporter;
+        if (p != null && e != null) {
+            if (!p.shutdown().join(closeBound.toMillis(), TimeUnit.MILLISECONDS).isDone()) {
+                e.shutdown();
+            }
         }
     }
 }

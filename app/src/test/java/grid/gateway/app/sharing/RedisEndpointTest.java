@@ -120,6 +120,10 @@ class RedisEndpointTest {
                 InputStream in = checked.getInputStream();
                 // The peer sends nothing: the read ends at the real socket's timeout.
                 assertThatThrownBy(in::read).isInstanceOf(SocketTimeoutException.class);
+                // A command, then its reply: a reply to no command is refused (RedisUnaskedReplyTest).
+                byte[] ping = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+                checked.getOutputStream().write(ping);
+                assertThat(peer.getInputStream().readNBytes(ping.length)).isEqualTo(ping);
                 peer.getOutputStream().write("+OK\r\n".getBytes(StandardCharsets.US_ASCII));
                 assertThat(in.readNBytes(5)).asString(StandardCharsets.US_ASCII).isEqualTo("+OK\r\n");
                 checked.shutdownOutput();

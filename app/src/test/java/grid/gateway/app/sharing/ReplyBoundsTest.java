@@ -122,8 +122,10 @@ class ReplyBoundsTest {
     @Test
     void aRefusalIsFinal_andComesBeforeThePieceIsHandedOn() throws IOException {
         byte[] bytes = "+OK\r\n$2000000000\r\n".getBytes(ISO_8859_1);
-        InputStream checked =
-                new BoundedSocket.Checked(new Pieces(bytes, 5, 64), new ReplyDeadline(new Socket(), 1_000));
+        ReplyDeadline replies = new ReplyDeadline(new Socket(), 1_000);
+        byte[] commands = "*1\r\n$4\r\nPING\r\n*1\r\n$4\r\nPING\r\n".getBytes(ISO_8859_1);
+        replies.written(commands, 0, commands.length); // two replies owed
+        InputStream checked = new BoundedSocket.Checked(new Pieces(bytes, 5, 64), replies);
         byte[] into = new byte[64];
         assertThat(checked.read(into, 0, into.length)).isEqualTo(5); // +OK
         Arrays.fill(into, (byte) 0);
