@@ -82,9 +82,7 @@ final class OtlpSender implements HttpSender {
         Thread.ofVirtual().name("otlp-export").start(() -> {
             try {
                 onResponse.accept(export(request, deadline));
-            } catch (IOException | RuntimeException e) {
-                onError.accept(e);
-            } catch (InterruptedException e) {
+            } catch (IOException | RuntimeException | InterruptedException e) {
                 onError.accept(e);
             }
         });
