@@ -131,6 +131,7 @@ public final class GatewayServer implements AutoCloseable {
         readiness.configLoaded();
         metrics.requestsInFlight(inFlight::count);
         metrics.accessLogDropped(runtime.access().sink()::dropped);
+        metrics.spansDropped(tracing::droppedSpans);
         this.budget = new BodyBudget(() -> snapshot.get()
                 .config()
                 .server()
@@ -358,11 +359,10 @@ public final class GatewayServer implements AutoCloseable {
         }
         scraper.close();
         int atStart = inFlight.count();
-        int cut = 0;
-        if (server != null) {
-            cut = ListenerStop.stop("client", server::stop, grace, this::cutInFlight, ListenerStop.AFTER_CUT)
-                    .cut();
-        }
+        int cut = server == null
+                ? 0
+                : ListenerStop.stop("client", server::stop, grace, this::cutInFlight, ListenerStop.AFTER_CUT)
+                        .cut();
         forwarder.close();
         // The spans of the requests just finished are exported (bounded wait) before the process goes.
         tracing.close();

@@ -226,6 +226,12 @@ public enum GatewayMeter {
             "grid_log_dropped",
             "The gateway's own log lines dropped because stderr did not take them: the line queue was full (a stalled"
                     + " reader of the process's output)"),
+    /** Spans the tracing's export queue was too full to take. */
+    TRACE_SPANS_DROPPED(
+            Type.COUNTER,
+            "grid_trace_spans_dropped",
+            "Spans not exported because the export queue (2048 spans) was full: the collector is slower than the"
+                    + " spans come, or unreachable; 0 while tracing.otlp_endpoint is unset"),
     /** Whether a listener accepts connections now. */
     LISTENER_ACCEPTING(
             Type.GAUGE,

@@ -273,11 +273,20 @@ public final class GatewayMetrics implements RoutingListener, ProxyEvents, LoadE
 
     /** Registers {@code grid_access_log_dropped_total}, read from {@code dropped} at each scrape. */
     public void accessLogDropped(LongSupplier dropped) {
-        requireNonNull(dropped, "dropped");
+        functionalCounter(GatewayMeter.ACCESS_LOG_DROPPED, dropped);
+    }
+
+    /** Registers {@code grid_trace_spans_dropped_total}, read from {@code dropped} at each scrape. */
+    public void spansDropped(LongSupplier dropped) {
+        functionalCounter(GatewayMeter.TRACE_SPANS_DROPPED, dropped);
+    }
+
+    private void functionalCounter(GatewayMeter meter, LongSupplier count) {
+        requireNonNull(count, "count");
         syncLock.lock();
         try {
             if (!closed) {
-                meters.functionalCounter(GatewayMeter.ACCESS_LOG_DROPPED, dropped);
+                meters.functionalCounter(meter, count);
             }
         } finally {
             syncLock.unlock();

@@ -7,6 +7,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.common.InternalTelemetryVersion;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
@@ -26,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>No {@code otlp_endpoint}: trace context is passed on ({@link PropagatedTrace}), no OpenTelemetry object is
  *       built, per request or at all, and no exporter thread runs.
  *   <li>An {@code otlp_endpoint}: the OpenTelemetry SDK with a batch span processor and the OTLP/HTTP protobuf
- *       exporter. The processor's queue is bounded ({@value #QUEUE} spans; more are dropped) and exports on its own
+ *       exporter. The processor's queue is bounded ({@value #QUEUE} spans; more are dropped and counted, {@link
+ *       #droppedSpans}) and exports on its own
  *       thread, so a collector that is down or slow never holds a request; each export is bounded whole by {@link
  *       #EXPORT_TIMEOUT} ({@link OtlpSender}). {@link #close} exports what is queued, waiting at most {@link
  *       #CLOSE_BOUND}, then aborts an export still running.
@@ -50,17 +52,20 @@ public final class Tracing implements AutoCloseable {
     private final @Nullable SpanExporter exporter;
     private final @Nullable Tracer tracer;
     private final Duration closeBound;
+    private final DroppedSpans dropped;
 
     private Tracing(
             RandomGenerator random,
             @Nullable SdkTracerProvider provider,
             @Nullable SpanExporter exporter,
-            Duration closeBound) {
+            Duration closeBound,
+            DroppedSpans dropped) {
         this.random = random;
         this.provider = provider;
         this.exporter = exporter;
         this.tracer = provider == null ? null : provider.get("grid.gateway");
         this.closeBound = closeBound;
+        this.dropped = dropped;
     }
 
     /** Tracing as {@code settings} say; {@code random} draws the parent ids passed on when nothing is exported. */
@@ -73,14 +78,17 @@ public final class Tracing implements AutoCloseable {
             TracingSettings settings, RandomGenerator random, Duration exportTimeout, Duration closeBound) {
         Optional<URI> endpoint = settings.otlpEndpoint();
         if (endpoint.isEmpty()) {
-            return new Tracing(random, null, null, closeBound);
+            return new Tracing(random, null, null, closeBound, new DroppedSpans());
         }
         OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder()
                 .setEndpoint(endpoint.get().toString())
                 .setTimeout(exportTimeout)
                 .build();
+        DroppedSpans dropped = new DroppedSpans();
         BatchSpanProcessor processor = BatchSpanProcessor.builder(exporter)
                 .setMaxQueueSize(QUEUE)
+                .setMeterProvider(dropped)
+                .setInternalTelemetryVersion(InternalTelemetryVersion.LEGACY)
                 .setScheduleDelay(SCHEDULE)
                 .setExporterTimeout(exportTimeout)
                 .build();
@@ -92,7 +100,7 @@ public final class Tracing implements AutoCloseable {
                 .addSpanProcessor(processor)
                 .build();
         LOG.log(System.Logger.Level.INFO, () -> "tracing: exporting spans to " + endpoint.get());
-        return new Tracing(random, provider, exporter, closeBound);
+        return new Tracing(random, provider, exporter, closeBound, dropped);
     }
 
     /**
@@ -111,6 +119,11 @@ public final class Tracing implements AutoCloseable {
         return TraceParent.parse(value.get())
                 .<RequestTrace>map(parent -> PropagatedTrace.child(parent.child(random)))
                 .orElse(PropagatedTrace.MALFORMED);
+    }
+
+    /** Spans dropped because the export queue was full ({@value #QUEUE}); 0 when nothing is exported. */
+    public long droppedSpans() {
+        return dropped.count();
     }
 
     /** The tracer spans are exported through; empty when nothing is exported. */

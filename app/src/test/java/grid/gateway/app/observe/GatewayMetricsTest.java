@@ -78,6 +78,7 @@ class GatewayMetricsTest {
         metrics.scrapePageBytes(() -> 1024);
         metrics.upstreamIdleConnectionBytes(() -> 8192);
         metrics.accessLogDropped(() -> 5);
+        metrics.spansDropped(() -> 7);
         Scrape scrape = SERVER.scrape();
 
         for (GatewayMeter meter : GatewayMeter.values()) {
@@ -93,6 +94,7 @@ class GatewayMetricsTest {
                 .contains(8192.0);
         assertThat(scrape.value("grid_access_log_dropped_total", Map.of())).contains(5.0);
         assertThat(scrape.text()).contains("# TYPE grid_access_log_dropped_total counter");
+        assertThat(scrape.value("grid_trace_spans_dropped_total", Map.of())).contains(7.0);
         assertThat(scrape.text())
                 .contains("# TYPE grid_route_prefix_affinity_total counter")
                 .contains("# TYPE grid_upstream_latency_seconds histogram")

@@ -145,6 +145,39 @@ class HostileCollectorTest {
     }
 
     @Test
+    void stalledCollector_spansPastAFullQueue_droppedAndCountedExactly() throws InterruptedException {
+        collector = new HostileCollector(headThen("Content-Length: 100", out -> {}));
+        exportingTo(collector.url(), Duration.ofSeconds(60));
+        span();
+        // The processor took the one span off its queue and waits on the stalled export: the queue is empty.
+        collector.awaitAccepted(1, BOUND);
+        for (int i = 0; i < Tracing.QUEUE; i++) {
+            span();
+        }
+        assertThat(tracing.droppedSpans())
+                .as("a full queue, nothing dropped yet")
+                .isZero();
+
+        int past = 37;
+        for (int i = 0; i < past; i++) {
+            span();
+        }
+
+        assertThat(tracing.droppedSpans()).isEqualTo(past);
+    }
+
+    @Test
+    void noEndpoint_nothingDropped() {
+        tracing = Tracing.start(
+                new TracingSettings(Optional.empty(), "hostile", 1.0),
+                new SplittableRandom(7),
+                DEADLINE,
+                Duration.ofSeconds(2));
+
+        assertThat(tracing.droppedSpans()).isZero();
+    }
+
+    @Test
     void tlsHandshakeNeverCompletes_exportEndsAtItsDeadline_connectionClosed() throws InterruptedException {
         collector = new HostileCollector((socket, in, out) -> {
             // Takes the ClientHello and answers nothing.
