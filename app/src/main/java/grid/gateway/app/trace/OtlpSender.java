@@ -27,7 +27,10 @@ import javax.net.ssl.SSLException;
 
 /**
  * Posts span batches to the collector with the JDK's HTTP client, each export bounded whole by the exporter's
- * timeout: connecting, the TLS handshake, sending, the answer's head and its body, and the retries between. An
+ * timeout: the collector's name lookup, connecting, the TLS handshake, sending, the answer's head and its body, and the
+ * retries between. The client runs an exchange, its lookup included, on its own worker threads ({@code sendAsync}),
+ * and the export waits for it only until the deadline; a lookup the resolver does not answer (the JDK cannot interrupt
+ * one) holds that worker until the resolver gives up, never the export. An
  * attempt still running at the deadline is cancelled, which closes its connection; the answer's body is kept up to
  * {@link #ANSWER_LIMIT} bytes ({@link LimitedAnswer}). A 429, 502, 503 or 504 answer or a failed connection is tried
  * again after the retry policy's backoff (or the answer's {@code Retry-After} in seconds) while the deadline leaves
