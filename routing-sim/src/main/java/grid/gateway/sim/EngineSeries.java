@@ -13,7 +13,8 @@ package grid.gateway.sim;
  *
  * @param nanos the scrape's time on the simulated clock
  * @param promptTokens {@code vllm:prompt_tokens_total}: prompt tokens of prefilled requests, cached or not
- * @param prefixCacheQueries {@code vllm:prefix_cache_queries_total}: prompt tokens looked up in the prefix cache
+ * @param prefixCacheQueries {@code vllm:prefix_cache_queries_total}: tokens looked up in the prefix cache, as vLLM
+ *     counts them: each prefilled request's prompt tokens and one more
  * @param prefixCacheHits {@code vllm:prefix_cache_hits_total}: of those, tokens found cached
  * @param prefillSecondsSum {@code vllm:request_prefill_time_seconds_sum}: each finished request's uncached tokens ÷
  *     the cluster's prefill rate (the time the FIFO prefill server spent on it)

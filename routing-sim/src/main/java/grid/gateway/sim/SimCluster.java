@@ -30,6 +30,7 @@ final class SimCluster {
     private double prefillFreeAt;
     private double lineUncached;
     private long promptTokens;
+    private long queryTokens;
     private long hitTokens;
     private double prefillSeconds;
     private double inferenceSeconds;
@@ -73,6 +74,8 @@ final class SimCluster {
     /** The flight's prompt is computed: its full prompt blocks enter the cache. */
     void firstToken(Flight flight) {
         promptTokens += flight.turn.promptTokens();
+        // vLLM's lookup counts one token more than the prompt (recorded: queries = prompt tokens + requests).
+        queryTokens += flight.turn.promptTokens() + 1;
         hitTokens += flight.cachedTokens;
         cache.store(
                 flight.turn.blocks(),
@@ -84,7 +87,7 @@ final class SimCluster {
         return new EngineSeries(
                 nanos,
                 promptTokens,
-                promptTokens,
+                queryTokens,
                 hitTokens,
                 prefillSeconds,
                 finished,

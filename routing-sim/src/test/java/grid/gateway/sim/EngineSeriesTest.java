@@ -3,6 +3,10 @@ package grid.gateway.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import grid.gateway.routing.load.PrometheusQueueParser;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class EngineSeriesTest {
@@ -25,7 +29,8 @@ class EngineSeriesTest {
         assertThat(uncached / seconds).isCloseTo(MODEL.prefillTokensPerSecond(), within(1e-6));
         // The second request hit 62 blocks of the first.
         assertThat(after.prefixCacheHits()).isEqualTo(62 * 16);
-        assertThat(after.promptTokens()).isEqualTo(2700).isEqualTo(after.prefixCacheQueries());
+        assertThat(after.promptTokens()).isEqualTo(2700);
+        assertThat(after.prefixCacheQueries()).isEqualTo(2700 + 3);
         assertThat(after.requestSuccess()).isEqualTo(3);
         assertThat(after.prefillCount()).isEqualTo(3);
         assertThat(after.blockSize()).isEqualTo(16);
@@ -57,6 +62,39 @@ class EngineSeriesTest {
         assertThat(done.queueCount()).isEqualTo(2);
         assertThat(done.running()).isZero();
         assertThat(done.waiting()).isZero();
+    }
+
+    /** The relation of the recorded vLLM page (testdata/vllm/metrics_after_probe.txt) holds on the simulated series. */
+    @Test
+    void series_cacheQueriesMinusPromptTokens_theRequests_asTheRecordedPage() throws IOException {
+        String page = Files.readString(recordedPage());
+        PrometheusQueueParser parser = new PrometheusQueueParser();
+        double recordedQueries =
+                parser.sum(page, "vllm:prefix_cache_queries_total").orElseThrow();
+        double recordedPrompt = parser.sum(page, "vllm:prompt_tokens_total").orElseThrow();
+        double recordedRequests = parser.sum(page, "vllm:request_success_total").orElseThrow();
+        assertThat(recordedQueries - recordedPrompt).isEqualTo(recordedRequests).isPositive();
+
+        SimCluster cluster = new SimCluster(MODEL);
+        Turn shared = Turns.single(1, 1000, 20);
+        serve(cluster, new Flight(shared, 0, 0, 0), 0);
+        serve(cluster, new Flight(shared, 1, 0, 10), 10);
+        serve(cluster, new Flight(Turns.single(2, 37, 5), 2, 0, 20), 20);
+        EngineSeries after = cluster.series(100);
+
+        assertThat(after.prefixCacheQueries() - after.promptTokens()).isEqualTo(after.requestSuccess());
+    }
+
+    /** The recorded page, found from the working directory up. */
+    private static Path recordedPage() {
+        for (Path at = Path.of("").toAbsolutePath(); at != null; at = at.getParent()) {
+            Path candidate = at.resolve("testdata/vllm/metrics_after_probe.txt");
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        throw new AssertionError("testdata/vllm/metrics_after_probe.txt not found above "
+                + Path.of("").toAbsolutePath());
     }
 
     private static void serve(SimCluster cluster, Flight flight, double now) {
