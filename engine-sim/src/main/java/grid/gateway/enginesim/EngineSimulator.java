@@ -127,7 +127,14 @@ public final class EngineSimulator implements AutoCloseable {
         cache.clear();
     }
 
-    /** Makes {@code vllm:num_requests_waiting} report {@code depth} instead of the simulated queue. */
+    /**
+     * Makes {@code vllm:num_requests_waiting} report {@code depth} instead of the simulated queue;
+     * {@code vllm:num_requests_running} still reports the requests running. A forced depth is a test's lever on the
+     * line alone: with nothing running beside it, a real vLLM would not show that pair (it queues only a full batch),
+     * but the gateway reads an unsaturated batch from it and learns no batch limit, so the forced line is all that
+     * steers routing (tests count on that: {@code InFlightQualityTest} gives a cluster one waiting and two free slots).
+     * A test of a full batch holds requests in their slots ({@link Fault#holdFirstByte}) instead.
+     */
     public void setQueueDepth(int depth) {
         if (depth < 0) {
             throw new IllegalArgumentException("depth: " + depth + " (expected: >= 0)");
