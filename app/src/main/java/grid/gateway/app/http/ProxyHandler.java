@@ -202,7 +202,10 @@ public final class ProxyHandler implements Handler {
 
     /**
      * Who sent the request: its headers and address (as the access log names it), its access record and trace, and
-     * the request's hold of the budget, where the answer's memory is counted too.
+     * the request's hold of the budget, where the answer's memory is counted too. The connection's send-timeout claim
+     * is taken now, while the connection is surely watched, though only a relay that cuts its client uses it: looked
+     * up at the cut, a connection the send watch had already cut (and so stopped watching) would give a claim of its
+     * own, and the one cut would be counted twice.
      */
     private ForwardRequest.Client client(
             ServerRequest request, AccessRecord access, RequestTrace trace, BodyBudget.Hold hold) {
