@@ -111,6 +111,20 @@ final class AccountingChecks {
                     .as("no usage read from %s", got)
                     .isNull();
         }
+        if (got.complete()) {
+            assertThat(line.getInt("bytes_out")).as("body bytes the client got").isEqualTo(got.bodyBytes());
+        }
+        if (number(line, "upstream_status") != null) {
+            assertThat(line.getJsonNumber("total_ms").doubleValue())
+                    .isGreaterThanOrEqualTo(
+                            line.getJsonNumber("upstream_headers_ms").doubleValue());
+        }
+        if (text(line, "cluster") != null) {
+            assertThat(number(line, "predicted_cached_tokens")).isEqualTo(64 * line.getInt("run_blocks"));
+        }
+        if (trial.fate() == Fate.DEAD_CLUSTER && got.status() == 503) {
+            assertThat(number(line, "candidates")).as("none admitted").isZero();
+        }
         // Affinity decides only among two or more candidates of an unpinned request.
         Integer candidates = number(line, "candidates");
         assertThat(text(line, "affinity") != null)

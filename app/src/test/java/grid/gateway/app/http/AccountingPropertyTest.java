@@ -61,8 +61,8 @@ class AccountingPropertyTest {
 
     private final Map<Socket, Integer> requestsOn = new ConcurrentHashMap<>();
 
-    /** What a client got: the status (-1: none), and whether the answer's framing completed. */
-    record Got(int status, boolean complete) {}
+    /** What a client got: the status (-1: none), whether the answer's framing completed, and its body's length. */
+    record Got(int status, boolean complete, int bodyBytes) {}
 
     @BeforeEach
     void start() throws IOException {
@@ -199,17 +199,18 @@ class AccountingPropertyTest {
             if (trial.fate() == Fate.CLIENT_GONE_BEFORE) {
                 assertThat(Trial.ENGINE_GOT.get(trial.nonce()).await(20, TimeUnit.SECONDS))
                         .isTrue();
-                return new Got(-1, false);
+                return new Got(-1, false, 0);
             }
             if (trial.fate() == Fate.CLIENT_GONE_DURING) {
                 String text = client.readUntil("{\"n\":0}");
-                return new Got(Integer.parseInt(text.substring(9, 12)), false);
+                return new Got(Integer.parseInt(text.substring(9, 12)), false, 0);
             }
             try {
                 RawClient.Answer answer = client.read();
-                return new Got(answer.status(), answer.complete());
+                return new Got(
+                        answer.status(), answer.complete(), answer.body().getBytes(StandardCharsets.UTF_8).length);
             } catch (IOException e) {
-                return new Got(-1, false);
+                return new Got(-1, false, 0);
             }
         }
     }
