@@ -81,7 +81,7 @@ class AccountingPropertyTest {
                         metrics_url: http://127.0.0.1:1/metrics
                         models: [dead-model]
                 """;
-        gateway = new GatewayHarness(dir, GatewayHarness.config("""
+        gateway = new GatewayHarness(dir, GatewayHarness.config("  body_timeout_ms: 1500", """
                   upstream:
                     first_byte_timeout_ms: 1500
                     idle_timeout_ms: 1500
@@ -118,6 +118,7 @@ class AccountingPropertyTest {
             Trial trial = Fates.generate(random, n);
             trials.put(trial.nonce(), trial);
             Trial.ENGINE_GOT.put(trial.nonce(), new CountDownLatch(1));
+            Trial.CLIENT_LEFT.put(trial.nonce(), new CountDownLatch(1));
             all.add(trial);
         }
         Map<String, Got> got = new ConcurrentHashMap<>();
@@ -200,6 +201,16 @@ class AccountingPropertyTest {
                 assertThat(Trial.ENGINE_GOT.get(trial.nonce()).await(20, TimeUnit.SECONDS))
                         .isTrue();
                 return new Got(-1, false, 0);
+            }
+            if (trial.fate() == Fate.CLIENT_GONE_RACE) {
+                assertThat(Trial.ENGINE_GOT.get(trial.nonce()).await(20, TimeUnit.SECONDS))
+                        .isTrue();
+                client.close();
+                Trial.CLIENT_LEFT.get(trial.nonce()).countDown();
+                return new Got(-1, false, 0);
+            }
+            if (trial.fate() == Fate.BODY_CUT_BY_CLIENT) {
+                client.socket.shutdownOutput();
             }
             if (trial.fate() == Fate.CLIENT_GONE_DURING) {
                 String text = client.readUntil("{\"n\":0}");

@@ -1,6 +1,8 @@
 package grid.gateway.app.http;
 
 import grid.gateway.routing.tag.ClusterDigest;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,12 @@ final class Fates {
         CLIENT_GONE_BEFORE,
         /** The client leaves after the first event of a stream. */
         CLIENT_GONE_DURING,
+        /** The client leaves once the engine has its request; the engine then answers at once (a race with the probe). */
+        CLIENT_GONE_RACE,
+        /** A whole 2xx answer in a content coding: relayed as it came, its usage not read. */
+        ENCODED,
+        /** A new conversation: routed to the local site, not by affinity, and answered. */
+        NEW_CONVERSATION,
         /** A model no cluster serves: the gateway's 404. */
         UNKNOWN_MODEL,
         /** A body over max_body_bytes: 413. */
@@ -56,11 +64,20 @@ final class Fates {
         /** A stored id of the draining cluster east-c: 503. */
         PIN_DRAINING,
         /** A model only an unreachable cluster serves: connect failures (502), then, ejected, none admitted (503). */
-        DEAD_CLUSTER;
+        DEAD_CLUSTER,
+        /** Part of the body, then the client's half-close: 400. */
+        BODY_CUT_BY_CLIENT,
+        /**
+         * A whole chunked body with a chunk size that is no number: 400. (Sent whole: a bad size line that ends the
+         * bytes sent so far waits for the next byte, or the body timeout, before it is refused.)
+         */
+        BAD_CHUNKS,
+        /** Part of the body, then nothing past the body timeout: 408. */
+        SLOW_BODY;
 
         /** Whether the request reaches an engine that plays this fate. */
         boolean engineAnswers() {
-            return ordinal() <= CLIENT_GONE_DURING.ordinal() || this == PIN_ROUTED;
+            return ordinal() <= NEW_CONVERSATION.ordinal() || this == PIN_ROUTED;
         }
 
         /** Whether the request streams (its body asks for a stream, the engine answers one). */
@@ -87,6 +104,8 @@ final class Fates {
     record Trial(int n, Fate fate, Api api, int status, int cached, int cut, boolean sharedPrompt, String pinTo) {
         /** Counted down by the engine once it has the request (client gone before the answer). */
         static final java.util.Map<String, CountDownLatch> ENGINE_GOT = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Counted down by the client once it closed its connection. */
+        static final java.util.Map<String, CountDownLatch> CLIENT_LEFT = new java.util.concurrent.ConcurrentHashMap<>();
 
         String nonce() {
             return "zq" + n + "zq";
@@ -110,14 +129,14 @@ final class Fates {
     static final String SHARED = "shared-system-prompt ".repeat(80);
 
     static Trial generate(SplittableRandom random, int n) {
-        Fate[] fates = Fate.values();
+        List<Fate> engines =
+                Arrays.stream(Fate.values()).filter(Fate::engineAnswers).toList();
+        List<Fate> gateways =
+                Arrays.stream(Fate.values()).filter(f -> !f.engineAnswers()).toList();
         // The engine's fates three times as often as the gateway's own.
         Fate fate = random.nextInt(4) != 0
-                ? fates[random.nextInt(Fate.CLIENT_GONE_DURING.ordinal() + 1)]
-                : fates[
-                        Fate.CLIENT_GONE_DURING.ordinal()
-                                + 1
-                                + random.nextInt(fates.length - Fate.UNKNOWN_MODEL.ordinal())];
+                ? engines.get(random.nextInt(engines.size()))
+                : gateways.get(random.nextInt(gateways.size()));
         Api api = Api.values()[random.nextInt(Api.values().length)];
         return new Trial(
                 n,
@@ -147,6 +166,15 @@ final class Fates {
             case TOO_LARGE -> post(trial.api().path, id, body(trial, "demo-model", "x".repeat(5000)));
             case UNKNOWN_MODEL -> post(trial.api().path, id, body(trial, "no-such-model", ""));
             case DEAD_CLUSTER -> post(trial.api().path, id, body(trial, "dead-model", ""));
+            case NEW_CONVERSATION ->
+                post("/v1/conversations", id, "{\"metadata\":{\"who\":\"" + trial.nonce() + "\"}}");
+            case BODY_CUT_BY_CLIENT, SLOW_BODY -> {
+                String whole = post(trial.api().path, id, body(trial, "demo-model", ""));
+                yield whole.substring(0, whole.length() - 5);
+            }
+            case BAD_CHUNKS ->
+                "POST " + trial.api().path + " HTTP/1.1\r\nHost: gw\r\n" + id
+                        + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n0\r\n\r\n";
             default -> post(trial.api().path, id, body(trial, "demo-model", trial.sharedPrompt() ? SHARED : ""));
         };
     }
@@ -178,6 +206,9 @@ final class Fates {
     /** The JSON body of the engine's answer to {@code trial}, with a usage reporting its cached tokens. */
     static String answerBody(Trial trial) {
         int cached = trial.cached();
+        if (trial.fate() == Fate.NEW_CONVERSATION) {
+            return "{\"id\":\"conv_" + trial.nonce() + "\",\"object\":\"conversation\"}";
+        }
         return switch (trial.fate() == Fate.PIN_ROUTED ? Api.RESPONSES : trial.api()) {
             case CHAT, COMPLETIONS ->
                 "{\"id\":\"cmpl-" + trial.nonce() + "\",\"usage\":{\"prompt_tokens\":900,"
@@ -217,7 +248,13 @@ final class Fates {
         String whole = json(trial.status(), answerBody(trial));
         int headEnd = whole.indexOf("\r\n\r\n") + 4;
         switch (trial.fate()) {
-            case OK, ENGINE_ERROR, PIN_ROUTED -> e.write(whole);
+            case OK, ENGINE_ERROR, PIN_ROUTED, NEW_CONVERSATION -> e.write(whole);
+            case ENCODED -> e.write(whole.replace("Content-Type: application/json\r\n", "Content-Encoding: gzip\r\n"));
+            case CLIENT_GONE_RACE -> {
+                Trial.ENGINE_GOT.get(trial.nonce()).countDown();
+                Trial.CLIENT_LEFT.get(trial.nonce()).await(20, TimeUnit.SECONDS);
+                e.write(whole);
+            }
             case STREAM -> e.write(ScriptedUpstream.SSE_HEAD + events(trial));
             case RESET_BEFORE -> e.reset();
             case CUT_IN_HEAD -> closeAfter(e, whole.substring(0, 5 + trial.cut() % (headEnd - 9)));
