@@ -77,6 +77,14 @@ public record RouteDecision(
         return new RouteDecision(cluster, outcome, run, BlockKeys.none(), RunEvidence.NONE, -1, inFlightStamp);
     }
 
+    /**
+     * This decision reported as {@code outcome}: a retry after a connect failure is no second affinity decision, so
+     * the request keeps the first one's outcome (the one counted) in its records, whatever cluster serves it.
+     */
+    public RouteDecision withOutcome(Optional<AffinityOutcome> outcome) {
+        return new RouteDecision(cluster, outcome, run, keys, evidence, backlogMark, inFlightStamp);
+    }
+
     /** This decision with the in-flight stamp {@code stamp}. */
     RouteDecision stamped(long stamp) {
         return new RouteDecision(cluster, outcome, run, keys, evidence, backlogMark, OptionalLong.of(stamp));

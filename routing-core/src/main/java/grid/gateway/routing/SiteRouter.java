@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  *   route(keys)          candidates (admitted, serving the model) → CandidateSelector → Route
  *   pin(ids)             StoredIdPins → the named cluster, if it still admits → PinResult
  *   explain(keys)        the same route, with its reasons, changing nothing (no draw, no count, memory read only)
- *   newConversation()    least-queued admitted cluster of the local site, else of any site
+ *   newConversation(t)   least-queued admitted cluster of the local site, else of any site
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
  *   usageReported(d, n)  the engine's cached tokens → the cluster's usage horizon (learn_from_usage)
  *   scraped(c, sample)   queue depth → window; in flight sent before the scrape began → forgotten; engine series
@@ -253,11 +253,11 @@ public final class SiteRouter {
     }
 
     /**
-     * Routes {@code POST /v1/conversations}: a new conversation stays on the local site when it admits requests,
-     * else goes by load to any admitted cluster.
+     * Routes {@code POST /v1/conversations}, leaving out the clusters {@code tried} (after a connect failure): a new
+     * conversation stays on the local site when it admits requests, else goes by load to any admitted cluster.
      */
-    public Route newConversation() {
-        List<Candidate> candidates = conversationCandidates();
+    public Route newConversation(Set<ClusterId> tried) {
+        List<Candidate> candidates = conversationCandidates(tried);
         if (candidates.isEmpty()) {
             return new Route.NoneAdmitted();
         }
@@ -266,25 +266,23 @@ public final class SiteRouter {
         return new Route.Forward(RouteDecision.unkeyed(first.cluster()).stamped(stamp), candidates.size());
     }
 
-    /** What {@link #newConversation()} would do now, changing nothing (ties keep config order). */
+    /** What {@link #newConversation(Set)} would do now, changing nothing (ties keep config order). */
     public Route explainNewConversation() {
-        List<Candidate> candidates = conversationCandidates();
+        List<Candidate> candidates = conversationCandidates(Set.of());
         if (candidates.isEmpty()) {
             return new Route.NoneAdmitted();
         }
-        return new Route.Forward(
-                RouteDecision.unkeyed(
-                        selector.explainOrder(candidates).getFirst().cluster()),
-                candidates.size());
+        Candidate first = selector.explainOrder(candidates).getFirst();
+        return new Route.Forward(RouteDecision.unkeyed(first.cluster()), candidates.size());
     }
 
-    private List<Candidate> conversationCandidates() {
+    private List<Candidate> conversationCandidates(Set<ClusterId> tried) {
         Grid grid = snapshot.grid();
         List<BackendCluster> local = grid.clusters().stream()
                 .filter(c -> c.id().site().equals(grid.localSite()))
                 .toList();
-        List<Candidate> candidates = admitted(local, Set.of());
-        return candidates.isEmpty() ? admitted(grid.clusters(), Set.of()) : candidates;
+        List<Candidate> candidates = admitted(local, tried);
+        return candidates.isEmpty() ? admitted(grid.clusters(), tried) : candidates;
     }
 
     /** Resolves the stored ids a request names (path and body) to the one cluster that may serve it. */

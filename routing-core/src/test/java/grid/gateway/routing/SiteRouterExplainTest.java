@@ -269,7 +269,7 @@ class SiteRouterExplainTest {
         assertThat(events).isEmpty();
         assertThat(router.inFlightSinceScrape(westA.id())).isZero();
         Route.Forward explainedConversation = (Route.Forward) router.explainNewConversation();
-        Route.Forward routedConversation = (Route.Forward) router.newConversation();
+        Route.Forward routedConversation = (Route.Forward) router.newConversation(Set.of());
         assertThat(explainedConversation.decision().cluster())
                 .isEqualTo(routedConversation.decision().cluster());
         assertThat(explainedConversation.candidates()).isEqualTo(routedConversation.candidates());

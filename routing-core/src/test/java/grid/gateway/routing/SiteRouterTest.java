@@ -268,7 +268,9 @@ class SiteRouterTest {
         queue("east", "east-a", 9);
         queue("east", "east-b", 8);
         queue("west", "west-a", 0);
-        assertThat(name(router.newConversation())).isEqualTo("east-b");
+        assertThat(name(router.newConversation(Set.of()))).isEqualTo("east-b");
+        // Tried again after east-b refused the connection: east-a, the local site's other cluster, not west-a.
+        assertThat(name(router.newConversation(Set.of(cluster("east-b").id())))).isEqualTo("east-a");
         router.reconfigure(
                 Grid.of(
                         new SiteName("east"),
@@ -277,6 +279,6 @@ class SiteRouterTest {
                                 RouterGrids.cluster(RouterGrids.WEST_A, false, Set.of("demo-model")))),
                 PrefixAffinitySettings.defaults(),
                 TagKeyRing.none());
-        assertThat(name(router.newConversation())).isEqualTo("west-a");
+        assertThat(name(router.newConversation(Set.of()))).isEqualTo("west-a");
     }
 }

@@ -1,6 +1,7 @@
 package grid.gateway.app.access;
 
 import grid.gateway.app.config.GatewaySettings.AccessLogFormat;
+import grid.gateway.app.endpoint.RedactedPath;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
@@ -86,6 +87,51 @@ public final class AccessLog implements Filter {
             write(record, res, thrown);
         }
     }
+
+    /** The id of a request answered outside this filter: {@code offered} (its X-Request-Id) when well-formed, else new. */
+    public String requestId(@Nullable String offered) {
+        return RequestIds.choose(offered, parts.requestIds());
+    }
+
+    /**
+     * A client request answered before any routing, outside this filter: a head or framing Helidon's parser refused,
+     * or HTTP/1.0 ({@code http.ParseRefusal}). With {@code access_log: json} its line is written as any refusal's:
+     * the method and the path (without its query, redacted) as the request line gave them (null when it could not be
+     * read), the client's address when known, the status and the error body's length, {@code end} {@code refused}.
+     */
+    public void unrouted(Unrouted request) {
+        if (format.get() != AccessLogFormat.JSON) {
+            return;
+        }
+        try {
+            long now = clock.nanoTime();
+            // A request line the parser could not read (over its limit) gives neither: null, not an empty text.
+            String method = request.method();
+            AccessRecord record = new AccessRecord(request.requestId(), method.isEmpty() ? null : method, now)
+                    .logged(parts.wallClock().instant(), request.client());
+            String target = request.target();
+            int query = target.indexOf('?');
+            record.path = target.isEmpty() ? null : RedactedPath.of(query < 0 ? target : target.substring(0, query));
+            line.write(
+                    record,
+                    new AccessLine.Finish(request.status(), request.bytesOut(), 0, Ending.REFUSED),
+                    parts.sink());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "access log line not written: " + e);
+        }
+    }
+
+    /**
+     * A request answered before routing: its id, its method and request target as the parser read them, the
+     * client's address (null when not known), the status and body bytes of the answer.
+     */
+    public record Unrouted(
+            String requestId,
+            String method,
+            String target,
+            @Nullable String client,
+            int status,
+            long bytesOut) {}
 
     private void write(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown) {
         try {

@@ -44,8 +44,13 @@ public final class AccessRecord implements RelayWatch {
 
     final String requestId;
     final long startNanos;
-    final String method;
+    /** The method as logged; null when the request line could not be read. */
+    final @Nullable String method;
+
     Instant time = Instant.EPOCH;
+
+    /** The client's address; null when not known (a request line refused before its connection's peer was read). */
+    @Nullable
     String client = "";
 
     @Nullable
@@ -87,14 +92,14 @@ public final class AccessRecord implements RelayWatch {
     private boolean logged;
 
     /** A record of {@code method} (as logged: a method spelled as a stored id is {@value #ID_PLACEHOLDER}). */
-    AccessRecord(String requestId, String method, long startNanos) {
+    AccessRecord(String requestId, @Nullable String method, long startNanos) {
         this.requestId = requestId;
-        this.method = RedactedPath.word(method);
+        this.method = method == null ? null : RedactedPath.word(method);
         this.startNanos = startNanos;
     }
 
     /** Marks the record as one to write: the request arrived at {@code arrival} from {@code clientAddress}. */
-    AccessRecord logged(Instant arrival, String clientAddress) {
+    AccessRecord logged(Instant arrival, @Nullable String clientAddress) {
         logged = true;
         time = arrival;
         client = clientAddress;

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import io.helidon.common.socket.PeerInfo;
 import io.helidon.webserver.http.ServerRequest;
 import java.net.InetSocketAddress;
 
@@ -14,9 +15,14 @@ public final class ClientAddress {
 
     /** The literal address of {@code request}'s peer, e.g. {@code 127.0.0.1} or {@code ::1}. */
     public static String of(ServerRequest request) {
-        if (request.remotePeer().address() instanceof InetSocketAddress socket && socket.getAddress() != null) {
+        return of(request.remotePeer());
+    }
+
+    /** The literal address of {@code peer}. */
+    static String of(PeerInfo peer) {
+        if (peer.address() instanceof InetSocketAddress socket && socket.getAddress() != null) {
             return socket.getAddress().getHostAddress();
         }
-        return request.remotePeer().host();
+        return peer.host();
     }
 }

@@ -22,6 +22,7 @@ import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.keyer.ApiDialect;
 import grid.gateway.routing.keyer.PromptKeys;
 import grid.gateway.routing.prefix.UsageReport;
+import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.LoadGate;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
@@ -85,13 +86,24 @@ final class Forwarding {
         this.extras = extras;
     }
 
-    /** Forwards an unpinned request along {@code route}, retrying another candidate after a connect failure. */
-    void routed(Route route, PromptKeys keys, ForwardRequest request, ServerResponse response) {
+    /**
+     * Forwards an unpinned request along {@code route}, retrying after a connect failure along the route {@code again}
+     * gives without the clusters tried (the same kind of route: by affinity and load, or a new conversation's).
+     */
+    void routed(
+            Route route,
+            PromptKeys keys,
+            Function<Set<ClusterId>, Route> again,
+            ForwardRequest request,
+            ServerResponse response) {
         // The first decision's candidates: a retry after a connect failure chooses among fewer, by design.
         request.access().candidates(route.candidates());
         request.trace().routing(keys.model(), route.candidates());
         Set<ClusterId> tried = new HashSet<>();
         Route next = route;
+        // The first decision's affinity outcome, the one counted: a retry is no second decision.
+        Optional<AffinityOutcome> outcome =
+                route instanceof Route.Forward first ? first.decision().outcome() : Optional.empty();
         while (true) {
             switch (next) {
                 case Route.UnknownModel unknown -> {
@@ -104,7 +116,7 @@ final class Forwarding {
                     return;
                 }
                 case Route.Forward forward -> {
-                    if (attempt(forward.decision(), request, response)) {
+                    if (attempt(forward.decision().withOutcome(outcome), request, response)) {
                         return;
                     }
                     tried.add(forward.decision().cluster().id());
@@ -112,7 +124,7 @@ final class Forwarding {
                         ErrorAnswers.send(response, request.errors(), ApiError.UPSTREAM_UNREACHABLE);
                         return;
                     }
-                    next = router.route(keys, tried);
+                    next = again.apply(Set.copyOf(tried));
                 }
             }
         }

@@ -92,12 +92,19 @@ public final class GatewayRouting {
                 BodyDeadline.on(parts.scheduler()),
                 observing.tracing(),
                 parts.sends());
-        routing.addFilter(new AccessLog(
+        routing.addFilter(accessLog(parts));
+        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
+    }
+
+    /** The access log of the config in force, on {@code parts}' sink, clock and ids. */
+    private static AccessLog accessLog(Parts parts) {
+        Supplier<GatewaySnapshot> snapshot = parts.snapshot();
+        Observing observing = parts.observing();
+        return new AccessLog(
                 () -> snapshot.get().config().gateway().accessLog(),
                 observing.access(),
                 observing.clock(),
-                ClientAddress::of));
-        routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
+                ClientAddress::of);
     }
 
     /**
@@ -105,7 +112,7 @@ public final class GatewayRouting {
      * error shape ({@link ParseRefusal}).
      */
     public static DirectHandler parseRefusal(Parts parts) {
-        return new ParseRefusal(parts.endpoints(), parts.metrics());
+        return new ParseRefusal(parts.endpoints(), parts.metrics(), accessLog(parts));
     }
 
     /**

@@ -2,6 +2,8 @@ package grid.gateway.app.http;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.access.AccessLog;
+import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.endpoint.ErrorShape;
 import grid.gateway.app.observe.InboundRefusal;
@@ -10,9 +12,12 @@ import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers, in the API's error shape, a request Helidon 4.5's HTTP/1 parser refuses itself before any routing, which
@@ -43,17 +48,21 @@ public final class ParseRefusal implements DirectHandler {
     private final Function<String, ErrorShape> shapes;
     /** Counts a refusal, by why. */
     private final Consumer<InboundRefusal> counted;
+    /** The client listener's access log, which gives the refusal its id and logs it; null on the admin listener. */
+    private final @Nullable AccessLog access;
 
-    ParseRefusal(EndpointTable endpoints, ProxyEvents events) {
+    ParseRefusal(EndpointTable endpoints, ProxyEvents events, AccessLog access) {
         requireNonNull(endpoints, "endpoints");
         requireNonNull(events, "events");
         this.shapes = target -> shape(endpoints, target);
         this.counted = events::refused;
+        this.access = requireNonNull(access, "access");
     }
 
     private ParseRefusal(Function<String, ErrorShape> shapes, Consumer<InboundRefusal> counted) {
         this.shapes = shapes;
         this.counted = counted;
+        this.access = null;
     }
 
     /**
@@ -98,11 +107,28 @@ public final class ParseRefusal implements DirectHandler {
     private TransportResponse refusal(
             TransportRequest request, Status status, ApiError error, ServerResponseHeaders headers) {
         headers.set(HeaderValues.CONTENT_TYPE_JSON);
+        AccessLog log = access;
+        String body;
+        if (log == null) {
+            body = error.body(shapes.apply(request.path()));
+        } else {
+            // A client request like any other: its id on the answer and in the body, and its access line.
+            String id = log.requestId(request.headers().first(RequestIds.HEADER).orElse(null));
+            headers.set(RequestIds.HEADER, id);
+            body = error.body(shapes.apply(request.path()), Optional.of(id));
+            log.unrouted(new AccessLog.Unrouted(
+                    id,
+                    request.method(),
+                    request.path(),
+                    RequestLineKeeper.clientAddress(),
+                    status.code(),
+                    body.getBytes(StandardCharsets.UTF_8).length));
+        }
         return TransportResponse.builder()
                 .status(status)
                 .headers(headers)
                 .keepAlive(false)
-                .entity(error.body(shapes.apply(request.path())))
+                .entity(body)
                 .build();
     }
 

@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -134,11 +135,12 @@ public final class ProxyHandler implements Handler {
                     pinnedIfServed(named.get(), forward, response);
                 } else if (endpoint.handling() == Handling.NEW_CONVERSATION) {
                     // 4. A new conversation goes to the local site first.
-                    forwarding.routed(router.newConversation(), noKeys(), forward, response);
+                    forwarding.routed(
+                            router.newConversation(Set.of()), noKeys(), router::newConversation, forward, response);
                 } else {
                     // 5. The prompt's keys; 6. the route; 7–9. send, learn, relay (Forwarding).
                     PromptKeys keys = keys(endpoint, forward.body());
-                    forwarding.routed(router.route(keys), keys, forward, response);
+                    forwarding.routed(router.route(keys), keys, tried -> router.route(keys, tried), forward, response);
                 }
             } finally {
                 if (watch.clientGone()) {

@@ -49,6 +49,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
+    /** The connection this thread serves (HTTP/1: one thread a connection, from its selection to its end). */
+    private static final ThreadLocal<ConnectionContext> PEER = new ThreadLocal<>();
 
     private final ServerConnectionSelector http1;
     private final LongSupplier maxBodyBytes;
@@ -89,6 +91,9 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
+        // The connection is served on this thread from now on: a request its parser refuses is answered here too,
+        // by a direct handler that is given no connection (ParseRefusal reads the peer from here).
+        PEER.set(ctx);
         return http1.connection(new KeepingContext(ctx, maxBodyBytes, budget));
     }
 
@@ -110,6 +115,12 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
                 deadline.headers(ctx, headers);
             }
         };
+    }
+
+    /** The address of the client whose connection this thread serves; null on a thread that serves none. */
+    static @Nullable String clientAddress() {
+        ConnectionContext ctx = PEER.get();
+        return ctx == null ? null : ClientAddress.of(ctx.remotePeer());
     }
 
     /** Helidon read the request line of {@code ctx} on this thread; remembers its method as sent. */

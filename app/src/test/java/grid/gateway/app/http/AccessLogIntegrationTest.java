@@ -6,6 +6,7 @@ import grid.gateway.app.GatewayHarness;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.RecordedRequest;
 import grid.gateway.routing.tag.ClusterDigest;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.http.HttpRequest;
@@ -231,6 +232,52 @@ class AccessLogIntegrationTest {
         assertThat(replaced).startsWith("req-");
         assertThat(wrongMethod.body()).contains("\"request_id\":\"" + replaced + "\"");
         assertThat(gateway.accessLog.next().getInt("status")).isEqualTo(405);
+    }
+
+    /**
+     * A head Helidon's parser refuses before any routing (a space before a colon, a request line over its limit,
+     * HTTP/1.0) is a client request the gateway answers too: its line is written, and its answer and error body carry
+     * the request id, as every other answer of the gateway's does.
+     */
+    @Test
+    void refusedByTheParser_oneLineEach_requestIdOnTheAnswerAndInTheBody() throws Exception {
+        engine("");
+        String[][] refused = {
+            {
+                "POST /v1/messages?key=q-secret HTTP/1.1\r\nHost: gw\r\nX-Request-Id: bad-head-1\r\nBad : x\r\n"
+                        + "Content-Length: 2\r\n\r\n{}",
+                "400",
+                "POST",
+                "/v1/messages"
+            },
+            {"GET /v1/responses/resp_" + "x".repeat(20_000) + " HTTP/1.1\r\nHost: gw\r\n\r\n", "414", null, null},
+            {"GET /v1/models HTTP/1.0\r\nX-Request-Id: old-1\r\n\r\n", "505", "GET", "/v1/models"},
+        };
+        for (String[] request : refused) {
+            RawClient.Answer answer;
+            try (RawClient client = new RawClient(gateway.server.port())) {
+                client.send(request[0]);
+                answer = client.read();
+            }
+            assertThat(answer.status()).isEqualTo(Integer.parseInt(request[1]));
+            JsonObject line = gateway.accessLog.next();
+            // The head was not read whole, so the client's X-Request-Id is not known: a new id, as for a missing one.
+            String id = line.getString("request_id");
+            assertThat(id).startsWith("req-");
+            assertThat(answer.header("X-Request-Id")).isEqualTo(id);
+            assertThat(answer.body()).contains("\"request_id\":\"" + id + "\"");
+            assertThat(line.getInt("status")).isEqualTo(Integer.parseInt(request[1]));
+            // A request line over its limit is not read: its method and path are not known.
+            assertThat(line.get("method"))
+                    .isEqualTo(request[2] == null ? JsonValue.NULL : Json.createValue(request[2]));
+            assertThat(line.get("path")).isEqualTo(request[3] == null ? JsonValue.NULL : Json.createValue(request[3]));
+            assertThat(line.getString("end")).isEqualTo("refused");
+            assertThat(line.get("cluster")).isEqualTo(JsonValue.NULL);
+            assertThat(line.getInt("bytes_out")).isEqualTo(answer.body().length());
+            assertThat(line.getString("client")).isEqualTo("127.0.0.1");
+            assertThat(line.toString()).doesNotContain("q-secret", "xxxxxxxx");
+        }
+        assertThat(gateway.accessLog.raw()).isEmpty();
     }
 
     @Test

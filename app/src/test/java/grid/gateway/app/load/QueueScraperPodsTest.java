@@ -162,8 +162,8 @@ class QueueScraperPodsTest {
     @Test
     void pollNow_sentSinceScrape_countsFromTheLatestCompleteRound() {
         threePods();
-        router.newConversation();
-        router.newConversation();
+        router.newConversation(Set.of());
+        router.newConversation(Set.of());
         assertThat(router.inFlightSinceScrape(A)).isEqualTo(2);
 
         engines.handle(
@@ -173,7 +173,7 @@ class QueueScraperPodsTest {
                 .as("a partly measured round recorded a depth")
                 .isZero();
 
-        router.newConversation();
+        router.newConversation(Set.of());
         for (String pod : List.of("p1", "p2", "p3")) {
             engines.handle(
                     pod,

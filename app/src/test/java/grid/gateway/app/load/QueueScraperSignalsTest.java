@@ -85,7 +85,7 @@ class QueueScraperSignalsTest {
     private List<String> burst(int requests) {
         List<String> sentTo = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
-            RouteDecision decision = ((Route.Forward) router.newConversation()).decision();
+            RouteDecision decision = ((Route.Forward) router.newConversation(Set.of())).decision();
             sentTo.add(decision.cluster().id().name());
         }
         return sentTo;
