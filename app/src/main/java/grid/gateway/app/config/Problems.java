@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
 final class Problems {
     /** Longest string value shown in a problem, in characters; longer ones are cut. */
     static final int MAX_SHOWN_CHARS = 80;
+    /** Longest problem line, in characters; longer ones are cut. */
+    static final int MAX_LINE_CHARS = 400;
 
     private final List<String> lines = new ArrayList<>();
 
