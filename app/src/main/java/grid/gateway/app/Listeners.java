@@ -87,6 +87,12 @@ final class Listeners {
                 .host(bind.host())
                 .port(settings.adminPort())
                 .maxTcpConnections(ADMIN_CONNECTIONS)
+                // A connection waits for its next request line at most the header timeout, as a request's headers
+                // do: one that sends nothing, or stops inside its request line (before the header deadline starts),
+                // is closed then instead of after Helidon's five minutes, so that no client holding all 128 admin
+                // connections keeps the health probes unanswered. Probes and scrapes open a connection again.
+                .idleConnectionTimeout(settings.headerTimeout())
+                .idleConnectionPeriod(idleSweepPeriod(settings.headerTimeout()))
                 // The header deadline guards the admin listener too: a scrape port is as easy to hold open. Its
                 // connections come through RequestLineKeeper too, which refuses a body chunk announced over
                 // max_body_bytes before Helidon gathers it whole (an admin page reads no body, but Helidon reads
@@ -111,7 +117,14 @@ final class Listeners {
         return adminBuilder.build().start();
     }
 
-    /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
+    /**
+     * How often the admin listener looks for connections idle past {@code timeout}: a quarter of it, between 100 ms
+     * and 1 s (Helidon times a connection's idleness in whole seconds).
+     */
+    static Duration idleSweepPeriod(Duration timeout) {
+        return Duration.ofMillis(Math.clamp(timeout.toMillis() / 4, 100L, 1_000L));
+    }
+
     /** One handler for every event Helidon's parser answers itself: HTTP/1.0 (505), a refused head or framing. */
     private static DirectHandlers refusals(DirectHandler refusal) {
         return DirectHandlers.builder()
@@ -121,6 +134,7 @@ final class Listeners {
                 .build();
     }
 
+    /** The client connection cap in force: {@code server.max_connections}, or under {@code auto} from the open-file limit. */
     private static int connectionCap(ServerSettings settings) {
         OptionalLong limit = OpenFiles.limit();
         int cap = settings.binding().connectionCap(limit);

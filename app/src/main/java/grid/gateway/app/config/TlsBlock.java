@@ -55,7 +55,8 @@ final class TlsBlock {
         Optional<Path> keyFile = path(tls, "key_file", true, context);
         Optional<Path> caFile = path(tls, "client_ca_file", false, context);
         ClientAuth auth = clientAuth(tls, caFile.isPresent());
-        if (tls.problems().size() > before) {
+        // A block that is not a mapping was refused before the count began, and names no file.
+        if (tls.problems().size() > before || certFile.isEmpty() || keyFile.isEmpty()) {
             return Optional.empty();
         }
         Fingerprint fingerprint = new Fingerprint("listener " + auth);

@@ -3,13 +3,18 @@ package grid.gateway.app.observe;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.listen.CloseWhenAsked;
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -21,8 +26,9 @@ import java.util.Optional;
  * The admin listener's endpoints (docs/design.md §10), served only on the socket named {@value #SOCKET}:
  *
  * <pre>
- * GET /metrics        Prometheus text 0.0.4 (OpenMetrics or JSON on Accept) of the registry, via Helidon's
- *                     ObserveFeature with a MetricsObserver bound to that socket
+ * GET /metrics        Prometheus text 0.0.4 (OpenMetrics on Accept) of the registry, via Helidon's
+ *                     ObserveFeature with a MetricsObserver bound to that socket; 406 when Accept prefers JSON
+ *                     (Helidon's JSON formatter fails on a gauge's NaN, which the gateway's gauges use for "unknown")
  * GET /health/live    200 "live" while the process serves requests; 503 "not live: client listener stopped accepting
  *                     connections" once the client listener's socket closed while the gateway was not stopping
  * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
@@ -106,13 +112,39 @@ public final class AdminRoutes {
                         .build());
         if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
             server.routing(routing -> {
-                routing.addFilter(CloseWhenAsked.INSTANCE);
+                routing.addFilter(CloseWhenAsked.INSTANCE).addFilter(AdminRoutes::textMetricsOnly);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
         } else {
-            server.routing(socket, routing -> health(routing, readiness));
+            server.routing(socket, routing -> health(routing.addFilter(AdminRoutes::textMetricsOnly), readiness));
         }
+    }
+
+    /**
+     * Answers 406 to a request for {@code /metrics} whose {@code Accept} prefers JSON, as Helidon's metrics page would
+     * choose it: its JSON formatter throws on a gauge's NaN, which several of the gateway's gauges report while
+     * unknown, so the page would be a 500 and a logged stack trace.
+     */
+    private static void textMetricsOnly(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        String path = req.path().path();
+        boolean metrics = path.equals("/metrics") || path.startsWith("/metrics/");
+        if (metrics
+                && req.prologue().method() == Method.GET
+                && req.headers()
+                        .bestAccepted(
+                                MediaTypes.TEXT_PLAIN,
+                                MediaTypes.APPLICATION_OPENMETRICS_TEXT,
+                                MediaTypes.APPLICATION_JSON)
+                        .filter(MediaTypes.APPLICATION_JSON::equals)
+                        .isPresent()) {
+            answer(
+                    res,
+                    Status.NOT_ACCEPTABLE_406,
+                    "not acceptable: /metrics is served as text/plain (Prometheus 0.0.4) or application/openmetrics-text");
+            return;
+        }
+        chain.proceed();
     }
 
     private static void health(HttpRouting.Builder routing, Readiness readiness) {

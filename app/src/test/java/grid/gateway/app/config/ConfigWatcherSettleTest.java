@@ -143,6 +143,28 @@ class ConfigWatcherSettleTest {
         assertThat(events).containsExactly("applied");
     }
 
+    @Test
+    void writeStorm_eachPollReadsAnotherContent_nothingLoaded_theLastAppliedOnceItSettles() {
+        Path config = write(dir, "config.yaml", TWO_CLUSTERS);
+        ConfigWatcher watcher = watcher(config);
+
+        // 100 writes, a poll after each: valid and invalid contents, each seen once and so never loaded.
+        for (int i = 1; i <= 100; i++) {
+            write(
+                    config,
+                    i % 3 == 0 ? "server: {port: -" + i + "}\n" + TWO_CLUSTERS : TWO_CLUSTERS.replace("64", "" + i));
+            watcher.pollScheduled();
+        }
+        assertThat(events).isEmpty();
+        watcher.pollScheduled();
+        watcher.pollScheduled();
+
+        assertThat(events).containsExactly("applied");
+        assertThat(applied).singleElement().isSameAs(watcher.current());
+        assertThat(watcher.current().config().grid().clusters().getFirst().maxQueueDepth())
+                .hasValue(100);
+    }
+
     private ConfigWatcher watcher(Path config) {
         return new ConfigWatcher(
                 config,

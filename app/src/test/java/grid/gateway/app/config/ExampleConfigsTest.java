@@ -135,7 +135,7 @@ class ExampleConfigsTest {
     }
 
     /** The repository's {@code etc/}, found from the module directory the tests run in. */
-    private static Path etc() {
+    static Path etc() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isRegularFile(dir.resolve("etc").resolve("gateway-example.yaml"))) {
                 return dir.resolve("etc");

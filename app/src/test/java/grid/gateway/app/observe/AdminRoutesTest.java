@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webclient.http1.Http1ClientResponse;
@@ -73,6 +74,33 @@ class AdminRoutesTest {
             assertThat(response.status().code()).isEqualTo(200);
             assertThat(response.headers().contentType().orElseThrow().text()).startsWith("text/plain");
             assertThat(response.as(String.class)).contains("# TYPE ");
+        }
+    }
+
+    @Test
+    void metrics_jsonAskedFor_406SayingWhatIsServed_textStillServed_whileAGaugeIsNaN() {
+        // A documented NaN (a cluster not measured yet) made Helidon's JSON formatter throw: a 500, and a stack trace
+        // logged at every such scrape.
+        MeterRegistry registry = Services.get(MeterRegistry.class);
+        Gauge<Double> unmeasured =
+                registry.getOrCreate(Gauge.builder("admin_routes_test_unmeasured", () -> Double.NaN));
+        try {
+            for (String accept : new String[] {"application/json", "application/json, */*;q=0.1"}) {
+                try (Http1ClientResponse response = server.admin("/metrics", accept)) {
+                    assertThat(response.status().code()).as(accept).isEqualTo(406);
+                    assertThat(response.as(String.class))
+                            .isEqualTo("not acceptable: /metrics is served as text/plain (Prometheus 0.0.4) or"
+                                    + " application/openmetrics-text\n");
+                }
+            }
+            for (String accept : new String[] {"text/plain", "application/openmetrics-text", "*/*"}) {
+                try (Http1ClientResponse response = server.admin("/metrics", accept)) {
+                    assertThat(response.status().code()).as(accept).isEqualTo(200);
+                    assertThat(response.as(String.class)).contains("admin_routes_test_unmeasured");
+                }
+            }
+        } finally {
+            registry.remove(unmeasured);
         }
     }
 

@@ -41,6 +41,11 @@ final class AdminServer implements AutoCloseable {
         return admin.get(path).request();
     }
 
+    /** GET {@code path} on the admin socket, with {@code Accept: accept}. */
+    Http1ClientResponse admin(String path, String accept) {
+        return admin.get(path).header(HeaderNames.ACCEPT, accept).request();
+    }
+
     /** GET {@code path} on the client socket. */
     Http1ClientResponse client(String path) {
         return client.get(path).request();
