@@ -49,6 +49,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
+    /** Set on the thread whose read of a connection found the client's stream ended (or failed). */
+    private static final ThreadLocal<Boolean> STREAM_ENDED = new ThreadLocal<>();
 
     private final ServerConnectionSelector http1;
     private final LongSupplier maxBodyBytes;
@@ -124,6 +126,14 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         } else {
             RAW_METHOD.remove();
         }
+    }
+
+    /**
+     * Whether a read of a connection on this thread found the client's stream at its end (a FIN, a TLS close_notify)
+     * or failed (a reset): what Helidon 4.5 reports as an internal error when it happens inside a request's fields.
+     */
+    static boolean clientStreamEnded() {
+        return Boolean.TRUE.equals(STREAM_ENDED.get());
     }
 
     /** The method of the request this thread runs, as the client sent it; empty when not known (another listener). */
@@ -232,12 +242,18 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
                 held = null;
                 return first;
             }
+            byte[] read;
             try {
-                return socket.get();
+                read = socket.get();
             } catch (UncheckedIOException e) {
+                STREAM_ENDED.set(Boolean.TRUE);
                 // As Helidon's own reader maps a failed socket read.
                 throw new ServerConnectionException("Failed to get data from socket", e);
             }
+            if (read == null) {
+                STREAM_ENDED.set(Boolean.TRUE);
+            }
+            return read;
         }
     }
 
