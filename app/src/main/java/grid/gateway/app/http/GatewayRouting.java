@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.access.AccessLog;
 import grid.gateway.app.access.AccessLogParts;
+import grid.gateway.app.access.RefusedHeads;
 import grid.gateway.app.config.GatewaySettings;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.endpoint.EndpointTable;
@@ -105,7 +106,14 @@ public final class GatewayRouting {
      * error shape ({@link ParseRefusal}).
      */
     public static DirectHandler parseRefusal(Parts parts) {
-        return new ParseRefusal(parts.endpoints(), parts.metrics());
+        Observing observing = parts.observing();
+        return new ParseRefusal(
+                parts.endpoints(),
+                parts.metrics(),
+                new RefusedHeads(
+                        () -> parts.snapshot().get().config().gateway().accessLog(),
+                        observing.access(),
+                        observing.clock()));
     }
 
     /**

@@ -2,6 +2,8 @@ package grid.gateway.app.http;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.access.RefusedHeads;
+import grid.gateway.app.access.RequestIds;
 import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.endpoint.ErrorShape;
 import grid.gateway.app.observe.InboundRefusal;
@@ -11,9 +13,12 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers, in the API's error shape, a request Helidon 4.5's HTTP/1 parser refuses itself before any routing, which
@@ -34,6 +39,10 @@ import java.util.function.Function;
  *       upstream keep-alive needs anyway).
  * </ul>
  *
+ * <p>On the client listener each refusal carries a request id as every other answer does ({@code X-Request-Id}, and
+ * in the error body), and has its access log line ({@link RefusedHeads}): Helidon answers these before routing, where
+ * the access log filter runs.
+ *
  * <p>Thread-safe: stateless.
  */
 public final class ParseRefusal implements DirectHandler {
@@ -44,17 +53,25 @@ public final class ParseRefusal implements DirectHandler {
     private final Function<String, ErrorShape> shapes;
     /** Counts a refusal, by why. */
     private final Consumer<InboundRefusal> counted;
+    /** The path of a refused request as its access line gives it; null when it has none. */
+    private final Function<String, @Nullable String> logged;
+    /** The request id and access line of a refusal; null on the admin listener, whose pages have neither. */
+    private final @Nullable RefusedHeads heads;
 
-    ParseRefusal(EndpointTable endpoints, ProxyEvents events) {
+    ParseRefusal(EndpointTable endpoints, ProxyEvents events, RefusedHeads heads) {
         requireNonNull(endpoints, "endpoints");
         requireNonNull(events, "events");
         this.shapes = target -> shape(endpoints, target);
         this.counted = events::refused;
+        this.logged = target -> loggedPath(endpoints, target);
+        this.heads = requireNonNull(heads, "heads");
     }
 
     private ParseRefusal(Function<String, ErrorShape> shapes, Consumer<InboundRefusal> counted) {
         this.shapes = shapes;
         this.counted = counted;
+        this.logged = target -> null;
+        this.heads = null;
     }
 
     /**
@@ -120,12 +137,47 @@ public final class ParseRefusal implements DirectHandler {
     private TransportResponse refusal(
             TransportRequest request, Status status, ApiError error, ServerResponseHeaders headers) {
         headers.set(HeaderValues.CONTENT_TYPE_JSON);
+        ErrorShape shape = shapes.apply(request.path());
+        RefusedHeads lines = heads;
+        if (lines == null) {
+            return answer(status, headers, error.body(shape));
+        }
+        // As every other answer of the client listener: the request id on the answer, in its body and in its line.
+        String id = lines.requestId(request.headers().first(RequestIds.HEADER).orElse(null));
+        headers.set(RequestIds.HEADER, id);
+        String body = error.body(shape, Optional.of(id));
+        lines.write(
+                id,
+                request.method(),
+                logged.apply(request.path()),
+                RequestLineKeeper.clientAddress(),
+                status.code(),
+                body.getBytes(StandardCharsets.UTF_8).length);
+        return answer(status, headers, body);
+    }
+
+    private static TransportResponse answer(Status status, ServerResponseHeaders headers, String body) {
         return TransportResponse.builder()
                 .status(status)
                 .headers(headers)
                 .keepAlive(false)
-                .entity(error.body(shapes.apply(request.path())))
+                .entity(body)
                 .build();
+    }
+
+    /** The path of {@code target} as the access log gives it (stored ids replaced); null when there is none. */
+    private static @Nullable String loggedPath(EndpointTable endpoints, String target) {
+        if (target == null || target.isEmpty()) {
+            return null;
+        }
+        int query = target.indexOf('?');
+        try {
+            return endpoints
+                    .classify(query < 0 ? target : target.substring(0, query))
+                    .loggedPath();
+        } catch (RuntimeException unclassifiable) {
+            return null;
+        }
     }
 
     /** The error shape of the API {@code target} names; OpenAI's for anything the table cannot classify. */

@@ -49,6 +49,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
+    /** The client of the connection this thread serves (a connection's thread reads and handles its requests). */
+    private static final ThreadLocal<PeerInfo> CLIENT = new ThreadLocal<>();
     /** Set on the thread whose read of a connection found the client's stream ended (or failed). */
     private static final ThreadLocal<Boolean> STREAM_ENDED = new ThreadLocal<>();
 
@@ -136,6 +138,21 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         return Boolean.TRUE.equals(STREAM_ENDED.get());
     }
 
+    /**
+     * The address of the client whose connection this thread serves, as the access log gives it ({@code 127.0.0.1},
+     * {@code ::1}); "" when not known.
+     */
+    static String clientAddress() {
+        PeerInfo peer = CLIENT.get();
+        if (peer == null) {
+            return "";
+        }
+        if (peer.address() instanceof java.net.InetSocketAddress socket && socket.getAddress() != null) {
+            return socket.getAddress().getHostAddress();
+        }
+        return peer.host();
+    }
+
     /** The method of the request this thread runs, as the client sent it; empty when not known (another listener). */
     static Optional<String> rawMethod() {
         return Optional.ofNullable(RAW_METHOD.get());
@@ -149,6 +166,8 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
             this.delegate = delegate;
             this.reader = KeepingReader.over(delegate, maxBodyBytes, budget);
+            // Helidon builds a connection on the thread that then reads and handles its requests.
+            CLIENT.set(delegate.remotePeer());
         }
 
         @Override

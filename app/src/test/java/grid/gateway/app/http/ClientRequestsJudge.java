@@ -62,7 +62,7 @@ final class ClientRequestsJudge {
         return statuses.size();
     }
 
-    /** The status of each answer with an X-Request-Id (those the access log filter saw), by that id. */
+    /** The status of each answer, by its X-Request-Id. */
     Map<String, Integer> identified() {
         return identified;
     }
@@ -189,11 +189,11 @@ final class ClientRequestsJudge {
 
     private void identify(Answer answer) {
         Matcher id = REQUEST_ID.matcher(answer.head());
-        if (id.find()) {
-            identified.put(id.group(1), answer.status());
-        } else {
-            count.accept("no X-Request-Id " + answer.status());
-        }
+        assertThat(id.find()).as("X-Request-Id on %s", answer).isTrue();
+        identified.put(id.group(1), answer.status());
+        assertThat(answer.status() == 200 || answer.body().contains("\"request_id\":\"" + id.group(1) + "\""))
+                .as("the request id in %s", answer)
+                .isTrue();
     }
 
     /** Judges {@code answer} to {@code request}; true when it is a refusal. */
