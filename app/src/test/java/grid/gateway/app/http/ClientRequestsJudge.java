@@ -229,6 +229,7 @@ final class ClientRequestsJudge {
         assertThat(answer.head().toLowerCase(Locale.ROOT)).contains("\r\ncontent-type: application/json");
         String firstLine =
                 request.wire().substring(0, Math.max(0, request.wire().indexOf('\r')));
+        // A request line over its 4096 bytes is not read: its target is unknown, its refusal in OpenAI's shape.
         boolean routed = request.route() != null
                 && firstLine.length() < 4096
                 && (firstLine.contains(" " + request.route().target(request.nonce()) + " ")
