@@ -41,7 +41,10 @@ class UnreadableHeadIntegrationTest {
     private final Handler capture = new Handler() {
         @Override
         public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue() || record.getThrown() != null) {
+            // Helidon's connection logs what reached its catch-all (other tests' gateways log in this JVM too).
+            if (record.getLoggerName() != null
+                    && record.getLoggerName().startsWith("io.helidon.webserver")
+                    && record.getLevel().intValue() >= Level.WARNING.intValue()) {
                 logged.add(record);
             }
         }
