@@ -38,23 +38,24 @@ public final class RefusedHeads {
     }
 
     /**
-     * Writes the line of a refused head when the access log is on.
+     * A refused request as its line gives it.
      *
      * @param requestId its {@link #requestId}
      * @param method the method as parsed ("" when the request line was not)
      * @param loggedPath the path as the access log gives it (stored ids replaced), or null when not read
      * @param client the client's address
-     * @param status the status answered
-     * @param bytesOut the answer's body bytes
      */
-    public void write(
-            String requestId, String method, @Nullable String loggedPath, String client, int status, long bytesOut) {
+    public record Head(
+            String requestId, String method, @Nullable String loggedPath, String client) {}
+
+    /** Writes the line of {@code head}, answered {@code status} with {@code bytesOut} body bytes, when the log is on. */
+    public void write(Head head, int status, long bytesOut) {
         if (format.get() != AccessLogFormat.JSON) {
             return;
         }
-        AccessRecord record = new AccessRecord(requestId, method, clock.nanoTime())
-                .logged(parts.wallClock().instant(), client);
-        record.path = loggedPath;
+        AccessRecord record = new AccessRecord(head.requestId(), head.method(), clock.nanoTime())
+                .logged(parts.wallClock().instant(), head.client());
+        record.path = head.loggedPath();
         line.write(record, new AccessLine.Finish(status, bytesOut, 0, Ending.REFUSED), parts.sink());
     }
 }

@@ -147,10 +147,8 @@ public final class ParseRefusal implements DirectHandler {
         headers.set(RequestIds.HEADER, id);
         String body = error.body(shape, Optional.of(id));
         lines.write(
-                id,
-                request.method(),
-                logged.apply(request.path()),
-                RequestLineKeeper.clientAddress(),
+                new RefusedHeads.Head(
+                        id, request.method(), logged.apply(request.path()), RequestLineKeeper.clientAddress()),
                 status.code(),
                 body.getBytes(StandardCharsets.UTF_8).length);
         return answer(status, headers, body);
