@@ -125,12 +125,16 @@ final class Listeners {
         return Duration.ofMillis(Math.clamp(timeout.toMillis() / 4, 100L, 1_000L));
     }
 
-    /** One handler for every event Helidon's parser answers itself: HTTP/1.0 (505), a refused head or framing. */
+    /**
+     * One handler for every event Helidon's parser answers itself: HTTP/1.0 (505), a refused head or framing, and an
+     * internal error while reading a head (a client's stream that ended inside it: closed without an answer).
+     */
     private static DirectHandlers refusals(DirectHandler refusal) {
         return DirectHandlers.builder()
                 .addHandler(DirectHandler.EventType.HTTP_VERSION_NOT_SUPPORTED, refusal)
                 .addHandler(DirectHandler.EventType.BAD_REQUEST, refusal)
                 .addHandler(DirectHandler.EventType.OTHER, refusal)
+                .addHandler(DirectHandler.EventType.INTERNAL_ERROR, refusal)
                 .build();
     }
 

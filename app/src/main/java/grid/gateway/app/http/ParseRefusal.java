@@ -12,6 +12,7 @@ import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
@@ -74,10 +75,11 @@ public final class ParseRefusal implements DirectHandler {
         DirectHandler refusal = new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {});
         // The admin listener routes only its pages: a path it does not serve is Helidon's 404, handed to the same
         // direct handlers (event OTHER) as the parser's refusals, and stays Helidon's answer.
-        return (request, eventType, status, headers, message) ->
-                eventType == EventType.HTTP_VERSION_NOT_SUPPORTED || PARSER_STATUSES.contains(status.code())
-                        ? refusal.handle(request, eventType, status, headers, message)
-                        : DirectHandler.defaultHandler().handle(request, eventType, status, headers, message);
+        return (request, eventType, status, headers, message) -> eventType == EventType.HTTP_VERSION_NOT_SUPPORTED
+                        || eventType == EventType.INTERNAL_ERROR
+                        || PARSER_STATUSES.contains(status.code())
+                ? refusal.handle(request, eventType, status, headers, message)
+                : DirectHandler.defaultHandler().handle(request, eventType, status, headers, message);
     }
 
     @Override
@@ -87,6 +89,9 @@ public final class ParseRefusal implements DirectHandler {
             Status defaultStatus,
             ServerResponseHeaders headers,
             String message) {
+        if (eventType == EventType.INTERNAL_ERROR) {
+            return unreadableHead(request, headers);
+        }
         if (eventType == EventType.HTTP_VERSION_NOT_SUPPORTED) {
             counted.accept(InboundRefusal.HTTP_VERSION);
             return refusal(request, Status.HTTP_VERSION_NOT_SUPPORTED_505, ApiError.HTTP_VERSION, headers);
@@ -102,6 +107,23 @@ public final class ParseRefusal implements DirectHandler {
             default -> ApiError.MALFORMED_REQUEST;
         };
         return refusal(request, defaultStatus, error, headers);
+    }
+
+    /**
+     * What reaches Helidon 4.5's catch-all around an HTTP/1 connection's reading of a request (its routing answers its
+     * own errors): bytes its parser fails on with an exception of its own rather than a refusal, such as a method that
+     * is not a token ({@code HTTP/1.1 200 OK} read as a request line), which Helidon answered 500 with an empty body and
+     * logged as a WARNING with a stack trace. Those are a malformed head: 400 in the API's shape, closed, counted as
+     * {@code malformed_request}. The client's stream ending inside the request's fields arrives the same way (Helidon
+     * maps it to a quiet close only inside the request line): the client never finished a request, so the connection
+     * is closed without an answer, as after a cut request line (and as nginx and Envoy do).
+     */
+    private TransportResponse unreadableHead(TransportRequest request, ServerResponseHeaders headers) {
+        if (RequestLineKeeper.clientStreamEnded()) {
+            throw new CloseConnectionException("the client's stream ended inside a request's head");
+        }
+        counted.accept(InboundRefusal.MALFORMED_REQUEST);
+        return refusal(request, Status.BAD_REQUEST_400, ApiError.MALFORMED_REQUEST, headers);
     }
 
     private TransportResponse refusal(

@@ -51,6 +51,8 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
     /** The connection this thread serves (HTTP/1: one thread a connection, from its selection to its end). */
     private static final ThreadLocal<ConnectionContext> PEER = new ThreadLocal<>();
+    /** Set on the thread whose read of a connection found the client's stream ended (or failed). */
+    private static final ThreadLocal<Boolean> STREAM_ENDED = new ThreadLocal<>();
 
     private final ServerConnectionSelector http1;
     private final LongSupplier maxBodyBytes;
@@ -115,6 +117,14 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
                 deadline.headers(ctx, headers);
             }
         };
+    }
+
+    /**
+     * Whether a read of a connection on this thread found the client's stream at its end (a FIN, a TLS close_notify)
+     * or failed (a reset): what Helidon 4.5 reports as an internal error when it happens inside a request's fields.
+     */
+    static boolean clientStreamEnded() {
+        return Boolean.TRUE.equals(STREAM_ENDED.get());
     }
 
     /** The address of the client whose connection this thread serves; null on a thread that serves none. */
@@ -243,12 +253,18 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
                 held = null;
                 return first;
             }
+            byte[] read;
             try {
-                return socket.get();
+                read = socket.get();
             } catch (UncheckedIOException e) {
+                STREAM_ENDED.set(Boolean.TRUE);
                 // As Helidon's own reader maps a failed socket read.
                 throw new ServerConnectionException("Failed to get data from socket", e);
             }
+            if (read == null) {
+                STREAM_ENDED.set(Boolean.TRUE);
+            }
+            return read;
         }
     }
 

@@ -26,6 +26,7 @@ class HostileCollectorTest {
      * has nothing to see closed; every misbehaviour below lasts for ever, so a longer deadline proves no less.
      */
     private static final Duration DEADLINE = Duration.ofSeconds(3);
+
     private static final Duration BOUND = Duration.ofSeconds(20);
 
     private HostileCollector collector;
