@@ -179,9 +179,20 @@ public final class BoundedBody {
         return new Outcome.Unreadable(cause.getClass().getSimpleName() + ": " + cause.getMessage());
     }
 
+    /**
+     * The body read to its end, or why not. Helidon's entity stream is closed only after a whole body: its close reads
+     * one more chunk when the entity has not ended, and after a chunk size line that failed to parse, or a body cut at
+     * the limit, that read waits for bytes the client may never send, holding the answer until the body's deadline
+     * (a 408 where a 400 or 413 was due). Every other outcome ends the connection, so nothing reads the entity again.
+     */
     private static Outcome readAll(Supplier<InputStream> body, long declared, long maxBytes, BodyBudget.Hold hold) {
-        try (InputStream in = body.get()) {
-            return read(in, declared, maxBytes, hold);
+        try {
+            InputStream in = body.get();
+            Outcome outcome = read(in, declared, maxBytes, hold);
+            if (outcome instanceof Outcome.Read) {
+                in.close();
+            }
+            return outcome;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

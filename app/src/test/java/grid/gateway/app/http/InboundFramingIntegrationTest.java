@@ -86,7 +86,19 @@ class InboundFramingIntegrationTest {
                         "bare LF head",
                         post("Content-Length: " + CHAT.length() + "\r\n", CHAT).replace("\r\n", "\n"),
                         400),
-                Arguments.of("not a request line", "NOT A REQUEST\r\nHost: gw\r\n\r\n", 400));
+                Arguments.of("not a request line", "NOT A REQUEST\r\nHost: gw\r\n\r\n", 400),
+                // A chunk size line that cannot be one, as the last bytes the client sent: refused as soon as read,
+                // not when the body's deadline passes.
+                Arguments.of("chunk size zz, last sent", post("Transfer-Encoding: chunked\r\n", "zz\r\n"), 400),
+                Arguments.of("chunk size -1, last sent", post("Transfer-Encoding: chunked\r\n", "-1\r\n"), 400),
+                Arguments.of(
+                        "chunk size over 2^63, last sent",
+                        post("Transfer-Encoding: chunked\r\n", "ffffffffffffffffff\r\n"),
+                        400),
+                Arguments.of(
+                        "chunk size zz after a chunk, last sent",
+                        post("Transfer-Encoding: chunked\r\n", "5\r\nhello\r\nzz\r\n"),
+                        400));
     }
 
     @ParameterizedTest(name = "{0} → {2}")

@@ -150,6 +150,22 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a8_chunkedBodyCrossingTheCapAtAChunksEnd_thenTheClientWaits_413NotTheBodysTimeout() {
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            client.send(head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n"));
+            String chunk = "a".repeat(1_024);
+            for (int i = 0; i < 4; i++) { // 4,096 bytes: the cap, then one byte past it in a chunk of its own
+                client.send("400\r\n" + chunk + "\r\n");
+            }
+            client.send("1\r\na\r\n");
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.status()).as(reply.text()).isEqualTo(413);
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
     void a8_chunkAnnouncedOverTheCap_413AtItsSizeLine_neverWaitedForOrHeld() {
         double before = refused("body_too_large");
         try (RawHttp client = new RawHttp(gateway.server.port())) {
