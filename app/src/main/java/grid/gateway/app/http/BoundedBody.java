@@ -87,7 +87,7 @@ public final class BoundedBody {
         ConnectionContext ctx = ConnectionBuffer.connection(request);
         return read(
                 new Arrival(
-                        () -> request.content().inputStream(),
+                        () -> opened(request),
                         declared,
                         ConnectionBuffer.unread(ctx, request),
                         ctx == null ? null : BodyDeadline.endRead(ctx)),
@@ -305,6 +305,19 @@ public final class BoundedBody {
     }
 
     /**
+     * The request's entity stream, registered in its context: Helidon gives a request's entity stream once, and a
+     * body refused part-read (over the limit or the budget) is drained through the same stream ({@link #linger}).
+     */
+    private static InputStream opened(ServerRequest request) {
+        InputStream in = request.content().inputStream();
+        request.context().register(new OpenedBody(in));
+        return in;
+    }
+
+    /** The entity stream {@link #opened} gave a request. */
+    private record OpenedBody(InputStream in) {}
+
+    /**
      * Reads and discards what the client is still sending of a refused body, for at most {@link #LINGER_TIME} and
      * {@link #LINGER_BYTES}, before the caller closes the connection. Closing a socket with unread bytes makes the
      * kernel answer with a reset, which can destroy the 413 the client has not read yet (nginx's lingering close
@@ -318,7 +331,10 @@ public final class BoundedBody {
             return;
         }
         FutureTask<Void> drain = new FutureTask<>(() -> {
-            try (InputStream in = request.content().inputStream()) {
+            try (InputStream in = request.context()
+                    .get(OpenedBody.class)
+                    .map(OpenedBody::in)
+                    .orElseGet(() -> request.content().inputStream())) {
                 byte[] sink = new byte[SINK];
                 long left = LINGER_BYTES;
                 int n;

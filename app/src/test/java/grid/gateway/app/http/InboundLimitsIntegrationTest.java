@@ -135,6 +135,27 @@ class InboundLimitsIntegrationTest {
     }
 
     @Test
+    void a7_clientStillSendingARefusedChunkedBody_readsTheWhole413_becauseTheGatewayLingers() {
+        // As above, chunked: the cap is crossed while the body is read, and the rest is still coming.
+        StringBuilder chunks = new StringBuilder();
+        String chunk = "400\r\n" + "a".repeat(1_024) + "\r\n";
+        for (int i = 0; i < 16 * 1024; i++) {
+            chunks.append(chunk);
+        }
+        chunks.append("0\r\n\r\n");
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            boolean written = client.trySend((head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n") + chunks)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(written).isTrue();
+            assertThat(reply.status()).isEqualTo(413);
+            assertThat(reply.body()).startsWith("{\"error\":{");
+            assertThat(reply.closed() || client.closedWithin(5_000)).isTrue();
+        }
+        assertThat(engine.connections()).isEqualTo(connectionsBefore);
+    }
+
+    @Test
     void a8_chunkedBodyCrossingTheCap_413_closed_engineUntouched() {
         try (RawHttp client = new RawHttp(gateway.server.port())) {
             client.send(head("/v1/chat/completions", "Transfer-Encoding: chunked\r\n"));
