@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Test fixture: generated client connections for {@link ClientRequestsPropertyTest}. A trial is one connection: one to
@@ -92,6 +94,9 @@ final class ClientRequests {
         }
     }
 
+    /** The name {@code FramingOddities.chunkSize} gives a refused chunk size line. */
+    private static final Pattern BAD_SIZE = Pattern.compile("chunk size '(.+)'");
+
     private ClientRequests() {}
 
     /** Trial {@code number}: a connection's requests and how they are sent. */
@@ -122,6 +127,9 @@ final class ClientRequests {
         if (pick < 3
                 && requests.getLast().expect().forwardable()
                 && !requests.getLast().expect().refusable()) {
+            return Delivery.STALLED;
+        }
+        if (pick < 50 && badSizeLineEnd(requests.getLast()) > 0) {
             return Delivery.STALLED;
         }
         if (pick < 15) {
@@ -163,6 +171,17 @@ final class ClientRequests {
      * {@code Expect: 100-continue} and the body never following); the gateway must answer 408 at its body deadline.
      */
     private static Request stalled(SplittableRandom random, Request last) {
+        int badLineEnd = badSizeLineEnd(last);
+        if (badLineEnd > 0) {
+            // Sent up to the chunk size line that cannot be one: refused as soon as it is read, not at the deadline.
+            return new Request(
+                    last.route(),
+                    last.nonce(),
+                    last.wire().substring(0, badLineEnd),
+                    last.expect(),
+                    last.oddity() + ", nothing sent after it",
+                    last.engineBody());
+        }
         String wire = last.wire();
         int head = wire.indexOf("\r\n\r\n") + 4;
         Expect timedOut = Expect.refused(Close.MUST, 408);
@@ -178,6 +197,25 @@ final class ClientRequests {
         String expecting = wire.substring(0, head - 2) + "Content-Length: 20\r\nExpect: 100-continue\r\n\r\n";
         return new Request(
                 last.route(), last.nonce(), expecting, timedOut, "100-continue, body never sent", last.engineBody());
+    }
+
+    /**
+     * Where the line of {@code request}'s chunk size oddity ends in its wire (after its CRLF), or -1 when it has none
+     * (an empty size line cannot be told from the lines around it, and a leading {@code +} is read as a size).
+     */
+    private static int badSizeLineEnd(Request request) {
+        Matcher odd = BAD_SIZE.matcher(request.oddity());
+        if (!odd.matches() || odd.group(1).startsWith("+")) {
+            return -1;
+        }
+        String wire = request.wire();
+        String line = odd.group(1) + "\r\n";
+        int body = wire.indexOf("\r\n\r\n") + 4;
+        if (wire.startsWith(line, body)) {
+            return body + line.length();
+        }
+        int at = wire.indexOf("\r\n" + line, body);
+        return at < 0 ? -1 : at + 2 + line.length();
     }
 
     static String latin1(String utf8) {
