@@ -138,10 +138,8 @@ class AccountingPropertyTest {
             }
         }
         GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (gateway.accessLog.raw().size() < TRIALS && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        GatewayHarness.await(
+                "an access line for each request", () -> gateway.accessLog.raw().size() >= TRIALS);
         Map<String, JsonObject> lines = lines(all);
         Books books = new Books(gateway.metrics());
         for (Trial trial : all) {
