@@ -179,6 +179,8 @@ final class ScriptedUpstream implements AutoCloseable {
     final AtomicInteger accepted = new AtomicInteger();
     /** Connections whose script returned without closing them, still open. */
     final AtomicInteger open = new AtomicInteger();
+    /** Connections the gateway closed (an end of stream) while this engine waited for their next request. */
+    final java.util.Set<Socket> closedWhileIdle = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * False: each request's script runs as soon as its head is read, its body left unread in the socket (an engine
@@ -282,6 +284,7 @@ final class ScriptedUpstream implements AutoCloseable {
             while (true) {
                 Exchange exchange = readRequest(socket, readsBody, readsWholeHead);
                 if (exchange == null) {
+                    closedWhileIdle.add(tcp);
                     return;
                 }
                 exchange.tcp = tcp;
