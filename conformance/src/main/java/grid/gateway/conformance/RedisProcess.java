@@ -5,7 +5,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,13 @@ import org.jspecify.annotations.Nullable;
  * A real {@code redis-server} (Debian's package) on 127.0.0.1 and a free port, with nothing persisted, so that a
  * restart starts empty (a Redis restarted or flushed). For prefix-sharing tests and {@code bin/demo --replicas}.
  *
+ * <p>The port stays this one's from start to close, while the server runs and while it is killed: a socket of this
+ * JVM stays bound to it, never listening, with {@code SO_REUSEADDR} as {@code redis-server}'s own listener has, so the
+ * server can listen there while the kernel gives the port to no other socket (not a listener on port 0, in this JVM
+ * or another process, and not the own end of a connection, such as a client's reconnecting while the server is away).
+ * A port learnt by binding and closing a socket, kept by nothing, could be taken before the server binds it or
+ * between a kill and a restart.
+ *
  * <p>Tests never mock Redis: when no {@code redis-server} can be found this refuses to start with a message saying
  * how to install it, rather than letting a test skip.
  *
@@ -33,12 +41,14 @@ public final class RedisProcess implements AutoCloseable {
             List.of(Path.of("/usr/bin/redis-server"), Path.of("/usr/local/bin/redis-server"));
 
     private final Path binary;
+    private final Socket portKept;
     private final int port;
     private @Nullable Process process;
 
-    private RedisProcess(Path binary, int port) {
+    private RedisProcess(Path binary, Socket portKept) {
         this.binary = binary;
-        this.port = port;
+        this.portKept = portKept;
+        this.port = portKept.getLocalPort();
     }
 
     /** Starts a Redis on a free loopback port. */
@@ -46,17 +56,14 @@ public final class RedisProcess implements AutoCloseable {
         Path binary = binary().orElseThrow(() -> new IllegalStateException(
                 "redis-server not found (looked at $GRID_REDIS_SERVER, " + CANDIDATES + " and PATH): install Debian's"
                         + " redis-server package (apt-get install -y redis-server); .ci/run installs it in CI"));
-        IllegalStateException last = null;
-        for (int attempt = 0; attempt < 5; attempt++) {
-            RedisProcess redis = new RedisProcess(binary, freePort());
-            try {
-                redis.launch();
-                return redis;
-            } catch (IllegalStateException e) {
-                last = e; // most likely the port was taken between choosing and binding it: another port
-            }
+        RedisProcess redis = new RedisProcess(binary, keptPort());
+        try {
+            redis.launch();
+            return redis;
+        } catch (RuntimeException e) {
+            redis.close();
+            throw e;
         }
-        throw last;
     }
 
     /** The {@code redis-server} to run: {@code $GRID_REDIS_SERVER}, a usual place, or one on the PATH. */
@@ -112,6 +119,11 @@ public final class RedisProcess implements AutoCloseable {
     @Override
     public void close() {
         kill();
+        try {
+            portKept.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void launch() {
@@ -166,10 +178,19 @@ public final class RedisProcess implements AutoCloseable {
         ready.complete(false);
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /** A socket bound to a port of the kernel's choice on 127.0.0.1, never listening, that the server may share. */
+    private static Socket keptPort() {
+        Socket socket = new Socket();
+        try {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            return socket;
         } catch (IOException e) {
+            try {
+                socket.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw new UncheckedIOException(e);
         }
     }

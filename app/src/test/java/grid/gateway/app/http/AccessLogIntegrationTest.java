@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.RefusingPort;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.RecordedRequest;
 import grid.gateway.routing.tag.ClusterDigest;
@@ -335,7 +336,10 @@ class AccessLogIntegrationTest {
     @Test
     void upstreamRefusesConnections_refusedWithTheFailure() {
         gateway = new GatewayHarness(
-                dir, GatewayHarness.config("", GatewayHarness.oneScrapedEngine("http://127.0.0.1:1")));
+                dir,
+                GatewayHarness.config(
+                        "",
+                        GatewayHarness.oneScrapedEngine(RefusingPort.shared().url())));
         assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(502);
         JsonObject line = gateway.accessLog.next();
         assertThat(line.getString("end")).isEqualTo("refused");

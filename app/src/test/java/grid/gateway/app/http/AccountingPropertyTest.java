@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.RefusingPort;
 import grid.gateway.app.http.Fates.Fate;
 import grid.gateway.app.http.Fates.Trial;
 import jakarta.json.Json;
@@ -70,17 +71,18 @@ class AccountingPropertyTest {
         b = new ScriptedUpstream();
         a.script = e -> play("east-a", e);
         b.script = e -> play("east-b", e);
-        String sites = GatewayHarness.oneSite(a.url(), b.url()) + """
+        String sites = GatewayHarness.oneSite(a.url(), b.url())
+                + """
                       - name: east-c
                         url: http://127.0.0.1:9
                         metrics_url: http://127.0.0.1:1/metrics
                         models: [demo-model]
                         draining: true
                       - name: east-dead
-                        url: http://127.0.0.1:1
+                        url: %s
                         metrics_url: http://127.0.0.1:1/metrics
                         models: [dead-model]
-                """;
+                """.formatted(RefusingPort.shared().url());
         gateway = new GatewayHarness(dir, GatewayHarness.config("  body_timeout_ms: 1500", """
                   upstream:
                     first_byte_timeout_ms: 1500

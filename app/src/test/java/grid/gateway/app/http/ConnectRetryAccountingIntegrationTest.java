@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.RefusingPort;
 import grid.gateway.enginesim.EngineSimulator;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -35,7 +36,7 @@ class ConnectRetryAccountingIntegrationTest {
      * model; the gateway's site is east.
      */
     private void start(EngineSimulator eastB, EngineSimulator westC) {
-        String sites = GatewayHarness.oneSite("http://127.0.0.1:1", eastB.url()) + """
+        String sites = GatewayHarness.oneSite(RefusingPort.shared().url(), eastB.url()) + """
                   - name: west
                     clusters:
                       - name: west-c

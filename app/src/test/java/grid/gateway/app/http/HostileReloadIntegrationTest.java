@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.CapturedLog;
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.RefusingPort;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.net.URI;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * applied even in part would be seen: the stored response would no longer be found.
  */
 class HostileReloadIntegrationTest {
-    private static final String DEAD = "http://127.0.0.1:1";
+    private static final String DEAD = RefusingPort.shared().url();
 
     @TempDir
     Path dir;

@@ -3,10 +3,10 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.RefusingPort;
 import grid.gateway.enginesim.EngineSimulator;
 import grid.gateway.enginesim.Fault;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,6 +27,7 @@ class ProxyFailuresIntegrationTest {
     Path dir;
 
     private final EngineSimulator live = GatewayHarness.engine("live");
+    private final RefusingPort dead = new RefusingPort();
     private GatewayHarness gateway;
 
     @AfterEach
@@ -35,13 +36,7 @@ class ProxyFailuresIntegrationTest {
             gateway.close();
         }
         live.close();
-    }
-
-    /** A port nothing listens on: bound, then closed. */
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        dead.close();
     }
 
     private String twoClusters(String deadUrl, String deadMetrics) {
@@ -61,22 +56,19 @@ class ProxyFailuresIntegrationTest {
     @Test
     void connectFailure_unpinned_triesTheNextCandidate() throws Exception {
         // The dead cluster's metrics come from the live engine and report an empty queue, so it is tried first.
-        gateway = new GatewayHarness(
-                dir,
-                GatewayHarness.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", twoClusters(dead.url(), live.url() + "/metrics")));
         live.setQueueDepth(5);
         gateway.server.scrapeNow();
         HttpResponse<String> answer = gateway.post("/v1/chat/completions", CHAT);
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(GatewayHarness.take(live).target()).isEqualTo("/v1/chat/completions");
-        assertThat(gateway.metrics()).contains("grid_upstream_errors_total{").contains("kind=\"connect\"");
+        assertThat(gateway.metric("grid_upstream_errors_total", "cluster=\"east/east-dead\",kind=\"connect\""))
+                .isEqualTo(1);
     }
 
     @Test
     void connectFailure_pinned_503RetryAfter5() throws Exception {
-        gateway = new GatewayHarness(
-                dir,
-                GatewayHarness.config("", twoClusters("http://127.0.0.1:" + closedPort(), live.url() + "/metrics")));
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", twoClusters(dead.url(), live.url() + "/metrics")));
         String tagged = "resp_east." + grid.gateway.routing.tag.ClusterDigest.of("east-dead") + "..abc";
         HttpResponse<String> answer = gateway.get("/v1/responses/" + tagged);
         assertThat(answer.statusCode()).isEqualTo(503);

@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Test fixture: a raw-socket HTTP/1.1 client that sends exactly the bytes a test writes (the JDK client refuses to
@@ -65,6 +66,9 @@ final class RawHttp implements AutoCloseable {
         out.flush();
         return client.getInputStream();
     }
+
+    /** The wait for a server that has not finished: long, since it only bounds a server that never does. */
+    static final int PATIENCE_MILLIS = 10_000;
 
     private final Socket socket;
 
@@ -132,6 +136,44 @@ final class RawHttp implements AutoCloseable {
         return new Reply(got.toString(StandardCharsets.ISO_8859_1), closed);
     }
 
+    /**
+     * Whether {@code text} is one or more whole answers, the last of which leaves the connection open: then silence
+     * means the server has nothing more to say.
+     */
+    static boolean settled(String text) {
+        int at = 0;
+        @Nullable String lastHead = null;
+        while (at < text.length()) {
+            int headEnd = text.indexOf("\r\n\r\n", at);
+            if (headEnd < 0) {
+                return false;
+            }
+            String head = text.substring(at, headEnd);
+            int bodyEnd;
+            java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?im)^content-length: *(\\d+)")
+                    .matcher(head);
+            if (length.find()) {
+                bodyEnd = headEnd + 4 + Integer.parseInt(length.group(1));
+            } else if (java.util.regex.Pattern.compile("(?im)^transfer-encoding: *chunked")
+                    .matcher(head)
+                    .find()) {
+                int last = text.indexOf("\r\n0\r\n\r\n", headEnd + 2);
+                bodyEnd = last < 0 ? Integer.MAX_VALUE : last + 7;
+            } else {
+                bodyEnd = headEnd + 4;
+            }
+            if (bodyEnd > text.length()) {
+                return false;
+            }
+            lastHead = head;
+            at = bodyEnd;
+        }
+        return lastHead != null
+                && !java.util.regex.Pattern.compile("(?im)^connection: *close")
+                        .matcher(lastHead)
+                        .find();
+    }
+
     /** How many complete Content-Length-framed responses {@code text} holds. */
     private static int complete(String text) {
         int count = 0;
@@ -153,8 +195,11 @@ final class RawHttp implements AutoCloseable {
     }
 
     /**
-     * Reads until the server closes, or until it has been quiet for {@code quietMillis} after sending something (or
-     * for {@code 10 s} before sending anything).
+     * Reads until the server closes, or until it has been quiet for {@code quietMillis} after a whole answer (its
+     * {@code Content-Length} body or its chunked body's last chunk included) that did not say {@code Connection:
+     * close}. Before anything came, inside an answer, and after an answer that announced the close, the wait is
+     * {@value #PATIENCE_MILLIS} ms: those pauses are the server's own (a thread not scheduled, a collection on a
+     * loaded machine), and a short quiet there would cut an answer short or miss the close it announced.
      */
     Reply read(int quietMillis) {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
@@ -163,7 +208,7 @@ final class RawHttp implements AutoCloseable {
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[8192];
             while (true) {
-                socket.setSoTimeout(got.size() == 0 ? 10_000 : quietMillis);
+                socket.setSoTimeout(settled(got.toString(StandardCharsets.ISO_8859_1)) ? quietMillis : PATIENCE_MILLIS);
                 int n;
                 try {
                     n = in.read(buffer);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import grid.gateway.app.CapturedLog;
+import grid.gateway.app.RefusingPort;
 import grid.gateway.app.config.LoadSettings;
 import grid.gateway.app.load.QueueScraper.Outcome;
 import grid.gateway.routing.LoadRules;
@@ -23,9 +24,6 @@ import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -195,14 +193,12 @@ class QueueScraperTest {
     }
 
     @Test
-    void pollNow_connectionRefused_recordsNothing() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
-        inForce(grid(cluster(A, URI.create("http://127.0.0.1:" + closedPort), Optional.empty())));
+    void pollNow_connectionRefused_recordsNothing() {
+        try (RefusingPort refusing = new RefusingPort()) {
+            inForce(grid(cluster(A, URI.create(refusing.url()), Optional.empty())));
 
-        assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
+            assertThat(scraper.pollNow().get(A).join()).isEqualTo(Outcome.FAILED);
+        }
 
         assertThat(window.worst(A, clock.nanoTime())).isEmpty();
     }

@@ -132,7 +132,7 @@ class HostileCollectorTest {
     @Test
     void moreStalledExportsThanTheSenderHasThreads_thenTheCollectorAnswers_spansArrive() throws Exception {
         collector = new HostileCollector(headThen("Content-Length: 100", out -> {}));
-        exportingTo(collector.url(), Duration.ofMillis(300));
+        exportingTo(collector.url(), DEADLINE);
         int stalled = Math.max(Runtime.getRuntime().availableProcessors(), 5) + 2;
         for (int i = 1; i <= stalled; i++) {
             span();
