@@ -114,6 +114,7 @@ public enum ApiError {
             "overloaded_error",
             "unavailable",
             "The backend cluster that holds this id cannot take requests now; retry later."),
+    INTERNAL_ERROR(500, "server_error", "api_error", "internal_error", "The gateway failed to handle this request."),
     UPSTREAM_UNREACHABLE(502, "server_error", "api_error", "bad_gateway", "The backend cluster could not be reached."),
     UPSTREAM_TIMEOUT(
             504, "server_error", "api_error", "gateway_timeout", "The backend cluster did not answer in time.");

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import io.helidon.common.socket.HelidonSocket;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
@@ -323,6 +324,11 @@ public final class BoundedBody {
      * kernel answer with a reset, which can destroy the 413 the client has not read yet (nginx's lingering close
      * solves the same problem). A request that expects {@code 100-continue} and was not sent one is not drained:
      * its client waits for the answer before it sends the body (RFC 9110 §10.1.1), and no 100 follows a refusal.
+     *
+     * <p>The body is drained through its entity stream while its framing holds. Where it does not (a chunk refused at
+     * its size line ends the connection's bytes for Helidon's reader, {@link RequestLineKeeper}, whether that chunk
+     * was the one read or one met while draining), the rest is read from the connection's socket itself: nothing on
+     * the connection is read as a request again, and the client still sending that chunk must not be reset.
      */
     public static void linger(ServerRequest request) {
         if (!request.continueSent()) {
@@ -330,17 +336,13 @@ public final class BoundedBody {
             // reading it here would make Helidon send 100 Continue after the refusal.
             return;
         }
+        // Looked up on the handler's thread: the connection is a thread-local of the thread that read the headers.
+        ConnectionContext ctx = ConnectionBuffer.connection(request);
+        HelidonSocket socket = ctx == null ? null : ctx.serverSocket();
         FutureTask<Void> drain = new FutureTask<>(() -> {
-            try (InputStream in = request.context()
-                    .get(OpenedBody.class)
-                    .map(OpenedBody::in)
-                    .orElseGet(() -> request.content().inputStream())) {
-                byte[] sink = new byte[SINK];
-                long left = LINGER_BYTES;
-                int n;
-                while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
-                    left -= n;
-                }
+            long left = drainBody(request, LINGER_BYTES);
+            if (left > 0 && socket != null) {
+                drainSocket(socket, left);
             }
             return null;
         });
@@ -351,6 +353,40 @@ public final class BoundedBody {
             // Too slow, too long or already broken: the connection is closed anyway, which ends the drain.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Reads and discards at most {@code limit} bytes of the request's body through its entity stream: 0 once the body
+     * ended or {@code limit} bytes were read, or how many bytes may still be drained when the stream failed (its
+     * framing is lost, or the client went away).
+     */
+    private static long drainBody(ServerRequest request, long limit) {
+        long left = limit;
+        try (InputStream in = request.context()
+                .get(OpenedBody.class)
+                .map(OpenedBody::in)
+                .orElseGet(() -> request.content().inputStream())) {
+            byte[] sink = new byte[SINK];
+            int n;
+            while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
+                left -= n;
+            }
+            return 0;
+        } catch (IOException | RuntimeException framingLost) { // Helidon's decoder and reader throw their own
+            return Math.max(left, 0);
+        }
+    }
+
+    /** Reads and discards at most about {@code limit} bytes from {@code socket}, until its client stops sending. */
+    private static void drainSocket(HelidonSocket socket, long limit) {
+        long left = limit;
+        while (left > 0) {
+            byte[] read = socket.get();
+            if (read == null) {
+                return;
+            }
+            left -= read.length;
         }
     }
 

@@ -92,6 +92,8 @@ public final class GatewayRouting {
                 BodyDeadline.on(parts.scheduler()),
                 observing.tracing(),
                 parts.sends());
+        // What the handler threw is kept for the WARNING that says the gateway failed (HandlerFailure).
+        routing.error(Throwable.class, HandlerFailure::remember);
         routing.addFilter(accessLog(parts));
         routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
     }

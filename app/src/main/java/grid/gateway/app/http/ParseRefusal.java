@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,6 +43,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: stateless.
  */
 public final class ParseRefusal implements DirectHandler {
+    private static final System.Logger LOG = System.getLogger(ParseRefusal.class.getName());
+    /** The shortest time between two WARNING lines of the gateway's own failures: 10 s. */
+    static final long WARNING_EVERY_NANOS = 10_000_000_000L;
     /** The statuses Helidon's HTTP/1 parser refuses a head or its framing with. */
     private static final Set<Integer> PARSER_STATUSES = Set.of(400, 414, 501);
 
@@ -51,6 +55,8 @@ public final class ParseRefusal implements DirectHandler {
     private final Consumer<InboundRefusal> counted;
     /** The client listener's access log, which gives the refusal its id and logs it; null on the admin listener. */
     private final @Nullable AccessLog access;
+    /** The WARNING lines of the gateway's own failures, rate-limited. */
+    private final Warnings warnings;
 
     ParseRefusal(EndpointTable endpoints, ProxyEvents events, AccessLog access) {
         requireNonNull(endpoints, "endpoints");
@@ -58,12 +64,14 @@ public final class ParseRefusal implements DirectHandler {
         this.shapes = target -> shape(endpoints, target);
         this.counted = events::refused;
         this.access = requireNonNull(access, "access");
+        this.warnings = new Warnings("client", System::nanoTime);
     }
 
     private ParseRefusal(Function<String, ErrorShape> shapes, Consumer<InboundRefusal> counted) {
         this.shapes = shapes;
         this.counted = counted;
         this.access = null;
+        this.warnings = new Warnings("admin", System::nanoTime);
     }
 
     /**
@@ -89,8 +97,11 @@ public final class ParseRefusal implements DirectHandler {
             Status defaultStatus,
             ServerResponseHeaders headers,
             String message) {
+        // Taken for every event, so that what a handler threw before a status exception's answer is never a later
+        // failure's cause.
+        Throwable thrown = HandlerFailure.take();
         if (eventType == EventType.INTERNAL_ERROR) {
-            return unreadableHead(request, headers);
+            return unreadableHead(request, headers, thrown);
         }
         if (eventType == EventType.HTTP_VERSION_NOT_SUPPORTED) {
             counted.accept(InboundRefusal.HTTP_VERSION);
@@ -110,25 +121,37 @@ public final class ParseRefusal implements DirectHandler {
     }
 
     /**
-     * What reaches Helidon 4.5's catch-all around an HTTP/1 connection's reading of a request (its routing answers its
-     * own errors): bytes its parser fails on with an exception of its own rather than a refusal, such as a method that
-     * is not a token ({@code HTTP/1.1 200 OK} read as a request line), which Helidon answered 500 with an empty body and
-     * logged as a WARNING with a stack trace. Those are a malformed head: 400 in the API's shape, closed, counted as
-     * {@code malformed_request}. The client's stream ending inside the request's fields arrives the same way (Helidon
-     * maps it to a quiet close only inside the request line): the client never finished a request, so the connection
-     * is closed without an answer, as after a cut request line (and as nginx and Envoy do).
+     * What reaches Helidon 4.5's catch-all around an HTTP/1 connection's reading of a request, or its routing's around
+     * a handler that threw (each an internal error to Helidon, which passes this handler no cause). Bytes its parser
+     * fails on with an exception of its own rather than a refusal, a method that is not a token ({@code HTTP/1.1 200
+     * OK} read as a request line), which Helidon answered 500 with an empty body and logged as a WARNING with a stack
+     * trace, are a malformed head: 400 in the API's shape, closed, counted as {@code malformed_request}, not logged. The
+     * client's stream ending inside the request's fields arrives the same way (Helidon maps it to a quiet close only
+     * inside the request line): the client never finished a request, so the connection is closed without an answer,
+     * as after a cut request line (and as nginx and Envoy do). Anything else is the gateway's own failure, not the
+     * client's: 500 in the API's shape with {@code Connection: close}, not counted as a refusal, and a WARNING naming the request, at most one
+     * every {@link #WARNING_EVERY_NANOS} (a client that can cause it must not flood the log), with how many were not
+     * logged.
      */
-    private TransportResponse unreadableHead(TransportRequest request, ServerResponseHeaders headers) {
+    private TransportResponse unreadableHead(
+            TransportRequest request, ServerResponseHeaders headers, @Nullable Throwable thrown) {
         if (RequestLineKeeper.clientStreamEnded()) {
             throw new CloseConnectionException("the client's stream ended inside a request's head");
         }
-        counted.accept(InboundRefusal.MALFORMED_REQUEST);
-        return refusal(request, Status.BAD_REQUEST_400, ApiError.MALFORMED_REQUEST, headers);
+        if (RequestLineKeeper.unparsedMethod().isPresent()) {
+            counted.accept(InboundRefusal.MALFORMED_REQUEST);
+            return refusal(request, Status.BAD_REQUEST_400, ApiError.MALFORMED_REQUEST, headers);
+        }
+        warnings.warn(request.method() + " " + request.path(), thrown);
+        return refusal(request, Status.INTERNAL_SERVER_ERROR_500, ApiError.INTERNAL_ERROR, headers);
     }
 
     private TransportResponse refusal(
             TransportRequest request, Status status, ApiError error, ServerResponseHeaders headers) {
         headers.set(HeaderValues.CONTENT_TYPE_JSON);
+        // Said as well as done where Helidon closes; the routing's path to this handler (a handler that threw) keeps
+        // the connection open, and the answer tells the client to close it.
+        headers.set(HeaderValues.CONNECTION_CLOSE);
         AccessLog log = access;
         String body;
         if (log == null) {
@@ -164,6 +187,53 @@ public final class ParseRefusal implements DirectHandler {
                     .errors();
         } catch (RuntimeException unclassifiable) {
             return ErrorShape.OPENAI;
+        }
+    }
+
+    /**
+     * The WARNING lines of internal errors on one listener: at most one every {@link #WARNING_EVERY_NANOS}, each saying
+     * how many were not logged since the last.
+     */
+    static final class Warnings {
+        private final String listener;
+        private final LongSupplier nanos;
+        /** Guards the fields below. */
+        private final Object lock = new Object();
+
+        private boolean any;
+        private long next;
+        private long unlogged;
+
+        Warnings(String listener, LongSupplier nanos) {
+            this.listener = listener;
+            this.nanos = nanos;
+        }
+
+        /**
+         * Logs the failure of {@code request} (method and path), with {@code cause} when known, unless a line was
+         * logged too recently.
+         */
+        void warn(String request, @Nullable Throwable cause) {
+            long skipped;
+            synchronized (lock) {
+                long now = nanos.getAsLong();
+                if (any && now - next < 0) {
+                    unlogged++;
+                    return;
+                }
+                any = true;
+                next = now + WARNING_EVERY_NANOS;
+                skipped = unlogged;
+                unlogged = 0;
+            }
+            String message = "internal error on the " + listener + " listener handling " + request + ": answered 500 ("
+                    + (cause == null ? "Helidon passes no cause" : "the handler threw") + "; " + skipped
+                    + " more not logged since the last such line)";
+            if (cause == null) {
+                LOG.log(System.Logger.Level.WARNING, message);
+            } else {
+                LOG.log(System.Logger.Level.WARNING, message, cause);
+            }
         }
     }
 }

@@ -2,7 +2,6 @@ package grid.gateway.app.http;
 
 import static java.util.Objects.requireNonNull;
 
-import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
@@ -13,17 +12,14 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerContext;
 import io.helidon.webserver.ProxyProtocolData;
 import io.helidon.webserver.Router;
-import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +49,8 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<ConnectionContext> PEER = new ThreadLocal<>();
     /** Set on the thread whose read of a connection found the client's stream ended (or failed). */
     private static final ThreadLocal<Boolean> STREAM_ENDED = new ThreadLocal<>();
+    /** The reader of the connection this thread serves. */
+    private static final ThreadLocal<KeepingReader> READER = new ThreadLocal<>();
 
     private final ServerConnectionSelector http1;
     private final LongSupplier maxBodyBytes;
@@ -96,7 +94,9 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         // The connection is served on this thread from now on: a request its parser refuses is answered here too,
         // by a direct handler that is given no connection (ParseRefusal reads the peer from here).
         PEER.set(ctx);
-        return http1.connection(new KeepingContext(ctx, maxBodyBytes, budget));
+        KeepingContext keeping = new KeepingContext(ctx, maxBodyBytes, budget);
+        READER.set(keeping.reader);
+        return http1.connection(keeping);
     }
 
     /**
@@ -114,15 +114,62 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
             @Override
             public void headers(ConnectionContext ctx, Headers headers) {
+                headersRead(ctx);
                 deadline.headers(ctx, headers);
             }
         };
     }
 
     /**
+     * The admin listener's one receive listener: {@code deadline}'s, which also tells the connection's reader where a
+     * head was read whole ({@link #unparsedMethod}).
+     */
+    public static Http1ConnectionListener adminReceiveListener(HeaderDeadline deadline) {
+        requireNonNull(deadline, "deadline");
+        return new Http1ConnectionListener() {
+            @Override
+            public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
+                if (ctx.dataReader() instanceof KeepingReader reader) {
+                    reader.parsed(true);
+                }
+                deadline.prologue(ctx, prologue);
+            }
+
+            @Override
+            public void headers(ConnectionContext ctx, Headers headers) {
+                headersRead(ctx);
+                deadline.headers(ctx, headers);
+            }
+        };
+    }
+
+    /** Helidon read the headers of {@code ctx} whole on this thread. */
+    private static void headersRead(ConnectionContext ctx) {
+        if (ctx.dataReader() instanceof KeepingReader reader) {
+            reader.parsed(false);
+        }
+    }
+
+    /**
+     * The method of a request line Helidon 4.5's parser failed on with an exception of its own on this thread, when
+     * that is what happened: the last line its reader took is not one a parsed head accounts for, no head's fields
+     * were being read, and the line's method (up to its first space) is not a token (RFC 9110 §5.6.2), which Helidon's
+     * {@code Method.create} throws on. Empty for any other failure: one the client's bytes do not explain.
+     */
+    static Optional<String> unparsedMethod() {
+        KeepingReader reader = READER.get();
+        return reader == null ? Optional.empty() : reader.unparsedMethod();
+    }
+
+    /**
      * Whether a read of a connection on this thread found the client's stream at its end (a FIN, a TLS close_notify)
      * or failed (a reset): what Helidon 4.5 reports as an internal error when it happens inside a request's fields.
      */
+    /** A read of the connection this thread serves found the client's stream ended or failed. */
+    static void streamEnded() {
+        STREAM_ENDED.set(Boolean.TRUE);
+    }
+
     static boolean clientStreamEnded() {
         return Boolean.TRUE.equals(STREAM_ENDED.get());
     }
@@ -136,6 +183,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     /** Helidon read the request line of {@code ctx} on this thread; remembers its method as sent. */
     static void prologueRead(ConnectionContext ctx) {
         if (ctx.dataReader() instanceof KeepingReader reader) {
+            reader.parsed(true);
             byte[] line = reader.lastRead();
             int space = 0;
             while (space < line.length && line[space] != ' ') {
@@ -220,145 +268,6 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         @Override
         public String childSocketId() {
             return delegate.childSocketId();
-        }
-    }
-
-    /** A connection's bytes: first those Helidon read to choose the protocol, then each read of the socket. */
-    private static final class SocketBytes implements Supplier<byte @Nullable []> {
-        private final HelidonSocket socket;
-        private byte @Nullable [] held;
-        private boolean ended;
-
-        SocketBytes(HelidonSocket socket, byte @Nullable [] held) {
-            this.socket = socket;
-            this.held = held;
-        }
-
-        /**
-         * Gives no more bytes: each later read finds the connection at its end at once (Helidon's reader then throws),
-         * so nothing waits on the rest of a request the gateway refused, such as the stream's close reading the rest
-         * of a chunked body for the next request.
-         */
-        void end() {
-            ended = true;
-        }
-
-        @Override
-        public byte @Nullable [] get() {
-            if (ended) {
-                return null;
-            }
-            byte[] first = held;
-            if (first != null) {
-                held = null;
-                return first;
-            }
-            byte[] read;
-            try {
-                read = socket.get();
-            } catch (UncheckedIOException e) {
-                STREAM_ENDED.set(Boolean.TRUE);
-                // As Helidon's own reader maps a failed socket read.
-                throw new ServerConnectionException("Failed to get data from socket", e);
-            }
-            if (read == null) {
-                STREAM_ENDED.set(Boolean.TRUE);
-            }
-            return read;
-        }
-    }
-
-    /**
-     * Helidon's reader of a connection's bytes, remembering the array its last {@code readBytes} returned. It reads
-     * the socket as Helidon's own reader does, after the bytes Helidon read to choose the protocol.
-     *
-     * <p>It also bounds what a chunked request body makes Helidon hold: Helidon 4.5 reads each chunk with one
-     * {@code readBuffer} of the chunk's announced size, which gathers the whole chunk from the socket before the
-     * handler sees a byte of it, so a chunk announced as 2 GiB would be held whole, past {@code max_body_bytes} and the
-     * body budget, for as long as the client takes to send it. Helidon's other {@code readBuffer} (a
-     * {@code Content-Length} body) never asks for more than is already held; a request for more than that and more
-     * than the body limit in force can only be such a chunk, and is refused ({@link ChunkOverLimit}: 413) before any of
-     * it is read; the connection's bytes end there, so that nothing reads the refused chunk's data as more of the
-     * body or as a next request. A line Helidon reads without a limit (a chunk size line) is looked for within
-     * {@link #UNENDED_LINE} bytes.
-     */
-    private static final class KeepingReader extends DataReader {
-        /** The longest line looked for where Helidon sets no limit: a chunk size line is a few bytes. */
-        static final int UNENDED_LINE = 8 * 1024;
-
-        private final SocketBytes bytes;
-        private final LongSupplier maxBodyBytes;
-        private final @Nullable BodyBudget budget;
-        private byte[] lastRead = new byte[0];
-
-        // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
-        // subclassed; the class itself stays public and open in Helidon 4.5.
-        @SuppressWarnings({"removal", "NullAway"}) // Helidon's reader takes a supplier's null as the end of the bytes
-        private KeepingReader(SocketBytes bytes, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
-            super(bytes);
-            this.bytes = bytes;
-            this.maxBodyBytes = maxBodyBytes;
-            this.budget = budget;
-        }
-
-        /** A reader of {@code ctx}'s socket that first gives what Helidon's reader already holds. */
-        static KeepingReader over(ConnectionContext ctx, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
-            DataReader helidons = ctx.dataReader();
-            int held = helidons.available();
-            return new KeepingReader(
-                    new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null),
-                    maxBodyBytes,
-                    budget);
-        }
-
-        @Override
-        public byte[] readBytes(int len) {
-            byte[] read = super.readBytes(len);
-            lastRead = read;
-            return read;
-        }
-
-        /**
-         * Helidon's {@code readLine} (a chunk size line, the line that ends a chunked body) looks for the line's end
-         * with no limit, so a line that never ends would be held for as long as it comes: it is looked for within
-         * {@link #UNENDED_LINE} bytes, and a longer one read as that many (it then fails as a chunk size: 400).
-         * Every other caller gives its own limit.
-         */
-        @Override
-        public int findNewLine(int max) throws IncorrectNewLineException {
-            return super.findNewLine(max == Integer.MAX_VALUE ? UNENDED_LINE : max);
-        }
-
-        @Override
-        public BufferData readBuffer(int length) {
-            if (length <= available()) {
-                return super.readBuffer(length);
-            }
-            long limit = maxBodyBytes.getAsLong();
-            if (length > limit) {
-                // The connection cannot carry another request: what follows is the refused chunk's data.
-                bytes.end();
-                throw new ChunkOverLimit(length, limit);
-            }
-            if (budget == null) {
-                return super.readBuffer(length);
-            }
-            // Gathered whole before the body's reader sees a byte of it, so counted while it is: many connections
-            // each sending a chunk just under the limit would otherwise hold what the budget exists to bound. Given
-            // back once gathered; the body's reader then reserves its own copy.
-            if (!budget.tryReserve(length)) {
-                bytes.end();
-                throw new ChunkOverBudget(length);
-            }
-            try {
-                return super.readBuffer(length);
-            } finally {
-                budget.release(length);
-            }
-        }
-
-        byte[] lastRead() {
-            return lastRead;
         }
     }
 }

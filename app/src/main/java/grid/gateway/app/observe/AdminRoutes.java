@@ -2,6 +2,7 @@ package grid.gateway.app.observe;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.app.http.HandlerFailure;
 import grid.gateway.app.listen.CloseWhenAsked;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderValues;
@@ -112,7 +113,10 @@ public final class AdminRoutes {
                         .build());
         if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
             server.routing(routing -> {
-                routing.addFilter(CloseWhenAsked.INSTANCE).addFilter(AdminRoutes::textMetricsOnly);
+                // What a page's handler threw is kept for the WARNING that says it failed (HandlerFailure).
+                routing.error(Throwable.class, HandlerFailure::remember)
+                        .addFilter(CloseWhenAsked.INSTANCE)
+                        .addFilter(AdminRoutes::textMetricsOnly);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
