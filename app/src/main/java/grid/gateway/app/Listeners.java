@@ -103,7 +103,7 @@ final class Listeners {
                 .addConnectionSelector(new RequestLineKeeper(
                         Http1ConnectionSelector.builder()
                                 .config(Http1Config.builder()
-                                        .addReceiveListener(headerDeadline)
+                                        .addReceiveListener(RequestLineKeeper.receiveListener(headerDeadline))
                                         .build())
                                 .build(),
                         () -> parts.snapshot().get().config().server().maxBodyBytes(),

@@ -1,5 +1,6 @@
 package grid.gateway.app.http;
 
+import grid.gateway.app.listen.Lingering;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
@@ -43,10 +44,6 @@ public final class BoundedBody {
     private static final int SINK = 16 * 1024;
     /** What {@link #grow} returns when the budget refuses the larger buffer. */
     private static final byte[] REFUSED = new byte[0];
-    /** How long a refused body is drained before its connection closes. */
-    private static final Duration LINGER_TIME = Duration.ofSeconds(2);
-    /** How much of a refused body is drained at most before its connection closes. */
-    private static final long LINGER_BYTES = 64L * 1024 * 1024;
 
     private BoundedBody() {}
 
@@ -318,40 +315,16 @@ public final class BoundedBody {
     private record OpenedBody(InputStream in) {}
 
     /**
-     * Reads and discards what the client is still sending of a refused body, for at most {@link #LINGER_TIME} and
-     * {@link #LINGER_BYTES}, before the caller closes the connection. Closing a socket with unread bytes makes the
-     * kernel answer with a reset, which can destroy the 413 the client has not read yet (nginx's lingering close
-     * solves the same problem). A request that expects {@code 100-continue} and was not sent one is not drained:
-     * its client waits for the answer before it sends the body (RFC 9110 §10.1.1), and no 100 follows a refusal.
+     * Reads and discards what the client is still sending of a refused body before the caller closes the connection
+     * ({@link Lingering}), through the entity stream a part-read body opened, else a new one.
      */
     public static void linger(ServerRequest request) {
-        if (!request.continueSent()) {
-            // Expect: 100-continue and no 100 sent: the client waits for an answer before it sends the body, and
-            // reading it here would make Helidon send 100 Continue after the refusal.
-            return;
-        }
-        FutureTask<Void> drain = new FutureTask<>(() -> {
-            try (InputStream in = request.context()
-                    .get(OpenedBody.class)
-                    .map(OpenedBody::in)
-                    .orElseGet(() -> request.content().inputStream())) {
-                byte[] sink = new byte[SINK];
-                long left = LINGER_BYTES;
-                int n;
-                while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
-                    left -= n;
-                }
-            }
-            return null;
-        });
-        Thread.ofVirtual().name("grid-body-linger").start(drain);
-        try {
-            drain.get(LINGER_TIME.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            // Too slow, too long or already broken: the connection is closed anyway, which ends the drain.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Lingering.drain(
+                request,
+                () -> request.context()
+                        .get(OpenedBody.class)
+                        .map(OpenedBody::in)
+                        .orElseGet(() -> request.content().inputStream()));
     }
 
     private static long parseLength(String value) {

@@ -9,6 +9,7 @@ import io.helidon.common.socket.HelidonSocket;
 import io.helidon.common.socket.PeerInfo;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import io.helidon.http.Method;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerContext;
 import io.helidon.webserver.ProxyProtocolData;
@@ -43,6 +44,11 @@ import org.jspecify.annotations.Nullable;
  *                                                                                     └─> RAW_METHOD (this thread)
  *   ProxyHandler: rawMethod() ≠ prologue().method() ──> 501
  * </pre>
+ *
+ * <p>Each connection's writer is a {@link HeadAnswers}: the receive listener tells it each request line's method, and
+ * it drops the content of every answer to {@code HEAD}, whoever writes it. A request line over its limit, which Helidon
+ * refuses unread, keeps its start ({@link OverlongLine}), so that its refusal names the API and, to {@code HEAD}, carries
+ * no content either.
  *
  * <p>Thread-safe: a connection's context and reader are used by its own thread only; the method is a thread-local
  * of the thread that reads the request and then runs its handler (HTTP/1 routing is synchronous on it).
@@ -95,8 +101,9 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     public ServerConnection connection(ConnectionContext ctx) {
         // The connection is served on this thread from now on: a request its parser refuses is answered here too,
         // by a direct handler that is given no connection (ParseRefusal reads the peer from here).
-        PEER.set(ctx);
-        return http1.connection(new KeepingContext(ctx, maxBodyBytes, budget));
+        KeepingContext keeping = new KeepingContext(ctx, maxBodyBytes, budget);
+        PEER.set(keeping);
+        return http1.connection(keeping);
     }
 
     /**
@@ -109,7 +116,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
             @Override
             public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
                 deadline.prologue(ctx, prologue);
-                prologueRead(ctx);
+                prologueRead(ctx, prologue);
             }
 
             @Override
@@ -133,8 +140,14 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         return ctx == null ? null : ClientAddress.of(ctx.remotePeer());
     }
 
-    /** Helidon read the request line of {@code ctx} on this thread; remembers its method as sent. */
-    static void prologueRead(ConnectionContext ctx) {
+    /**
+     * Helidon read the request line of {@code ctx} on this thread; remembers its method as sent, and whether its answer
+     * may carry content (not to HEAD: {@link HeadAnswers}).
+     */
+    static void prologueRead(ConnectionContext ctx, HttpPrologue prologue) {
+        if (ctx instanceof KeepingContext keeping) {
+            keeping.writer.answering(prologue.method() == Method.HEAD);
+        }
         if (ctx.dataReader() instanceof KeepingReader reader) {
             byte[] line = reader.lastRead();
             int space = 0;
@@ -147,6 +160,16 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         }
     }
 
+    /**
+     * The answer this thread is about to write for its connection answers a {@code HEAD} request whose line Helidon's
+     * parser refused (so no receive listener heard of it): its content is dropped ({@link HeadAnswers}).
+     */
+    static void answeringHead() {
+        if (PEER.get() instanceof KeepingContext keeping) {
+            keeping.writer.answering(true);
+        }
+    }
+
     /** The method of the request this thread runs, as the client sent it; empty when not known (another listener). */
     static Optional<String> rawMethod() {
         return Optional.ofNullable(RAW_METHOD.get());
@@ -156,10 +179,12 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final class KeepingContext implements ConnectionContext {
         private final ConnectionContext delegate;
         private final KeepingReader reader;
+        private final HeadAnswers writer;
 
         KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
             this.delegate = delegate;
             this.reader = KeepingReader.over(delegate, maxBodyBytes, budget);
+            this.writer = new HeadAnswers(delegate.dataWriter());
         }
 
         @Override
@@ -174,7 +199,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
         @Override
         public DataWriter dataWriter() {
-            return delegate.dataWriter();
+            return writer;
         }
 
         @Override
@@ -285,6 +310,8 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final class KeepingReader extends DataReader {
         /** The longest line looked for where Helidon sets no limit: a chunk size line is a few bytes. */
         static final int UNENDED_LINE = 8 * 1024;
+        /** How much of a line over its limit is kept: enough for a method and an API path. */
+        static final int KEPT_START = 256;
 
         private final SocketBytes bytes;
         private final LongSupplier maxBodyBytes;
@@ -326,7 +353,16 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
          */
         @Override
         public int findNewLine(int max) throws IncorrectNewLineException {
-            return super.findNewLine(max == Integer.MAX_VALUE ? UNENDED_LINE : max);
+            int limit = max == Integer.MAX_VALUE ? UNENDED_LINE : max;
+            int found = super.findNewLine(limit);
+            if (found == limit && available() > 0) {
+                // A line over its limit, refused unread: its start is kept, so that a request line's refusal (414)
+                // can name the API its target lies under.
+                byte[] start = new byte[Math.min(available(), Math.min(limit, KEPT_START))];
+                getBuffer(start.length).read(start);
+                OverlongLine.keep(start);
+            }
+            return found;
         }
 
         @Override

@@ -112,12 +112,18 @@ public final class AdminRoutes {
                         .build());
         if (socket.equals(WebServer.DEFAULT_SOCKET_NAME)) {
             server.routing(routing -> {
-                routing.addFilter(CloseWhenAsked.INSTANCE).addFilter(AdminRoutes::textMetricsOnly);
+                routing.addFilter(CloseWhenAsked.INSTANCE)
+                        .addFilter(new AdminMethods(explain.isPresent()))
+                        .addFilter(AdminRoutes::textMetricsOnly);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
         } else {
-            server.routing(socket, routing -> health(routing.addFilter(AdminRoutes::textMetricsOnly), readiness));
+            server.routing(
+                    socket,
+                    routing -> health(
+                            routing.addFilter(new AdminMethods(false)).addFilter(AdminRoutes::textMetricsOnly),
+                            readiness));
         }
     }
 
