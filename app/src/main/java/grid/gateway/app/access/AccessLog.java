@@ -114,7 +114,8 @@ public final class AccessLog implements Filter {
             record.path = target.isEmpty() ? null : RedactedPath.of(query < 0 ? target : target.substring(0, query));
             line.write(
                     record,
-                    new AccessLine.Finish(request.status(), request.bytesOut(), 0, Ending.REFUSED),
+                    new AccessLine.Finish(
+                            request.status(), "HEAD".equals(method) ? 0 : request.bytesOut(), 0, Ending.REFUSED),
                     parts.sink());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "access log line not written: " + e);
@@ -138,11 +139,14 @@ public final class AccessLog implements Filter {
             CountingStream out = record.counted;
             // A relayed answer is counted as it streams, or told when sent whole; the gateway's own answers are sent
             // whole, with their length.
-            long bytesOut = out != null
-                    ? out.written()
-                    : record.wholeBytes >= 0
-                            ? record.wholeBytes
-                            : res.headers().contentLength().orElse(0);
+            // An answer to HEAD carries no content, whatever its length says (the connection's writer drops it).
+            long bytesOut = "HEAD".equals(record.method)
+                    ? 0
+                    : out != null
+                            ? out.written()
+                            : record.wholeBytes >= 0
+                                    ? record.wholeBytes
+                                    : res.headers().contentLength().orElse(0);
             boolean writeFailed = out != null ? out.failed() : record.wholeFailed;
             int status = res.status().code();
             Ending ending = Ending.of(record, thrown, writeFailed, res.isSent() || bytesOut > 0, status);

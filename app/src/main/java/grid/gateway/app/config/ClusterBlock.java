@@ -4,6 +4,7 @@ import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.MetricsSource;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -17,19 +18,40 @@ import java.util.Set;
  * <p>Stateless and thread-safe.
  */
 final class ClusterBlock {
+    /**
+     * The longest cluster name, in characters: a Kubernetes object name's limit. The name is a label value of every
+     * per-cluster series ({@code cluster="<site>/<name>"}), and a scrape whose label values exceed Prometheus'
+     * {@code label_value_length_limit} fails whole.
+     */
+    static final int MAX_NAME_CHARS = 253;
+
     /** What a refused cluster name is told. */
-    static final String NAME = "a non-empty name without control characters";
+    static final String NAME = "a non-empty name of at most " + MAX_NAME_CHARS
+            + " characters, without control, invisible format or unpaired surrogate characters";
 
     private ClusterBlock() {}
 
     /** The cluster's name, or empty when it is missing or invalid (a problem). */
     static Optional<String> name(YamlBlock cluster) {
         Optional<String> name = cluster.requiredString("name", NAME);
-        if (name.isPresent() && (name.get().isBlank() || name.get().chars().anyMatch(Character::isISOControl))) {
+        if (name.isPresent() && !valid(name.get())) {
             cluster.problems().add(cluster.path("name"), name.get(), NAME);
             return Optional.empty();
         }
         return name;
+    }
+
+    /**
+     * Whether {@code name} can name a cluster: what is not shown as it is written (a control or an invisible format
+     * character) could make two names look alike in a label, a log line or a problem, and an unpaired surrogate is
+     * written as {@code ?} in UTF-8, so two such names would be one series.
+     */
+    private static boolean valid(String name) {
+        return !name.isBlank()
+                && name.length() <= MAX_NAME_CHARS
+                && name.codePoints()
+                        .noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT)
+                && new String(name.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(name);
     }
 
     /**

@@ -60,9 +60,14 @@ final class Problems {
         return out.toString();
     }
 
-    /** Whether {@code c} is shown as it is: neither a control character nor an invisible format character. */
+    /**
+     * Whether {@code c} is shown as it is: neither a control character, nor an invisible format character, nor an
+     * unpaired surrogate (which UTF-8 writes as {@code ?}).
+     */
     private static boolean shown(int c) {
-        return !Character.isISOControl(c) && Character.getType(c) != Character.FORMAT;
+        return !Character.isISOControl(c)
+                && Character.getType(c) != Character.FORMAT
+                && Character.getType(c) != Character.SURROGATE;
     }
 
     boolean isEmpty() {

@@ -1,6 +1,6 @@
 package grid.gateway.app.http;
 
-import io.helidon.common.socket.HelidonSocket;
+import grid.gateway.app.listen.Lingering;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;
@@ -44,10 +44,6 @@ public final class BoundedBody {
     private static final int SINK = 16 * 1024;
     /** What {@link #grow} returns when the budget refuses the larger buffer. */
     private static final byte[] REFUSED = new byte[0];
-    /** How long a refused body is drained before its connection closes. */
-    private static final Duration LINGER_TIME = Duration.ofSeconds(2);
-    /** How much of a refused body is drained at most before its connection closes. */
-    private static final long LINGER_BYTES = 64L * 1024 * 1024;
 
     private BoundedBody() {}
 
@@ -319,75 +315,23 @@ public final class BoundedBody {
     private record OpenedBody(InputStream in) {}
 
     /**
-     * Reads and discards what the client is still sending of a refused body, for at most {@link #LINGER_TIME} and
-     * {@link #LINGER_BYTES}, before the caller closes the connection. Closing a socket with unread bytes makes the
-     * kernel answer with a reset, which can destroy the 413 the client has not read yet (nginx's lingering close
-     * solves the same problem). A request that expects {@code 100-continue} and was not sent one is not drained:
-     * its client waits for the answer before it sends the body (RFC 9110 §10.1.1), and no 100 follows a refusal.
-     *
-     * <p>The body is drained through its entity stream while its framing holds. Where it does not (a chunk refused at
-     * its size line ends the connection's bytes for Helidon's reader, {@link RequestLineKeeper}, whether that chunk
-     * was the one read or one met while draining), the rest is read from the connection's socket itself: nothing on
-     * the connection is read as a request again, and the client still sending that chunk must not be reset.
+     * Reads and discards what the client is still sending of a refused body before the caller closes the connection
+     * ({@link Lingering}), through the entity stream a part-read body opened, else a new one. Where the body's framing
+     * no longer holds (a chunk refused at its size line ends the connection's bytes for Helidon's reader,
+     * {@link RequestLineKeeper}, whether that chunk was the one read or one met while draining), the rest is read from
+     * the connection's socket itself: nothing on the connection is read as a request again, and the client still
+     * sending that chunk must not be reset.
      */
     public static void linger(ServerRequest request) {
-        if (!request.continueSent()) {
-            // Expect: 100-continue and no 100 sent: the client waits for an answer before it sends the body, and
-            // reading it here would make Helidon send 100 Continue after the refusal.
-            return;
-        }
         // Looked up on the handler's thread: the connection is a thread-local of the thread that read the headers.
         ConnectionContext ctx = ConnectionBuffer.connection(request);
-        HelidonSocket socket = ctx == null ? null : ctx.serverSocket();
-        FutureTask<Void> drain = new FutureTask<>(() -> {
-            long left = drainBody(request, LINGER_BYTES);
-            if (left > 0 && socket != null) {
-                drainSocket(socket, left);
-            }
-            return null;
-        });
-        Thread.ofVirtual().name("grid-body-linger").start(drain);
-        try {
-            drain.get(LINGER_TIME.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            // Too slow, too long or already broken: the connection is closed anyway, which ends the drain.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Reads and discards at most {@code limit} bytes of the request's body through its entity stream: 0 once the body
-     * ended or {@code limit} bytes were read, or how many bytes may still be drained when the stream failed (its
-     * framing is lost, or the client went away).
-     */
-    private static long drainBody(ServerRequest request, long limit) {
-        long left = limit;
-        try (InputStream in = request.context()
-                .get(OpenedBody.class)
-                .map(OpenedBody::in)
-                .orElseGet(() -> request.content().inputStream())) {
-            byte[] sink = new byte[SINK];
-            int n;
-            while (left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) >= 0) {
-                left -= n;
-            }
-            return 0;
-        } catch (IOException | RuntimeException framingLost) { // Helidon's decoder and reader throw their own
-            return Math.max(left, 0);
-        }
-    }
-
-    /** Reads and discards at most about {@code limit} bytes from {@code socket}, until its client stops sending. */
-    private static void drainSocket(HelidonSocket socket, long limit) {
-        long left = limit;
-        while (left > 0) {
-            byte[] read = socket.get();
-            if (read == null) {
-                return;
-            }
-            left -= read.length;
-        }
+        Lingering.drain(
+                request,
+                () -> request.context()
+                        .get(OpenedBody.class)
+                        .map(OpenedBody::in)
+                        .orElseGet(() -> request.content().inputStream()),
+                ctx == null ? null : ctx.serverSocket());
     }
 
     private static long parseLength(String value) {

@@ -34,6 +34,8 @@ import org.jspecify.annotations.Nullable;
 final class KeepingReader extends DataReader {
     /** The longest line looked for where Helidon sets no limit: a chunk size line is a few bytes. */
     static final int UNENDED_LINE = 8 * 1024;
+    /** How much of a line over its limit is kept: enough for a method and an API path. */
+    static final int KEPT_START = 256;
 
     private final SocketBytes bytes;
     private final LongSupplier maxBodyBytes;
@@ -77,7 +79,16 @@ final class KeepingReader extends DataReader {
      */
     @Override
     public int findNewLine(int max) throws IncorrectNewLineException {
-        return super.findNewLine(max == Integer.MAX_VALUE ? UNENDED_LINE : max);
+        int limit = max == Integer.MAX_VALUE ? UNENDED_LINE : max;
+        int found = super.findNewLine(limit);
+        if (found == limit && available() > 0) {
+            // A line over its limit, refused unread: its start is kept, so that a request line's refusal (414)
+            // can name the API its target lies under.
+            byte[] start = new byte[Math.min(available(), Math.min(limit, KEPT_START))];
+            getBuffer(start.length).read(start);
+            OverlongLine.keep(start);
+        }
+        return found;
     }
 
     @Override

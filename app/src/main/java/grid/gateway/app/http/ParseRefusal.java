@@ -153,14 +153,21 @@ public final class ParseRefusal implements DirectHandler {
         // the connection open, and the answer tells the client to close it.
         headers.set(HeaderValues.CONNECTION_CLOSE);
         AccessLog log = access;
+        // A request line over its limit is refused unread (Helidon gives no method or target): its start names both.
+        Optional<OverlongLine> overlong = OverlongLine.take();
+        boolean unread = status.code() == 414 && request.path().isEmpty() && overlong.isPresent();
+        ErrorShape shape = shapes.apply(unread ? overlong.get().path() : request.path());
+        if ((unread ? overlong.get().method() : request.method()).equals("HEAD")) {
+            RequestLineKeeper.answeringHead();
+        }
         String body;
         if (log == null) {
-            body = error.body(shapes.apply(request.path()));
+            body = error.body(shape);
         } else {
             // A client request like any other: its id on the answer and in the body, and its access line.
             String id = log.requestId(request.headers().first(RequestIds.HEADER).orElse(null));
             headers.set(RequestIds.HEADER, id);
-            body = error.body(shapes.apply(request.path()), Optional.of(id));
+            body = error.body(shape, Optional.of(id));
             log.unrouted(new AccessLog.Unrouted(
                     id,
                     request.method(),

@@ -8,6 +8,7 @@ import io.helidon.common.socket.HelidonSocket;
 import io.helidon.common.socket.PeerInfo;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import io.helidon.http.Method;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerContext;
 import io.helidon.webserver.ProxyProtocolData;
@@ -39,6 +40,11 @@ import org.jspecify.annotations.Nullable;
  *                                                                                     └─> RAW_METHOD (this thread)
  *   ProxyHandler: rawMethod() ≠ prologue().method() ──> 501
  * </pre>
+ *
+ * <p>Each connection's writer is a {@link HeadAnswers}: the receive listener tells it each request line's method, and
+ * it drops the content of every answer to {@code HEAD}, whoever writes it. A request line over its limit, which Helidon
+ * refuses unread, keeps its start ({@link OverlongLine}), so that its refusal names the API and, to {@code HEAD}, carries
+ * no content either.
  *
  * <p>Thread-safe: a connection's context and reader are used by its own thread only; the method is a thread-local
  * of the thread that reads the request and then runs its handler (HTTP/1 routing is synchronous on it).
@@ -93,8 +99,8 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     public ServerConnection connection(ConnectionContext ctx) {
         // The connection is served on this thread from now on: a request its parser refuses is answered here too,
         // by a direct handler that is given no connection (ParseRefusal reads the peer from here).
-        PEER.set(ctx);
         KeepingContext keeping = new KeepingContext(ctx, maxBodyBytes, budget);
+        PEER.set(keeping);
         READER.set(keeping.reader);
         return http1.connection(keeping);
     }
@@ -109,7 +115,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
             @Override
             public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
                 deadline.prologue(ctx, prologue);
-                prologueRead(ctx);
+                prologueRead(ctx, prologue);
             }
 
             @Override
@@ -132,6 +138,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
                 if (ctx.dataReader() instanceof KeepingReader reader) {
                     reader.parsed(true);
                 }
+                answering(ctx, prologue);
                 deadline.prologue(ctx, prologue);
             }
 
@@ -161,15 +168,15 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         return reader == null ? Optional.empty() : reader.unparsedMethod();
     }
 
-    /**
-     * Whether a read of a connection on this thread found the client's stream at its end (a FIN, a TLS close_notify)
-     * or failed (a reset): what Helidon 4.5 reports as an internal error when it happens inside a request's fields.
-     */
     /** A read of the connection this thread serves found the client's stream ended or failed. */
     static void streamEnded() {
         STREAM_ENDED.set(Boolean.TRUE);
     }
 
+    /**
+     * Whether a read of a connection on this thread found the client's stream at its end (a FIN, a TLS close_notify)
+     * or failed (a reset): what Helidon 4.5 reports as an internal error when it happens inside a request's fields.
+     */
     static boolean clientStreamEnded() {
         return Boolean.TRUE.equals(STREAM_ENDED.get());
     }
@@ -180,8 +187,12 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         return ctx == null ? null : ClientAddress.of(ctx.remotePeer());
     }
 
-    /** Helidon read the request line of {@code ctx} on this thread; remembers its method as sent. */
-    static void prologueRead(ConnectionContext ctx) {
+    /**
+     * Helidon read the request line of {@code ctx} on this thread; remembers its method as sent, and whether its answer
+     * may carry content (not to HEAD: {@link HeadAnswers}).
+     */
+    static void prologueRead(ConnectionContext ctx, HttpPrologue prologue) {
+        answering(ctx, prologue);
         if (ctx.dataReader() instanceof KeepingReader reader) {
             reader.parsed(true);
             byte[] line = reader.lastRead();
@@ -195,6 +206,23 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         }
     }
 
+    /** Tells {@code ctx}'s writer whether the answer it writes next answers a {@code HEAD} request. */
+    private static void answering(ConnectionContext ctx, HttpPrologue prologue) {
+        if (ctx instanceof KeepingContext keeping) {
+            keeping.writer.answering(prologue.method() == Method.HEAD);
+        }
+    }
+
+    /**
+     * The answer this thread is about to write for its connection answers a {@code HEAD} request whose line Helidon's
+     * parser refused (so no receive listener heard of it): its content is dropped ({@link HeadAnswers}).
+     */
+    static void answeringHead() {
+        if (PEER.get() instanceof KeepingContext keeping) {
+            keeping.writer.answering(true);
+        }
+    }
+
     /** The method of the request this thread runs, as the client sent it; empty when not known (another listener). */
     static Optional<String> rawMethod() {
         return Optional.ofNullable(RAW_METHOD.get());
@@ -204,10 +232,12 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final class KeepingContext implements ConnectionContext {
         private final ConnectionContext delegate;
         private final KeepingReader reader;
+        private final HeadAnswers writer;
 
         KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
             this.delegate = delegate;
             this.reader = KeepingReader.over(delegate, maxBodyBytes, budget);
+            this.writer = new HeadAnswers(delegate.dataWriter());
         }
 
         @Override
@@ -222,7 +252,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
         @Override
         public DataWriter dataWriter() {
-            return delegate.dataWriter();
+            return writer;
         }
 
         @Override

@@ -116,12 +116,17 @@ public final class AdminRoutes {
                 // What a page's handler threw is kept for the WARNING that says it failed (HandlerFailure).
                 routing.error(Throwable.class, HandlerFailure::remember)
                         .addFilter(CloseWhenAsked.INSTANCE)
+                        .addFilter(new AdminMethods(explain.isPresent()))
                         .addFilter(AdminRoutes::textMetricsOnly);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
         } else {
-            server.routing(socket, routing -> health(routing.addFilter(AdminRoutes::textMetricsOnly), readiness));
+            server.routing(
+                    socket,
+                    routing -> health(
+                            routing.addFilter(new AdminMethods(false)).addFilter(AdminRoutes::textMetricsOnly),
+                            readiness));
         }
     }
 

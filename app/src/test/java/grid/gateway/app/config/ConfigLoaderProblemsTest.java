@@ -18,6 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigLoaderProblemsTest {
     private static final String CLUSTER_PATH = "sites[0].clusters[0]";
     private static final String ROUTE = "plugins.grid_site_route";
+    private static final String CLUSTER_NAME = "a non-empty name of at most 253 characters, without control, invisible"
+            + " format or unpaired surrogate characters";
     private static final String NAMES =
             "name, url, models, metrics_url, metrics_urls, metrics_dns, max_queue_depth, max_running, draining, tls";
 
@@ -209,7 +211,23 @@ class ConfigLoaderProblemsTest {
                 arguments(
                         "cluster name empty",
                         MINIMAL.replace("name: east-a", "name: \"\""),
-                        CLUSTER_PATH + ".name: \"\" (expected: a non-empty name without control characters)"),
+                        CLUSTER_PATH + ".name: \"\" (expected: " + CLUSTER_NAME + ")"),
+                arguments(
+                        "cluster name of 10 KB",
+                        MINIMAL.replace("name: east-a", "name: " + "a".repeat(10_240)),
+                        CLUSTER_PATH + ".name: \"" + "a".repeat(80) + "…\" (expected: " + CLUSTER_NAME + ")"),
+                arguments(
+                        "cluster name one character too long",
+                        MINIMAL.replace("name: east-a", "name: " + "a".repeat(254)),
+                        CLUSTER_PATH + ".name: \"" + "a".repeat(80) + "…\" (expected: " + CLUSTER_NAME + ")"),
+                arguments(
+                        "cluster name with an invisible format character",
+                        MINIMAL.replace("name: east-a", "name: \"east\\u200Ba\""),
+                        CLUSTER_PATH + ".name: \"east\\u200ba\" (expected: " + CLUSTER_NAME + ")"),
+                arguments(
+                        "cluster name with an unpaired surrogate",
+                        MINIMAL.replace("name: east-a", "name: \"east\\uD800\""),
+                        CLUSTER_PATH + ".name: \"east\\ud800\" (expected: " + CLUSTER_NAME + ")"),
                 arguments(
                         "cluster name twice",
                         MINIMAL + second.formatted("east-a"),
