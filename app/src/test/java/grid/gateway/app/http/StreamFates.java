@@ -43,25 +43,11 @@ final class StreamFates {
         }
     }
 
-    /** The streaming APIs. */
-    enum Api {
-        CHAT("/v1/chat/completions"),
-        COMPLETIONS("/v1/completions"),
-        MESSAGES("/v1/messages"),
-        RESPONSES("/v1/responses");
-
-        final String path;
-
-        Api(String path) {
-            this.path = path;
-        }
-    }
-
     /**
      * One request: {@code first} events the engine writes at once, {@code rest} it writes once the client acted, the
      * byte {@code at} of its answer where the client acts, the size of its reads, the junk it sends.
      */
-    record Trial(int n, Fate fate, Api api, int first, int rest, int at, int readSize, String junk) {
+    record Trial(int n, Fate fate, Fates.Api api, int first, int rest, int at, int readSize, String junk) {
         String nonce() {
             return "sq" + n + "sq";
         }
@@ -83,7 +69,7 @@ final class StreamFates {
 
     static Trial generate(SplittableRandom random, int n) {
         Fate fate = Fate.values()[random.nextInt(Fate.values().length)];
-        Api api = Api.values()[random.nextInt(Api.values().length)];
+        Fates.Api api = Fates.Api.values()[random.nextInt(Fates.Api.values().length)];
         int first = 1 + random.nextInt(6);
         int rest = fate == Fate.CLOSE_AT_LAST ? 0 : 4 + random.nextInt(12);
         // Acting before any byte of the answer is a fate of its own (the disconnect probe's), and a half-closing
