@@ -92,6 +92,37 @@ class RefusedBodyLingerIntegrationTest {
     }
 
     @Test
+    void chunkAnnouncedOverTheCapWithAMethodTheAdminPageRefuses_clientStillSendingIt_readsTheWhole405() {
+        // Refused before its body is read at all: the drain meets the chunk's size line, which ends the connection's
+        // bytes for the reader, and goes on from the socket.
+        try (ScriptedUpstream engine = new ScriptedUpstream();
+                GatewayHarness gateway =
+                        new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())))) {
+            try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
+                boolean written = client.trySend(
+                        ("PUT /metrics HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n" + sixteenMibChunk())
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                RawHttp.Reply reply = client.readResponses(1);
+                assertThat(written).as("the whole request written, no reset").isTrue();
+                assertThat(reply.status()).as(reply.text()).isEqualTo(405);
+            }
+        }
+    }
+
+    @Test
+    void chunkAnnouncedOverTheCapWithAMethodTheRouteRefuses_clientStillSendingIt_readsTheWhole405() {
+        try (ScriptedUpstream engine = new ScriptedUpstream();
+                GatewayHarness gateway =
+                        new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneEngine(engine.url())))) {
+            sentWholeThenRead(
+                    gateway.server.port(),
+                    head("Transfer-Encoding: chunked\r\n").replace("POST ", "PUT ") + sixteenMibChunk(),
+                    405);
+            assertThat(engine.connections()).isZero();
+        }
+    }
+
+    @Test
     void chunkTheBudgetHasNoRoomFor_clientStillSendingIt_readsTheWhole503() throws Exception {
         // The cap is 17 MiB and so is the budget; a body held part-read takes 2 MiB of it, so a 16 MiB chunk (under
         // the cap) is refused at its size line for the budget.
