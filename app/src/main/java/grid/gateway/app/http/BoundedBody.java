@@ -1,6 +1,5 @@
 package grid.gateway.app.http;
 
-import grid.gateway.app.listen.Lingering;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http.ServerRequest;

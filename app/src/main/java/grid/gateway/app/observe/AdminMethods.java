@@ -1,5 +1,7 @@
 package grid.gateway.app.observe;
 
+import grid.gateway.app.endpoint.ErrorShape;
+import grid.gateway.app.http.ApiError;
 import grid.gateway.app.http.BoundedBody;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
@@ -76,7 +78,7 @@ final class AdminMethods implements Filter {
                         req,
                         res,
                         Status.METHOD_NOT_ALLOWED_405,
-                        json("method_not_allowed", "This method is not allowed on this path."));
+                        new Answer(true, ApiError.METHOD_NOT_ALLOWED.body(ErrorShape.OPENAI)));
                 return;
             }
         } else {
@@ -104,13 +106,6 @@ final class AdminMethods implements Filter {
 
     private static Answer text(String line) {
         return new Answer(false, line + "\n");
-    }
-
-    private static Answer json(String code, String message) {
-        return new Answer(
-                true,
-                "{\"error\":{\"message\":\"" + message + "\",\"type\":\"invalid_request_error\",\"code\":\"" + code
-                        + "\"}}");
     }
 
     /** Answers {@code answer} unread; a request with a body then loses its connection, its body drained first. */

@@ -1,4 +1,4 @@
-package grid.gateway.app.listen;
+package grid.gateway.app.http;
 
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webserver.http.ServerRequest;
@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Stateless and thread-safe.
  */
-public final class Lingering {
+final class Lingering {
     private static final int SINK = 16 * 1024;
     /** How long a refused body is drained before its connection closes. */
     private static final Duration LINGER_TIME = Duration.ofSeconds(2);
@@ -35,7 +35,7 @@ public final class Lingering {
      * that expects {@code 100-continue} and was not sent one is not drained: its client waits for the answer before
      * it sends the body (RFC 9110 §10.1.1), and no 100 follows a refusal.
      */
-    public static void drain(ServerRequest request, Supplier<InputStream> body, @Nullable HelidonSocket socket) {
+    static void drain(ServerRequest request, Supplier<InputStream> body, @Nullable HelidonSocket socket) {
         if (!request.continueSent()) {
             // Expect: 100-continue and no 100 sent: the client waits for an answer before it sends the body, and
             // reading it here would make Helidon send 100 Continue after the refusal.
