@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  *   end       one line to the sink, also when the handler threw (the exception goes on to Helidon)
  * </pre>
  *
- * <p>{@code access_log} is read per request, so a reload turns it on or off at once. Off, nothing is counted or built:
- * the id is still taken or made, sent and returned.
+ * <p>{@code access_log} is read per request, so a reload turns it on or off at once. Off, no line is built: the id is
+ * still taken or made, sent and returned, and a request whose client left is still counted ({@link ClientLeft}).
  *
  * <p>Thread-safe: per-request state lives in the record, on the request's thread.
  */
@@ -35,6 +35,7 @@ public final class AccessLog implements Filter {
     private final AccessLogParts parts;
     private final MonotonicClock clock;
     private final Function<RoutingRequest, String> clientAddress;
+    private final ClientLeft clientLeft;
     private final AccessLine line = new AccessLine();
 
     /**
@@ -50,10 +51,34 @@ public final class AccessLog implements Filter {
             AccessLogParts parts,
             MonotonicClock clock,
             Function<RoutingRequest, String> clientAddress) {
+        this(format, parts, clock, clientAddress, answerStarted -> {});
+    }
+
+    /**
+     * A filter as {@link #AccessLog(Supplier, AccessLogParts, MonotonicClock, Function)} that also tells {@code
+     * clientLeft} of each request that ends {@link Ending#CLIENT_GONE}, whether or not lines are written.
+     */
+    public AccessLog(
+            Supplier<AccessLogFormat> format,
+            AccessLogParts parts,
+            MonotonicClock clock,
+            Function<RoutingRequest, String> clientAddress,
+            ClientLeft clientLeft) {
         this.format = format;
         this.parts = parts;
         this.clock = clock;
         this.clientAddress = clientAddress;
+        this.clientLeft = clientLeft;
+    }
+
+    /** Told of each request whose client left before its answer ended. */
+    @FunctionalInterface
+    public interface ClientLeft {
+        /**
+         * A request ended {@code client_gone}; {@code answerStarted}: some of its answer had gone out (its access line
+         * has a status), else none had.
+         */
+        void left(boolean answerStarted);
     }
 
     @Override
@@ -66,14 +91,6 @@ public final class AccessLog implements Filter {
             record.logged(parts.wallClock().instant(), clientAddress.apply(req));
         }
         AccessRecord.CURRENT.set(record);
-        if (!logged) {
-            try {
-                chain.proceed();
-            } finally {
-                AccessRecord.CURRENT.remove();
-            }
-            return;
-        }
         RuntimeException thrown = null;
         try {
             chain.proceed();
@@ -84,7 +101,7 @@ public final class AccessLog implements Filter {
             AccessRecord.CURRENT.remove();
             ShutdownCut shutdown = ShutdownCut.CURRENT.get();
             record.shutdownCut = shutdown != null && shutdown.marked();
-            write(record, res, thrown);
+            end(record, res, thrown, logged);
         }
     }
 
@@ -134,7 +151,7 @@ public final class AccessLog implements Filter {
             int status,
             long bytesOut) {}
 
-    private void write(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown) {
+    private void end(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown, boolean logged) {
         try {
             CountingStream out = record.counted;
             // A relayed answer is counted as it streams, or told when sent whole; the gateway's own answers are sent
@@ -151,11 +168,17 @@ public final class AccessLog implements Filter {
             int status = res.status().code();
             Ending ending = Ending.of(record, thrown, writeFailed, res.isSent() || bytesOut > 0, status);
             boolean nothingSent = ending == Ending.CLIENT_GONE && bytesOut == 0 && !res.isSent();
+            if (ending == Ending.CLIENT_GONE) {
+                clientLeft.left(!nothingSent);
+            }
+            if (!logged) {
+                return;
+            }
             AccessLine.Finish finish = new AccessLine.Finish(
                     nothingSent ? -1 : status, bytesOut, clock.nanoTime() - record.startNanos, ending);
             line.write(record, finish, parts.sink());
         } catch (RuntimeException e) {
-            // The request is over; a line that cannot be built must not turn its end into an error.
+            // The request is over; a line that cannot be built (or counted) must not turn its end into an error.
             LOG.log(System.Logger.Level.WARNING, "access log line not written: " + e);
         }
     }

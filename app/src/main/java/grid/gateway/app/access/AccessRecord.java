@@ -192,11 +192,12 @@ public final class AccessRecord implements RelayWatch {
 
     /**
      * A cluster's answer is about to stream to {@code response}: its body bytes are counted, and a failed write to
-     * the client noticed. Only for a logged request: the gateway's own answers, sent whole, are not wrapped.
+     * the client noticed (for the access line, {@code grid_client_gone_total} and the trace, whether or not the
+     * request is logged). The gateway's own answers, sent whole, are not wrapped.
      */
     @Override
     public void streaming(ServerResponse response) {
-        if (logged && counted == null) {
+        if (counted == null) {
             response.streamFilter(out -> {
                 CountingStream stream = new CountingStream(out);
                 counted = stream;
@@ -227,6 +228,21 @@ public final class AccessRecord implements RelayWatch {
     /** The disconnect probe found the client gone while the request was forwarded. */
     public void clientGone() {
         clientGone = true;
+    }
+
+    /**
+     * Whether the client left before its answer ended: the disconnect probe found it gone, or a write to it failed
+     * (not one the gateway failed itself, cutting a client that took nothing for {@code server.send_timeout_ms}).
+     */
+    public boolean clientLeft() {
+        CountingStream out = counted;
+        return clientGone || wholeFailed || (out != null && out.failed() && !out.cutBySendTimeout());
+    }
+
+    /** Whether body bytes of a cluster's answer went to the client (its head may have gone without any). */
+    public boolean answerBytesSent() {
+        CountingStream out = counted;
+        return (out != null && out.written() > 0) || wholeBytes > 0;
     }
 
     /** Whether the gateway, not a cluster, gave the answer: nothing was forwarded, or forwarding failed. */

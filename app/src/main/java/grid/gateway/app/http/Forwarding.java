@@ -203,7 +203,10 @@ final class Forwarding {
             ForwardRequest request,
             ServerResponse response) {
         // Counted against the cluster whose engine made it needed (Attempt.Retry), which may not be decision's.
-        attempt.retried().ifPresent(retry -> extras.events().upstreamRetried(retry.cluster(), retry.reason()));
+        attempt.retried().ifPresent(retry -> {
+            extras.events().upstreamRetried(retry.cluster(), retry.reason());
+            span.resent(retry.reason().label());
+        });
         switch (attempt) {
             case Attempt.Failed failed -> span.failed(failed.failure().label());
             case Attempt.Answered answered -> span.answered(answered.answer().status());

@@ -98,7 +98,10 @@ public final class GatewayRouting {
         routing.any(new ProxyHandler(router, forwarding, inbound, metrics, probe));
     }
 
-    /** The access log of the config in force, on {@code parts}' sink, clock and ids. */
+    /**
+     * The access log of the config in force, on {@code parts}' sink, clock and ids; it counts the requests whose client
+     * left in {@code grid_client_gone_total}.
+     */
     private static AccessLog accessLog(Parts parts) {
         Supplier<GatewaySnapshot> snapshot = parts.snapshot();
         Observing observing = parts.observing();
@@ -106,7 +109,8 @@ public final class GatewayRouting {
                 () -> snapshot.get().config().gateway().accessLog(),
                 observing.access(),
                 observing.clock(),
-                ClientAddress::of);
+                ClientAddress::of,
+                parts.metrics().edge()::clientGone);
     }
 
     /**

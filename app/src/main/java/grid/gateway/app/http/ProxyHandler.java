@@ -146,6 +146,9 @@ public final class ProxyHandler implements Handler {
                 if (watch.clientGone()) {
                     access.clientGone();
                 }
+                if (access.clientLeft()) {
+                    trace.clientLeft(access.answerBytesSent());
+                }
             }
         }
     }

@@ -16,7 +16,7 @@ import java.util.function.BooleanSupplier;
 /**
  * The meters of the gateway's edges (docs/failure-behaviour.md, "File descriptors"; docs/operations.md, "Why did it go
  * there?"): whether each listener accepts, its accept pauses, the client connection cap, the process's open files
- * against its limit, and the admin route explainer's calls.
+ * against its limit, the admin route explainer's calls, and the client requests whose client left.
  *
  * <p>Thread-safe: counters are, the per-listener map is concurrent, gauges read suppliers at scrape time.
  */
@@ -42,6 +42,8 @@ public final class EdgeMeters implements ListenerEvents {
     private final ConcurrentMap<String, Counter> pauses = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sendTimeouts = new ConcurrentHashMap<>();
     private final Map<ExplainResult, Counter> explain = new EnumMap<>(ExplainResult.class);
+    private final Counter goneBefore;
+    private final Counter goneDuring;
 
     EdgeMeters(MeterSet meters) {
         this.meters = meters;
@@ -50,6 +52,13 @@ public final class EdgeMeters implements ListenerEvents {
         for (ExplainResult result : ExplainResult.values()) {
             explain.put(result, meters.counter(GatewayMeter.ROUTE_EXPLAIN_CALLS, result.label()));
         }
+        goneBefore = meters.counter(GatewayMeter.CLIENT_GONE, "before_answer");
+        goneDuring = meters.counter(GatewayMeter.CLIENT_GONE, "during_answer");
+    }
+
+    /** Counts a client request whose client left before its answer ended; {@code answerStarted}: some had gone out. */
+    public void clientGone(boolean answerStarted) {
+        (answerStarted ? goneDuring : goneBefore).increment();
     }
 
     /** Registers the listener {@code name}'s gauge, read from {@code accepting}, and its pause counter at 0. */

@@ -251,6 +251,13 @@ public enum GatewayMeter {
             "grid_client_send_timeouts",
             "Client connections closed because the client took no byte of an answer for send_timeout_ms",
             "listener"),
+    /** Client requests whose client left before the answer ended, by whether any of it had gone out. */
+    CLIENT_GONE(
+            Type.COUNTER,
+            "grid_client_gone",
+            "Client requests whose client left before their answer ended: before_answer (none of it had gone out),"
+                    + " during_answer (the head or part of the body had)",
+            "stage"),
     /** The client connection cap in force. */
     CLIENT_CONNECTIONS_LIMIT(
             Type.GAUGE,

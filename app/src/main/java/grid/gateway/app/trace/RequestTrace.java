@@ -33,6 +33,12 @@ public interface RequestTrace extends AutoCloseable {
     /** The trace context headers to send upstream (name to value); empty: none added. */
     Map<String, String> outgoing();
 
+    /**
+     * The client left before its answer ended; {@code answerBytesSent}: body bytes of the answer had gone out (the
+     * answer's head may have gone without any).
+     */
+    default void clientLeft(boolean answerBytesSent) {}
+
     /** Ends the spans: the request has been answered (or given up). */
     @Override
     void close();

@@ -40,6 +40,10 @@ final class SpanTrace implements RequestTrace {
     static final AttributeKey<String> ADDRESS = AttributeKey.stringKey("server.address");
     static final AttributeKey<Long> PORT = AttributeKey.longKey("server.port");
     static final AttributeKey<String> ERROR = AttributeKey.stringKey("error.type");
+    static final AttributeKey<Long> RESEND_COUNT = AttributeKey.longKey("http.request.resend_count");
+    static final AttributeKey<String> RETRY_REASON = AttributeKey.stringKey("grid.retry_reason");
+    /** The server span's {@code error.type} when the client left before its answer ended. */
+    static final String CLIENT_GONE = "client_gone";
 
     private final Tracer tracer;
     private final Span server;
@@ -48,6 +52,8 @@ final class SpanTrace implements RequestTrace {
     private @Nullable Span client;
     private Map<String, String> outgoing = Map.of();
     private long tries;
+    private boolean clientLeft;
+    private boolean answerBytesSent;
 
     private SpanTrace(Tracer tracer, Span server, ServerResponse response, String name) {
         this.tracer = tracer;
@@ -125,6 +131,12 @@ final class SpanTrace implements RequestTrace {
                 span.setAttribute(ERROR, reason);
                 span.setStatus(StatusCode.ERROR);
             }
+
+            @Override
+            public void resent(String reason) {
+                span.setAttribute(RESEND_COUNT, 1L);
+                span.setAttribute(RETRY_REASON, reason);
+            }
         };
     }
 
@@ -139,12 +151,28 @@ final class SpanTrace implements RequestTrace {
     }
 
     @Override
+    public void clientLeft(boolean bytesSent) {
+        clientLeft = true;
+        answerBytesSent = bytesSent;
+    }
+
+    /**
+     * Ends the spans. The server span carries the status the client was given, none when the client left before any of
+     * its answer went out (as its access line), and {@code error.type} {@value #CLIENT_GONE} when the client left
+     * before its answer ended; only a 5xx marks it as an error (a client that leaves is not the gateway's fault).
+     */
+    @Override
     public void close() {
         endClient();
-        int status = response.status().code();
-        server.setAttribute(STATUS, status);
-        if (status >= 500) {
-            server.setStatus(StatusCode.ERROR);
+        if (clientLeft) {
+            server.setAttribute(ERROR, CLIENT_GONE);
+        }
+        if (!clientLeft || answerBytesSent || response.isSent()) {
+            int status = response.status().code();
+            server.setAttribute(STATUS, status);
+            if (status >= 500) {
+                server.setStatus(StatusCode.ERROR);
+            }
         }
         server.end();
     }

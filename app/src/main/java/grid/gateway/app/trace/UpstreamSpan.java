@@ -20,4 +20,10 @@ public interface UpstreamSpan {
 
     /** The try failed before an answer: {@code reason} is the failure's metric label (connect, timeout, reset). */
     void failed(String reason);
+
+    /**
+     * The request went to the cluster a second time, on a new connection, for {@code reason} (the {@code reason}
+     * label of {@code grid_upstream_retries_total}); what this span records of the answer is the second send's.
+     */
+    default void resent(String reason) {}
 }
