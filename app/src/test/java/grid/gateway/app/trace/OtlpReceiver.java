@@ -25,9 +25,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * /v1/traces} with a protobuf {@code ExportTraceServiceRequest}, decodes it with the OpenTelemetry proto classes, and
  * answers as a collector does. What it received is waited for with a bound, never slept for.
  */
-final class OtlpReceiver implements AutoCloseable {
+public final class OtlpReceiver implements AutoCloseable {
     /** A decoded span and the {@code service.name} of the resource it came with. */
-    record Received(String service, Span span) {}
+    public record Received(String service, Span span) {}
 
     private final HttpServer server;
     private final ReentrantLock lock = new ReentrantLock();
@@ -35,7 +35,7 @@ final class OtlpReceiver implements AutoCloseable {
     private final List<Received> spans = new ArrayList<>();
     private final List<String> refusals = new ArrayList<>();
 
-    OtlpReceiver() {
+    public OtlpReceiver() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -47,7 +47,7 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     /** The base URL, as {@code tracing.otlp_endpoint} is written. */
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
@@ -102,7 +102,7 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     /** At least {@code count} spans received, waiting at most {@code bound}; fails the test otherwise. */
-    List<Received> await(int count, Duration bound) throws InterruptedException {
+    public List<Received> await(int count, Duration bound) throws InterruptedException {
         long left = bound.toNanos();
         lock.lock();
         try {
@@ -130,17 +130,17 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     /** The string value of attribute {@code key} of {@code span}. */
-    static String text(Span span, String key) {
+    public static String text(Span span, String key) {
         return attribute(span, key).getValue().getStringValue();
     }
 
     /** The integer value of attribute {@code key}. */
-    static long number(Span span, String key) {
+    public static long number(Span span, String key) {
         return attribute(span, key).getValue().getIntValue();
     }
 
     /** The boolean value of attribute {@code key}. */
-    static boolean flag(Span span, String key) {
+    public static boolean flag(Span span, String key) {
         return attribute(span, key).getValue().getBoolValue();
     }
 
