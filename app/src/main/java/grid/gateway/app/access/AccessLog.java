@@ -153,29 +153,18 @@ public final class AccessLog implements Filter {
 
     private void end(AccessRecord record, RoutingResponse res, @Nullable RuntimeException thrown, boolean logged) {
         try {
-            CountingStream out = record.counted;
-            // A relayed answer is counted as it streams, or told when sent whole; the gateway's own answers are sent
-            // whole, with their length.
-            // An answer to HEAD carries no content, whatever its length says (the connection's writer drops it).
-            long bytesOut = "HEAD".equals(record.method)
-                    ? 0
-                    : out != null
-                            ? out.written()
-                            : record.wholeBytes >= 0
-                                    ? record.wholeBytes
-                                    : res.headers().contentLength().orElse(0);
-            boolean writeFailed = out != null ? out.failed() : record.wholeFailed;
-            int status = res.status().code();
-            Ending ending = Ending.of(record, thrown, writeFailed, res.isSent() || bytesOut > 0, status);
-            boolean nothingSent = ending == Ending.CLIENT_GONE && bytesOut == 0 && !res.isSent();
-            if (ending == Ending.CLIENT_GONE) {
-                clientLeft.left(!nothingSent);
+            AccessRecord.Outcome outcome = record.outcome(thrown, res);
+            if (outcome.ending() == Ending.CLIENT_GONE) {
+                clientLeft.left(!outcome.nothingSent());
             }
             if (!logged) {
                 return;
             }
             AccessLine.Finish finish = new AccessLine.Finish(
-                    nothingSent ? -1 : status, bytesOut, clock.nanoTime() - record.startNanos, ending);
+                    outcome.nothingSent() ? -1 : res.status().code(),
+                    outcome.bytesOut(),
+                    clock.nanoTime() - record.startNanos,
+                    outcome.ending());
             line.write(record, finish, parts.sink());
         } catch (RuntimeException e) {
             // The request is over; a line that cannot be built (or counted) must not turn its end into an error.

@@ -231,19 +231,38 @@ public final class AccessRecord implements RelayWatch {
     }
 
     /**
-     * Whether the client left before its answer ended: the disconnect probe found it gone, or a write to it failed
-     * (not one the gateway failed itself, cutting a client that took nothing for {@code server.send_timeout_ms}).
+     * How the request ends, as its access line says, when the handler ends by throwing {@code thrown} (null: it
+     * returned) with {@code response} as it stands: the proxy asks before the access log, to tell the trace.
      */
-    public boolean clientLeft() {
+    public Outcome outcome(@Nullable RuntimeException thrown, ServerResponse response) {
+        ShutdownCut shutdown = ShutdownCut.CURRENT.get();
+        shutdownCut |= shutdown != null && shutdown.marked();
         CountingStream out = counted;
-        return clientGone || wholeFailed || (out != null && out.failed() && !out.cutBySendTimeout());
+        // A relayed answer is counted as it streams, or told when sent whole; the gateway's own answers are sent
+        // whole, with their length.
+        // An answer to HEAD carries no content, whatever its length says (the connection's writer drops it).
+        long bytesOut = "HEAD".equals(method)
+                ? 0
+                : out != null
+                        ? out.written()
+                        : wholeBytes >= 0
+                                ? wholeBytes
+                                : response.headers().contentLength().orElse(0);
+        boolean writeFailed = out != null ? out.failed() : wholeFailed;
+        Ending ending = Ending.of(
+                this,
+                thrown,
+                writeFailed,
+                response.isSent() || bytesOut > 0,
+                response.status().code());
+        return new Outcome(ending, bytesOut, ending == Ending.CLIENT_GONE && bytesOut == 0 && !response.isSent());
     }
 
-    /** Whether body bytes of a cluster's answer went to the client (its head may have gone without any). */
-    public boolean answerBytesSent() {
-        CountingStream out = counted;
-        return (out != null && out.written() > 0) || wholeBytes > 0;
-    }
+    /**
+     * How a request ended: its {@code end}, the body bytes sent, and whether none of its answer went out (its access
+     * line then has no status).
+     */
+    public record Outcome(Ending ending, long bytesOut, boolean nothingSent) {}
 
     /** Whether the gateway, not a cluster, gave the answer: nothing was forwarded, or forwarding failed. */
     boolean answeredByGateway() {

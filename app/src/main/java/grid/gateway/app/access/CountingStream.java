@@ -1,6 +1,5 @@
 package grid.gateway.app.access;
 
-import grid.gateway.app.forward.SendTimedOut;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,7 +14,6 @@ import java.io.UncheckedIOException;
 final class CountingStream extends FilterOutputStream {
     private long written;
     private boolean failed;
-    private boolean cutBySendTimeout;
 
     CountingStream(OutputStream out) {
         super(out);
@@ -29,22 +27,12 @@ final class CountingStream extends FilterOutputStream {
         return failed;
     }
 
-    /** Whether a write failed because the gateway cut a client that took nothing for the send timeout. */
-    boolean cutBySendTimeout() {
-        return cutBySendTimeout;
-    }
-
-    private void failed(Exception e) {
-        failed = true;
-        cutBySendTimeout |= SendTimedOut.in(e);
-    }
-
     @Override
     public void write(int b) throws IOException {
         try {
             out.write(b);
         } catch (IOException | UncheckedIOException | io.helidon.webserver.CloseConnectionException e) {
-            failed(e);
+            failed = true;
             throw e;
         }
         written++;
@@ -55,7 +43,7 @@ final class CountingStream extends FilterOutputStream {
         try {
             out.write(b, off, len);
         } catch (IOException | UncheckedIOException | io.helidon.webserver.CloseConnectionException e) {
-            failed(e);
+            failed = true;
             throw e;
         }
         written += len;
@@ -66,7 +54,7 @@ final class CountingStream extends FilterOutputStream {
         try {
             out.flush();
         } catch (IOException | UncheckedIOException | io.helidon.webserver.CloseConnectionException e) {
-            failed(e);
+            failed = true;
             throw e;
         }
     }
@@ -76,7 +64,7 @@ final class CountingStream extends FilterOutputStream {
         try {
             out.close();
         } catch (IOException | UncheckedIOException | io.helidon.webserver.CloseConnectionException e) {
-            failed(e);
+            failed = true;
             throw e;
         }
     }

@@ -1,6 +1,7 @@
 package grid.gateway.app.http;
 
 import grid.gateway.app.access.AccessRecord;
+import grid.gateway.app.access.Ending;
 import grid.gateway.app.endpoint.Classified;
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.Endpoint.Handling;
@@ -125,6 +126,7 @@ public final class ProxyHandler implements Handler {
             // The client has sent everything and may wait long for the engine's first byte: a client that leaves
             // meanwhile is noticed by the probe, not only at the next write.
             ClientDisconnectProbe.Watch watch = probe.watch(request);
+            RuntimeException thrown = null;
             try (watch) {
                 // 3. Stored ids in the path and the body pin the request to the cluster that holds them.
                 Optional<Named> named = named(call, forward.body());
@@ -142,14 +144,23 @@ public final class ProxyHandler implements Handler {
                     PromptKeys keys = keys(endpoint, forward.body());
                     forwarding.routed(router.route(keys), keys, tried -> router.route(keys, tried), forward, response);
                 }
+            } catch (RuntimeException e) {
+                thrown = e;
+                throw e;
             } finally {
                 if (watch.clientGone()) {
                     access.clientGone();
                 }
-                if (access.clientLeft()) {
-                    trace.clientLeft(access.answerBytesSent());
-                }
+                ended(access.outcome(thrown, response), trace);
             }
+        }
+    }
+
+    /** Tells the trace how a forwarded request ended when that was not answered or refused (its access line's end). */
+    private static void ended(AccessRecord.Outcome outcome, RequestTrace trace) {
+        Ending ending = outcome.ending();
+        if (ending != Ending.ANSWERED && ending != Ending.REFUSED) {
+            trace.endedAbnormally(ending.label(), outcome.nothingSent());
         }
     }
 

@@ -34,10 +34,11 @@ public interface RequestTrace extends AutoCloseable {
     Map<String, String> outgoing();
 
     /**
-     * The client left before its answer ended; {@code answerBytesSent}: body bytes of the answer had gone out (the
-     * answer's head may have gone without any).
+     * The request ended otherwise than answered or refused: {@code end} is its access line's {@code end}
+     * ({@code client_gone}, {@code upstream_cut}, {@code send_timeout}, {@code shutdown_cut}, {@code error});
+     * {@code nothingSent}: none of its answer went out (the line has no status).
      */
-    default void clientLeft(boolean answerBytesSent) {}
+    default void endedAbnormally(String end, boolean nothingSent) {}
 
     /** Ends the spans: the request has been answered (or given up). */
     @Override

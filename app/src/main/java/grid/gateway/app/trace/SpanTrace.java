@@ -16,6 +16,7 @@ import io.opentelemetry.context.Context;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,8 +43,8 @@ final class SpanTrace implements RequestTrace {
     static final AttributeKey<String> ERROR = AttributeKey.stringKey("error.type");
     static final AttributeKey<Long> RESEND_COUNT = AttributeKey.longKey("http.request.resend_count");
     static final AttributeKey<String> RETRY_REASON = AttributeKey.stringKey("grid.retry_reason");
-    /** The server span's {@code error.type} when the client left before its answer ended. */
-    static final String CLIENT_GONE = "client_gone";
+    /** The ends (the access line's {@code end}) that do not mark the server span as an error: the client's doing. */
+    static final Set<String> CLIENTS_DOING = Set.of("client_gone", "send_timeout");
 
     private final Tracer tracer;
     private final Span server;
@@ -52,8 +53,8 @@ final class SpanTrace implements RequestTrace {
     private @Nullable Span client;
     private Map<String, String> outgoing = Map.of();
     private long tries;
-    private boolean clientLeft;
-    private boolean answerBytesSent;
+    private @Nullable String end;
+    private boolean nothingSent;
 
     private SpanTrace(Tracer tracer, Span server, ServerResponse response, String name) {
         this.tracer = tracer;
@@ -151,23 +152,28 @@ final class SpanTrace implements RequestTrace {
     }
 
     @Override
-    public void clientLeft(boolean bytesSent) {
-        clientLeft = true;
-        answerBytesSent = bytesSent;
+    public void endedAbnormally(String how, boolean none) {
+        end = how;
+        nothingSent = none;
     }
 
     /**
-     * Ends the spans. The server span carries the status the client was given, none when the client left before any of
-     * its answer went out (as its access line), and {@code error.type} {@value #CLIENT_GONE} when the client left
-     * before its answer ended; only a 5xx marks it as an error (a client that leaves is not the gateway's fault).
+     * Ends the spans. The server span carries the status the client was given (none when nothing of its answer went
+     * out, as its access line) and, when the request ended otherwise than answered or refused, that end as {@code
+     * error.type}. A 5xx marks it as an error, and so does an end that is the gateway's or a cluster's doing
+     * ({@code upstream_cut}, {@code shutdown_cut}, {@code error}); a client that leaves or stops reading does not.
      */
     @Override
     public void close() {
         endClient();
-        if (clientLeft) {
-            server.setAttribute(ERROR, CLIENT_GONE);
+        String how = end;
+        if (how != null) {
+            server.setAttribute(ERROR, how);
+            if (!CLIENTS_DOING.contains(how)) {
+                server.setStatus(StatusCode.ERROR);
+            }
         }
-        if (!clientLeft || answerBytesSent || response.isSent()) {
+        if (!nothingSent) {
             int status = response.status().code();
             server.setAttribute(STATUS, status);
             if (status >= 500) {

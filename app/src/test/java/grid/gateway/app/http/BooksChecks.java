@@ -7,6 +7,7 @@ import grid.gateway.app.http.BooksMix.Fate;
 import grid.gateway.app.http.BooksMix.Trial;
 import grid.gateway.app.trace.OtlpReceiver;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.Status;
 import jakarta.json.JsonObject;
 import java.util.HexFormat;
 import java.util.List;
@@ -58,6 +59,17 @@ final class BooksChecks {
                     assertThat(text(line, "upstream_failure")).isEqualTo("reset");
                 }
             }
+            case ENGINE_CUT -> {
+                // Cut inside its first event: relayed as it came (the line ends upstream_cut), or, when nothing of its
+                // body had gone out, the gateway's 502.
+                if (got.status() == 200) {
+                    assertThat(got.complete()).isFalse();
+                    assertThat(end).isEqualTo("upstream_cut");
+                } else {
+                    refused(line, got, 502);
+                }
+                assertThat(number(line, "upstream_status")).isEqualTo(200);
+            }
             case ENGINE_TIMEOUT -> {
                 refused(line, got, 504);
                 assertThat(text(line, "upstream_failure")).isEqualTo("timeout");
@@ -107,6 +119,10 @@ final class BooksChecks {
             String failure = text(line, "upstream_failure");
             if (failure != null) {
                 expected.merge("errors " + cluster + " " + failure, 1L, Long::sum);
+            }
+            String affinity = text(line, "affinity");
+            if (affinity != null) {
+                expected.merge("affinity " + affinity, 1L, Long::sum);
             }
             if ("client_gone".equals(text(line, "end"))) {
                 expected.merge(
@@ -176,6 +192,9 @@ final class BooksChecks {
         for (Books.Sample s : books.matching("grid_route_pinned_total")) {
             put(found, "pinned " + s.labels().get("outcome"), s.value());
         }
+        for (Books.Sample s : books.matching("grid_route_prefix_affinity_total")) {
+            put(found, "affinity " + s.labels().get("outcome"), s.value());
+        }
         for (Books.Sample s : books.matching("grid_client_gone_total")) {
             put(found, "gone " + s.labels().get("stage"), s.value());
         }
@@ -241,13 +260,18 @@ final class BooksChecks {
                 assertThat(hasStatus)
                         .as("a status on the server span of %s", what)
                         .isEqualTo(status != null);
-                boolean gone = "client_gone".equals(text(line, "end"));
+                String end = text(line, "end");
+                boolean abnormal = !end.equals("answered") && !end.equals("refused");
                 assertThat(servers.getFirst().getAttributesList().stream()
                                 .filter(kv -> kv.getKey().equals("error.type"))
                                 .map(kv -> kv.getValue().getStringValue())
                                 .toList())
                         .as("the server span's error.type of %s", what)
-                        .isEqualTo(gone ? List.of("client_gone") : List.of());
+                        .isEqualTo(abnormal ? List.of(end) : List.of());
+                boolean error = (status != null && status >= 500) || end.equals("upstream_cut");
+                assertThat(servers.getFirst().getStatus().getCode())
+                        .as("the server span's status code of %s", what)
+                        .isEqualTo(error ? Status.StatusCode.STATUS_CODE_ERROR : Status.StatusCode.STATUS_CODE_UNSET);
                 if (status != null) {
                     assertThat(OtlpReceiver.number(servers.getFirst(), "http.response.status_code"))
                             .as("the server span's status of %s", what)

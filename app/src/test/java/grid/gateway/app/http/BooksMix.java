@@ -30,6 +30,8 @@ final class BooksMix {
         GONE_BEFORE,
         /** The engine resets before any byte (a stale connection when reused: sent again, answered). */
         ENGINE_RESET,
+        /** The engine's stream breaks inside its second event: the client's answer ends abnormally. */
+        ENGINE_CUT,
         /** The engine says nothing past the first-byte timeout: 504. */
         ENGINE_TIMEOUT,
         /** A stored id of east-down, whose engine refuses connections: 503, pinned (routed, or unavailable once ejected). */
@@ -50,7 +52,7 @@ final class BooksMix {
         }
 
         boolean streams() {
-            return this == STREAMED || this == GONE_DURING;
+            return this == STREAMED || this == GONE_DURING || this == ENGINE_CUT;
         }
 
         /** Whether the request reaches the proxy's body read (and so has a server span). */
@@ -198,6 +200,11 @@ final class BooksMix {
                 e.awaitPeerClose(20_000);
             }
             case ENGINE_RESET -> e.reset();
+            case ENGINE_CUT -> {
+                e.write(ScriptedUpstream.SSE_HEAD + chunk("data: {\"n\":0}\n\n") + "20\r\ndata: {\"n");
+                e.socket.shutdownOutput();
+                e.awaitPeerClose(20_000);
+            }
             case ENGINE_TIMEOUT -> e.awaitPeerClose(20_000);
             default -> throw new AssertionError("the engine never sees " + trial);
         }

@@ -39,13 +39,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The books balance over the fates {@link AccountingPropertyTest} does not draw: a seeded mix on real sockets, with
  * spans exported to a real OTLP receiver, of answers plain and streamed on every prompt API and stored-id GETs,
- * clients that leave before or while the answer streams, engines that reset or stay silent, stored ids pinned to a
+ * clients that leave before or while the answer streams, engines that reset, cut their stream or stay silent, stored ids pinned to a
  * cluster whose engine refuses connections, paths no row serves, methods refused (with and without a body), bodies
- * over the cap or badly framed, and bodies refused because two held bodies spend the budget. Once the gateway is idle:
- * one access line per request with the status its client got; the refusal, pinned, upstream, retry and client-gone
- * counters equal what the mix sent; the gauges of work in flight are 0; the idle connection gauge counts the
+ * over the cap or badly framed, and bodies refused because a held body spends the budget. Once the gateway is idle:
+ * one access line per request with the status its client got; the refusal, pinned, affinity, upstream, retry and
+ * client-gone counters equal what the mix sent; the gauges of work in flight are 0; the idle connection gauge counts the
  * connections the engines still hold open; one server span per request that reached the proxy, with the status its
- * line gives, and one client span per try upstream.
+ * line gives and the line's abnormal end as its error.type, and one client span per try upstream (a resend marked).
  */
 class BooksPropertyTest {
     private static final long SEED = 20_261_214L;
