@@ -84,8 +84,8 @@ class BooksPropertyTest {
                         metrics_url: http://127.0.0.1:1/metrics
                         models: [down-model]
                 """.formatted(RefusingPort.shared().url());
-        String server = "  max_inflight_body_bytes: " + 3 * MAX_BODY / 2 + "\n  body_timeout_ms: 8000\n";
-        String upstream = "  upstream:\n    first_byte_timeout_ms: 1000\n    idle_timeout_ms: 8000\n";
+        String server = "  max_inflight_body_bytes: " + (3 * MAX_BODY / 2 + 64 * 1024) + "\n  body_timeout_ms: 8000\n";
+        String upstream = "  upstream:\n    first_byte_timeout_ms: 1500\n    idle_timeout_ms: 8000\n";
         gateway = new GatewayHarness(
                 dir,
                 GatewayHarness.config(server, upstream, sites)
@@ -212,8 +212,8 @@ class BooksPropertyTest {
     }
 
     /**
-     * A held body of max_body_bytes spends two thirds of the budget, then {@code trial}'s body, larger than the third
-     * left, is refused; the holder then leaves mid-body.
+     * A held body of max_body_bytes spends two thirds of the budget (its last buffer's growth fits: half of it and
+     * the whole), then {@code trial}'s body, which needs more than the rest, is refused; the holder then leaves mid-body.
      */
     private AccountingPropertyTest.Got overBudget(Trial trial) throws Exception {
         try (RawClient holder = new RawClient(gateway.server.port())) {
