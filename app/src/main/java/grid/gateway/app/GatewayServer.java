@@ -171,7 +171,7 @@ public final class GatewayServer implements AutoCloseable {
                 budget,
                 scheduler,
                 metrics.edge());
-        return new Listeners.AdminParts(registry, readiness, explain, snapshot::get, budget);
+        return new Listeners.AdminParts(registry, readiness, explain, snapshot::get, budget, runtime.clock());
     }
 
     /** What the client listener's routing is built from: the parts built above, and the runtime's access log. */

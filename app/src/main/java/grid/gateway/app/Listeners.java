@@ -16,6 +16,7 @@ import grid.gateway.app.observe.AdminRoutes;
 import grid.gateway.app.observe.EdgeMeters;
 import grid.gateway.app.observe.GatewayMetrics;
 import grid.gateway.app.observe.Readiness;
+import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.SystemMonotonicClock;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.DirectHandler;
@@ -69,13 +70,15 @@ final class Listeners {
      * @param explain answers {@code POST /route/explain}
      * @param snapshot the config in force (its {@code server.max_body_bytes} bounds a body's chunks)
      * @param budget the client listener's body budget, where the admin listener's bodies are held too
+     * @param clock the runtime's monotonic clock, on which the admin listener's WARNING lines are rate-limited
      */
     record AdminParts(
             MeterRegistry registry,
             Readiness readiness,
             Handler explain,
             Supplier<GatewaySnapshot> snapshot,
-            BodyBudget budget) {}
+            BodyBudget budget,
+            MonotonicClock clock) {}
 
     /**
      * The admin listener: /metrics, /health and /route/explain, with the same header deadline as the client listener.
@@ -110,7 +113,7 @@ final class Listeners {
                         parts.budget()))
                 // A head or framing Helidon's parser refuses is answered with its status and an empty body; the
                 // admin listener says what was wrong, in the shape of its JSON errors.
-                .directHandlers(refusals(ParseRefusal.onAdmin()))
+                .directHandlers(refusals(ParseRefusal.onAdmin(parts.clock())))
                 .shutdownHook(false);
         bind.tls().ifPresent(adminBuilder::tls);
         AdminRoutes.serve(adminBuilder, parts.registry(), parts.readiness(), parts.explain());

@@ -101,14 +101,7 @@ class ReloadApplyFailureIntegrationTest {
     private Path write(String name, TestPki.Pair listener, String moreClusters) throws Exception {
         return Files.writeString(
                 dir.resolve(name),
-                GatewayHarness.config(
-                        """
-                          tls:
-                            cert_file: %s
-                            key_file: %s
-                        """.formatted(listener.cert(), listener.key()),
-                        "",
-                        GatewayHarness.oneSite(engine.url()) + moreClusters));
+                GatewayHarness.config(listener.serverTls(), "", GatewayHarness.oneSite(engine.url()) + moreClusters));
     }
 
     private X509Certificate served() throws Exception {

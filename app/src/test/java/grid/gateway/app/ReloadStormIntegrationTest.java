@@ -109,11 +109,7 @@ class ReloadStormIntegrationTest {
             }
         }
         return GatewayHarness.config(
-                """
-                  tls:
-                    cert_file: %s
-                    key_file: %s
-                """.formatted(listener.cert(), listener.key()),
+                listener.serverTls(),
                 "  config_poll_ms: " + (1_000 + change) + "\n",
                 GatewayHarness.oneSite(engine.url()) + more);
     }

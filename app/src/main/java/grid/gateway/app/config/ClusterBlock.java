@@ -3,8 +3,8 @@ package grid.gateway.app.config;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.MetricsSource;
+import grid.gateway.routing.text.NameRule;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -18,15 +18,15 @@ import java.util.Set;
  * <p>Stateless and thread-safe.
  */
 final class ClusterBlock {
-    /**
-     * The longest cluster name, in characters: a Kubernetes object name's limit. The name is a label value of every
-     * per-cluster series ({@code cluster="<site>/<name>"}), and a scrape whose label values exceed Prometheus'
-     * {@code label_value_length_limit} fails whole.
-     */
-    static final int MAX_NAME_CHARS = 253;
+    /** The longest cluster name, in characters ({@link NameRule#MAX_CHARS}). */
+    static final int MAX_NAME_CHARS = NameRule.MAX_CHARS;
 
     /** What a refused cluster name is told. */
     static final String NAME = "a non-empty name of at most " + MAX_NAME_CHARS
+            + " characters, without control, invisible format or unpaired surrogate characters";
+
+    /** What a refused model name is told: the rule of cluster names ({@link NameRule#valid}). */
+    static final String MODEL = "a non-empty model name of at most " + MAX_NAME_CHARS
             + " characters, without control, invisible format or unpaired surrogate characters";
 
     private ClusterBlock() {}
@@ -34,24 +34,11 @@ final class ClusterBlock {
     /** The cluster's name, or empty when it is missing or invalid (a problem). */
     static Optional<String> name(YamlBlock cluster) {
         Optional<String> name = cluster.requiredString("name", NAME);
-        if (name.isPresent() && !valid(name.get())) {
+        if (name.isPresent() && !NameRule.valid(name.get())) {
             cluster.problems().add(cluster.path("name"), name.get(), NAME);
             return Optional.empty();
         }
         return name;
-    }
-
-    /**
-     * Whether {@code name} can name a cluster: what is not shown as it is written (a control or an invisible format
-     * character) could make two names look alike in a label, a log line or a problem, and an unpaired surrogate is
-     * written as {@code ?} in UTF-8, so two such names would be one series.
-     */
-    private static boolean valid(String name) {
-        return !name.isBlank()
-                && name.length() <= MAX_NAME_CHARS
-                && name.codePoints()
-                        .noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT)
-                && new String(name.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(name);
     }
 
     /**
@@ -140,8 +127,9 @@ final class ClusterBlock {
         for (int i = 0; i < items.get().size(); i++) {
             Object item = items.get().get(i);
             String at = cluster.path("models") + "[" + i + "]";
-            if (!(item instanceof String model) || model.isBlank()) {
-                cluster.problems().add(at, item, "a non-empty model name");
+            if (!(item instanceof String model) || !NameRule.valid(model)) {
+                // A model's name is a field of the model list, a span attribute and part of a route explanation.
+                cluster.problems().add(at, item, MODEL);
             } else if (!models.add(model)) {
                 cluster.problems().add(at, model, "a model not already listed");
             }

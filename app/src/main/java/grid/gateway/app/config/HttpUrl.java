@@ -7,14 +7,22 @@ import java.util.Optional;
 
 /**
  * Checks the URLs of backend clusters ({@code url}, {@code metrics_url}): absolute {@code http} or {@code https},
- * with a host, a port (when written) in 1..65535, and no user info, query or fragment. Trailing slashes of the path
- * are dropped, since request paths and {@code /metrics} are appended to it.
+ * with a host, a port (when written) in 1..65535, and no user info, query or fragment; at most
+ * {@value #MAX_CHARS} characters of printable US-ASCII. Trailing slashes of the path are dropped, since request paths
+ * and {@code /metrics} are appended to it.
  *
  * <p>Stateless and thread-safe.
  */
 final class HttpUrl {
     /** What a refused URL is told, before the detail. */
     static final String EXPECTED = "an http or https URL";
+
+    /**
+     * The longest URL, in characters. A cluster's URL path begins the request line of every request forwarded to it,
+     * and its URLs are logged (the pods a {@code metrics_dns} name resolves to) and shown in the effective config; a
+     * browser's and most servers' customary limit, far past any engine's address.
+     */
+    static final int MAX_CHARS = 2048;
 
     private HttpUrl() {}
 
@@ -37,6 +45,13 @@ final class HttpUrl {
     }
 
     private static String problem(String text) {
+        if (text.length() > MAX_CHARS) {
+            return EXPECTED + " of at most " + MAX_CHARS + " characters";
+        }
+        if (!text.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
+            // java.net.URI takes letters beyond US-ASCII, and invisible ones, as they are; a request line cannot.
+            return EXPECTED + " in printable US-ASCII (percent-encode anything else)";
+        }
         URI uri;
         try {
             uri = new URI(text);

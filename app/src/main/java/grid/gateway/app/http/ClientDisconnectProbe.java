@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Notices a client that went away while the gateway has nothing to write to it, such as during a long silent
- * prefill, and stops its request, so the engine stops working for nobody (docs/design.md §R4; docs/reliability-checklist.md G 84).
+ * prefill, and stops its request, so the engine stops working for nobody (docs/design.md §R4;
+ * docs/reliability-checklist.md G 84).
  *
  * <p>Helidon 4.5 notices a closed client connection only when a write to it fails, and its request API gives no
  * access to the socket. So a request is watched from the end of its body until its answer's first body bytes are
@@ -66,10 +67,12 @@ final class ClientDisconnectProbe {
 
     /** Watches {@code request}'s client connection on behalf of the calling thread, until the watch is closed. */
     Watch watch(ServerRequest request) {
-        if (!enabled || !(request.remotePeer().address() instanceof InetSocketAddress remote)) {
+        if (!enabled
+                || !(request.localPeer().address() instanceof InetSocketAddress local)
+                || !(request.remotePeer().address() instanceof InetSocketAddress remote)) {
             return new Watch(null, Thread.currentThread());
         }
-        return watch(KernelTcpTable.Connection.of(request.localPeer().port(), remote));
+        return watch(KernelTcpTable.Connection.of(local, remote));
     }
 
     /** Watches {@code connection} on behalf of the calling thread. */

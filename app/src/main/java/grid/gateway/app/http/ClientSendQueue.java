@@ -48,8 +48,10 @@ final class ClientSendQueue implements ClientProgress {
 
     private KernelTcpTable.@Nullable Connection connection() {
         KernelTcpTable.Connection known = connection;
-        if (known == null && request.remotePeer().address() instanceof InetSocketAddress remote) {
-            known = KernelTcpTable.Connection.of(request.localPeer().port(), remote);
+        if (known == null
+                && request.localPeer().address() instanceof InetSocketAddress local
+                && request.remotePeer().address() instanceof InetSocketAddress remote) {
+            known = KernelTcpTable.Connection.of(local, remote);
             connection = known;
         }
         return known;

@@ -118,7 +118,11 @@ public final class GatewayRouting {
      * error shape ({@link ParseRefusal}).
      */
     public static DirectHandler parseRefusal(Parts parts) {
-        return new ParseRefusal(parts.endpoints(), parts.metrics(), accessLog(parts));
+        return new ParseRefusal(
+                parts.endpoints(),
+                parts.metrics(),
+                accessLog(parts),
+                parts.observing().clock());
     }
 
     /**

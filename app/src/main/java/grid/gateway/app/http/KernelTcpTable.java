@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The kernel's view of this host's TCP connections, read from Linux's {@code /proc/net/tcp} and
- * {@code /proc/net/tcp6}: for each connection (local port, remote address and port) its TCP state and its send queue.
+ * {@code /proc/net/tcp6}: for each connection (local address and port, remote address and port) its TCP state and its
+ * send queue.
  *
  * <p>The state tells that a client closed its side of a connection ({@code CLOSE_WAIT}) or reset it (the entry is
  * gone) while the gateway has nothing to write to it. The send queue ({@code tx_queue}: bytes written to the socket
@@ -37,10 +38,14 @@ final class KernelTcpTable {
     private static final Path TCP4 = Path.of("/proc/net/tcp");
     private static final Path TCP6 = Path.of("/proc/net/tcp6");
 
-    /** One connection as the gateway's listener sees it. */
-    record Connection(int localPort, InetAddress remote, int remotePort) {
-        static Connection of(int localPort, InetSocketAddress remote) {
-            return new Connection(localPort, remote.getAddress(), remote.getPort());
+    /**
+     * One connection as the gateway's listener sees it: all four parts, since two connections may share three. A
+     * client port is given again for another destination (Linux reuses a source port when the four parts differ), so
+     * one client address and port may reach 127.0.0.1:p and 127.0.0.2:p, each another listener's, at once.
+     */
+    record Connection(InetAddress local, int localPort, InetAddress remote, int remotePort) {
+        static Connection of(InetSocketAddress local, InetSocketAddress remote) {
+            return new Connection(local.getAddress(), local.getPort(), remote.getAddress(), remote.getPort());
         }
     }
 
@@ -148,8 +153,8 @@ final class KernelTcpTable {
     }
 
     /**
-     * Adds the rows of the table read from {@code in} that {@code kept} names to {@code states}. One line is held at a time, in a
-     * buffer of {@link #LINE_LIMIT} bytes; a longer line is no row the kernel writes and is skipped.
+     * Adds the rows of the table read from {@code in} that {@code kept} names to {@code states}. One line is held at a
+     * time, in a buffer of {@link #LINE_LIMIT} bytes; a longer line is no row the kernel writes and is skipped.
      */
     private static void rows(InputStream in, Kept kept, Map<Connection, Row> states) throws IOException {
         byte[] chunk = new byte[READ_BUFFER];
@@ -206,8 +211,8 @@ final class KernelTcpTable {
             int remotePort = port(line, fields[4], fields[5]);
             if ((localPort == ANY_PORT || local == localPort)
                     && (ports == null || ports.contains(ports(local, remotePort)))) {
-                String remoteText = new String(line, fields[4], fields[5] - fields[4], StandardCharsets.ISO_8859_1);
-                Connection connection = new Connection(local, address(remoteText), remotePort);
+                Connection connection = new Connection(
+                        address(line, fields[2], fields[3]), local, address(line, fields[4], fields[5]), remotePort);
                 if (wanted == null || wanted.contains(connection)) {
                     states.put(
                             connection,
@@ -310,12 +315,17 @@ final class KernelTcpTable {
     }
 
     /**
-     * The address of {@code HEX:PORT}: the kernel prints each 32-bit word in host byte order (little-endian on the
-     * platforms we run on), so every group of four bytes is reversed; an IPv4-mapped IPv6 address comes back as
-     * the IPv4 address, as Java reports accepted peers.
+     * The address of the field {@code HEX:PORT} in {@code table[start, end)}: the kernel prints each 32-bit word in
+     * host byte order (little-endian on the platforms we run on), so every group of four bytes is reversed; an
+     * IPv4-mapped IPv6 address comes back as the IPv4 address, as Java reports accepted sockets' ends.
      */
-    private static InetAddress address(String endpoint) throws UnknownHostException {
-        String hex = endpoint.substring(0, endpoint.indexOf(':'));
+    private static InetAddress address(byte[] table, int start, int end) throws UnknownHostException {
+        String endpoint = new String(table, start, end - start, StandardCharsets.ISO_8859_1);
+        int colon = endpoint.indexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("no port");
+        }
+        String hex = endpoint.substring(0, colon);
         if (hex.length() != 8 && hex.length() != 32) {
             throw new IllegalArgumentException("address of " + hex.length() + " hex digits");
         }

@@ -8,6 +8,7 @@ import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.endpoint.ErrorShape;
 import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.ProxyEvents;
+import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
@@ -18,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,29 +58,30 @@ public final class ParseRefusal implements DirectHandler {
     /** The WARNING lines of the gateway's own failures, rate-limited. */
     private final Warnings warnings;
 
-    ParseRefusal(EndpointTable endpoints, ProxyEvents events, AccessLog access) {
+    /** The client listener's, its WARNING lines rate-limited on {@code clock}. */
+    ParseRefusal(EndpointTable endpoints, ProxyEvents events, AccessLog access, MonotonicClock clock) {
         requireNonNull(endpoints, "endpoints");
         requireNonNull(events, "events");
         this.shapes = target -> shape(endpoints, target);
         this.counted = events::refused;
         this.access = requireNonNull(access, "access");
-        this.warnings = new Warnings("client", System::nanoTime);
+        this.warnings = new Warnings("client", clock);
     }
 
-    private ParseRefusal(Function<String, ErrorShape> shapes, Consumer<InboundRefusal> counted) {
+    private ParseRefusal(Function<String, ErrorShape> shapes, Consumer<InboundRefusal> counted, MonotonicClock clock) {
         this.shapes = shapes;
         this.counted = counted;
         this.access = null;
-        this.warnings = new Warnings("admin", System::nanoTime);
+        this.warnings = new Warnings("admin", clock);
     }
 
     /**
      * The admin listener's: the same statuses, in the OpenAI error shape its {@code POST /route/explain} answers
      * errors in, the connection closed; not counted in {@code grid_requests_refused_total}, which counts clients'
-     * requests.
+     * requests. Its WARNING lines are rate-limited on {@code clock}.
      */
-    public static DirectHandler onAdmin() {
-        DirectHandler refusal = new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {});
+    public static DirectHandler onAdmin(MonotonicClock clock) {
+        DirectHandler refusal = new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {}, clock);
         // The admin listener routes only its pages: a path it does not serve is Helidon's 404, handed to the same
         // direct handlers (event OTHER) as the parser's refusals, and stays Helidon's answer.
         return (request, eventType, status, headers, message) -> eventType == EventType.HTTP_VERSION_NOT_SUPPORTED
@@ -122,16 +123,21 @@ public final class ParseRefusal implements DirectHandler {
 
     /**
      * What reaches Helidon 4.5's catch-all around an HTTP/1 connection's reading of a request, or its routing's around
-     * a handler that threw (each an internal error to Helidon, which passes this handler no cause). Bytes its parser
-     * fails on with an exception of its own rather than a refusal, a method that is not a token ({@code HTTP/1.1 200
-     * OK} read as a request line), which Helidon answered 500 with an empty body and logged as a WARNING with a stack
-     * trace, are a malformed head: 400 in the API's shape, closed, counted as {@code malformed_request}, not logged. The
-     * client's stream ending inside the request's fields arrives the same way (Helidon maps it to a quiet close only
-     * inside the request line): the client never finished a request, so the connection is closed without an answer,
-     * as after a cut request line (and as nginx and Envoy do). Anything else is the gateway's own failure, not the
-     * client's: 500 in the API's shape with {@code Connection: close}, not counted as a refusal, and a WARNING naming the request, at most one
-     * every {@link #WARNING_EVERY_NANOS} (a client that can cause it must not flood the log), with how many were not
-     * logged.
+     * a handler that threw (each an internal error to Helidon, which passes this handler no cause).
+     *
+     * <ul>
+     *   <li>Bytes its parser fails on with an exception of its own rather than a refusal, a method that is not a token
+     *       ({@code HTTP/1.1 200 OK} read as a request line), which Helidon alone answers 500 with an empty body and
+     *       logs as a WARNING with a stack trace, are a malformed head: 400 in the API's shape, closed, counted as
+     *       {@code malformed_request}, not logged.
+     *   <li>The client's stream ending inside the request's fields arrives the same way (Helidon maps it to a quiet
+     *       close only inside the request line): the client never finished a request, so the connection is closed
+     *       without an answer, as after a cut request line (and as nginx and Envoy do).
+     *   <li>Anything else is the gateway's own failure, not the client's: 500 in the API's shape with
+     *       {@code Connection: close}, not counted as a refusal, and a WARNING naming the request, at most one every
+     *       {@link #WARNING_EVERY_NANOS} on the injected clock (a client that can cause it must not flood the log),
+     *       with how many were not logged.
+     * </ul>
      */
     private TransportResponse unreadableHead(
             TransportRequest request, ServerResponseHeaders headers, @Nullable Throwable thrown) {
@@ -203,7 +209,7 @@ public final class ParseRefusal implements DirectHandler {
      */
     static final class Warnings {
         private final String listener;
-        private final LongSupplier nanos;
+        private final MonotonicClock clock;
         /** Guards the fields below. */
         private final Object lock = new Object();
 
@@ -211,9 +217,9 @@ public final class ParseRefusal implements DirectHandler {
         private long next;
         private long unlogged;
 
-        Warnings(String listener, LongSupplier nanos) {
-            this.listener = listener;
-            this.nanos = nanos;
+        Warnings(String listener, MonotonicClock clock) {
+            this.listener = requireNonNull(listener, "listener");
+            this.clock = requireNonNull(clock, "clock");
         }
 
         /**
@@ -223,7 +229,7 @@ public final class ParseRefusal implements DirectHandler {
         void warn(String request, @Nullable Throwable cause) {
             long skipped;
             synchronized (lock) {
-                long now = nanos.getAsLong();
+                long now = clock.nanoTime();
                 if (any && now - next < 0) {
                     unlogged++;
                     return;

@@ -106,8 +106,9 @@ public final class SendWatch {
      * claim of the request's own where the connection is not watched (an unguarded listener, addresses unknown).
      */
     public SendTimeoutClaim claimOf(ServerRequest request) {
-        return request.remotePeer().address() instanceof InetSocketAddress remote
-                ? claimOf(KernelTcpTable.Connection.of(request.localPeer().port(), remote))
+        return request.localPeer().address() instanceof InetSocketAddress local
+                        && request.remotePeer().address() instanceof InetSocketAddress remote
+                ? claimOf(KernelTcpTable.Connection.of(local, remote))
                 : SendTimeoutClaim.once();
     }
 

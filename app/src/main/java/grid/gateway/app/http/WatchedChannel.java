@@ -87,7 +87,7 @@ final class WatchedChannel extends SocketChannel implements SendWatch.Watched {
             try {
                 if (delegate.getLocalAddress() instanceof InetSocketAddress local
                         && delegate.getRemoteAddress() instanceof InetSocketAddress remote) {
-                    known = KernelTcpTable.Connection.of(local.getPort(), remote);
+                    known = KernelTcpTable.Connection.of(local, remote);
                     connection = known;
                 }
             } catch (IOException closedAlready) {

@@ -20,6 +20,8 @@ class ConfigLoaderProblemsTest {
     private static final String ROUTE = "plugins.grid_site_route";
     private static final String CLUSTER_NAME = "a non-empty name of at most 253 characters, without control, invisible"
             + " format or unpaired surrogate characters";
+    private static final String MODEL_NAME = "a non-empty model name of at most 253 characters, without control,"
+            + " invisible format or unpaired surrogate characters";
     private static final String NAMES =
             "name, url, models, metrics_url, metrics_urls, metrics_dns, max_queue_depth, max_running, draining, tls";
 
@@ -301,11 +303,56 @@ class ConfigLoaderProblemsTest {
                 arguments(
                         "model empty",
                         MINIMAL.replace("[demo-model]", "[demo-model, \"\"]"),
-                        CLUSTER_PATH + ".models[1]: \"\" (expected: a non-empty model name)"),
+                        CLUSTER_PATH + ".models[1]: \"\" (expected: " + MODEL_NAME + ")"),
                 arguments(
                         "model a number",
                         MINIMAL.replace("[demo-model]", "[7]"),
-                        CLUSTER_PATH + ".models[0]: 7 (expected: a non-empty model name)"),
+                        CLUSTER_PATH + ".models[0]: 7 (expected: " + MODEL_NAME + ")"),
+                arguments(
+                        "model name of 512 KiB",
+                        MINIMAL.replace("[demo-model]", "[" + "m".repeat(1 << 19) + "]"),
+                        CLUSTER_PATH + ".models[0]: \"" + "m".repeat(80) + "…\" (expected: " + MODEL_NAME + ")"),
+                arguments(
+                        "model name one character too long",
+                        MINIMAL.replace("[demo-model]", "[demo-model, " + "m".repeat(254) + "]"),
+                        CLUSTER_PATH + ".models[1]: \"" + "m".repeat(80) + "…\" (expected: " + MODEL_NAME + ")"),
+                arguments(
+                        "model name with an invisible format character",
+                        MINIMAL.replace("[demo-model]", "[\"demo\\u200Bmodel\"]"),
+                        CLUSTER_PATH + ".models[0]: \"demo\\u200bmodel\" (expected: " + MODEL_NAME + ")"),
+                arguments(
+                        "model name with an unpaired surrogate",
+                        MINIMAL.replace("[demo-model]", "[\"demo\\uDC00\"]"),
+                        CLUSTER_PATH + ".models[0]: \"demo\\udc00\" (expected: " + MODEL_NAME + ")"),
+                arguments(
+                        "model name with a line break",
+                        MINIMAL.replace("[demo-model]", "[\"demo\\nmodel\"]"),
+                        CLUSTER_PATH + ".models[0]: \"demo\\nmodel\" (expected: " + MODEL_NAME + ")"),
+                arguments(
+                        "url of 512 KiB",
+                        MINIMAL.replace("http://127.0.0.1:8001", "http://127.0.0.1:8001/" + "p".repeat(1 << 19)),
+                        CLUSTER_PATH + ".url: \"http://127.0.0.1:8001/" + "p".repeat(58) + "…\" (expected: an http or"
+                                + " https URL of at most 2048 characters)"),
+                arguments(
+                        "url one character too long",
+                        MINIMAL.replace("http://127.0.0.1:8001", "http://127.0.0.1:8001/" + "p".repeat(2048 - 21)),
+                        CLUSTER_PATH + ".url: \"http://127.0.0.1:8001/" + "p".repeat(58) + "…\" (expected: an http or"
+                                + " https URL of at most 2048 characters)"),
+                arguments(
+                        "url with an invisible format character",
+                        MINIMAL.replace("http://127.0.0.1:8001", "\"http://127.0.0.1:8001/v\\u200B1\""),
+                        CLUSTER_PATH + ".url: \"http://127.0.0.1:8001/v\\u200b1\" (expected: an http or https URL in"
+                                + " printable US-ASCII (percent-encode anything else))"),
+                arguments(
+                        "url with a letter beyond US-ASCII",
+                        MINIMAL.replace("http://127.0.0.1:8001", "http://127.0.0.1:8001/mod\u00e8les"),
+                        CLUSTER_PATH + ".url: \"http://127.0.0.1:8001/mod\u00e8les\" (expected: an http or https URL in"
+                                + " printable US-ASCII (percent-encode anything else))"),
+                arguments(
+                        "metrics_url of 512 KiB",
+                        withCluster("metrics_url: http://127.0.0.1:8001/" + "p".repeat(1 << 19)),
+                        CLUSTER_PATH + ".metrics_url: \"http://127.0.0.1:8001/" + "p".repeat(58) + "…\" (expected: an"
+                                + " http or https URL of at most 2048 characters)"),
                 arguments(
                         "model twice",
                         MINIMAL.replace("[demo-model]", "[demo-model, demo-model]"),

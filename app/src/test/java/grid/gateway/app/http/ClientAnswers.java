@@ -156,14 +156,6 @@ final class ClientAnswers {
     }
 
     private @Nullable String line() throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0) {
-            if (c == '\n') {
-                return line.toString().strip();
-            }
-            line.append((char) c);
-        }
-        return null;
+        return WireLines.line(in);
     }
 }

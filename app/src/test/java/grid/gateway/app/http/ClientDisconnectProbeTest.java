@@ -20,8 +20,9 @@ class ClientDisconnectProbeTest {
     private static final String EMPTY = HEADER;
 
     private final ClientDisconnectProbe probe = new ClientDisconnectProbe(false);
-    private final KernelTcpTable.Connection client =
-            KernelTcpTable.Connection.of(8080, new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000));
+    private final KernelTcpTable.Connection client = KernelTcpTable.Connection.of(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 8080),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000));
 
     @AfterEach
     void clearInterrupt() {
@@ -102,9 +103,11 @@ class ClientDisconnectProbeTest {
                 + "   0: 00000000000000000000000001000000:1F90 00000000000000000000000001000000:9C40 08 0 0 0\n"
                 + "   1: 0000000000000000FFFF00000100007F:1F90 0000000000000000FFFF00000200007F:9C41 01 0 0 0\n"
                 + "garbage line\n   2: zz:1 yy:2 01\n");
-        assertThat(table.state(new KernelTcpTable.Connection(8080, InetAddress.getByName("::1"), 40000)))
+        assertThat(table.state(new KernelTcpTable.Connection(
+                        InetAddress.getByName("::1"), 8080, InetAddress.getByName("::1"), 40000)))
                 .contains(8);
-        assertThat(table.state(new KernelTcpTable.Connection(8080, InetAddress.getByName("127.0.0.2"), 40001)))
+        assertThat(table.state(new KernelTcpTable.Connection(
+                        InetAddress.getByName("127.0.0.1"), 8080, InetAddress.getByName("127.0.0.2"), 40001)))
                 .contains(1);
     }
 
@@ -133,8 +136,8 @@ class ClientDisconnectProbeTest {
 
     @Test
     void parseWanted_keepsTheWantedRowsOnly_otherRowsOfTheSamePortsToo() throws Exception {
-        KernelTcpTable.Connection other =
-                new KernelTcpTable.Connection(8080, InetAddress.getByName("127.0.0.2"), 40000);
+        KernelTcpTable.Connection other = new KernelTcpTable.Connection(
+                InetAddress.getByName("127.0.0.1"), 8080, InetAddress.getByName("127.0.0.2"), 40000);
         String table = HEADER
                 + "   0: 0100007F:1F90 0100007F:9C40 08 0 0 0\n"
                 + "   1: 0100007F:1F90 0200007F:9C40 01 0 0 0\n"
@@ -148,5 +151,29 @@ class ClientDisconnectProbeTest {
         assertThat(KernelTcpTable.parse(table).state(other)).contains(1);
         assertThat(KernelTcpTable.parse(table, java.util.Set.of()).state(client))
                 .isEmpty();
+    }
+
+    @Test
+    void sweep_theSameClientAddressAndPortAtTheSamePortOfAnotherLocalAddress_leavesThisOneAlone() throws Exception {
+        // 127.0.0.1:40000 reaches 127.0.0.1:8080 (this listener) and 127.0.0.2:8080 (another), and closed the other.
+        String otherClosed = "   0: 0200007F:1F90 0100007F:9C40 08 0 0 0\n";
+        String thisOpen = "   1: 0100007F:1F90 0100007F:9C40 01 0 0 0\n";
+        ClientDisconnectProbe.Watch watch = probe.watch(client);
+        for (String table : new String[] {HEADER + otherClosed + thisOpen, HEADER + thisOpen + otherClosed}) {
+            sweep(table);
+            assertThat(watch.clientGone()).as(table).isFalse();
+            assertThat(KernelTcpTable.parse(table).state(client)).as(table).contains(1);
+            assertThat(KernelTcpTable.parse(table, java.util.Set.of(client)).state(client))
+                    .as(table)
+                    .contains(1);
+        }
+        watch.close();
+
+        KernelTcpTable.Connection other =
+                new KernelTcpTable.Connection(InetAddress.getByName("127.0.0.2"), 8080, client.remote(), 40000);
+        ClientDisconnectProbe.Watch otherWatch = probe.watch(other);
+        sweep(HEADER + thisOpen + otherClosed);
+        assertThat(otherWatch.clientGone()).isTrue();
+        assertThatThrownBy(otherWatch::close).isInstanceOf(CloseConnectionException.class);
     }
 }

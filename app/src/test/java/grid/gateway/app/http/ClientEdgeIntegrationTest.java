@@ -6,7 +6,7 @@ import grid.gateway.app.GatewayHarness;
 import grid.gateway.enginesim.EngineSimulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The client side of the HTTP/1.1 edge on real sockets, with a raw client: {@code Connection: close} ends the
  * connection after its answer; no {@code 100 Continue} follows a refusal; methods are case-sensitive; a header with
  * an empty name or an obs-text byte is refused, never altered; HTTP/1.0 is refused with a reason in the API's shape.
- * None of the refused requests reaches the engine.
+ * None of the refused requests reaches the engine: after each, a request the engine serves is the first it records.
  */
 class ClientEdgeIntegrationTest {
     private static final String CHAT = "/v1/chat/completions";
@@ -25,6 +25,8 @@ class ClientEdgeIntegrationTest {
 
     @TempDir
     static Path dir;
+
+    private static final AtomicInteger BARRIERS = new AtomicInteger();
 
     private static EngineSimulator engine;
     private static GatewayHarness gateway;
@@ -53,10 +55,22 @@ class ClientEdgeIntegrationTest {
         }
     }
 
-    private static void engineReceivedNothing() throws InterruptedException {
-        assertThat(engine.takeRequest(Duration.ZERO))
-                .as("forwarded to the engine")
-                .isEmpty();
+    /**
+     * Proves that no request sent before was forwarded: a request the engine serves, sent now on a connection of its
+     * own, is the first one the engine recorded since the last check. Every exchange before it has ended (answered,
+     * and closed where the gateway closes), and the gateway forwards a request before it answers it, so a request it
+     * forwarded would be recorded before this one. A look at the engine's queue at once, with nothing after it, would
+     * pass while a wrong forward was still on its way.
+     */
+    private static void engineReceivedNothing() {
+        String marker = "barrier-" + BARRIERS.incrementAndGet();
+        // Connection: close, so that its read ends at the gateway's close rather than after a quiet second.
+        RawHttp.Reply barrier = exchange(request(
+                "POST", CHAT, "HTTP/1.1", "Connection: close\r\n", BODY.replace("\"hi\"", "\"" + marker + "\"")));
+        assertThat(barrier.status()).as(barrier.text()).isEqualTo(200);
+        assertThat(GatewayHarness.take(engine).body())
+                .as("the first request the engine recorded since the last check")
+                .contains(marker);
     }
 
     @Test
@@ -107,6 +121,8 @@ class ClientEdgeIntegrationTest {
             RawHttp.Reply reply = exchange(request(method, CHAT, "HTTP/1.1", "", BODY));
             assertThat(reply.status()).as(method).isEqualTo(501);
             assertThat(reply.body()).contains("\"code\":\"method_not_implemented\"");
+            // Closed by the gateway (the body is unread): it is done with the request.
+            assertThat(reply.closed()).as(method).isTrue();
         }
         RawHttp.Reply messages = exchange(request("post", "/v1/messages", "HTTP/1.1", "", BODY));
         assertThat(messages.status()).isEqualTo(501);
@@ -150,6 +166,8 @@ class ClientEdgeIntegrationTest {
                 .contains("proxy_http_version 1.1");
         assertThat(first.closed()).isTrue();
         assertThat(anthropic.body()).startsWith("{\"type\":\"error\"").contains("HTTP/1.0 is not supported");
+        assertThat(anthropic.closed()).isTrue();
+        assertThat(afterOne.closed()).isTrue();
         assertThat(afterOne.responses()).isEqualTo(2);
         assertThat(afterOne.text()).contains("HTTP/1.1 505 ");
         engineReceivedNothing();

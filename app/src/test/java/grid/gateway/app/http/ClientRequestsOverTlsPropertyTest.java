@@ -15,11 +15,7 @@ class ClientRequestsOverTlsPropertyTest extends ClientRequestsPropertyTest {
     String config(String oneEngine) {
         pki = TestPki.create(dir, "client-tls");
         TestPki.Pair listener = pki.issue("gateway");
-        return super.config(oneEngine)
-                .replace(
-                        "server:\n",
-                        "server:\n  tls:\n    cert_file: %s\n    key_file: %s\n"
-                                .formatted(listener.cert(), listener.key()));
+        return super.config(oneEngine).replace("server:\n", "server:\n" + listener.serverTls());
     }
 
     @Override

@@ -102,6 +102,9 @@ class HostileReloadIntegrationTest {
                 "a site named twice",
                 config + "  - name: east\n    clusters:\n      - name: east-b\n        url: " + DEAD
                         + "\n        models: [demo-model]\n");
+        text.put("a model name of 512 KiB", config.replace("[demo-model]", "[" + "m".repeat(1 << 19) + "]"));
+        text.put("a model name with a zero-width space", config.replace("[demo-model]", "[\"demo\\u200Bmodel\"]"));
+        text.put("a url of 512 KiB", config.replace(DEAD, DEAD + "/" + "p".repeat(1 << 19)));
         text.put("the local site not listed", config.replace("  site: east\n", "  site: west\n"));
         text.put(
                 "a window shorter than the poll",

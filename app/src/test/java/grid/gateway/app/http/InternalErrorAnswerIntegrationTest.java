@@ -3,13 +3,13 @@ package grid.gateway.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.CapturedLog;
+import grid.gateway.routing.time.ManualClock;
 import io.helidon.http.DirectHandler;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,13 +24,14 @@ import org.junit.jupiter.api.Test;
  * direct handlers), with one route that throws.
  */
 class InternalErrorAnswerIntegrationTest {
+    private final ManualClock clock = new ManualClock();
     private WebServer server;
     private CapturedLog log;
 
     @BeforeEach
     void start() {
         log = CapturedLog.of(ParseRefusal.class);
-        DirectHandler refusal = ParseRefusal.onAdmin();
+        DirectHandler refusal = ParseRefusal.onAdmin(clock);
         HeaderDeadline deadline = new HeaderDeadline(System::nanoTime, Duration.ofSeconds(10), () -> {});
         server = WebServer.builder()
                 .host("127.0.0.1")
@@ -95,16 +96,41 @@ class InternalErrorAnswerIntegrationTest {
 
     @Test
     void warnings_atMostOneEveryTenSeconds_eachSayingHowManyWereNotLogged() {
-        AtomicLong now = new AtomicLong(5);
-        ParseRefusal.Warnings warnings = new ParseRefusal.Warnings("client", now::get);
+        ManualClock now = new ManualClock(5);
+        ParseRefusal.Warnings warnings = new ParseRefusal.Warnings("client", now);
         warnings.warn("GET /a", null);
-        now.addAndGet(ParseRefusal.WARNING_EVERY_NANOS - 1);
+        now.advance(Duration.ofNanos(ParseRefusal.WARNING_EVERY_NANOS - 1));
         warnings.warn("GET /b", null);
         warnings.warn("GET /c", null);
-        now.addAndGet(1);
+        now.advance(Duration.ofNanos(1));
         warnings.warn("GET /d", null);
         assertThat(log.messages()).hasSize(2);
         assertThat(log.records().get(0).getMessage()).contains("GET /a").contains("0 more not logged");
         assertThat(log.records().get(1).getMessage()).contains("GET /d").contains("2 more not logged");
+    }
+
+    /** Each request on a connection of its own: the 500 tells the client to close. */
+    private int broken(String path) {
+        try (RawHttp client = new RawHttp(server.port())) {
+            return client.send("GET " + path + " HTTP/1.1\r\nHost: gw\r\n\r\n")
+                    .readResponses(1)
+                    .status();
+        }
+    }
+
+    @Test
+    void theListenersWarnings_rateLimitedOnTheInjectedClock_notTheSystemOne() {
+        assertThat(broken("/broken?first")).isEqualTo(500);
+        assertThat(broken("/broken?second")).isEqualTo(500);
+        assertThat(log.messages()).as("the second within 10 s on the clock").hasSize(1);
+
+        clock.advance(Duration.ofNanos(ParseRefusal.WARNING_EVERY_NANOS - 1));
+        assertThat(broken("/broken?third")).isEqualTo(500);
+        assertThat(log.messages()).as("a nanosecond short of 10 s on the clock").hasSize(1);
+
+        clock.advance(Duration.ofNanos(1));
+        assertThat(broken("/broken?fourth")).isEqualTo(500);
+        assertThat(log.records()).hasSize(2);
+        assertThat(log.records().get(1).getMessage()).contains("GET /broken").contains("2 more not logged");
     }
 }

@@ -55,13 +55,16 @@ class KernelTcpTableFileTest {
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
 
         InetAddress loopback = InetAddress.getByName("127.0.0.1");
-        assertThat(table.state(new KernelTcpTable.Connection(8080, loopback, 40000)))
+        assertThat(table.state(
+                        new KernelTcpTable.Connection(InetAddress.getByName("127.0.0.1"), 8080, loopback, 40000)))
                 .contains(0x01);
-        assertThat(table.sendQueue(new KernelTcpTable.Connection(8080, loopback, 40000)))
+        assertThat(table.sendQueue(
+                        new KernelTcpTable.Connection(InetAddress.getByName("127.0.0.1"), 8080, loopback, 40000)))
                 .hasValue(0x123);
-        assertThat(table.state(new KernelTcpTable.Connection(8080, loopback, 40001)))
+        assertThat(table.state(
+                        new KernelTcpTable.Connection(InetAddress.getByName("127.0.0.1"), 8080, loopback, 40001)))
                 .contains(KernelTcpTable.CLOSE_WAIT);
-        assertThat(table.state(new KernelTcpTable.Connection(8081, loopback, 1025)))
+        assertThat(table.state(new KernelTcpTable.Connection(InetAddress.getByName("127.0.0.1"), 8081, loopback, 1025)))
                 .isEmpty();
         assertThat(allocated)
                 .as("bytes allocated reading a %d-byte table", Files.size(tcp4))

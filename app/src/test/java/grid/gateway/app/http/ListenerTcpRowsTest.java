@@ -28,7 +28,8 @@ class ListenerTcpRowsTest {
             now::get);
 
     private static KernelTcpTable.Connection from(int localPort, int remotePort) throws Exception {
-        return new KernelTcpTable.Connection(localPort, InetAddress.getByName("127.0.0.1"), remotePort);
+        return new KernelTcpTable.Connection(
+                InetAddress.getByName("127.0.0.1"), localPort, InetAddress.getByName("127.0.0.1"), remotePort);
     }
 
     @Test

@@ -44,12 +44,7 @@ class ProxyOverTlsIntegrationTest extends ProxyIntegrationTest {
 
     @Override
     String config(String sites) {
-        return GatewayHarness.config(
-                """
-                  tls:
-                    cert_file: %s
-                    key_file: %s
-                """.formatted(listener.cert(), listener.key()), """
+        return GatewayHarness.config(listener.serverTls(), """
                   upstream:
                     tls:
                       ca_file: %s

@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Test fixture: an HTTP/1.1 client on a raw socket, which reads an answer exactly as it arrives and reports whether
@@ -181,16 +182,8 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    private String readLine() throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0) {
-            if (c == '\n') {
-                return line.toString().strip();
-            }
-            line.append((char) c);
-        }
-        return null;
+    private @Nullable String readLine() throws IOException {
+        return WireLines.line(in);
     }
 
     @Override

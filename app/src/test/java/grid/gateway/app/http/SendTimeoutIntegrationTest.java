@@ -165,11 +165,7 @@ class SendTimeoutIntegrationTest {
     void clientReadsALongAnswerSteadilyOverTls_neverCut_wholeAnswerByteExact() throws Exception {
         TestPki pki = TestPki.create(dir, "steady-tls");
         TestPki.Pair listener = pki.issue("gateway");
-        String tls = """
-                  tls:
-                    cert_file: %s
-                    key_file: %s
-                """.formatted(listener.cert(), listener.key());
+        String tls = listener.serverTls();
         readsSteadily(pki.trustOnly().getSocketFactory().createSocket(), tls, Optional.of(pki.trustOnly()));
     }
 
@@ -185,7 +181,7 @@ class SendTimeoutIntegrationTest {
         String body = AnswerMemoryIntegrationTest.storedResponse(5 << 20);
         start(
                 "2000",
-                "  tls:\n    cert_file: %s\n    key_file: %s\n".formatted(listener.cert(), listener.key()),
+                listener.serverTls(),
                 Optional.of(pki.trustOnly()),
                 e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
                         + "\r\n\r\n" + body));

@@ -59,7 +59,8 @@ class SendWatchTest {
         final SendTimeoutClaim claim = SendTimeoutClaim.once();
 
         FakeConnection(int port) {
-            this.id = new KernelTcpTable.Connection(8080, InetAddress.getLoopbackAddress(), port);
+            this.id = new KernelTcpTable.Connection(
+                    InetAddress.getLoopbackAddress(), 8080, InetAddress.getLoopbackAddress(), port);
         }
 
         void beginWrite() {

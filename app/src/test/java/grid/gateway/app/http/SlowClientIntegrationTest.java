@@ -79,11 +79,7 @@ class SlowClientIntegrationTest {
     void clientStopsReadingOverTls_cutAfterTheSendTimeout() throws Exception {
         TestPki pki = TestPki.create(dir, "slow-client");
         TestPki.Pair listener = pki.issue("gateway");
-        start(SEND_TIMEOUT + """
-                  tls:
-                    cert_file: %s
-                    key_file: %s
-                """.formatted(listener.cert(), listener.key()), Optional.of(pki.trustOnly()));
+        start(SEND_TIMEOUT + listener.serverTls(), Optional.of(pki.trustOnly()));
         Socket client = pki.trustOnly().getSocketFactory().createSocket();
         stallAfterTheHead(client);
     }

@@ -194,31 +194,19 @@ final class StreamFates {
 
     private static boolean chunks(InputStream in, ByteArrayOutputStream body) throws IOException {
         while (true) {
-            String size = line(in);
+            String size = WireLines.line(in);
             if (size == null) {
                 return false;
             }
             int length = Integer.parseInt(size, 16);
             if (length == 0) {
-                return "".equals(line(in));
+                return "".equals(WireLines.line(in));
             }
             byte[] data = in.readNBytes(length);
             body.write(data);
-            if (data.length < length || !"".equals(line(in))) {
+            if (data.length < length || !"".equals(WireLines.line(in))) {
                 return false;
             }
         }
-    }
-
-    private static String line(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0) {
-            if (c == '\n') {
-                return line.toString().strip();
-            }
-            line.append((char) c);
-        }
-        return null;
     }
 }

@@ -48,7 +48,15 @@ public final class TestPki {
     private final Authority authority;
 
     /** A certificate and its key, as PEM files. */
-    public record Pair(Path cert, Path key, X509Certificate certificate, KeyPair keys) {}
+    public record Pair(Path cert, Path key, X509Certificate certificate, KeyPair keys) {
+        /**
+         * The server block's {@code tls} serving this pair, indented two spaces as {@code GatewayHarness.config} takes
+         * the server block's lines.
+         */
+        public String serverTls() {
+            return "  tls:\n    cert_file: " + cert + "\n    key_file: " + key + "\n";
+        }
+    }
 
     private record Authority(X500Name name, KeyPair keys, X509Certificate certificate, Path file) {}
 

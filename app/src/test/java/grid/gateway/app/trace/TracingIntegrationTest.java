@@ -210,6 +210,22 @@ class TracingIntegrationTest {
     }
 
     @Test
+    void endpoint_aModelOfOneMebibyte_exportedAsItsFirst253CharactersAndAnEllipsis() throws InterruptedException {
+        String huge = "m".repeat(1 << 20);
+        String yaml = GatewayHarness.config("", GatewayHarness.oneEngine(engine.url()))
+                        .replace("max_body_bytes: 4096", "max_body_bytes: 4194304")
+                + exporting();
+        try (GatewayHarness gateway = new GatewayHarness(dir, yaml)) {
+            assertThat(gateway.post("/v1/chat/completions", CHAT.replace("demo-model", huge))
+                            .statusCode())
+                    .isEqualTo(404);
+        }
+        Span server = ofKind(receiver.await(1, BOUND), Span.SpanKind.SPAN_KIND_SERVER);
+
+        assertThat(OtlpReceiver.text(server, "grid.model")).isEqualTo("m".repeat(253) + "…");
+    }
+
+    @Test
     void endpoint_pinnedRequest_spanSaysPinned() throws InterruptedException {
         try (GatewayHarness gateway = gateway(exporting())) {
             HttpResponse<String> created = gateway.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\"}");

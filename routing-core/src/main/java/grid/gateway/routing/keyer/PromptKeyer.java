@@ -2,6 +2,7 @@ package grid.gateway.routing.keyer;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.text.NameRule;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -59,7 +60,9 @@ public final class PromptKeyer {
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.MISSING_MODEL);
             }
             byte[] modelBytes = nav.decodedBytes(modelValue);
-            model = Optional.of(new String(modelBytes, StandardCharsets.UTF_8));
+            // Bounded: a model longer than any valid name is served by no cluster, and nothing that carries the
+            // model on (a trace, a route explanation) may carry a body-sized name.
+            model = Optional.of(NameRule.bounded(new String(modelBytes, StandardCharsets.UTF_8)));
             if (saltValue >= 0 && saltBytes == null) {
                 // vLLM refuses a cache_salt that is not a string, so the engine answers this body with 400.
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.UNEXPECTED_SHAPE);

@@ -11,7 +11,7 @@ import java.util.Optional;
  * <p>Thread-safe (immutable). Invariant: {@code keys} is empty exactly when {@code noKeysReason} is present. The
  * salt and the keys are redacted from {@link #toString()}.
  *
- * @param model the body's model, when it is a string
+ * @param model the body's model, when it is a string, bounded ({@link grid.gateway.routing.text.NameRule#bounded})
  * @param cacheSalt the body's cache_salt, when it is a string
  * @param keys at most 512 chained block keys
  * @param noKeysReason why there are no keys
