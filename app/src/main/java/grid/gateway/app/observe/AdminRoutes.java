@@ -4,18 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.http.HandlerFailure;
 import grid.gateway.app.listen.CloseWhenAsked;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
-import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
-import io.helidon.webserver.http.RoutingRequest;
-import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -27,9 +22,9 @@ import java.util.Optional;
  * The admin listener's endpoints (docs/design.md §10), served only on the socket named {@value #SOCKET}:
  *
  * <pre>
- * GET /metrics        Prometheus text 0.0.4 (OpenMetrics on Accept) of the registry, via Helidon's
- *                     ObserveFeature with a MetricsObserver bound to that socket; 406 when Accept prefers JSON
- *                     (Helidon's JSON formatter fails on a gauge's NaN, which the gateway's gauges use for "unknown")
+ * GET /metrics        Prometheus text 0.0.4 (OpenMetrics 1.0.0 on Accept) of the registry, via Helidon's
+ *                     ObserveFeature with a MetricsObserver bound to that socket; each format's full media type, and
+ *                     406 when Accept prefers JSON ({@link ExpositionFormats})
  * GET /health/live    200 "live" while the process serves requests; 503 "not live: client listener stopped accepting
  *                     connections" once the client listener's socket closed while the gateway was not stopping
  * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
@@ -117,7 +112,7 @@ public final class AdminRoutes {
                 routing.error(Throwable.class, HandlerFailure::remember)
                         .addFilter(CloseWhenAsked.INSTANCE)
                         .addFilter(new AdminMethods(explain.isPresent()))
-                        .addFilter(AdminRoutes::textMetricsOnly);
+                        .addFilter(ExpositionFormats.INSTANCE);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
@@ -125,35 +120,9 @@ public final class AdminRoutes {
             server.routing(
                     socket,
                     routing -> health(
-                            routing.addFilter(new AdminMethods(false)).addFilter(AdminRoutes::textMetricsOnly),
+                            routing.addFilter(new AdminMethods(false)).addFilter(ExpositionFormats.INSTANCE),
                             readiness));
         }
-    }
-
-    /**
-     * Answers 406 to a request for {@code /metrics} whose {@code Accept} prefers JSON, as Helidon's metrics page would
-     * choose it: its JSON formatter throws on a gauge's NaN, which several of the gateway's gauges report while
-     * unknown, so the page would be a 500 and a logged stack trace.
-     */
-    private static void textMetricsOnly(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        String path = req.path().path();
-        boolean metrics = path.equals("/metrics") || path.startsWith("/metrics/");
-        if (metrics
-                && req.prologue().method() == Method.GET
-                && req.headers()
-                        .bestAccepted(
-                                MediaTypes.TEXT_PLAIN,
-                                MediaTypes.APPLICATION_OPENMETRICS_TEXT,
-                                MediaTypes.APPLICATION_JSON)
-                        .filter(MediaTypes.APPLICATION_JSON::equals)
-                        .isPresent()) {
-            answer(
-                    res,
-                    Status.NOT_ACCEPTABLE_406,
-                    "not acceptable: /metrics is served as text/plain (Prometheus 0.0.4) or application/openmetrics-text");
-            return;
-        }
-        chain.proceed();
     }
 
     private static void health(HttpRouting.Builder routing, Readiness readiness) {
