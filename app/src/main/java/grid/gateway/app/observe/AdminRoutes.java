@@ -3,14 +3,18 @@ package grid.gateway.app.observe;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.http.HandlerFailure;
+import grid.gateway.app.http.RequestLineKeeper;
 import grid.gateway.app.listen.CloseWhenAsked;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -111,6 +115,7 @@ public final class AdminRoutes {
                 // What a page's handler threw is kept for the WARNING that says it failed (HandlerFailure).
                 routing.error(Throwable.class, HandlerFailure::remember)
                         .addFilter(CloseWhenAsked.INSTANCE)
+                        .addFilter(AdminRoutes::closeAfterHttp10)
                         .addFilter(new AdminMethods(explain.isPresent()))
                         .addFilter(ExpositionFormats.INSTANCE);
                 health(routing, readiness);
@@ -123,6 +128,18 @@ public final class AdminRoutes {
                             routing.addFilter(new AdminMethods(false)).addFilter(ExpositionFormats.INSTANCE),
                             readiness));
         }
+    }
+
+    /**
+     * An answer to an HTTP/1.0 request (served on the gateway's admin listener, {@code AdminHttp10}) closes its
+     * connection: HTTP/1.0 keeps none open without its own keep-alive protocol, and a client that reads to the end
+     * of the connection must find it. Every admin answer is written whole, with {@code Content-Length}.
+     */
+    private static void closeAfterHttp10(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        if (RequestLineKeeper.http10()) {
+            res.header(HeaderValues.CONNECTION_CLOSE);
+        }
+        chain.proceed();
     }
 
     private static void health(HttpRouting.Builder routing, Readiness readiness) {
