@@ -20,14 +20,16 @@ import java.util.Optional;
  * <pre>
  *   Accept prefers text/plain, or none         text/plain; version=0.0.4; charset=utf-8 (Prometheus text)
  *   Accept prefers application/openmetrics-text application/openmetrics-text; version=1.0.0; charset=utf-8
- *   Accept prefers application/json             406, saying what is served
+ *   Accept prefers application/json, or        406, saying what is served
+ *   admits neither text format
  * </pre>
  *
  * <p>Helidon 4.5's metrics page writes the chosen format with the bare media type ({@code text/plain}), without the
  * {@code version} that says which exposition format the page is in, and without the charset its UTF-8 label values
  * (cluster names) are in; the full type is set just before the head is written. JSON is refused before Helidon's page
  * would choose it: its JSON formatter throws on a gauge's NaN, which several of the gateway's gauges report while
- * unknown, so the page would be a 500 and a logged stack trace.
+ * unknown, so the page would be a 500 and a logged stack trace; an {@code Accept} that admits no format the page has
+ * ({@code application/xml}) is refused with the same text, where Helidon's page answers 406 with no content.
  *
  * <p>Thread-safe: stateless.
  */
@@ -53,7 +55,7 @@ final class ExpositionFormats implements Filter {
         Optional<MediaType> best = req.headers()
                 .bestAccepted(
                         MediaTypes.TEXT_PLAIN, MediaTypes.APPLICATION_OPENMETRICS_TEXT, MediaTypes.APPLICATION_JSON);
-        if (best.filter(MediaTypes.APPLICATION_JSON::equals).isPresent()) {
+        if (best.isEmpty() || best.get().equals(MediaTypes.APPLICATION_JSON)) {
             res.status(Status.NOT_ACCEPTABLE_406).header(HeaderValues.CACHE_NO_CACHE);
             res.headers().contentType(MediaTypes.TEXT_PLAIN);
             res.send("not acceptable: /metrics is served as text/plain (Prometheus 0.0.4) or"

@@ -131,6 +131,18 @@ class ScrapersIntegrationTest {
         assertThat(head.body()).isEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"application/xml", "application/json", "application/json, text/plain;q=0.5", "image/*"})
+    void acceptOfNoFormatThePageHas_406SayingWhatIsServed(String accept) {
+        AdminExchange page = AdminExchange.send(gateway.server.adminPort(), scrape(accept));
+
+        assertThat(page.status()).isEqualTo(406);
+        assertThat(page.framedByLength()).isTrue();
+        assertThat(page.text())
+                .isEqualTo("not acceptable: /metrics is served as text/plain (Prometheus 0.0.4) or"
+                        + " application/openmetrics-text\n");
+    }
+
     /** The {@code cluster} label values of the page's per-cluster queue depth, decoded. */
     static Set<String> clusters(StrictExposition.Page page) {
         return page.named("grid_cluster_queue_depth").stream()
