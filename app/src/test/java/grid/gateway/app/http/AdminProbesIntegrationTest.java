@@ -54,6 +54,8 @@ class AdminProbesIntegrationTest {
                 "a 1.0 probe with a request pipelined behind it|GET /health/ready HTTP/1.0\\r\\n\\r\\n"
                         + "GET /health/live HTTP/1.1\\r\\nHost: gw\\r\\n\\r\\n|200|ready",
                 "HAProxy's default httpchk: OPTIONS /|OPTIONS / HTTP/1.0\\r\\n\\r\\n|404|not found: ",
+                "a trailing slash: the path is exact|GET /health/ready/ HTTP/1.1\\r\\nHost: gw\\r\\n"
+                        + "Connection: close\\r\\n\\r\\n|404|not found: ",
                 "OPTIONS on a page|OPTIONS /health/ready HTTP/1.0\\r\\n\\r\\n|405|method not allowed: ",
                 "kubelet|GET /health/ready HTTP/1.1\\r\\nHost: 10.0.0.7:9090\\r\\nUser-Agent: kube-probe/1.31\\r\\n"
                         + "Accept: */*\\r\\nConnection: close\\r\\n\\r\\n|200|ready"

@@ -115,19 +115,27 @@ class ScrapersIntegrationTest {
         assertThat(read.named("grid_upstream_requests_total")).isNotEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"/metrics/application", "/metrics/", "/metrics?", "/metrics?scope=application"})
+    void otherSpellingsOfThePage_theSameFormatSaid_aValidPage(String target) {
+        AdminExchange page =
+                AdminExchange.send(gateway.server.adminPort(), scrape("").replace("/metrics", target));
+
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.header("Content-Type")).contains(ExpositionFormats.PROMETHEUS_TEXT);
+        assertThat(clusters(StrictExposition.prometheusText(page.body()))).isEqualTo(expected(NAMES));
+    }
+
     @Test
-    void scopeOfThePageAndCurlHead_theSameFormatsSaid() {
-        AdminExchange scope =
-                AdminExchange.send(gateway.server.adminPort(), scrape("").replace("/metrics", "/metrics/application"));
+    void curlHead_theHeadOfThePage_noContent() {
         AdminExchange head = AdminExchange.send(
                 gateway.server.adminPort(),
                 "HEAD /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n"
                         + "Connection: close\r\n\r\n");
 
-        assertThat(scope.header("Content-Type")).contains(ExpositionFormats.PROMETHEUS_TEXT);
-        StrictExposition.prometheusText(scope.body());
         assertThat(head.status()).isEqualTo(200);
         assertThat(head.header("Content-Type")).contains(ExpositionFormats.PROMETHEUS_TEXT);
+        assertThat(head.header("Content-Length")).isPresent();
         assertThat(head.body()).isEmpty();
     }
 
