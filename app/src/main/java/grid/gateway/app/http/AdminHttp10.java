@@ -25,9 +25,9 @@ import java.util.List;
  *                              connection closed after it (AdminRoutes)
  * </pre>
  *
- * <p>Helidon checks the {@code Host} of every request only where it checks it fully, and HTTP/1.0 need not send one,
- * so the admin listener's parser checks only its port, and {@link #check} keeps what RFC 9112 §3.2 requires of
- * HTTP/1.1: exactly one {@code Host}, not empty, else 400.
+ * <p>Helidon's full check of {@code Host} requires the field, which HTTP/1.0 need not send, so the admin listener's
+ * parser makes only its partial check (a port must be a number), and {@link #check} keeps what RFC 9112 §3.2
+ * requires of HTTP/1.1: exactly one {@code Host}, not empty, else 400.
  *
  * <p>Stateless.
  */
