@@ -103,10 +103,13 @@ final class Listeners {
                 // budget, as /route/explain reserves the body it reads: 128 admin connections each trickling a
                 // chunk under max_body_bytes would otherwise hold memory nothing counts.
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(new RequestLineKeeper(
+                // HTTP/1.0 is served there, for health checkers that send it (AdminHttp10): Helidon's Host check,
+                // which requires the field HTTP/1.0 need not send, is left to the receive listener.
+                .addConnectionSelector(RequestLineKeeper.admin(
                         Http1ConnectionSelector.builder()
                                 .config(Http1Config.builder()
                                         .addReceiveListener(RequestLineKeeper.adminReceiveListener(headerDeadline))
+                                        .validateRequestHostHeader(false)
                                         .build())
                                 .build(),
                         () -> parts.snapshot().get().config().server().maxBodyBytes(),
@@ -129,8 +132,9 @@ final class Listeners {
     }
 
     /**
-     * One handler for every event Helidon's parser answers itself: HTTP/1.0 (505), a refused head or framing, and an
-     * internal error while reading a head (a client's stream that ended inside it: closed without an answer).
+     * One handler for every event Helidon's parser answers itself: HTTP/1.0 (505; the admin listener's reader gives
+     * it none, AdminHttp10), a refused head or framing, and an internal error while reading a head (a client's stream
+     * that ended inside it: closed without an answer).
      */
     private static DirectHandlers refusals(DirectHandler refusal) {
         return DirectHandlers.builder()

@@ -40,6 +40,11 @@ final class KeepingReader extends DataReader {
     private final SocketBytes bytes;
     private final LongSupplier maxBodyBytes;
     private final @Nullable BodyBudget budget;
+    /** Whether a request line naming HTTP/1.0 is read as HTTP/1.1 ({@link AdminHttp10}): the admin listener's. */
+    private final boolean acceptsHttp10;
+    /** Whether the last request line read named HTTP/1.0. */
+    private boolean http10;
+
     private byte[] lastRead = new byte[0];
     /** The last line a parsed head accounts for: the request line, or the last field once all were read. */
     private byte[] accounted = lastRead;
@@ -49,26 +54,44 @@ final class KeepingReader extends DataReader {
     // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
     // subclassed; the class itself stays public and open in Helidon 4.5.
     @SuppressWarnings({"removal", "NullAway"}) // Helidon's reader takes a supplier's null as the end of the bytes
-    private KeepingReader(SocketBytes bytes, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
+    private KeepingReader(
+            SocketBytes bytes, LongSupplier maxBodyBytes, @Nullable BodyBudget budget, boolean acceptsHttp10) {
         super(bytes);
         this.bytes = bytes;
         this.maxBodyBytes = maxBodyBytes;
         this.budget = budget;
+        this.acceptsHttp10 = acceptsHttp10;
     }
 
-    /** A reader of {@code ctx}'s socket that first gives what Helidon's reader already holds. */
-    static KeepingReader over(ConnectionContext ctx, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
+    /**
+     * A reader of {@code ctx}'s socket that first gives what Helidon's reader already holds; when
+     * {@code acceptsHttp10}, it reads a request line naming HTTP/1.0 as HTTP/1.1 ({@link AdminHttp10}).
+     */
+    static KeepingReader over(
+            ConnectionContext ctx, LongSupplier maxBodyBytes, @Nullable BodyBudget budget, boolean acceptsHttp10) {
         DataReader helidons = ctx.dataReader();
         int held = helidons.available();
         return new KeepingReader(
-                new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null), maxBodyBytes, budget);
+                new SocketBytes(ctx.serverSocket(), held > 0 ? helidons.readBytes(held) : null),
+                maxBodyBytes,
+                budget,
+                acceptsHttp10);
     }
 
     @Override
     public byte[] readBytes(int len) {
         byte[] read = super.readBytes(len);
         lastRead = read;
+        if (acceptsHttp10 && !inFields) {
+            // Outside a head's fields, Helidon reads only a request line with readBytes (a body is read by buffer).
+            http10 = AdminHttp10.readAsHttp11(read);
+        }
         return read;
+    }
+
+    /** Whether the request line read last named HTTP/1.0 (always false unless the reader accepts HTTP/1.0). */
+    boolean http10() {
+        return http10;
     }
 
     /**

@@ -61,6 +61,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     private final ServerConnectionSelector http1;
     private final LongSupplier maxBodyBytes;
     private final @Nullable BodyBudget budget;
+    private final boolean acceptsHttp10;
 
     /**
      * Wraps {@code http1}, Helidon's HTTP/1 selector built from the listener's HTTP/1 config; a chunk of a request
@@ -75,9 +76,28 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
      * reserved in {@code budget} while it is gathered: one the budget has no room for is refused at its size line.
      */
     public RequestLineKeeper(ServerConnectionSelector http1, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
+        this(http1, maxBodyBytes, budget, false);
+    }
+
+    private RequestLineKeeper(
+            ServerConnectionSelector http1,
+            LongSupplier maxBodyBytes,
+            @Nullable BodyBudget budget,
+            boolean acceptsHttp10) {
         this.http1 = requireNonNull(http1, "http1");
         this.maxBodyBytes = requireNonNull(maxBodyBytes, "maxBodyBytes");
         this.budget = budget;
+        this.acceptsHttp10 = acceptsHttp10;
+    }
+
+    /**
+     * The admin listener's: as {@link #RequestLineKeeper(ServerConnectionSelector, LongSupplier, BodyBudget)}, and
+     * HTTP/1.0 requests are served ({@link AdminHttp10}); {@code http1}'s config must check the {@code Host} only
+     * partly ({@code validateRequestHostHeader(false)}) and hear {@link #adminReceiveListener}, which checks the rest.
+     */
+    public static RequestLineKeeper admin(
+            ServerConnectionSelector http1, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
+        return new RequestLineKeeper(http1, maxBodyBytes, budget, true);
     }
 
     @Override
@@ -99,7 +119,7 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
     public ServerConnection connection(ConnectionContext ctx) {
         // The connection is served on this thread from now on: a request its parser refuses is answered here too,
         // by a direct handler that is given no connection (ParseRefusal reads the peer from here).
-        KeepingContext keeping = new KeepingContext(ctx, maxBodyBytes, budget);
+        KeepingContext keeping = new KeepingContext(ctx, maxBodyBytes, budget, acceptsHttp10);
         PEER.set(keeping);
         READER.set(keeping.reader);
         return http1.connection(keeping);
@@ -128,7 +148,8 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
     /**
      * The admin listener's one receive listener: {@code deadline}'s, which also tells the connection's reader where a
-     * head was read whole ({@link #unparsedMethod}).
+     * head was read whole ({@link #unparsedMethod}), and checks each head's {@code Host} and, for HTTP/1.0, its framing
+     * ({@link AdminHttp10#check}).
      */
     public static Http1ConnectionListener adminReceiveListener(HeaderDeadline deadline) {
         requireNonNull(deadline, "deadline");
@@ -146,8 +167,18 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
             public void headers(ConnectionContext ctx, Headers headers) {
                 headersRead(ctx);
                 deadline.headers(ctx, headers);
+                AdminHttp10.check(ctx.dataReader() instanceof KeepingReader reader && reader.http10(), headers);
             }
         };
+    }
+
+    /**
+     * Whether the request this thread runs named HTTP/1.0 in its request line (served on the admin listener only,
+     * {@link AdminHttp10}): its answer must close the connection.
+     */
+    public static boolean http10() {
+        KeepingReader reader = READER.get();
+        return reader != null && reader.http10();
     }
 
     /** Helidon read the headers of {@code ctx} whole on this thread. */
@@ -234,9 +265,13 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
         private final KeepingReader reader;
         private final HeadAnswers writer;
 
-        KeepingContext(ConnectionContext delegate, LongSupplier maxBodyBytes, @Nullable BodyBudget budget) {
+        KeepingContext(
+                ConnectionContext delegate,
+                LongSupplier maxBodyBytes,
+                @Nullable BodyBudget budget,
+                boolean acceptsHttp10) {
             this.delegate = delegate;
-            this.reader = KeepingReader.over(delegate, maxBodyBytes, budget);
+            this.reader = KeepingReader.over(delegate, maxBodyBytes, budget, acceptsHttp10);
             this.writer = new HeadAnswers(delegate.dataWriter());
         }
 

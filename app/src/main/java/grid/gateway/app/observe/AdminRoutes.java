@@ -3,10 +3,9 @@ package grid.gateway.app.observe;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.app.http.HandlerFailure;
+import grid.gateway.app.http.RequestLineKeeper;
 import grid.gateway.app.listen.CloseWhenAsked;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.webserver.WebServer;
@@ -27,9 +26,9 @@ import java.util.Optional;
  * The admin listener's endpoints (docs/design.md §10), served only on the socket named {@value #SOCKET}:
  *
  * <pre>
- * GET /metrics        Prometheus text 0.0.4 (OpenMetrics on Accept) of the registry, via Helidon's
- *                     ObserveFeature with a MetricsObserver bound to that socket; 406 when Accept prefers JSON
- *                     (Helidon's JSON formatter fails on a gauge's NaN, which the gateway's gauges use for "unknown")
+ * GET /metrics        Prometheus text 0.0.4 (OpenMetrics 1.0.0 on Accept) of the registry, via Helidon's
+ *                     ObserveFeature with a MetricsObserver bound to that socket; each format's full media type, and
+ *                     406 when Accept prefers JSON ({@link ExpositionFormats})
  * GET /health/live    200 "live" while the process serves requests; 503 "not live: client listener stopped accepting
  *                     connections" once the client listener's socket closed while the gateway was not stopping
  * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
@@ -116,8 +115,9 @@ public final class AdminRoutes {
                 // What a page's handler threw is kept for the WARNING that says it failed (HandlerFailure).
                 routing.error(Throwable.class, HandlerFailure::remember)
                         .addFilter(CloseWhenAsked.INSTANCE)
+                        .addFilter(AdminRoutes::closeAfterHttp10)
                         .addFilter(new AdminMethods(explain.isPresent()))
-                        .addFilter(AdminRoutes::textMetricsOnly);
+                        .addFilter(ExpositionFormats.INSTANCE);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
@@ -125,33 +125,19 @@ public final class AdminRoutes {
             server.routing(
                     socket,
                     routing -> health(
-                            routing.addFilter(new AdminMethods(false)).addFilter(AdminRoutes::textMetricsOnly),
+                            routing.addFilter(new AdminMethods(false)).addFilter(ExpositionFormats.INSTANCE),
                             readiness));
         }
     }
 
     /**
-     * Answers 406 to a request for {@code /metrics} whose {@code Accept} prefers JSON, as Helidon's metrics page would
-     * choose it: its JSON formatter throws on a gauge's NaN, which several of the gateway's gauges report while
-     * unknown, so the page would be a 500 and a logged stack trace.
+     * An answer to an HTTP/1.0 request (served on the gateway's admin listener, {@code AdminHttp10}) closes its
+     * connection: HTTP/1.0 keeps none open without its own keep-alive protocol, and a client that reads to the end
+     * of the connection must find it. Every admin answer is written whole, with {@code Content-Length}.
      */
-    private static void textMetricsOnly(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        String path = req.path().path();
-        boolean metrics = path.equals("/metrics") || path.startsWith("/metrics/");
-        if (metrics
-                && req.prologue().method() == Method.GET
-                && req.headers()
-                        .bestAccepted(
-                                MediaTypes.TEXT_PLAIN,
-                                MediaTypes.APPLICATION_OPENMETRICS_TEXT,
-                                MediaTypes.APPLICATION_JSON)
-                        .filter(MediaTypes.APPLICATION_JSON::equals)
-                        .isPresent()) {
-            answer(
-                    res,
-                    Status.NOT_ACCEPTABLE_406,
-                    "not acceptable: /metrics is served as text/plain (Prometheus 0.0.4) or application/openmetrics-text");
-            return;
+    private static void closeAfterHttp10(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        if (RequestLineKeeper.http10()) {
+            res.header(HeaderValues.CONNECTION_CLOSE);
         }
         chain.proceed();
     }

@@ -238,7 +238,7 @@ class InboundLimitsIntegrationTest {
             value = {
                 "folded header line|GET /metrics HTTP/1.1\\r\\nHost: gw\\r\\nX-A: 1\\r\\n folded\\r\\n\\r\\n|400",
                 "two Host fields|GET /health/ready HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n|400",
-                "HTTP/1.0|GET /health/live HTTP/1.0\\r\\nHost: gw\\r\\n\\r\\n|505"
+                "HTTP/1.1 without Host|GET /health/live HTTP/1.1\\r\\n\\r\\n|400"
             })
     void a8_headTheParserRefusesAtTheAdminPort_itsStatusWithAJsonError_closed(String name, String head, int status) {
         try (RawHttp client = new RawHttp(gateway.server.adminPort())) {
