@@ -1,5 +1,7 @@
 package grid.gateway.app.http;
 
+import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
@@ -7,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Test fixture: engine answers generated from a random source for {@link UpstreamAnswersPathsPropertyTest}, each on
  * one {@link ApiPath} and carrying the request's nonce: interim heads, statuses, content types, framings written
- * several ways, odd status lines and header fields ({@link HeadOddities}), trailers, bytes after the answer, and a cut
- * at any byte. Each says what the gateway must make of it ({@link Effect}).
+ * several ways, odd status lines and header fields ({@link HeadOddities}), trailers, bytes after the answer, a cut
+ * at any byte, and the answer written in pieces split anywhere, each read by the gateway before the next is written. Each says what the gateway must make of it ({@link Effect}).
  */
 final class GeneratedAnswers {
     static final String INJECTED = "INJECTED";
@@ -42,8 +44,9 @@ final class GeneratedAnswers {
 
     /**
      * One answer: its bytes, its final status, where the final head ends, whether it is relayed without a body,
-     * whether its body ends with the connection, its effect, where it is cut (-1: not), by a reset or a close, and the
-     * body a client should get (before tagging).
+     * whether its body ends with the connection, its effect, where it is cut (-1: not), by a reset or a close, the
+     * body a client should get (before tagging), its oddity, whether it names an earlier request, and where its writes
+     * are split (none: one write).
      */
     record Answer(
             String bytes,
@@ -56,7 +59,8 @@ final class GeneratedAnswers {
             boolean reset,
             String body,
             String oddity,
-            boolean echoesEarlier) {
+            boolean echoesEarlier,
+            int[] splits) {
 
         /**
          * Plays the answer on {@code e}; {@code earlier}: the id of the request the connection carried before (null on
@@ -65,7 +69,8 @@ final class GeneratedAnswers {
          */
         void play(ScriptedUpstream.Exchange e, @Nullable String earlier) throws Exception {
             if (cut < 0) {
-                e.write(
+                writeInPieces(
+                        e,
                         echoesEarlier && earlier != null
                                 ? bytes.replaceFirst(
                                         "X-Engine: yes\r\n", "X-Engine: yes\r\nX-Request-Id: " + earlier + "\r\n")
@@ -87,11 +92,25 @@ final class GeneratedAnswers {
             }
         }
 
+        /**
+         * Writes {@code all}, at each of {@link #splits} waiting until the gateway has read what came before it (or
+         * closed the connection), so that each piece comes to the gateway in reads of its own.
+         */
+        private void writeInPieces(ScriptedUpstream.Exchange e, String all) throws IOException {
+            int from = 0;
+            for (int split : splits) {
+                e.write(all.substring(from, split));
+                e.awaitReadOrClosedByTheGateway();
+                from = split;
+            }
+            e.write(all.substring(from));
+        }
+
         @Override
         public String toString() {
             String shown = bytes.length() > 600 ? bytes.substring(0, 600) + "..." : bytes;
             return "status " + status + " " + effect + " [" + oddity + (echoesEarlier ? ", echoes an earlier id" : "")
-                    + "]"
+                    + (splits.length > 0 ? ", written in pieces split at " + Arrays.toString(splits) : "") + "]"
                     + (cut >= 0 ? ", cut at " + cut + (reset ? " by a reset" : " by a close") : "") + ": "
                     + shown.replace("\r", "\\r").replace("\n", "\\n");
         }
@@ -166,13 +185,15 @@ final class GeneratedAnswers {
         if (odd.http10() && !bodyless && !untilClose && framing > 4) {
             effect = worst(effect, Effect.REFUSED); // HTTP/1.0 has no chunked coding
         }
-        if (path.tagged() && odd.encoded() && !bodyless) {
-            effect = worst(effect, Effect.REFUSED); // ids hidden in a content coding
+        if (path.tagged() && odd.encoded() && !bodyless && status != 205) {
+            effect = worst(effect, Effect.REFUSED); // ids hidden in a content coding (a 205 is relayed without a body)
         }
         bytes.append("\r\n");
         int finalHeadEnd = bytes.length();
         bytes.append(content);
         boolean cut = random.nextInt(4) == 0;
+        // The answer's own bytes: the gateway reads them all (or closes the connection), so it can be waited for.
+        int[] splits = !cut && random.nextInt(4) == 0 ? splits(random, bytes.length()) : new int[0];
         if (!cut && !untilClose && random.nextInt(4) == 0) {
             bytes.append(
                     random.nextBoolean() ? clean("{\"who\":\"" + INJECTED + "\"}") : INJECTED + " garbage\r\n\r\n");
@@ -191,7 +212,19 @@ final class GeneratedAnswers {
                 random.nextBoolean(),
                 body,
                 odd.name(),
-                !cut && random.nextInt(10) == 0);
+                !cut && random.nextInt(10) == 0,
+                splits);
+    }
+
+    /**
+     * One to four places in the first {@code length} bytes where a write ends and the next begins: anywhere, a line
+     * end, a chunk size or a field cut in two among them.
+     */
+    private static int[] splits(SplittableRandom random, int length) {
+        return random.ints(1 + random.nextInt(4), 1, Math.max(2, length))
+                .distinct()
+                .sorted()
+                .toArray();
     }
 
     /**
