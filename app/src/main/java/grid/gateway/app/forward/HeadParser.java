@@ -22,6 +22,7 @@ import java.util.Locale;
  *                   kept); both Content-Length and Transfer-Encoding,
  *                   a coding other than chunked alone, a Content-Length that is not one number: refused;
  *                   a 205 with content refused (it must have none); neither field: the body ends with the connection
+ *                   (a 205's too, which is relayed without one)
  * </pre>
  *
  * <p>Every refusal is a {@link MalformedAnswer}: the gateway answers 502 and closes the connection. Bytes that cannot
@@ -242,11 +243,13 @@ final class HeadParser {
         if (head || p.status == 204 || p.status == 304) {
             framing = Framing.NONE;
         } else if (p.status == 205) {
-            // RFC 9110 §15.3.6: a 205 has no content; one that announces some cannot be relayed as it is.
+            // RFC 9110 §15.3.6: a 205 has no content; one that announces some cannot be relayed as it is. One with
+            // neither field ends with its connection (RFC 9112 §6.3; its server closes the connection after the head):
+            // relayed without a body, which is not read, and its connection, not in step, is closed.
             if (p.transferEncoding || p.contentLength > 0) {
                 throw new MalformedAnswer("a 205 with content");
             }
-            framing = Framing.NONE;
+            framing = p.contentLengths == 0 ? Framing.UNTIL_CLOSE : Framing.NONE;
         } else if (p.transferEncoding) {
             framing = Framing.CHUNKED;
         } else if (p.contentLengths == 1) {

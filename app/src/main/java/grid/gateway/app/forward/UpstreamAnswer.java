@@ -62,7 +62,7 @@ public final class UpstreamAnswer {
         return head.headers();
     }
 
-    /** Whether a body follows the head: not for a HEAD answer, 204, 304 or an empty 205. */
+    /** Whether a body follows the head to be relayed: not for a HEAD answer, 204, 304 or 205. */
     public boolean hasBody() {
         return head.hasBody();
     }

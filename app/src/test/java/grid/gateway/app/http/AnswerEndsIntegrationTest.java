@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -108,6 +109,41 @@ class AnswerEndsIntegrationTest extends ScriptedEngineIntegrationTest {
         assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(cOnBsConnection(bs)).as("C on B's connection").isEqualTo(end == End.KEEPS);
         assertThat(engine.requests()).hasSize(2);
+        assertThat(counted("grid_upstream_retries_total")).as("retries").isZero();
+        assertThat(counted("grid_upstream_leftovers_total")).as("leftovers").isZero();
+        assertThat(counted("grid_upstream_errors_total")).as("errors").isZero();
+    }
+
+    /**
+     * A 205 with neither {@code Content-Length} nor {@code Transfer-Encoding} ends with its connection (RFC 9112 §6.3;
+     * RFC 9110 §15.3.6 has its server close the connection right after the head): relayed at once without a body, and
+     * its connection closed, never pooled. Here the engine writes content until its close (a 205 must have none) only
+     * once another request comes on that connection: a pooled connection would give that request those bytes first.
+     */
+    @Test
+    void resetContentWithoutFramingFields_endsWithTheConnection_relayedWithoutABody_connectionNeverReused()
+            throws Exception {
+        engine.script = e -> {
+            String who = UpstreamAnswersIntegrationTest.who(e);
+            if (!who.equals("B")) {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body(who)));
+                return;
+            }
+            e.write("HTTP/1.1 205 Reset Content\r\nX-Engine: yes\r\n\r\n");
+            e.socket.setSoTimeout(10_000);
+            if (e.in.read() >= 0) {
+                e.write("{\"reset\":true}");
+            }
+            e.socket.shutdownOutput();
+            e.awaitPeerClose(10_000);
+        };
+
+        RawClient.Answer b = ask("B");
+
+        assertThat(b.status()).isEqualTo(205);
+        assertThat(b.body()).isEmpty();
+        assertThat(b.complete()).isTrue();
+        assertThat(cOnBsConnection(engine.take())).as("C on B's connection").isFalse();
         assertThat(counted("grid_upstream_retries_total")).as("retries").isZero();
         assertThat(counted("grid_upstream_leftovers_total")).as("leftovers").isZero();
         assertThat(counted("grid_upstream_errors_total")).as("errors").isZero();
