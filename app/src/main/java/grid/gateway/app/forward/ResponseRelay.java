@@ -78,6 +78,12 @@ public final class ResponseRelay {
         relaying.add(answer);
         try {
             if (!answer.hasBody()) {
+                try {
+                    answer.readNoContent(); // a 205's chunked body, the last chunk alone
+                } catch (IOException | RuntimeException e) {
+                    answer.cut();
+                    return failedBeforeBody(answer);
+                }
                 copyHeaders(answer, response, false);
                 answer.release(); // nothing to read: pooled if nothing followed the head
                 sendWhole(response, null, plan.watch(), alarm); // a HEAD answer keeps its Content-Length

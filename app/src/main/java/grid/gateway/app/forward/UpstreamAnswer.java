@@ -106,6 +106,21 @@ public final class UpstreamAnswer {
     }
 
     /**
+     * Reads to its end the framing of an answer relayed without a body that still frames one: a 205's chunked body,
+     * which must be the last chunk alone, so that its connection stays in step. Nothing for any other answer.
+     *
+     * @throws IOException if that body carries content ({@link MalformedAnswer}), breaks or stays silent
+     */
+    void readNoContent() throws IOException {
+        if (!head.hasBody() && head.framing() == AnswerHead.Framing.CHUNKED) {
+            byte[] none = new byte[1];
+            if (read(none, 1) >= 0) {
+                throw new MalformedAnswer("a 205 with content");
+            }
+        }
+    }
+
+    /**
      * Whether a read of the body failed (a reset, a close inside the framing, a malformed chunk or trailer, a silence
      * past the idle timeout): the answer ended on the engine's side, whatever the client did.
      */

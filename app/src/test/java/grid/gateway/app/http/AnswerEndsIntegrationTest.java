@@ -149,6 +149,43 @@ class AnswerEndsIntegrationTest extends ScriptedEngineIntegrationTest {
         assertThat(counted("grid_upstream_errors_total")).as("errors").isZero();
     }
 
+    /**
+     * A 205 whose chunked body is the last chunk alone (RFC 9110 §15.3.6 names it as one way to say it has no
+     * content): relayed without a body, its framing read to its end, its connection carrying the next request. One
+     * whose chunks carry content stays the gateway's 502, its connection closed.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {"0\r\n\r\n", "0000;x=y\r\nX-T: 1\r\n\r\n", "2\r\n{}\r\n0\r\n\r\n", "0\r\nX-T: a\u0000b\r\n\r\n"})
+    void resetContentWithAChunkedBody_lastChunkAlone_relayedWithoutABody_connectionReused_contentRefused(String body)
+            throws Exception {
+        boolean empty = !body.startsWith("2") && !body.contains("\u0000");
+        engine.script = e -> {
+            String who = UpstreamAnswersIntegrationTest.who(e);
+            if (!who.equals("B")) {
+                e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body(who)));
+                return;
+            }
+            e.write("HTTP/1.1 205 Reset Content\r\nTransfer-Encoding: chunked\r\n\r\n" + body);
+            if (!empty) {
+                e.awaitPeerClose(10_000);
+            }
+        };
+
+        RawClient.Answer b = ask("B");
+
+        assertThat(b.status()).isEqualTo(empty ? 205 : 502);
+        if (empty) {
+            assertThat(b.body()).isEmpty();
+            assertThat(b.head()).doesNotContainIgnoringCase("transfer-encoding");
+        } else {
+            assertThat(b.body()).contains("\"code\":\"bad_gateway\"");
+        }
+        assertThat(cOnBsConnection(engine.take())).as("C on B's connection").isEqualTo(empty);
+        assertThat(counted("grid_upstream_retries_total")).as("retries").isZero();
+        assertThat(counted("grid_upstream_leftovers_total")).as("leftovers").isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
