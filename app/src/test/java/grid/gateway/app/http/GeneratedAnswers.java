@@ -1,7 +1,5 @@
 package grid.gateway.app.http;
 
-import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
@@ -9,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Test fixture: engine answers generated from a random source for {@link UpstreamAnswersPathsPropertyTest}, each on
  * one {@link ApiPath} and carrying the request's nonce: interim heads, statuses, content types, framings written
- * several ways, odd status lines and header fields ({@link HeadOddities}), trailers, bytes after the answer, a cut
- * at any byte, and the answer written in pieces split anywhere, each read by the gateway before the next is written. Each says what the gateway must make of it ({@link Effect}).
+ * several ways, odd status lines and header fields ({@link HeadOddities}), trailers, bytes after the answer, and a cut
+ * at any byte. Each says what the gateway must make of it ({@link Effect}).
  */
 final class GeneratedAnswers {
     static final String INJECTED = "INJECTED";
@@ -44,9 +42,8 @@ final class GeneratedAnswers {
 
     /**
      * One answer: its bytes, its final status, where the final head ends, whether it is relayed without a body,
-     * whether its body ends with the connection, its effect, where it is cut (-1: not), by a reset or a close, the
-     * body a client should get (before tagging), its oddity, whether it names an earlier request, and where its writes
-     * are split (none: one write).
+     * whether its body ends with the connection, its effect, where it is cut (-1: not), by a reset or a close, and the
+     * body a client should get (before tagging).
      */
     record Answer(
             String bytes,
@@ -59,8 +56,7 @@ final class GeneratedAnswers {
             boolean reset,
             String body,
             String oddity,
-            boolean echoesEarlier,
-            int[] splits) {
+            boolean echoesEarlier) {
 
         /**
          * Plays the answer on {@code e}; {@code earlier}: the id of the request the connection carried before (null on
@@ -69,8 +65,7 @@ final class GeneratedAnswers {
          */
         void play(ScriptedUpstream.Exchange e, @Nullable String earlier) throws Exception {
             if (cut < 0) {
-                writeInPieces(
-                        e,
+                e.write(
                         echoesEarlier && earlier != null
                                 ? bytes.replaceFirst(
                                         "X-Engine: yes\r\n", "X-Engine: yes\r\nX-Request-Id: " + earlier + "\r\n")
@@ -92,25 +87,11 @@ final class GeneratedAnswers {
             }
         }
 
-        /**
-         * Writes {@code all}, at each of {@link #splits} waiting until the gateway has read what came before it (or
-         * closed the connection), so that each piece comes to the gateway in reads of its own.
-         */
-        private void writeInPieces(ScriptedUpstream.Exchange e, String all) throws IOException {
-            int from = 0;
-            for (int split : splits) {
-                e.write(all.substring(from, split));
-                e.awaitReadOrClosedByTheGateway();
-                from = split;
-            }
-            e.write(all.substring(from));
-        }
-
         @Override
         public String toString() {
             String shown = bytes.length() > 600 ? bytes.substring(0, 600) + "..." : bytes;
             return "status " + status + " " + effect + " [" + oddity + (echoesEarlier ? ", echoes an earlier id" : "")
-                    + (splits.length > 0 ? ", written in pieces split at " + Arrays.toString(splits) : "") + "]"
+                    + "]"
                     + (cut >= 0 ? ", cut at " + cut + (reset ? " by a reset" : " by a close") : "") + ": "
                     + shown.replace("\r", "\\r").replace("\n", "\\n");
         }
@@ -192,8 +173,6 @@ final class GeneratedAnswers {
         int finalHeadEnd = bytes.length();
         bytes.append(content);
         boolean cut = random.nextInt(4) == 0;
-        // The answer's own bytes: the gateway reads them all (or closes the connection), so it can be waited for.
-        int[] splits = !cut && random.nextInt(4) == 0 ? splits(random, bytes.length()) : new int[0];
         if (!cut && !untilClose && random.nextInt(4) == 0) {
             bytes.append(
                     random.nextBoolean() ? clean("{\"who\":\"" + INJECTED + "\"}") : INJECTED + " garbage\r\n\r\n");
@@ -212,19 +191,7 @@ final class GeneratedAnswers {
                 random.nextBoolean(),
                 body,
                 odd.name(),
-                !cut && random.nextInt(10) == 0,
-                splits);
-    }
-
-    /**
-     * One to four places in the first {@code length} bytes where a write ends and the next begins: anywhere, a line
-     * end, a chunk size or a field cut in two among them.
-     */
-    private static int[] splits(SplittableRandom random, int length) {
-        return random.ints(1 + random.nextInt(4), 1, Math.max(2, length))
-                .distinct()
-                .sorted()
-                .toArray();
+                !cut && random.nextInt(10) == 0);
     }
 
     /**

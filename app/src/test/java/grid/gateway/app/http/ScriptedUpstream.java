@@ -109,7 +109,7 @@ final class ScriptedUpstream implements AutoCloseable {
          * gateway's end in {@code /proc/net/tcp}): what was written is there to be found by the gateway's next read.
          */
         void awaitUnreadAtTheGateway() throws IOException {
-            awaitQueues(Until.UNREAD, "the bytes written never reached the gateway's socket");
+            awaitQueues(false, "the bytes written never reached the gateway's socket");
         }
 
         /**
@@ -117,28 +117,10 @@ final class ScriptedUpstream implements AutoCloseable {
          * unread at the gateway's. What is written next comes to the gateway in a read of its own.
          */
         void awaitReadByTheGateway() throws IOException {
-            awaitQueues(Until.READ, "the gateway never read the bytes written");
+            awaitQueues(true, "the gateway never read the bytes written");
         }
 
-        /**
-         * As {@link #awaitReadByTheGateway()}, or until the gateway has closed the connection (both ends' rows gone: a
-         * close with bytes unread resets it): a gateway that refused what it read so far reads no more.
-         */
-        void awaitReadOrClosedByTheGateway() throws IOException {
-            awaitQueues(Until.READ_OR_CLOSED, "the gateway neither read the bytes written nor closed the connection");
-        }
-
-        /** What {@link #awaitQueues} waits for. */
-        private enum Until {
-            /** Bytes unread at the gateway's end. */
-            UNREAD,
-            /** Nothing unread at the gateway's end, nothing unacknowledged at this one. */
-            READ,
-            /** As {@link #READ}, or neither end listed any more (the gateway closed the connection). */
-            READ_OR_CLOSED
-        }
-
-        private void awaitQueues(Until until, String failure) throws IOException {
+        private void awaitQueues(boolean drained, String failure) throws IOException {
             String gatewayEnd = String.format(Locale.ROOT, ":%04X", tcp.getPort());
             String engineEnd = String.format(Locale.ROOT, ":%04X", tcp.getLocalPort());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -155,13 +137,7 @@ final class ScriptedUpstream implements AutoCloseable {
                         }
                     }
                 }
-                boolean read = unread == 0 && unacknowledged == 0;
-                boolean done = switch (until) {
-                    case UNREAD -> unread > 0;
-                    case READ -> read;
-                    case READ_OR_CLOSED -> read || (unread < 0 && unacknowledged < 0);
-                };
-                if (done) {
+                if (drained ? unread == 0 && unacknowledged == 0 : unread > 0) {
                     return;
                 }
                 Thread.onSpinWait();

@@ -165,7 +165,6 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
             assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" sent again"));
         }
         assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" read slowly"));
-        assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" written in pieces"));
         // One request in twenty or more went on a reused connection (most answers here close theirs).
         assertThat(engine.requests().size() - engine.connections()).isGreaterThan(trialCount() / 20);
         // Every answer's memory was given back, whatever became of it.
@@ -206,9 +205,6 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
         count(trial, judge(got, body, asked == 1 ? trial.answer() : trial.again(), trial.path()));
         if (trial.slow()) {
             count(trial, "read slowly");
-        }
-        if (trial.answer().splits().length > 0) {
-            count(trial, "written in pieces");
         }
     }
 
