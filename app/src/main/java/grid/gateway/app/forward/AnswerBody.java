@@ -37,10 +37,13 @@ final class AnswerBody extends InputStream {
     private long left;
 
     private boolean complete;
+    /** A 205's body, which may frame no content (RFC 9110 §15.3.6): a chunk with data is refused. */
+    private final boolean noContent;
 
     AnswerBody(AnswerReader reader, AnswerHead head) {
         this.reader = reader;
         this.framing = head.framing();
+        this.noContent = head.status() == 205;
         this.left = framing == Framing.LENGTH ? head.length() : -1;
         this.complete = framing == Framing.NONE || (framing == Framing.LENGTH && left == 0);
     }
@@ -101,6 +104,9 @@ final class AnswerBody extends InputStream {
                 crlf();
             }
             left = chunkSize();
+            if (left > 0 && noContent) {
+                throw new MalformedAnswer("a 205 with content");
+            }
             if (left == 0) {
                 trailers();
                 complete = true;

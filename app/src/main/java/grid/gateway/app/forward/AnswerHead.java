@@ -28,7 +28,9 @@ record AnswerHead(int status, String reason, Headers headers, Framing framing, l
 
     /** How an answer's body is delimited. */
     enum Framing {
-        /** No body: a HEAD answer, 204, 304, or a 205 that announces none; bytes after the head are not its body. */
+        /**
+         * No body: a HEAD answer, 204, 304, or a 205 with a Content-Length of 0; bytes after the head are not its body.
+         */
         NONE,
         /** {@code Content-Length} bytes. */
         LENGTH,
@@ -38,8 +40,12 @@ record AnswerHead(int status, String reason, Headers headers, Framing framing, l
         UNTIL_CLOSE
     }
 
-    /** Whether a body follows the head (an empty Content-Length body counts as one). */
+    /**
+     * Whether a body follows the head to be relayed (an empty Content-Length body counts as one): not for a 205, which
+     * has no content (RFC 9110 §15.3.6); one delimited by its connection's end is not read, and that connection is
+     * closed.
+     */
     boolean hasBody() {
-        return framing != Framing.NONE;
+        return framing != Framing.NONE && status != 205;
     }
 }

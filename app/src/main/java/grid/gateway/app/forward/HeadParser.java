@@ -21,7 +21,8 @@ import java.util.Locale;
  *   framing         HEAD, 204, 304: no body whatever the fields say (a 204 announcing one: its connection is not
  *                   kept); both Content-Length and Transfer-Encoding,
  *                   a coding other than chunked alone, a Content-Length that is not one number: refused;
- *                   a 205 with content refused (it must have none); neither field: the body ends with the connection
+ *                   a 205 with content refused (it must have none; a chunked body of the last chunk alone is
+ *                   none); neither field: the body ends with the connection (a 205's too, relayed without one)
  * </pre>
  *
  * <p>Every refusal is a {@link MalformedAnswer}: the gateway answers 502 and closes the connection. Bytes that cannot
@@ -242,11 +243,18 @@ final class HeadParser {
         if (head || p.status == 204 || p.status == 304) {
             framing = Framing.NONE;
         } else if (p.status == 205) {
-            // RFC 9110 §15.3.6: a 205 has no content; one that announces some cannot be relayed as it is.
-            if (p.transferEncoding || p.contentLength > 0) {
+            // RFC 9110 §15.3.6: a 205 has no content: a Content-Length of 0, a chunked body of the last chunk alone
+            // (read to its end: AnswerBody refuses a chunk with data), or neither field, the body then ending with
+            // the connection (RFC 9112 §6.3; its server closes it after the head), which is not read but closed. One
+            // that announces content cannot be relayed as it is.
+            if (p.contentLength > 0) {
                 throw new MalformedAnswer("a 205 with content");
             }
-            framing = Framing.NONE;
+            if (p.transferEncoding) {
+                framing = Framing.CHUNKED;
+            } else {
+                framing = p.contentLengths == 0 ? Framing.UNTIL_CLOSE : Framing.NONE;
+            }
         } else if (p.transferEncoding) {
             framing = Framing.CHUNKED;
         } else if (p.contentLengths == 1) {

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * Copies a backend cluster's answer to the client (docs/design.md §9).
  *
  * <pre>
- *   no body (HEAD, 204, 304, empty 205)   status and headers only; a 204 or 304 loses any Content-Length
+ *   no body (HEAD, 204, 304, 205)         status and headers only; a 204 or 304 loses any Content-Length
  *   stored-id path, body     up to 64 KiB held whole (under twice the idle timeout), ids tagged, Content-Length set to
  *   starting { or [          the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
  *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
@@ -78,6 +78,12 @@ public final class ResponseRelay {
         relaying.add(answer);
         try {
             if (!answer.hasBody()) {
+                try {
+                    answer.readNoContent(); // a 205's chunked body, the last chunk alone
+                } catch (IOException | RuntimeException e) {
+                    answer.cut();
+                    return failedBeforeBody(answer);
+                }
                 copyHeaders(answer, response, false);
                 answer.release(); // nothing to read: pooled if nothing followed the head
                 sendWhole(response, null, plan.watch(), alarm); // a HEAD answer keeps its Content-Length

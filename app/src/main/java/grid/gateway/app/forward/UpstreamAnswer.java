@@ -62,7 +62,7 @@ public final class UpstreamAnswer {
         return head.headers();
     }
 
-    /** Whether a body follows the head: not for a HEAD answer, 204, 304 or an empty 205. */
+    /** Whether a body follows the head to be relayed: not for a HEAD answer, 204, 304 or 205. */
     public boolean hasBody() {
         return head.hasBody();
     }
@@ -102,6 +102,21 @@ public final class UpstreamAnswer {
         } catch (IOException | RuntimeException e) {
             broke = true;
             throw e;
+        }
+    }
+
+    /**
+     * Reads to its end the framing of an answer relayed without a body that still frames one: a 205's chunked body,
+     * which must be the last chunk alone, so that its connection stays in step. Nothing for any other answer.
+     *
+     * @throws IOException if that body carries content ({@link MalformedAnswer}), breaks or stays silent
+     */
+    void readNoContent() throws IOException {
+        if (!head.hasBody() && head.framing() == AnswerHead.Framing.CHUNKED) {
+            byte[] none = new byte[1];
+            if (read(none, 1) >= 0) {
+                throw new MalformedAnswer("a 205 with content");
+            }
         }
     }
 

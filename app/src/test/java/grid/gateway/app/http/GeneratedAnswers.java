@@ -166,8 +166,8 @@ final class GeneratedAnswers {
         if (odd.http10() && !bodyless && !untilClose && framing > 4) {
             effect = worst(effect, Effect.REFUSED); // HTTP/1.0 has no chunked coding
         }
-        if (path.tagged() && odd.encoded() && !bodyless) {
-            effect = worst(effect, Effect.REFUSED); // ids hidden in a content coding
+        if (path.tagged() && odd.encoded() && !bodyless && status != 205) {
+            effect = worst(effect, Effect.REFUSED); // ids hidden in a content coding (a 205 is relayed without a body)
         }
         bytes.append("\r\n");
         int finalHeadEnd = bytes.length();

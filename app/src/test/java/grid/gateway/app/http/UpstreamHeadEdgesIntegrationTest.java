@@ -70,7 +70,14 @@ class UpstreamHeadEdgesIntegrationTest extends ScriptedEngineIntegrationTest {
                 "HTTP/1.1 200 OK\r\nX-Empty:\r\nX-!#$%&'*+-.^_`|~: v\r\nContent-Length: 11\r\n\r\n" + B,
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: CHUNKED\r\n\r\nB\r\n" + B + "\r\n0\r\n\r\n",
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n000b;a=b\r\n" + B
-                        + "\r\n0000;x\r\nX-T: 1\r\nX-U:\r\n\r\n"
+                        + "\r\n0000;x\r\nX-T: 1\r\nX-U:\r\n\r\n",
+                // White space after a chunk size (RFC 9112 §7.1.1's BWS before an extension, and before the line end,
+                // which no reading of the size can disagree on); more leading zeros than a size has digits.
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb \t;x=1\r\n" + B + "\r\n0 ;y\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb \r\n" + B + "\r\n0\t\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000000000000B\r\n" + B
+                        + "\r\n00000000000000000000\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 00000000000000000000000011\r\n\r\n" + B
             })
     void headsRfc9112LetsTheGatewayRead_readByTheirValue_connectionCarriesTheNextRequest(String raw) throws Exception {
         answerBWith(raw, false, false);
@@ -116,6 +123,13 @@ class UpstreamHeadEdgesIntegrationTest extends ScriptedEngineIntegrationTest {
                 // On a new connection a CRLF or a space before the status line is no answer: no engine sends one.
                 "\r\n" + FINAL,
                 " " + FINAL,
+                // An interim head has no content, whatever its fields say: what follows it is the next head.
+                "HTTP/1.1 100 Continue\r\nContent-Length: 5\r\n\r\nhello" + FINAL,
+                "HTTP/1.1 100 Continue\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + FINAL,
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n" + FINAL,
+                // A chunk size line ending with a bare LF, or a size of 16 hex digits after the leading zeros.
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\n" + B + "\r\n0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n000100000000000000b\r\n" + B,
                 // Ended inside an interim head, or right after it.
                 "HTTP/1.1 103 Early Hints\r\n",
                 "HTTP/1.1 103 Early Hints\r\n\r\n"
