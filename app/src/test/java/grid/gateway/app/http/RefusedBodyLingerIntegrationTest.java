@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.GatewayHarness;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,7 +155,8 @@ class RefusedBodyLingerIntegrationTest {
             if (condition.test(value)) {
                 return;
             }
-            Thread.onSpinWait();
+            // A scrape a millisecond, not back to back: each one is work for the gateway being waited on.
+            LockSupport.parkNanos(1_000_000L);
         }
         throw new AssertionError("the body-bytes gauge never reached the condition");
     }

@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLContext;
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +71,9 @@ final class ScriptedUpstream implements AutoCloseable {
 
     /** One request on one connection, and the means to answer it. */
     static final class Exchange {
+        /** How long a wait on the kernel's socket queues parks between two looks: 1 ms. */
+        private static final long POLL_NANOS = 1_000_000L;
+
         final String head;
         final byte[] body;
         final Socket socket;
@@ -123,7 +127,7 @@ final class ScriptedUpstream implements AutoCloseable {
         private void awaitQueues(boolean drained, String failure) throws IOException {
             String gatewayEnd = String.format(Locale.ROOT, ":%04X", tcp.getPort());
             String engineEnd = String.format(Locale.ROOT, ":%04X", tcp.getLocalPort());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline) {
                 long unread = -1;
                 long unacknowledged = -1;
@@ -140,7 +144,9 @@ final class ScriptedUpstream implements AutoCloseable {
                 if (drained ? unread == 0 && unacknowledged == 0 : unread > 0) {
                     return;
                 }
-                Thread.onSpinWait();
+                // Parks between looks rather than spins: this runs on a virtual thread, and a spin would hold one
+                // of the carriers the gateway's own threads (the reader awaited here among them) need to run.
+                LockSupport.parkNanos(POLL_NANOS);
             }
             throw new AssertionError(failure);
         }
