@@ -20,11 +20,13 @@ final class AccountingChecks {
 
     private AccountingChecks() {}
 
-    private static Integer number(JsonObject line, String field) {
+    /** A number field of an access line, null when the line has it null. */
+    static Integer number(JsonObject line, String field) {
         return AccountingPropertyTest.isNull(line, field) ? null : line.getInt(field);
     }
 
-    private static String text(JsonObject line, String field) {
+    /** A string field of an access line, null when the line has it null. */
+    static String text(JsonObject line, String field) {
         return AccountingPropertyTest.isNull(line, field) ? null : line.getString(field);
     }
 

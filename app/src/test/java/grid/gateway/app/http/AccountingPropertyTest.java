@@ -14,6 +14,7 @@ import java.io.StringReader;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +23,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -123,22 +121,7 @@ class AccountingPropertyTest {
             Trial.CLIENT_LEFT.put(trial.nonce(), new CountDownLatch(1));
             all.add(trial);
         }
-        Map<String, Got> got = new ConcurrentHashMap<>();
-        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = c;
-                done.add(clients.submit(() -> {
-                    for (int i = client; i < all.size(); i += CLIENTS) {
-                        got.put(all.get(i).requestId(), ask(all.get(i)));
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(300, TimeUnit.SECONDS);
-            }
-        }
+        Map<String, Got> got = ClientsAtOnce.ask(all, CLIENTS, Trial::requestId, this::ask, Duration.ofSeconds(300));
         GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
         GatewayHarness.await(
                 "an access line for each request", () -> gateway.accessLog.raw().size() >= TRIALS);

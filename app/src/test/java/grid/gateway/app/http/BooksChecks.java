@@ -1,5 +1,7 @@
 package grid.gateway.app.http;
 
+import static grid.gateway.app.http.AccountingChecks.number;
+import static grid.gateway.app.http.AccountingChecks.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.http.AccountingPropertyTest.Got;
@@ -20,14 +22,6 @@ import java.util.TreeMap;
  */
 final class BooksChecks {
     private BooksChecks() {}
-
-    private static Integer number(JsonObject line, String field) {
-        return AccountingPropertyTest.isNull(line, field) ? null : line.getInt(field);
-    }
-
-    private static String text(JsonObject line, String field) {
-        return AccountingPropertyTest.isNull(line, field) ? null : line.getString(field);
-    }
 
     /** The line of one request: the status its client got, the cluster that served it, the end its fate gives. */
     static void line(Trial trial, Got got, JsonObject line, List<String> played) {

@@ -23,9 +23,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -130,22 +127,8 @@ class BooksPropertyTest {
             BooksMix.CLIENT_LEFT.put(trial.nonce(), new CountDownLatch(1));
             all.add(trial);
         }
-        Map<String, AccountingPropertyTest.Got> got = new ConcurrentHashMap<>();
-        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = c;
-                done.add(clients.submit(() -> {
-                    for (int i = client; i < all.size(); i += CLIENTS) {
-                        got.put(all.get(i).requestId(), exclusiveIfBudget(all.get(i)));
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(300, TimeUnit.SECONDS);
-            }
-        }
+        Map<String, AccountingPropertyTest.Got> got =
+                ClientsAtOnce.ask(all, CLIENTS, Trial::requestId, this::exclusiveIfBudget, Duration.ofSeconds(300));
         GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
         List<String> ids = new ArrayList<>();
         for (Trial trial : all) {

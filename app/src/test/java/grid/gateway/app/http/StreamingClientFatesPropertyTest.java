@@ -19,15 +19,13 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -164,26 +162,18 @@ class StreamingClientFatesPropertyTest {
             played.put(n, new CountDownLatch(1));
             all.add(trial);
         }
-        Map<Integer, Got> got = new ConcurrentHashMap<>();
-        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = c;
-                done.add(clients.submit(() -> {
-                    for (int i = client; i < all.size(); i += CLIENTS) {
-                        Trial trial = all.get(i);
-                        got.put(trial.n(), ask(trial));
-                        assertThat(played.get(trial.n()).await(10, TimeUnit.SECONDS))
-                                .as("the engine played %s", trial)
-                                .isTrue();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        }
+        Map<Integer, Got> got = ClientsAtOnce.ask(
+                all,
+                CLIENTS,
+                Trial::n,
+                trial -> {
+                    Got one = ask(trial);
+                    assertThat(played.get(trial.n()).await(10, TimeUnit.SECONDS))
+                            .as("the engine played %s", trial)
+                            .isTrue();
+                    return one;
+                },
+                Duration.ofSeconds(120));
         GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
         GatewayHarness.await(
                 "an access line for each request",
