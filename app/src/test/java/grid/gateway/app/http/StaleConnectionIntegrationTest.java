@@ -7,9 +7,11 @@ import grid.gateway.routing.tag.ClusterDigest;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -268,6 +270,40 @@ class StaleConnectionIntegrationTest {
         assertThat(send("POST", "/v1/chat/completions", "B").status()).isEqualTo(502);
         assertThat(connectionsAfterA).hasValue(2);
         assertThat(retries()).isEqualTo(1.0);
+    }
+
+    @Test
+    void staleRetryWhoseNewConnectionIsRefused_connectFailure_nextCandidateAnswers() throws Exception {
+        ScriptedUpstream a = new ScriptedUpstream();
+        ScriptedUpstream b = new ScriptedUpstream();
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneSite(a.url(), b.url())), a, b);
+        // The first engine to meet a second request on one of its connections has read it, stops listening and
+        // resets that connection: the gateway's resend to it finds its connect refused. Every other request is
+        // answered, the other cluster's pooled connection included.
+        AtomicReference<ScriptedUpstream> gone = new AtomicReference<>();
+        for (ScriptedUpstream engine : List.of(a, b)) {
+            engine.script = e -> {
+                if (before(e) > 0 && gone.compareAndSet(null, engine)) {
+                    engine.close();
+                    e.reset();
+                } else {
+                    String who = UpstreamAnswersIntegrationTest.who(e);
+                    e.write(UpstreamAnswersIntegrationTest.ok(UpstreamAnswersIntegrationTest.body(who)));
+                }
+            };
+        }
+
+        // Two clusters keep each connection after its answer: by the third request one goes out on a pooled one.
+        for (int n = 0; n < 3 && gone.get() == null; n++) {
+            RawClient.Answer answer = send("POST", "/v1/chat/completions", "R" + n);
+            assertThat(answer.status()).as("request %d", n).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo(UpstreamAnswersIntegrationTest.body("R" + n));
+        }
+
+        assertThat(gone.get()).as("a request met a pooled connection").isNotNull();
+        assertThat(retries()).isEqualTo(1.0);
+        assertThat(gateway.metric("grid_upstream_errors_total", "kind=\"connect\""))
+                .isEqualTo(1.0);
     }
 
     /** The request sent on the pooled connection, and the same request sent once more. */
