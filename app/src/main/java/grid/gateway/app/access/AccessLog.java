@@ -99,9 +99,7 @@ public final class AccessLog implements Filter {
             throw e;
         } finally {
             AccessRecord.CURRENT.remove();
-            ShutdownCut shutdown = ShutdownCut.CURRENT.get();
-            record.shutdownCut = shutdown != null && shutdown.marked();
-            end(record, res, thrown, logged);
+            end(record, res, thrown, logged); // the outcome reads a shutdown's cut (AccessRecord.outcome)
         }
     }
 

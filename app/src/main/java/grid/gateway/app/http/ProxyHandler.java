@@ -151,7 +151,9 @@ public final class ProxyHandler implements Handler {
                 if (watch.clientGone()) {
                     access.clientGone();
                 }
-                ended(access.outcome(thrown, response), trace);
+                if (trace.recording()) {
+                    ended(access.outcome(thrown, response), trace);
+                }
             }
         }
     }

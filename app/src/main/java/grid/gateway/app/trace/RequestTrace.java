@@ -33,6 +33,11 @@ public interface RequestTrace extends AutoCloseable {
     /** The trace context headers to send upstream (name to value); empty: none added. */
     Map<String, String> outgoing();
 
+    /** Whether spans are recorded for this request: only then is how it ended worth working out for it. */
+    default boolean recording() {
+        return false;
+    }
+
     /**
      * The request ended otherwise than answered or refused: {@code end} is its access line's {@code end}
      * ({@code client_gone}, {@code upstream_cut}, {@code send_timeout}, {@code shutdown_cut}, {@code error});

@@ -152,6 +152,11 @@ final class SpanTrace implements RequestTrace {
     }
 
     @Override
+    public boolean recording() {
+        return true;
+    }
+
+    @Override
     public void endedAbnormally(String how, boolean none) {
         end = how;
         nothingSent = none;
