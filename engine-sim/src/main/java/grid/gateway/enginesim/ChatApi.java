@@ -2,16 +2,18 @@ package grid.gateway.enginesim;
 
 import static java.util.Objects.requireNonNull;
 
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import org.jspecify.annotations.Nullable;
 
 /**
  * {@code POST /v1/chat/completions} in vLLM's shapes (docs/design.md §A1, §A8; {@code testdata/vllm/chat_*}): a
- * {@code chat.completion}, or a stream of {@code chat.completion.chunk}s (a role chunk, one chunk per token, the last
- * carrying {@code finish_reason}), then, only with {@code stream_options.include_usage}, one chunk with
- * {@code "choices": []} and the usage, then {@code data: [DONE]}. With {@code stream_options.continuous_usage_stats}
- * too, every chunk carries the usage so far. Usage as {@link UsageJson#openAi} writes it.
+ * {@code chat.completion} with {@code n} choices ({@link Samples}), or a stream of {@code chat.completion.chunk}s (a
+ * role chunk per choice, then each choice's chunks, one per token, the last carrying {@code finish_reason}), then,
+ * only with {@code stream_options.include_usage}, one chunk with {@code "choices": []} and the usage, then
+ * {@code data: [DONE]}. With {@code stream_options.continuous_usage_stats} too, every chunk carries its choice's usage
+ * so far. Usage as {@link UsageJson#openAi} writes it.
  *
  * <p>Thread-safe and stateless beyond its parts.
  */
@@ -33,16 +35,18 @@ final class ChatApi {
                 PromptText.lastTurn(body.getJsonArray("messages"), "user"));
         boolean stream = JsonText.flag(body, "stream", false);
         StreamUsage usage = StreamUsage.of(body);
+        int n = Samples.requested(body);
         Head head = new Head(parts.ids().chatCompletion(), parts.now(), model);
-        try (Run run = parts.engine().start(prompt, exchange.faults())) {
+        try (Samples samples = new Samples(parts.engine(), prompt, exchange.faults(), n)) {
             if (stream) {
-                stream(exchange.stream(), run, head, usage);
+                stream(exchange.stream(), samples, head, usage);
             } else {
-                run.decodeAll();
-                JsonObject answer = completion(run, head);
-                // Done before the answer leaves, as an engine is: a scrape after the answer never counts it running.
-                run.close();
-                exchange.answer(200, answer);
+                JsonArrayBuilder choices = JsonText.array();
+                do {
+                    samples.run().decodeAll();
+                    choices.add(choice(samples.index(), samples.run()));
+                } while (samples.next()); // each run done before the answer leaves: a scrape after never counts it
+                exchange.answer(200, completion(choices, samples.usage(), head));
             }
         }
     }
@@ -73,7 +77,7 @@ final class ChatApi {
         }
     }
 
-    private JsonObject completion(Run run, Head head) {
+    private static JsonObject choice(int index, Run run) {
         JsonObject message = JsonText.object()
                 .add("role", "assistant")
                 .add("content", run.text())
@@ -84,19 +88,22 @@ final class ChatApi {
                 .add("tool_calls", JsonText.array())
                 .addNull("reasoning")
                 .build();
-        JsonObject choice = JsonText.object()
-                .add("index", 0)
+        return JsonText.object()
+                .add("index", index)
                 .add("message", message)
                 .addNull("logprobs")
                 .add("finish_reason", finishReason(run))
                 .addNull("stop_reason")
                 .addNull("token_ids")
                 .build();
+    }
+
+    private JsonObject completion(JsonArrayBuilder choices, Usage usage, Head head) {
         return head.start("chat.completion")
-                .add("choices", JsonText.array().add(choice))
+                .add("choices", choices)
                 .addNull("service_tier")
                 .add("system_fingerprint", ApiParts.FINGERPRINT)
-                .add("usage", UsageJson.openAi(run.usage(), parts.api()))
+                .add("usage", UsageJson.openAi(usage, parts.api()))
                 .addNull("prompt_logprobs")
                 .addNull("prompt_token_ids")
                 .addNull("prompt_text")
@@ -104,33 +111,43 @@ final class ChatApi {
                 .build();
     }
 
-    private void stream(EventStream events, Run run, Head head, StreamUsage usage) throws InterruptedException {
-        int prompt = run.usage().promptTokens();
-        JsonObject role = JsonText.object()
-                .add("index", 0)
-                .add("delta", JsonText.object().add("role", "assistant").add("content", ""))
-                .addNull("logprobs")
-                .addNull("finish_reason")
-                .build();
-        JsonObjectBuilder first = head.start("chat.completion.chunk")
-                .add("choices", JsonText.array().add(role));
-        if (usage.everyChunk()) {
-            first.add("usage", UsageJson.continuous(prompt, 0));
-        }
-        events.data(first.addNull("prompt_token_ids").addNull("prompt_text").build());
-        for (int i = 0; i < run.pieces().size(); i++) {
-            run.nextToken();
-            boolean last = i == run.pieces().size() - 1;
-            JsonObjectBuilder chunk = chunk(head, run.pieces().get(i), last ? finishReason(run) : null);
+    /**
+     * A role chunk for every choice first, as vLLM sends them, then each choice's tokens in turn (each with its own
+     * running usage), then the usage of all of them.
+     */
+    private void stream(EventStream events, Samples samples, Head head, StreamUsage usage) throws InterruptedException {
+        int prompt = samples.usage().promptTokens();
+        for (int c = 0; c < samples.count(); c++) {
+            JsonObject role = JsonText.object()
+                    .add("index", c)
+                    .add("delta", JsonText.object().add("role", "assistant").add("content", ""))
+                    .addNull("logprobs")
+                    .addNull("finish_reason")
+                    .build();
+            JsonObjectBuilder first = head.start("chat.completion.chunk")
+                    .add("choices", JsonText.array().add(role));
             if (usage.everyChunk()) {
-                chunk.add("usage", UsageJson.continuous(prompt, i + 1));
+                first.add("usage", UsageJson.continuous(prompt, 0));
             }
-            events.data(chunk.build());
+            events.data(first.addNull("prompt_token_ids").addNull("prompt_text").build());
         }
+        do {
+            Run run = samples.run();
+            for (int i = 0; i < run.pieces().size(); i++) {
+                run.nextToken();
+                boolean last = i == run.pieces().size() - 1;
+                JsonObjectBuilder chunk =
+                        chunk(head, samples.index(), run.pieces().get(i), last ? finishReason(run) : null);
+                if (usage.everyChunk()) {
+                    chunk.add("usage", UsageJson.continuous(prompt, i + 1));
+                }
+                events.data(chunk.build());
+            }
+        } while (samples.next());
         if (usage.atEnd()) {
             events.data(head.start("chat.completion.chunk")
                     .add("choices", JsonText.array())
-                    .add("usage", UsageJson.openAiChunk(run.usage(), parts.api()))
+                    .add("usage", UsageJson.openAiChunk(samples.usage(), parts.api()))
                     .add("system_fingerprint", ApiParts.FINGERPRINT)
                     .build());
         }
@@ -138,9 +155,9 @@ final class ChatApi {
         events.end();
     }
 
-    private static JsonObjectBuilder chunk(Head head, String content, @Nullable String finish) {
+    private static JsonObjectBuilder chunk(Head head, int index, String content, @Nullable String finish) {
         JsonObjectBuilder choice = JsonText.object()
-                .add("index", 0)
+                .add("index", index)
                 .add("delta", JsonText.object().add("content", content))
                 .addNull("logprobs");
         if (finish == null) {

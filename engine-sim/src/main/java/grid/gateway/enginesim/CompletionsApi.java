@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * {@code POST /v1/completions} in vLLM's shapes (docs/design.md §A2, §A8): a {@code text_completion} with one choice
- * per prompt (a string, a list of strings, a token-id list or a list of them; each prompt runs as its own engine
+ * {@code POST /v1/completions} in vLLM's shapes (docs/design.md §A2, §A8): a {@code text_completion} with {@code n}
+ * choices ({@link Samples}) per prompt (a string, a list of strings, a token-id list or a list of them; each prompt runs as its own engine
  * request, one after the other, all validated before the first runs), or a stream of {@code text_completion}
  * chunks, a usage chunk with {@code "choices": []} only with {@code stream_options.include_usage}, then
  * {@code [DONE]} ({@code testdata/vllm/completions_*}). {@code max_tokens} defaults to 16 as in vLLM; {@code suffix}
@@ -45,39 +45,46 @@ final class CompletionsApi {
             prompts.add(new Prompt(model, text, salt, OptionalInt.of(limit.orElse(DEFAULT_MAX_TOKENS)), text));
         }
         prompts.forEach(parts.engine()::validate);
+        int n = Samples.requested(body);
         boolean stream = JsonText.flag(body, "stream", false);
         ChatApi.StreamUsage includeUsage = ChatApi.StreamUsage.of(body);
         ChatApi.Head head = new ChatApi.Head(parts.ids().completion(), parts.now(), model);
         OptionalInt logprobs = CompletionLogprobs.requested(body);
         if (stream) {
-            stream(exchange, prompts, new Streamed(head, includeUsage, logprobs));
+            stream(exchange, prompts, new AnswerShape(head, includeUsage, logprobs, n));
         } else {
-            plain(exchange, prompts, head, logprobs);
+            plain(exchange, prompts, new AnswerShape(head, includeUsage, logprobs, n));
         }
     }
 
-    /** What every chunk of a stream repeats or reports. */
-    private record Streamed(ChatApi.Head head, ChatApi.StreamUsage usage, OptionalInt logprobs) {}
+    /** What every choice repeats or reports, and how many choices each prompt has. */
+    private record AnswerShape(ChatApi.Head head, ChatApi.StreamUsage usage, OptionalInt logprobs, int n) {}
 
-    private void plain(Exchange exchange, List<Prompt> prompts, ChatApi.Head head, OptionalInt logprobs)
-            throws InterruptedException {
+    private void plain(Exchange exchange, List<Prompt> prompts, AnswerShape answer) throws InterruptedException {
         JsonArrayBuilder choices = JsonText.array();
         Usage total = new Usage(0, 0, 0);
         for (int i = 0; i < prompts.size(); i++) {
-            try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
-                run.decodeAll();
-                choices.add(choice(i, run.text(), CompletionLogprobs.of(run.pieces(), 0, logprobs))
-                        .add("finish_reason", ChatApi.finishReason(run))
-                        .addNull("stop_reason")
-                        .addNull("token_ids")
-                        .addNull("prompt_logprobs")
-                        .addNull("prompt_token_ids"));
-                total = sum(total, run.usage());
+            try (Samples samples = new Samples(parts.engine(), prompts.get(i), exchange.faults(), answer.n())) {
+                do {
+                    Run run = samples.run();
+                    run.decodeAll();
+                    choices.add(choice(
+                                    i * answer.n() + samples.index(),
+                                    run.text(),
+                                    CompletionLogprobs.of(run.pieces(), 0, answer.logprobs()))
+                            .add("finish_reason", ChatApi.finishReason(run))
+                            .addNull("stop_reason")
+                            .addNull("token_ids")
+                            .addNull("prompt_logprobs")
+                            .addNull("prompt_token_ids"));
+                } while (samples.next());
+                total = sum(total, samples.usage());
             }
         }
         exchange.answer(
                 200,
-                head.start("text_completion")
+                answer.head()
+                        .start("text_completion")
                         .add("choices", choices)
                         .addNull("service_tier")
                         .add("system_fingerprint", ApiParts.FINGERPRINT)
@@ -86,42 +93,26 @@ final class CompletionsApi {
                         .build());
     }
 
-    private void stream(Exchange exchange, List<Prompt> prompts, Streamed streamed) throws InterruptedException {
-        ChatApi.Head head = streamed.head();
-        ChatApi.StreamUsage usage = streamed.usage();
+    /**
+     * Each prompt's choices in turn, their chunks indexed {@code prompt × n + choice}; with continuous usage each
+     * chunk carries its own prompt's tokens and its choice's output so far, as vLLM's do.
+     */
+    private void stream(Exchange exchange, List<Prompt> prompts, AnswerShape streamed) throws InterruptedException {
         EventStream events = null;
         Usage total = new Usage(0, 0, 0);
         for (int i = 0; i < prompts.size(); i++) {
-            try (Run run = parts.engine().start(prompts.get(i), exchange.faults())) {
+            try (Samples samples = new Samples(parts.engine(), prompts.get(i), exchange.faults(), streamed.n())) {
                 events = events == null ? exchange.stream() : events;
-                int offset = 0;
-                for (int t = 0; t < run.pieces().size(); t++) {
-                    run.nextToken();
-                    boolean last = t == run.pieces().size() - 1;
-                    String piece = run.pieces().get(t);
-                    JsonObjectBuilder choice =
-                            choice(i, piece, CompletionLogprobs.of(List.of(piece), offset, streamed.logprobs()));
-                    offset += piece.codePointCount(0, piece.length());
-                    if (last) {
-                        choice.add("finish_reason", ChatApi.finishReason(run));
-                    } else {
-                        choice.addNull("finish_reason");
-                    }
-                    choice.addNull("stop_reason").addNull("prompt_token_ids").addNull("token_ids");
-                    JsonObjectBuilder chunk = head.start("text_completion")
-                            .add("choices", JsonText.array().add(choice));
-                    if (usage.everyChunk()) {
-                        int prompt = total.promptTokens() + run.usage().promptTokens();
-                        chunk.add("usage", UsageJson.continuous(prompt, total.outputTokens() + t + 1));
-                    }
-                    events.data(chunk.build());
-                }
-                total = sum(total, run.usage());
+                do {
+                    streamChoice(events, samples, i * streamed.n() + samples.index(), streamed);
+                } while (samples.next());
+                total = sum(total, samples.usage());
             }
         }
         requireNonNull(events, "events");
-        if (usage.atEnd()) {
-            events.data(head.start("text_completion")
+        if (streamed.usage().atEnd()) {
+            events.data(streamed.head()
+                    .start("text_completion")
                     .add("choices", JsonText.array())
                     .add("usage", UsageJson.openAiChunk(total, parts.api()))
                     .add("system_fingerprint", ApiParts.FINGERPRINT)
@@ -129,6 +120,33 @@ final class CompletionsApi {
         }
         events.done();
         events.end();
+    }
+
+    private static void streamChoice(EventStream events, Samples samples, int index, AnswerShape streamed)
+            throws InterruptedException {
+        Run run = samples.run();
+        int offset = 0;
+        for (int t = 0; t < run.pieces().size(); t++) {
+            run.nextToken();
+            boolean last = t == run.pieces().size() - 1;
+            String piece = run.pieces().get(t);
+            JsonObjectBuilder choice =
+                    choice(index, piece, CompletionLogprobs.of(List.of(piece), offset, streamed.logprobs()));
+            offset += piece.codePointCount(0, piece.length());
+            if (last) {
+                choice.add("finish_reason", ChatApi.finishReason(run));
+            } else {
+                choice.addNull("finish_reason");
+            }
+            choice.addNull("stop_reason").addNull("prompt_token_ids").addNull("token_ids");
+            JsonObjectBuilder chunk = streamed.head()
+                    .start("text_completion")
+                    .add("choices", JsonText.array().add(choice));
+            if (streamed.usage().everyChunk()) {
+                chunk.add("usage", UsageJson.continuous(run.usage().promptTokens(), t + 1));
+            }
+            events.data(chunk.build());
+        }
     }
 
     /** A choice's leading fields: the caller adds {@code finish_reason}, {@code stop_reason} and the rest. */
