@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.TestInstance;
  * Replays every exchange recorded from a real vLLM server ({@code testdata/vllm/*.json}) against a simulator set up
  * as that server was (model, {@code max_model_len}, block size and cache, all read from the recordings), and checks
  * that the simulator's answer looks the same to the gateway ({@link GatewayView}): status, content type, connection
- * close, the shape of every id the tagger rewrites, every usage object, the error body, the SSE framing.
+ * close, the shape of every id the tagger rewrites, every usage object, the error body, the SSE framing; and the
+ * same header fields, no more and no fewer (their names' case and order are Helidon's: docs/development.md).
  *
  * <p>Rules, so that no file is special-cased by name:
  *
@@ -152,6 +155,11 @@ class RecordedExchangeReplayTest {
         assertThat(view.of(answer.statusCode(), answer.headers()::firstValue, answer.body()))
                 .as("%s %s: the simulator's answer, as the gateway reads it", recorded.method(), path)
                 .containsExactlyElementsOf(view.of(recorded.status(), recorded::header, recordedBody));
+        assertThat(new TreeSet<>(answer.headers().map().keySet().stream()
+                        .map(name -> name.toLowerCase(Locale.ROOT))
+                        .toList()))
+                .as("%s %s: the simulator's header fields, no more and no fewer than recorded", recorded.method(), path)
+                .containsExactlyElementsOf(new TreeSet<>(recorded.headers().keySet()));
     }
 
     /** Pairs the first {@code resp_} id of the recorded answer with the simulator's. */
