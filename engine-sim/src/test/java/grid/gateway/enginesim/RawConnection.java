@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Test client: one keep-alive HTTP/1.1 connection to a simulator on a raw socket, so a test sees exactly what happens
@@ -36,6 +37,17 @@ final class RawConnection implements AutoCloseable {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 + "Content-Length: " + bytes.length + "\r\n" + extraHeaders + "\r\n";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Sends {@code method} on {@code path}, with a JSON {@code body} if there is one. */
+    void send(String method, String path, Optional<String> body) throws IOException {
+        byte[] bytes = body.orElse("").getBytes(StandardCharsets.UTF_8);
+        String head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + (body.isPresent() ? "Content-Type: application/json\r\n" : "")
+                + "Content-Length: " + bytes.length + "\r\n\r\n";
         out.write(head.getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();

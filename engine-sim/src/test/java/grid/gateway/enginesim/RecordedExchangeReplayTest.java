@@ -35,7 +35,9 @@ import org.junit.jupiter.api.TestInstance;
  * as that server was (model, {@code max_model_len}, block size and cache, all read from the recordings), and checks
  * that the simulator's answer looks the same to the gateway ({@link GatewayView}): status, content type, connection
  * close, the shape of every id the tagger rewrites, every usage object, the error body, the SSE framing; and the
- * same header fields, no more and no fewer (their names' case and order are Helidon's: docs/development.md).
+ * same header fields, no more and no fewer (their names' case and order are Helidon's: docs/development.md). A
+ * recorded answer that is not a stream is asked for once more on a connection of its own, whose next request finds
+ * the connection ended when the recorded server closed it ({@code connection: close}) and answered otherwise.
  *
  * <p>Rules, so that no file is special-cased by name:
  *
@@ -160,6 +162,37 @@ class RecordedExchangeReplayTest {
                         .toList()))
                 .as("%s %s: the simulator's header fields, no more and no fewer than recorded", recorded.method(), path)
                 .containsExactlyElementsOf(new TreeSet<>(recorded.headers().keySet()));
+        if (recorded.raw().isEmpty()) {
+            connectionFate(recorded, path, body);
+        }
+    }
+
+    /**
+     * The recorded request again on a connection of its own, then a second request on it: after an answer the
+     * recorded server closed ({@code connection: close}) the second finds the connection ended before any byte of
+     * answer; after any other it is answered.
+     */
+    private void connectionFate(Recordings.Exchange recorded, String path, Optional<String> body) throws Exception {
+        try (RawConnection connection = new RawConnection(engine)) {
+            connection.send(recorded.method(), path, body);
+            RawConnection.Answer first = connection.read();
+            boolean closes =
+                    recorded.header("connection").filter("close"::equals).isPresent();
+            assertThat(first.headers().get("connection"))
+                    .as("%s %s again: its Connection field", recorded.method(), path)
+                    .isEqualTo(recorded.header("connection").orElse(null));
+            if (closes) {
+                connection.postIgnoringReset("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":1}");
+                assertThat(connection.endsWithoutAnswer())
+                        .as("%s %s: the next request on its connection", recorded.method(), path)
+                        .isTrue();
+            } else {
+                connection.send("GET", "/v1/models", Optional.empty());
+                assertThat(connection.read().status())
+                        .as("%s %s: the next request on its connection", recorded.method(), path)
+                        .isEqualTo(200);
+            }
+        }
     }
 
     /** Pairs the first {@code resp_} id of the recorded answer with the simulator's. */
