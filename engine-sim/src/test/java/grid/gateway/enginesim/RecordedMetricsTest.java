@@ -59,6 +59,42 @@ class RecordedMetricsTest {
     }
 
     @Test
+    void beforeAnyRequest_theRecordedInitialPage_everySeriesAndValue() throws Exception {
+        Map<String, String> recorded = RecordedExchangeReplayTest.cacheConfig(Recordings.text("metrics_initial.txt"));
+        try (EngineSimulator fresh = EngineSettings.builder()
+                .model("tiny-llama")
+                .blockSize(Integer.parseInt(recorded.get("block_size")))
+                .cacheBlocks(Integer.parseInt(recorded.get("num_gpu_blocks")))
+                .instant()
+                .start()) {
+            String page = new SimHttp(fresh).get("/metrics").body();
+
+            assertThat(samples(page)).containsExactlyEntriesOf(samples(Recordings.text("metrics_initial.txt")));
+        }
+    }
+
+    /**
+     * Every {@code vllm:} sample of {@code page} by name and labels, to its value; a {@code _created} time, and the
+     * labels of {@code cache_config_info} (the recorded server's whole configuration), left out.
+     */
+    private static Map<String, String> samples(String page) {
+        Map<String, String> samples = new java.util.TreeMap<>();
+        for (String line : page.split("\n")) {
+            if (!line.startsWith("vllm:")) {
+                continue;
+            }
+            int space = line.lastIndexOf(' ');
+            String series = line.substring(0, space);
+            String value = line.substring(space + 1);
+            if (series.startsWith("vllm:cache_config_info")) {
+                series = "vllm:cache_config_info";
+            }
+            samples.put(series, series.contains("_created") ? "a time" : value);
+        }
+        return samples;
+    }
+
+    @Test
     void cacheConfigInfo_everyRecordedLabel_numCpuBlocksNone() throws Exception {
         Map<String, String> recorded =
                 RecordedExchangeReplayTest.cacheConfig(Recordings.text("metrics_after_probe.txt"));
