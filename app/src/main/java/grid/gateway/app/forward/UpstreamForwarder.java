@@ -10,7 +10,10 @@ import io.helidon.common.tls.Tls;
 import io.helidon.http.Method;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -326,6 +329,25 @@ public final class UpstreamForwarder {
      */
     public long idleConnectionBytes() {
         return pool.idleBytes();
+    }
+
+    /**
+     * Keeps pooled connections only for what {@code clusters}, those of the config in force, would open with the TLS in
+     * force: the idle connections of any other origin (a cluster removed or moved, a certificate, trust store or
+     * server name replaced) are closed now, and one such in use is closed when its answer ends. Called once a reload
+     * is applied.
+     */
+    public void retainOnly(Collection<BackendCluster> clusters) {
+        Set<Origin> origins = new HashSet<>();
+        for (BackendCluster cluster : clusters) {
+            origins.add(Origin.of(cluster.url(), tlsOf(cluster)));
+        }
+        int closed = pool.retainOnly(origins);
+        if (closed > 0) {
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> closed + " idle upstream connections closed: the config in force no longer opens them");
+        }
     }
 
     /** Closes the idle connections older than the pool keeps them (called every few seconds). */

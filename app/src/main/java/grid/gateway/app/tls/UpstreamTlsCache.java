@@ -17,7 +17,8 @@ import java.util.Optional;
  *
  * <p>Thread-safe: {@link #update} builds every new {@link Tls} first and then swaps the settings and their TLS in one
  * volatile write, so a request reads either the old pair or the new one. Connections pooled for a replaced
- * {@link Tls} are not reused by new requests; the pool closes them once they have been idle for its limit.
+ * {@link Tls} are not reused by new requests; the pool closes them once the reload is applied
+ * ({@code UpstreamForwarder.retainOnly}).
  */
 public final class UpstreamTlsCache {
     private static final System.Logger LOG = System.getLogger("grid.gateway.tls");
