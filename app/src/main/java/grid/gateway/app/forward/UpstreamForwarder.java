@@ -148,8 +148,7 @@ public final class UpstreamForwarder {
         try {
             connection = connector.open(origin);
         } catch (IOException | RuntimeException failure) {
-            TlsHandshakeFailure.reason(failure)
-                    .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
+            TlsHandshakeFailure.reason(failure).ifPresent(reason -> handshakes.failed(cluster.id(), origin, reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
         return exchange(connection, bytes, head, request, cluster);
@@ -339,9 +338,12 @@ public final class UpstreamForwarder {
      */
     public void retainOnly(Collection<BackendCluster> clusters) {
         Set<Origin> origins = new HashSet<>();
+        Set<ClusterId> ids = new HashSet<>();
         for (BackendCluster cluster : clusters) {
             origins.add(Origin.of(cluster.url(), tlsOf(cluster)));
+            ids.add(cluster.id());
         }
+        handshakes.retain(ids);
         int closed = pool.retainOnly(origins);
         if (closed > 0) {
             LOG.log(
