@@ -117,7 +117,7 @@ public final class GatewayServer implements AutoCloseable {
                 initial.config().load().rules());
         RedisSharing.Backlog backlog = new RedisSharing.Backlog(router.backlog(), clock);
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
-        this.tls = new GatewayTls(initial.config().tls());
+        this.tls = new GatewayTls(initial.config());
         this.scraper = scraper(clock);
         this.forwarder = forwarder(initial, clock);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
@@ -219,7 +219,7 @@ public final class GatewayServer implements AutoCloseable {
      */
     public void apply(GatewaySnapshot next) {
         GatewaySnapshot before = snapshot.get();
-        Runnable tlsBack = tls.apply(next.config().tls(), server, admin);
+        Runnable tlsBack = tls.apply(next.config(), server, admin);
         try {
             switchTo(next);
         } catch (RuntimeException | Error e) {
