@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster itself) or nothing it is made with. A connection made under the config before is closed by the reload when
  * idle, and when the reload came while it carried an answer, as that answer ends, never pooled; the next request
  * goes on a new connection made as the new config says. A reload that leaves the connection's settings alone keeps
- * it, and so does one that removes a second cluster at the same origin.
+ * it, and so does one that removes a second cluster at the same origin. Two clusters at one host and port with other
+ * client certificates never share a connection.
  */
 class PooledConnectionsAcrossReloadsIntegrationTest {
     private static final String CHAT =
@@ -162,6 +163,33 @@ class PooledConnectionsAcrossReloadsIntegrationTest {
     }
 
     @Test
+    void twoClustersAtOneHostAndPortWithOtherCertificates_neverShareAConnection_removingOneClosesOnlyItsOwn()
+            throws Exception {
+        String eastA =
+                cluster("east-a", engine.url(), tls(pki.caFile(), clientA)).replace("demo-model", "model-a");
+        String eastB =
+                cluster("east-b", engine.url(), tls(pki.caFile(), clientB)).replace("demo-model", "model-b");
+        write("", eastA + eastB);
+        gateway = GatewayHarness.fromFile(file);
+        ScriptedUpstream.Exchange a = send("model-a");
+        ScriptedUpstream.Exchange b = send("model-b");
+        for (int i = 0; i < 3; i++) {
+            ScriptedUpstream.Exchange nextA = send("model-a");
+            ScriptedUpstream.Exchange nextB = send("model-b");
+            assertThat(nextA.tcp.getPort()).isEqualTo(a.tcp.getPort());
+            assertThat(nextB.tcp.getPort()).isEqualTo(b.tcp.getPort());
+            assertThat(nextA.clientCertificate()).isEqualTo(clientA.certificate());
+            assertThat(nextB.clientCertificate()).isEqualTo(clientB.certificate());
+        }
+
+        rewrite(eastA);
+
+        awaitClosed(b);
+        assertThat(send("model-a").tcp.getPort()).isEqualTo(a.tcp.getPort());
+        assertThat(engine.closedWhileIdle).containsExactly(b.tcp);
+    }
+
+    @Test
     void clientCertificateRotatedWhileAnAnswerIsInFlight_thatConnectionClosedAtItsEnd_neverPooled() throws Exception {
         ScriptedUpstream.Exchange first = startAndSend(cluster("east-a", engine.url(), tls(pki.caFile(), clientA)));
         CountDownLatch reloaded = new CountDownLatch(1);
@@ -206,7 +234,14 @@ class PooledConnectionsAcrossReloadsIntegrationTest {
 
     /** One request answered 200; the exchange it came to the engine in. */
     private ScriptedUpstream.Exchange send() throws Exception {
-        assertThat(gateway.post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(200);
+        return send("demo-model");
+    }
+
+    /** One request for {@code model} answered 200; the exchange it came to the engine in. */
+    private ScriptedUpstream.Exchange send(String model) throws Exception {
+        assertThat(gateway.post("/v1/chat/completions", CHAT.replace("demo-model", model))
+                        .statusCode())
+                .isEqualTo(200);
         return engine.take();
     }
 
