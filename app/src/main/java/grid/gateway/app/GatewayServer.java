@@ -54,17 +54,15 @@ import org.jspecify.annotations.Nullable;
  * the client and admin listeners. Tests call the same {@link #start} with a manual clock and a seeded random source.
  *
  * <pre>
- *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics
+ *   config file ──ConfigWatcher──> apply(snapshot) ──> SiteRouter.reconfigure, window, metrics, upstream pool
  *   client server ──> InFlightRequests ──> ProxyHandler ──> SiteRouter ──> UpstreamForwarder ──> ResponseRelay
  *   admin server  ──> /metrics, /health/live, /health/ready, /route/explain   (a server of its own: it outlives the
  *                     client drain)
  *   scheduler     ──> QueueScraper rounds, prefix expiry, idle-timeout alarms, header and body deadlines
  * </pre>
  *
- * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once.
- *
- * <p>Thread-safe: {@link #apply} swaps the snapshot atomically; listener ports never change after start; stopping
- * is serialised and happens once.
+ * <p>{@link #shutdown()} stops gracefully (SIGTERM); {@link #close()} stops at once. Thread-safe: {@link #apply} swaps
+ * the snapshot atomically; listener ports never change after start; stopping is serialised and happens once.
  */
 public final class GatewayServer implements AutoCloseable {
     /** Helidon's default grace, kept for {@link #close()}. */
@@ -119,7 +117,7 @@ public final class GatewayServer implements AutoCloseable {
                 initial.config().load().rules());
         RedisSharing.Backlog backlog = new RedisSharing.Backlog(router.backlog(), clock);
         this.sharing = RedisSharing.startIfEnabled(initial.config().sharing(), memory, backlog, metrics.sharing());
-        this.tls = new GatewayTls(initial.config().tls());
+        this.tls = new GatewayTls(initial.config());
         this.scraper = scraper(clock);
         this.forwarder = forwarder(initial, clock);
         this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
@@ -216,17 +214,19 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * Applies a new snapshot, all or nothing: when a step fails (even with an Error), the steps before it are switched
      * back and the failure thrown, so the config in force keeps serving whole (TLS, grid, window, cluster meters); the
-     * router, which forgets what it learnt of clusters left out, is last. Keys read at start keep their values.
+     * router, which forgets what it learnt of clusters left out, is last; then the pool lets go of the upstream
+     * connections the config in force does not open ({@link UpstreamForwarder#retainOnly}). Keys read at start stay.
      */
     public void apply(GatewaySnapshot next) {
         GatewaySnapshot before = snapshot.get();
-        Runnable tlsBack = tls.apply(next.config().tls(), server, admin);
+        Runnable tlsBack = tls.apply(next.config(), server, admin);
         try {
             switchTo(next);
         } catch (RuntimeException | Error e) {
             Undo.after(e, () -> switchTo(before), tlsBack);
             throw e;
         }
+        forwarder.retainOnly(next.config().grid().clusters());
     }
 
     private void switchTo(GatewaySnapshot next) {

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,9 +21,12 @@ import org.jspecify.annotations.Nullable;
  * leave hundreds of sockets open, most of them long closed by the engine's own keep-alive timeout (uvicorn's: 5 s).
  * Every connection handed out passes {@link UpstreamConnection#isQuiet()} first.
  *
- * <p>An origin's entry goes once its last idle connection is closed: the key holds the origin's {@code Tls} (its
- * SSL context and key), and a reload that rotates a certificate, moves a cluster or drops one makes new origins, so
- * entries kept for ever would grow with every such reload.
+ * <p>Only the origins the config in force opens connections to are kept ({@link #retainOnly}): a reload that rotates a
+ * certificate, changes a trust store or a server name, moves a cluster or drops one closes the idle connections made
+ * for what it replaced at once, and one still carrying an answer then is closed when that answer ends, never given
+ * back to wait in a pool nobody takes from (its client certificate may be the one just revoked, its engine the one
+ * being taken out). An origin's entry goes once its last idle connection is closed: the key holds the origin's
+ * {@code Tls} (its SSL context and key), so entries kept for ever would grow with every such reload.
  *
  * <p>Thread-safe: one lock per origin, never held across I/O but the non-blocking quiet check.
  */
@@ -35,6 +39,8 @@ final class ConnectionPool {
     private final ConcurrentMap<Origin, Idle> idle = new ConcurrentHashMap<>();
     /** Set by {@link #closeAll}: nothing given back is kept. */
     private volatile boolean shut;
+    /** The origins whose connections are kept ({@link #retainOnly}); null: every origin's, until the first call. */
+    private volatile @Nullable Set<Origin> inForce;
 
     /** A pool keeping at most {@code maxIdle} idle connections per origin, timed by {@code clock}. */
     ConnectionPool(int maxIdle, MonotonicClock clock) {
@@ -108,8 +114,12 @@ final class ConnectionPool {
                 if (pool.removed) {
                     continue; // emptied and taken out by closeIdle meanwhile
                 }
-                // Read under the lock closeAll drains each pool with: a connection is either drained or not kept.
-                kept = !shut && pool.connections.size() < maxIdle;
+                // Read under the lock closeAll and retainOnly drain each pool with: a connection is either drained or
+                // not kept.
+                Set<Origin> live = inForce;
+                kept = !shut
+                        && (live == null || live.contains(connection.origin()))
+                        && pool.connections.size() < maxIdle;
                 if (kept) {
                     pool.connections.addLast(connection);
                 }
@@ -148,6 +158,33 @@ final class ConnectionPool {
         }
         old.forEach(UpstreamConnection::close);
         return old.size();
+    }
+
+    /**
+     * Keeps the connections of {@code origins} only, those the config in force opens: closes the idle connections of
+     * every other origin now, and from now on every connection of another origin given back (an answer that began
+     * under the config before). Returns how many idle connections it closed.
+     */
+    int retainOnly(Set<Origin> origins) {
+        inForce = Set.copyOf(origins);
+        List<UpstreamConnection> retired = new ArrayList<>();
+        for (Map.Entry<Origin, Idle> entry : idle.entrySet()) {
+            if (origins.contains(entry.getKey())) {
+                continue;
+            }
+            Idle pool = entry.getValue();
+            pool.lock.lock();
+            try {
+                retired.addAll(pool.connections);
+                pool.connections.clear();
+                pool.removed = true;
+                idle.remove(entry.getKey(), pool);
+            } finally {
+                pool.lock.unlock();
+            }
+        }
+        retired.forEach(UpstreamConnection::close);
+        return retired.size();
     }
 
     /** The memory the idle connections of every origin hold now ({@link UpstreamConnection#heldBytes()}). */

@@ -3,14 +3,18 @@ package grid.gateway.app.forward;
 import grid.gateway.routing.grid.ClusterId;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Recognises a failed TLS handshake with a cluster (an unknown CA, a certificate for another name or out of date, a
- * client certificate refused) and logs it, once per cluster and reason until a request to it succeeds again: an
- * operator reading a 502 needs the reason, which the client's answer does not carry.
+ * client certificate refused) and logs it, once per cluster, origin and reason until a request to it succeeds again:
+ * an operator reading a 502 needs the reason, which the client's answer does not carry. The origin is the host, port
+ * and TLS the connection was made with, so a reload that moves the cluster or changes its {@code tls} block and still
+ * fails is logged again, naming where (the operator checks the change by that line), and what is remembered of a
+ * cluster the config in force no longer has is forgotten ({@link #retain}).
  *
  * <p>A handshake failure of a new connection is a connect failure: no request reached the engine, so the next
  * candidate may be tried, and it counts toward outlier ejection like a refused connection ({@code kind="connect"} in
@@ -25,7 +29,10 @@ final class TlsHandshakeFailure {
     /** The package of the JDK's TLS implementation. */
     private static final String JDK_TLS = "sun.security.ssl.";
 
-    private final ConcurrentMap<ClusterId, String> logged = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ClusterId, Logged> logged = new ConcurrentHashMap<>();
+
+    /** What was logged last of one cluster: where its handshake failed, and why. */
+    private record Logged(Origin origin, String reason) {}
 
     /** The reason, when {@code failure} is (or was caused by) a failed handshake. */
     static Optional<String> reason(Throwable failure) {
@@ -63,14 +70,24 @@ final class TlsHandshakeFailure {
         return false;
     }
 
-    /** Logs the failure of {@code cluster} at WARNING unless the same reason was logged since its last success. */
-    void failed(ClusterId cluster, String host, String reason) {
-        if (!reason.equals(logged.put(cluster, reason))) {
+    /**
+     * Logs the failure of {@code cluster}'s handshake at {@code origin} at WARNING unless the same origin and reason
+     * were logged since its last success.
+     */
+    void failed(ClusterId cluster, Origin origin, String reason) {
+        Logged now = new Logged(origin, reason);
+        if (!now.equals(logged.put(cluster, now))) {
             LOG.log(
                     Level.WARNING,
-                    "TLS handshake with cluster " + cluster + " at " + host + " failed: " + reason
+                    "TLS handshake with cluster " + cluster + " at " + origin.host() + ":" + origin.port()
+                            + " failed: " + reason
                             + "; its requests answer 502 (check its tls block: ca_file, server_name, cert_file)");
         }
+    }
+
+    /** Forgets what was logged of every cluster but {@code clusters} (those of the config in force). */
+    void retain(Set<ClusterId> clusters) {
+        logged.keySet().retainAll(clusters);
     }
 
     /** {@code cluster} answered: its next handshake failure is logged again. */

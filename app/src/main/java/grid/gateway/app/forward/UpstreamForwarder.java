@@ -10,7 +10,10 @@ import io.helidon.common.tls.Tls;
 import io.helidon.http.Method;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -145,8 +148,7 @@ public final class UpstreamForwarder {
         try {
             connection = connector.open(origin);
         } catch (IOException | RuntimeException failure) {
-            TlsHandshakeFailure.reason(failure)
-                    .ifPresent(reason -> handshakes.failed(cluster.id(), origin.host() + ":" + origin.port(), reason));
+            TlsHandshakeFailure.reason(failure).ifPresent(reason -> handshakes.failed(cluster.id(), origin, reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));
         }
         return exchange(connection, bytes, head, request, cluster);
@@ -326,6 +328,28 @@ public final class UpstreamForwarder {
      */
     public long idleConnectionBytes() {
         return pool.idleBytes();
+    }
+
+    /**
+     * Keeps pooled connections only for what {@code clusters}, those of the config in force, would open with the TLS in
+     * force: the idle connections of any other origin (a cluster removed or moved, a certificate, trust store or
+     * server name replaced) are closed now, and one such in use is closed when its answer ends. Called once a reload
+     * is applied.
+     */
+    public void retainOnly(Collection<BackendCluster> clusters) {
+        Set<Origin> origins = new HashSet<>();
+        Set<ClusterId> ids = new HashSet<>();
+        for (BackendCluster cluster : clusters) {
+            origins.add(Origin.of(cluster.url(), tlsOf(cluster)));
+            ids.add(cluster.id());
+        }
+        handshakes.retain(ids);
+        int closed = pool.retainOnly(origins);
+        if (closed > 0) {
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () -> closed + " idle upstream connections closed: the config in force no longer opens them");
+        }
     }
 
     /** Closes the idle connections older than the pool keeps them (called every few seconds). */

@@ -1,5 +1,6 @@
 package grid.gateway.app.tls;
 
+import grid.gateway.app.config.GatewayConfig;
 import grid.gateway.app.config.TransportSecurity;
 import grid.gateway.routing.grid.BackendCluster;
 import io.helidon.common.tls.Tls;
@@ -18,9 +19,10 @@ public final class GatewayTls {
     private final ListenerTlsReloader client;
     private final ListenerTlsReloader admin;
 
-    /** The TLS of {@code tls}; throws when Helidon cannot build it. */
-    public GatewayTls(TransportSecurity tls) {
-        this.upstream = new UpstreamTlsCache(tls);
+    /** The TLS of {@code config}; throws when Helidon cannot build it. */
+    public GatewayTls(GatewayConfig config) {
+        TransportSecurity tls = config.tls();
+        this.upstream = new UpstreamTlsCache(tls, config.grid().clusters());
         this.client = new ListenerTlsReloader("server.tls", tls.server());
         this.admin = new ListenerTlsReloader("server.admin_tls", tls.admin());
     }
@@ -41,7 +43,7 @@ public final class GatewayTls {
     }
 
     /**
-     * Switches to the TLS of {@code next}: reloads the listeners whose files changed and the clusters' TLS, all or
+     * Switches to the TLS of {@code config}: reloads the listeners whose files changed and the clusters' TLS, all or
      * none: when a listener refuses its new material, what was switched before it is switched back.
      *
      * @return what switches every part back to the TLS in force before (a later step of a reload failed)
@@ -49,11 +51,12 @@ public final class GatewayTls {
      *     {@code client_auth} changed); nothing is switched then
      * @throws RuntimeException when Helidon refuses the new material; nothing is switched then
      */
-    public Runnable apply(TransportSecurity next, WebServer clientServer, WebServer adminServer) {
+    public Runnable apply(GatewayConfig config, WebServer clientServer, WebServer adminServer) {
+        TransportSecurity next = config.tls();
         client.check(next.server());
         admin.check(next.admin());
         // Every cluster's new TLS is built before any is switched: a failure leaves the clusters' TLS whole.
-        Runnable upstreamBack = upstream.update(next);
+        Runnable upstreamBack = upstream.update(next, config.grid().clusters());
         Runnable clientBack = () -> {};
         try {
             clientBack = client.apply(next.server(), clientServer);

@@ -10,6 +10,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -155,6 +156,44 @@ class ConnectionPoolTest {
         assertThat(idleOne.isClosed()).isTrue();
         assertThat(inUse.isClosed()).isTrue();
         assertThat(pool.acquire(origin)).isNull();
+    }
+
+    @Test
+    void retainOnly_closesTheIdleConnectionsOfEveryOtherOrigin_keepsTheRetainedOnes() throws Exception {
+        // A reload that rotates a certificate or moves a cluster: what the config before opened is closed at once.
+        ServerSocket engine = listening();
+        Origin kept = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        Origin retired = new Origin("localhost", engine.getLocalPort(), null);
+        UpstreamConnection warm = connection(engine, kept);
+        UpstreamConnection old = connection(engine, retired);
+        pool.release(warm);
+        pool.release(old);
+
+        assertThat(pool.retainOnly(Set.of(kept))).isEqualTo(1);
+
+        assertThat(old.isClosed()).isTrue();
+        assertThat(warm.isClosed()).isFalse();
+        assertThat(pool.origins()).isEqualTo(1);
+        assertThat(pool.acquire(retired)).isNull();
+        assertThat(pool.acquire(kept)).isSameAs(warm);
+    }
+
+    @Test
+    void aConnectionGivenBackForAnOriginNoLongerRetained_isClosed_notKept() throws Exception {
+        // An answer that began under the config before ends after the reload: its connection is not pooled.
+        ServerSocket engine = listening();
+        Origin kept = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        Origin retired = new Origin("localhost", engine.getLocalPort(), null);
+        UpstreamConnection inUse = connection(engine, retired);
+        pool.retainOnly(Set.of(kept));
+
+        pool.release(inUse);
+
+        assertThat(inUse.isClosed()).isTrue();
+        assertThat(pool.acquire(retired)).isNull();
+        UpstreamConnection current = connection(engine, kept);
+        pool.release(current);
+        assertThat(pool.acquire(kept)).isSameAs(current);
     }
 
     private ServerSocket listening() throws Exception {

@@ -94,6 +94,18 @@ final class ScriptedUpstream implements AutoCloseable {
             this.out = socket.getOutputStream();
         }
 
+        /** The certificate the gateway showed on this connection's TLS handshake; null for none (or plain TCP). */
+        java.security.cert.@Nullable X509Certificate clientCertificate() {
+            if (!(socket instanceof javax.net.ssl.SSLSocket tls)) {
+                return null;
+            }
+            try {
+                return (java.security.cert.X509Certificate) tls.getSession().getPeerCertificates()[0];
+            } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+                return null;
+            }
+        }
+
         /** Writes {@code text} (ISO-8859-1, so any byte can be written) and flushes it to the socket. */
         void write(String text) throws IOException {
             out.write(text.getBytes(StandardCharsets.ISO_8859_1));
@@ -210,6 +222,8 @@ final class ScriptedUpstream implements AutoCloseable {
     private final @Nullable SSLContext tls;
     /** The TLS versions connections accepted from now on may use; null: the JDK's defaults. */
     volatile String @Nullable [] tlsProtocols;
+    /** Whether connections accepted from now on ask the gateway for a client certificate (and take it without one). */
+    volatile boolean wantsClientCertificate;
     /**
      * Whether the end of a TLS connection (the script's close, a fatal alert) closes its TCP connection too; false: a
      * script ends the TCP connection itself ({@link Exchange#tcp}).
@@ -328,6 +342,7 @@ final class ScriptedUpstream implements AutoCloseable {
         if (protocols != null) {
             socket.setEnabledProtocols(protocols);
         }
+        socket.setWantClientAuth(wantsClientCertificate);
         return socket;
     }
 
