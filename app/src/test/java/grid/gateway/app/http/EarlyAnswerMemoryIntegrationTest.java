@@ -12,10 +12,12 @@ import org.junit.jupiter.api.Test;
  * its own 64 KiB slice until the connection closes, after that answer, so the slice outlives the body (given back
  * when the answer began). It is counted in {@code grid_inflight_answer_bytes} meanwhile, and given back with the
  * request. Real sockets: an engine with a small fixed receive buffer that reads the first half of the body and answers
- * then. Half the body is more than what the kernel can take at once on the gateway's side (its send buffer, at most
- * {@code net.ipv4.tcp_wmem}'s 4 MiB, and the engine's receive window), so the writer's thread is writing by then; the
- * half left is more than both buffers too, so it stays blocked in a slice for as long as the engine reads nothing.
- * An answer that came before the writer's thread ran would find nothing to count: the writer, stopped, ends at once.
+ * once the writer is blocked. Half the body is more than what the kernel can take at once on the gateway's side (its
+ * send buffer, at most {@code net.ipv4.tcp_wmem}'s 4 MiB, and the engine's receive window), so the writer's thread is
+ * writing by then; the half left is more than both buffers too, so it ends up blocked in a slice for as long as the
+ * engine reads nothing, and the engine answers only once the kernel says so ({@link BlockedWrite}). An answer that
+ * came while the writer still had buffer to fill (or before its thread ran) would find nothing to count: the writer,
+ * stopped, ends after the slice it is writing.
  */
 class EarlyAnswerMemoryIntegrationTest extends BehindAFreshGateway {
     /** The relay's copy buffer of a chunked answer that is no event stream. */
@@ -38,6 +40,7 @@ class EarlyAnswerMemoryIntegrationTest extends BehindAFreshGateway {
         CountDownLatch done = new CountDownLatch(1);
         engine.script = e -> {
             e.in.readNBytes(BODY / 2); // what the body's writer thread has written, at the least: it is running
+            BlockedWrite.await(e.tcp); // and blocked in a slice, the engine's window shut: it ends with the connection
             e.write("HTTP/1.1 413 Early\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + UpstreamFaultsIntegrationTest.chunk("{\"error\":"));
             rest.await(30, TimeUnit.SECONDS);
