@@ -166,6 +166,19 @@ class AdminAnswersTableIntegrationTest {
         assertThat(StrictExposition.prometheusText(some.body()).types()).containsOnlyKeys("grid_requests_in_flight");
     }
 
+    @Test
+    void a404OfThePage_keepsItsConnection_forTheNextRequest() {
+        List<PipelinedAnswers.Answer> answers = PipelinedAnswers.exchange(
+                gateway.server.adminPort(),
+                List.of("GET", "HEAD", "GET", "GET"),
+                List.of("/metrics?name=typo", "/metrics/base", "/metrics/nosuch", "/health/live"));
+
+        assertThat(answers.subList(0, 3)).allSatisfy(a -> assertThat(a.status()).isEqualTo(404));
+        assertThat(answers.get(1).body()).isEmpty();
+        assertThat(answers.get(3).status()).isEqualTo(200);
+        assertThat(answers.get(3).body()).isEqualTo("live\n");
+    }
+
     private void check(String request, boolean head, List<String> failures) {
         Answer answer = exchange(request);
         String problem = problem(answer, head);
