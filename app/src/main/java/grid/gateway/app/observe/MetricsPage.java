@@ -52,6 +52,10 @@ final class MetricsPage implements Handler {
     /** The type of the page's refusals, as of the health pages' answers. */
     private static final String TEXT = "text/plain; charset=UTF-8";
 
+    /** How a meter is named, said with a name that matched none: the series on the page carry suffixes. */
+    private static final String NAMES = " (a meter is named as its series on the page, without the _total, _bucket,"
+            + " _count, _sum or _max the page adds)";
+
     private static final String FORMS = "/metrics serves /metrics (?scope= and ?name= select),"
             + " /metrics/<scope> and /metrics/<scope>/<name>, scope one of " + String.join(", ", scopes());
 
@@ -103,7 +107,7 @@ final class MetricsPage implements Handler {
             notFound(
                     res,
                     "not found: no meter matches" + (scopes.isEmpty() ? "" : " scope " + shown(scopes))
-                            + (names.isEmpty() ? "" : " name " + shown(names)) + " (scopes with meters: "
+                            + (names.isEmpty() ? "" : " name " + shown(names) + NAMES) + " (scopes with meters: "
                             + String.join(", ", new TreeSet<>(registryScopes())) + "); " + FORMS);
             return;
         }

@@ -157,6 +157,7 @@ class AdminAnswersTableIntegrationTest {
 
         assertThat(typo.status()).isEqualTo(404);
         assertThat(typo.text()).startsWith("not found: no meter matches name \"typo\"");
+        assertThat(typo.text()).contains("without the _total");
         assertThat(scope.status()).isEqualTo(404);
         assertThat(scope.text()).startsWith("not found: no meter matches scope \"base\" (scopes with meters: ");
         assertThat(path.status()).isEqualTo(404);
