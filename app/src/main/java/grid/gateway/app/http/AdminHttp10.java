@@ -3,6 +3,7 @@ package grid.gateway.app.http;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
+import io.helidon.http.HostValidator;
 import io.helidon.http.RequestException;
 import io.helidon.http.Status;
 import io.helidon.http.WritableHeaders;
@@ -27,7 +28,8 @@ import java.util.List;
  *
  * <p>Helidon's full check of {@code Host} requires the field, which HTTP/1.0 need not send, so the admin listener's
  * parser makes only its partial check (a port must be a number), and {@link #check} keeps what RFC 9112 §3.2
- * requires of HTTP/1.1: exactly one {@code Host}, not empty, else 400.
+ * requires: in HTTP/1.1 exactly one {@code Host}, not empty; in either version a {@code Host} sent is a host and an
+ * optional port (Helidon's own check of the host, {@link HostValidator}); else 400.
  *
  * <p>Stateless.
  */
@@ -66,11 +68,36 @@ final class AdminHttp10 {
         if (!http10 && (hosts.isEmpty() || hosts.getFirst().isEmpty())) {
             throw refusal("An HTTP/1.1 request needs a Host header that is not empty");
         }
+        if (!hosts.isEmpty() && !hosts.getFirst().isEmpty() && !validHost(hosts.getFirst())) {
+            throw refusal("The Host header is not a host and an optional port");
+        }
         if (http10 && headers.contains(HeaderNames.TRANSFER_ENCODING)) {
             throw refusal("HTTP/1.0 has no Transfer-Encoding");
         }
         if (http10 && headers instanceof WritableHeaders<?> writable) {
             writable.remove(HeaderNames.EXPECT);
+        }
+    }
+
+    /**
+     * Whether {@code value} is {@code uri-host [ ":" port ]} (RFC 9112 §3.2, RFC 3986 §3.2.2): a registered name or an
+     * IPv4 address, or an IP literal in brackets, as Helidon's full check of {@code Host} reads them; a port of digits.
+     */
+    static boolean validHost(String value) {
+        int portAt = value.startsWith("[") ? value.indexOf(']') + 1 : value.lastIndexOf(':');
+        if (portAt <= 0 && value.startsWith("[")) {
+            return false;
+        }
+        String host = portAt < 0 ? value : value.substring(0, portAt);
+        String rest = portAt < 0 ? "" : value.substring(portAt);
+        if (!rest.isEmpty() && !(rest.charAt(0) == ':' && rest.chars().skip(1).allMatch(c -> c >= '0' && c <= '9'))) {
+            return false;
+        }
+        try {
+            HostValidator.validate(host);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 

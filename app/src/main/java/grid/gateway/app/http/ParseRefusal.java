@@ -10,6 +10,7 @@ import grid.gateway.app.observe.InboundRefusal;
 import grid.gateway.app.observe.ProxyEvents;
 import grid.gateway.routing.time.MonotonicClock;
 import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
@@ -82,13 +83,37 @@ public final class ParseRefusal implements DirectHandler {
      */
     public static DirectHandler onAdmin(MonotonicClock clock) {
         DirectHandler refusal = new ParseRefusal(target -> ErrorShape.OPENAI, reason -> {}, clock);
-        // The admin listener routes only its pages: a path it does not serve is Helidon's 404, handed to the same
-        // direct handlers (event OTHER) as the parser's refusals, and stays Helidon's answer.
+        // The admin listener decides its answers before Helidon's routing (AdminMethods, MetricsPage); anything else
+        // Helidon would answer itself (a path its routing does not find, a status a handler threw) gets a text body
+        // of the gateway's, never Helidon's message, which can name its own classes or be empty.
         return (request, eventType, status, headers, message) -> eventType == EventType.HTTP_VERSION_NOT_SUPPORTED
                         || eventType == EventType.INTERNAL_ERROR
                         || PARSER_STATUSES.contains(status.code())
                 ? refusal.handle(request, eventType, status, headers, message)
-                : DirectHandler.defaultHandler().handle(request, eventType, status, headers, message);
+                : adminAnswer(request, status, headers);
+    }
+
+    /** Text the admin listener says with a {@code status} Helidon would answer itself; the connection closed. */
+    static TransportResponse adminAnswer(TransportRequest request, Status status, ServerResponseHeaders headers) {
+        HandlerFailure.take();
+        String text = status.code() + " " + status.reasonPhrase()
+                + (status.code() == Status.NOT_FOUND_404.code()
+                        ? ": the admin port serves GET /metrics, GET /health/live, GET /health/ready and"
+                                + " POST /route/explain"
+                        : "")
+                + "\n";
+        headers.set(HeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
+        headers.set(HeaderValues.CACHE_NO_CACHE);
+        headers.set(HeaderValues.CONNECTION_CLOSE);
+        if (request.method().equals("HEAD")) {
+            RequestLineKeeper.answeringHead();
+        }
+        return TransportResponse.builder()
+                .status(status)
+                .headers(headers)
+                .keepAlive(false)
+                .entity(text)
+                .build();
     }
 
     @Override

@@ -26,9 +26,10 @@ import java.util.Optional;
  * The admin listener's endpoints (docs/design.md §10), served only on the socket named {@value #SOCKET}:
  *
  * <pre>
- * GET /metrics        Prometheus text 0.0.4 (OpenMetrics 1.0.0 on Accept) of the registry, via Helidon's
- *                     ObserveFeature with a MetricsObserver bound to that socket; each format's full media type, and
- *                     406 when Accept prefers JSON ({@link ExpositionFormats})
+ * GET /metrics        Prometheus text 0.0.4 (OpenMetrics 1.0.0 on Accept) of the registry, each format's full media
+ *                     type, and 406 when Accept prefers JSON ({@link ExpositionFormats}); every answer of /metrics
+ *                     and the paths below it is {@link MetricsPage}'s (Helidon's ObserveFeature, bound to that
+ *                     socket, still counts the listener's requests in its vendor scope)
  * GET /health/live    200 "live" while the process serves requests; 503 "not live: client listener stopped accepting
  *                     connections" once the client listener's socket closed while the gateway was not stopping
  * GET /health/ready   200 "ready" once {@link Readiness#isReady()}, else 503 "not ready: &lt;what is missing&gt;"
@@ -118,15 +119,16 @@ public final class AdminRoutes {
                         .addFilter(AdminRoutes::closeAfterHttp10)
                         .addFilter(new AdminMethods(explain.isPresent()))
                         .addFilter(ExpositionFormats.INSTANCE);
+                MetricsPage.route(routing, registry);
                 health(routing, readiness);
                 explain.ifPresent(handler -> routing.post("/route/explain", handler));
             });
         } else {
-            server.routing(
-                    socket,
-                    routing -> health(
-                            routing.addFilter(new AdminMethods(false)).addFilter(ExpositionFormats.INSTANCE),
-                            readiness));
+            server.routing(socket, routing -> {
+                routing.addFilter(new AdminMethods(false)).addFilter(ExpositionFormats.INSTANCE);
+                MetricsPage.route(routing, registry);
+                health(routing, readiness);
+            });
         }
     }
 

@@ -2,9 +2,7 @@ package grid.gateway.app.observe;
 
 import io.helidon.common.media.type.MediaType;
 import io.helidon.common.media.type.MediaTypes;
-import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.HttpMediaType;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Filter;
@@ -24,12 +22,12 @@ import java.util.Optional;
  *   admits neither text format
  * </pre>
  *
- * <p>Helidon 4.5's metrics page writes the chosen format with the bare media type ({@code text/plain}), without the
- * {@code version} that says which exposition format the page is in, and without the charset its UTF-8 label values
- * (cluster names) are in; the full type is set just before the head is written. JSON is refused before Helidon's page
- * would choose it: its JSON formatter throws on a gauge's NaN, which several of the gateway's gauges report while
- * unknown, so the page would be a 500 and a logged stack trace; an {@code Accept} that admits no format the page has
- * ({@code application/xml}) is refused with the same text, where Helidon's page answers 406 with no content.
+ * <p>The page ({@link MetricsPage}) is written with the chosen format's full media type: the {@code version} says
+ * which exposition format it is in, the charset that its label values (cluster names) are UTF-8 (Helidon 4.5's own page
+ * says the bare media type). JSON is refused: Helidon's JSON formatter throws on a gauge's NaN, which several of the
+ * gateway's gauges report while unknown, so the page would be a 500 and a logged stack trace; an {@code Accept} that
+ * admits no format the page has ({@code application/xml}) is refused with the same text, where Helidon's page answers
+ * 406 with no content.
  *
  * <p>Thread-safe: stateless.
  */
@@ -62,21 +60,6 @@ final class ExpositionFormats implements Filter {
                     + " application/openmetrics-text\n");
             return;
         }
-        res.beforeSend(() -> fullType(res));
         chain.proceed();
-    }
-
-    /** Gives a page of metrics written with a bare exposition media type its version and charset. */
-    private static void fullType(RoutingResponse res) {
-        Optional<HttpMediaType> type = res.headers().contentType();
-        if (type.isEmpty() || !type.get().parameters().isEmpty()) {
-            return;
-        }
-        String bare = type.get().mediaType().text();
-        if (bare.equals(MediaTypes.TEXT_PLAIN.text())) {
-            res.headers().set(HeaderNames.CONTENT_TYPE, PROMETHEUS_TEXT);
-        } else if (bare.equals(MediaTypes.APPLICATION_OPENMETRICS_TEXT.text())) {
-            res.headers().set(HeaderNames.CONTENT_TYPE, OPENMETRICS_TEXT);
-        }
     }
 }

@@ -99,6 +99,12 @@ class AdminProbesIntegrationTest {
                 "HTTP/1.1 without Host|GET /health/ready HTTP/1.1\\r\\n\\r\\n",
                 "HTTP/1.1 with an empty Host|GET /health/ready HTTP/1.1\\r\\nHost: \\r\\n\\r\\n",
                 "HTTP/1.0 with two Host fields|GET /health/ready HTTP/1.0\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n",
+                "a Host with a space|GET /health/ready HTTP/1.1\\r\\nHost: a b\\r\\n\\r\\n",
+                "a Host with a path|GET /health/ready HTTP/1.1\\r\\nHost: gw/x\\r\\n\\r\\n",
+                "a Host with user info|GET /health/ready HTTP/1.1\\r\\nHost: u@gw:9090\\r\\n\\r\\n",
+                "an IPv6 Host without brackets|GET /health/ready HTTP/1.1\\r\\nHost: ::1\\r\\n\\r\\n",
+                "an unclosed IP literal|GET /health/ready HTTP/1.1\\r\\nHost: [::1\\r\\n\\r\\n",
+                "HTTP/1.0 with a Host with a space|GET /health/ready HTTP/1.0\\r\\nHost: a b\\r\\n\\r\\n",
                 "HTTP/1.0 with Transfer-Encoding|GET /health/ready HTTP/1.0\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n"
                         + "0\\r\\n\\r\\n"
             })
@@ -108,6 +114,21 @@ class AdminProbesIntegrationTest {
         assertThat(answer.status()).as(name).isEqualTo(400);
         assertThat(answer.framedByLength()).as(name).isTrue();
         assertThat(answer.saysClose()).as(name).isTrue();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "a name and a port|10.0.0.7:9090",
+                "a name|gateway.internal",
+                "an IP literal and a port|[::1]:9090",
+                "an IP literal|[fe80::1]"
+            })
+    void hostAndOptionalPort_served(String name, String host) {
+        AdminExchange answer = admin("GET /health/live HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+
+        assertThat(answer.status()).as(name).isEqualTo(200);
     }
 
     @Test
