@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #UNENDED_LINE} bytes.
  *
  * <p>The receive listeners tell it where Helidon parsed a request line and a head's fields ({@link #parsed}), so that
- * a failure of Helidon's parser on a request line can be told from any other failure ({@link #unparsedMethod}).
+ * a failure of Helidon's parser on a request line can be told from any other failure ({@link #unparsedMethod}), and
+ * so that empty lines before a request line are skipped ({@link #findNewLine}), which Helidon's parser would refuse.
  *
  * <p>Not thread-safe: a connection's reader is used by its own thread only.
  */
@@ -36,6 +37,11 @@ final class KeepingReader extends DataReader {
     static final int UNENDED_LINE = 8 * 1024;
     /** How much of a line over its limit is kept: enough for a method and an API path. */
     static final int KEPT_START = 256;
+    /**
+     * Helidon's limit of a request line ({@code Http1Config.maxPrologueLength}, left at its default on both
+     * listeners): outside a head's fields, only the read of a request line looks for a line's end within it.
+     */
+    static final int REQUEST_LINE_LIMIT = 4096;
 
     private final SocketBytes bytes;
     private final LongSupplier maxBodyBytes;
@@ -50,6 +56,8 @@ final class KeepingReader extends DataReader {
     private byte[] accounted = lastRead;
     /** Whether a head's request line was parsed and its fields are being read. */
     private boolean inFields;
+    /** Whether a field's name was just read: the value's line end is looked for next, and may be at once. */
+    private boolean afterName;
 
     // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
     // subclassed; the class itself stays public and open in Helidon 4.5.
@@ -98,10 +106,15 @@ final class KeepingReader extends DataReader {
      * Helidon's {@code readLine} (a chunk size line, the line that ends a chunked body) looks for the line's end
      * with no limit, so a line that never ends would be held for as long as it comes: it is looked for within
      * {@link #UNENDED_LINE} bytes, and a longer one read as that many (it then fails as a chunk size: 400).
-     * Every other caller gives its own limit.
+     * Every other caller gives its own limit. Empty lines before a request line are skipped first
+     * ({@link #skipEmptyLines}).
      */
     @Override
     public int findNewLine(int max) throws IncorrectNewLineException {
+        if (max == REQUEST_LINE_LIMIT && !inFields && !afterName) {
+            skipEmptyLines();
+        }
+        afterName = false;
         int limit = max == Integer.MAX_VALUE ? UNENDED_LINE : max;
         int found = super.findNewLine(limit);
         if (found == limit && available() > 0) {
@@ -111,6 +124,30 @@ final class KeepingReader extends DataReader {
             getBuffer(start.length).read(start);
             OverlongLine.keep(start);
         }
+        return found;
+    }
+
+    /**
+     * Skips the empty lines (CRLF) in front of a request line, up to {@link #REQUEST_LINE_LIMIT} bytes of them: RFC
+     * 9112 §2.2 asks a server to ignore at least one, as some clients send a CRLF after a request's body, which would
+     * otherwise be read as the next request line and refuse a valid request behind it (400, the connection closed).
+     * A bare LF is not skipped (the gateway reads CRLF only); more empty lines than the limit are read as they come,
+     * so the next one is a request line Helidon refuses. A request line's reader is the only caller that meets an
+     * empty line with that limit outside a head's fields: Helidon reads a chunked body's lines with
+     * {@code readLine} (no limit), and a field's value, which may be empty, right after its name
+     * ({@link #findOrNewLine}), whatever limit is left of the head's.
+     */
+    private void skipEmptyLines() {
+        for (int skipped = 0; skipped < REQUEST_LINE_LIMIT && startsWithNewLine(); skipped += 2) {
+            skip(2);
+        }
+    }
+
+    /** Helidon's reader of a field's name looks for the colon with this; the value's line end is looked for next. */
+    @Override
+    public int findOrNewLine(byte b, int max) throws IncorrectNewLineException {
+        int found = super.findOrNewLine(b, max);
+        afterName = true;
         return found;
     }
 
