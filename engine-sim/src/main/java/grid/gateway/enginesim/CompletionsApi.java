@@ -36,6 +36,7 @@ final class CompletionsApi {
 
     void create(Exchange exchange) throws InterruptedException {
         JsonObject body = exchange.json();
+        RequestModel.completion(body);
         String model = parts.catalog().resolve(body);
         if (JsonText.string(body, "suffix").isPresent()) {
             throw RequestRejected.badRequest("suffix is not currently supported", "suffix");
