@@ -25,11 +25,12 @@ final class ChatApi {
     }
 
     void create(Exchange exchange) throws InterruptedException {
-        JsonObject body = exchange.json();
+        JsonObject body = RequestModel.chat(exchange.json());
+        String text = PromptText.chat(body); // pydantic's field checks (messages) come before the model lookup
         String model = parts.catalog().resolve(body);
         Prompt prompt = new Prompt(
                 model,
-                PromptText.chat(body),
+                text,
                 ModelCatalog.salt(body),
                 ModelCatalog.maxTokens(body, "max_completion_tokens", "max_tokens"),
                 PromptText.lastTurn(body.getJsonArray("messages"), "user"));

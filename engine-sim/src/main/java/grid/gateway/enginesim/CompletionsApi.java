@@ -18,7 +18,9 @@ import java.util.OptionalInt;
  * choices ({@link Samples}) per prompt (a string, a list of strings, a token-id list or a list of them; each prompt runs as its own engine
  * request, one after the other, all validated before the first runs), or a stream of {@code text_completion}
  * chunks, a usage chunk with {@code "choices": []} only with {@code stream_options.include_usage}, then
- * {@code [DONE]} ({@code testdata/vllm/completions_*}). {@code max_tokens} defaults to 16 as in vLLM; {@code suffix}
+ * {@code [DONE]} ({@code testdata/vllm/completions_*}). A batch's usage sums the prompts' tokens and outputs but
+ * reports one prompt's cached tokens, as vLLM's {@code OpenAIServingCompletion} does: the last prompt's in a plain
+ * answer, in a stream the prompt whose output came first (here the first: the prompts run in turn). {@code max_tokens} defaults to 16 as in vLLM; {@code suffix}
  * is refused as vLLM refuses it. Usage as {@link UsageJson#openAi} writes it.
  *
  * <p>Thread-safe and stateless beyond its parts.
@@ -34,6 +36,7 @@ final class CompletionsApi {
 
     void create(Exchange exchange) throws InterruptedException {
         JsonObject body = exchange.json();
+        RequestModel.completion(body);
         String model = parts.catalog().resolve(body);
         if (JsonText.string(body, "suffix").isPresent()) {
             throw RequestRejected.badRequest("suffix is not currently supported", "suffix");
@@ -78,7 +81,7 @@ final class CompletionsApi {
                             .addNull("prompt_logprobs")
                             .addNull("prompt_token_ids"));
                 } while (samples.next());
-                total = sum(total, samples.usage());
+                total = add(total, samples.usage(), samples.usage().cachedTokens());
             }
         }
         exchange.answer(
@@ -106,7 +109,7 @@ final class CompletionsApi {
                 do {
                     streamChoice(events, samples, i * streamed.n() + samples.index(), streamed);
                 } while (samples.next());
-                total = sum(total, samples.usage());
+                total = add(total, samples.usage(), i == 0 ? samples.usage().cachedTokens() : total.cachedTokens());
             }
         }
         requireNonNull(events, "events");
@@ -177,10 +180,12 @@ final class CompletionsApi {
         return texts;
     }
 
-    private static Usage sum(Usage a, Usage b) {
+    /**
+     * The usage of a batch so far plus one more prompt's: prompt and output tokens summed, but one prompt's cached
+     * tokens, as vLLM reports a batch (the last prompt's in a plain answer, the first output's prompt in a stream).
+     */
+    private static Usage add(Usage total, Usage prompt, int cached) {
         return new Usage(
-                a.promptTokens() + b.promptTokens(),
-                a.cachedTokens() + b.cachedTokens(),
-                a.outputTokens() + b.outputTokens());
+                total.promptTokens() + prompt.promptTokens(), cached, total.outputTokens() + prompt.outputTokens());
     }
 }

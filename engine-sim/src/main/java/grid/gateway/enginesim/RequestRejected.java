@@ -3,6 +3,7 @@ package grid.gateway.enginesim;
 import static java.util.Objects.requireNonNull;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.io.Serial;
 import java.util.Optional;
 
@@ -43,12 +44,15 @@ final class RequestRejected extends RuntimeException {
         this.validationError = Optional.empty();
     }
 
-    /** A body refused by vLLM's request model: pydantic's {@code error}, which ends the message. */
-    private RequestRejected(String error) {
+    /**
+     * A body refused by vLLM's request model: pydantic's {@code error}, which ends the message, and the parameter of
+     * the {@code VLLMValidationError} it carries, if any (vLLM's handler takes the param from there).
+     */
+    private RequestRejected(String error, Optional<String> param) {
         super("1 validation error:\n  " + error, null, false, false);
         this.status = 400;
         this.type = Optional.of(VALIDATION_TYPE);
-        this.param = Optional.empty();
+        this.param = param;
         this.closesConnection = true;
         this.validationError = Optional.of(error);
     }
@@ -83,8 +87,41 @@ final class RequestRejected extends RuntimeException {
      * @param ctxError the {@code ctx} error of a JSON decode error
      */
     static RequestRejected validation(String type, String loc, String msg, String input, Optional<String> ctxError) {
-        return new RequestRejected("{'type': '" + type + "', 'loc': (" + loc + "), 'msg': '" + msg + "', 'input': "
-                + input + ctxError.map(e -> ", 'ctx': {'error': '" + e + "'}").orElse("") + "}");
+        return new RequestRejected(
+                "{'type': '" + type + "', 'loc': (" + loc + "), 'msg': '" + msg + "', 'input': " + input
+                        + ctxError.map(e -> ", 'ctx': {'error': '" + e + "'}").orElse("") + "}",
+                Optional.empty());
+    }
+
+    /**
+     * vLLM's answer to a body one of its request model's own checks refuses with a plain {@code ValueError} (a
+     * {@code model_validator(mode="before")}, which runs before any field is read): pydantic's {@code value_error}
+     * at {@code ('body',)} with the whole body as input and the exception in {@code ctx}, param null; answered as
+     * {@link #missing} is.
+     */
+    static RequestRejected valueError(String message, JsonObject body) {
+        return modelCheck("ValueError", message, message, Optional.empty(), body);
+    }
+
+    /**
+     * As {@link #valueError}, for a check that raises vLLM's {@code VLLMValidationError}: its text ends with
+     * {@code (parameter=…, value=…)}, and vLLM's handler answers with that parameter as the param.
+     */
+    static RequestRejected vllmValidation(
+            String message, String parameter, Optional<JsonValue> value, JsonObject body) {
+        String text = message + " (parameter=" + parameter
+                + value.map(v -> ", value=" + PythonRepr.of(v)).orElse("") + ")";
+        return modelCheck("VLLMValidationError", message, text, Optional.of(parameter), body);
+    }
+
+    private static RequestRejected modelCheck(
+            String exception, String message, String text, Optional<String> param, JsonObject body) {
+        return new RequestRejected(
+                "{'type': 'value_error', 'loc': ('body',), 'msg': "
+                        + PythonRepr.of(JsonText.string("Value error, " + text))
+                        + ", 'input': " + PythonRepr.of(body) + ", 'ctx': {'error': " + exception + "("
+                        + PythonRepr.of(JsonText.string(message)) + ")}}",
+                param);
     }
 
     /** A 400 typed {@code invalid_request_error}, as vLLM types its Responses refusals; the connection stays open. */
