@@ -27,6 +27,8 @@ final class ConfigFiles {
     /** Largest PEM file read, in bytes: room for a CA bundle as large as a system's whole trust store. */
     static final int PEM_LIMIT = 1 << 20;
 
+    private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
     private ConfigFiles() {}
 
     /** The config file's bytes. */
@@ -49,13 +51,25 @@ final class ConfigFiles {
         return RegularFiles.read(file, limit);
     }
 
-    /** {@code bytes} as UTF-8 text, refusing malformed input rather than replacing it. */
+    /**
+     * {@code bytes} as UTF-8 text, refusing malformed input rather than replacing it. A byte order mark at the start
+     * (EF BB BF, which editors that save UTF-8 "with signature" write) says how the text is encoded and is no part of
+     * it: left in, it would become part of the file's first tag key or token, and change it.
+     */
     static CharBuffer utf8(byte[] bytes) throws CharacterCodingException {
+        int start = hasByteOrderMark(bytes) ? UTF8_BOM.length : 0;
         return StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(ByteBuffer.wrap(bytes));
+                .decode(ByteBuffer.wrap(bytes, start, bytes.length - start));
+    }
+
+    private static boolean hasByteOrderMark(byte[] bytes) {
+        return bytes.length >= UTF8_BOM.length
+                && bytes[0] == UTF8_BOM[0]
+                && bytes[1] == UTF8_BOM[1]
+                && bytes[2] == UTF8_BOM[2];
     }
 
     /** Why a file could not be read, in a few words that name neither its content nor a stack. */

@@ -7,9 +7,11 @@ import static grid.gateway.app.config.TestConfigs.withGateway;
 import static grid.gateway.app.config.TestConfigs.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.tag.TagKeyRing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -141,6 +143,42 @@ class ConfigWatcherSettleTest {
                 .singleElement()
                 .satisfies(snapshot -> assertThat(snapshot.keyRing().keyCount()).isEqualTo(2));
         assertThat(events).containsExactly("applied");
+    }
+
+    @Test
+    void keyFileInASecretMount_symlinkSwap_appliedOnceSettled_aSwapToAShortKeyRefused_keysInForceKept()
+            throws IOException {
+        // A Secret volume: tag-key -> ..data/tag-key, ..data -> ..<timestamp>. The kubelet writes a new timestamped
+        // directory and renames a new ..data link over the old one; the file's own path never changes.
+        Path mount = Files.createDirectory(dir.resolve("secret"));
+        write(mount.resolve("..2026_01").resolve("tag-key"), KEY_ONE + "\n");
+        Files.createSymbolicLink(mount.resolve("..data"), Path.of("..2026_01"));
+        Path key = Files.createSymbolicLink(mount.resolve("tag-key"), Path.of("..data", "tag-key"));
+        ConfigWatcher watcher = watcher(write(dir, "config.yaml", withGateway("tag_key_path: " + key)));
+
+        swap(mount, "..2026_02", KEY_TWO + "\n" + KEY_ONE + "\n");
+        watcher.pollScheduled();
+        watcher.pollScheduled();
+
+        assertThat(events).containsExactly("applied");
+        assertThat(watcher.current().keyRing().sign("east", "0a1b2c3d"))
+                .isEqualTo(TagKeyRing.parse(KEY_TWO).sign("east", "0a1b2c3d"));
+
+        swap(mount, "..2026_03", "short-key\n" + KEY_TWO + "\n");
+        watcher.pollScheduled();
+        watcher.pollScheduled();
+
+        assertThat(events).hasSize(2).last().asString().contains("line 1: key is shorter than 16 bytes");
+        assertThat(watcher.current().keyRing().keyCount()).isEqualTo(2);
+        assertThat(watcher.current().keyRing().sign("east", "0a1b2c3d"))
+                .isEqualTo(TagKeyRing.parse(KEY_TWO).sign("east", "0a1b2c3d"));
+    }
+
+    /** What the kubelet does to a Secret volume: the new content in a new folder, then ..data swapped to it. */
+    private static void swap(Path mount, String folder, String content) throws IOException {
+        write(mount.resolve(folder).resolve("tag-key"), content);
+        Path next = Files.createSymbolicLink(mount.resolve("..data_tmp"), Path.of(folder));
+        Files.move(next, mount.resolve("..data"), StandardCopyOption.ATOMIC_MOVE);
     }
 
     @Test

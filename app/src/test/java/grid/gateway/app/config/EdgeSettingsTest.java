@@ -72,6 +72,18 @@ class EdgeSettingsTest {
     }
 
     @Test
+    void routeExplain_tokenFileBeginningWithAByteOrderMark_theMarkIsNoPartOfTheFirstToken() {
+        TestConfigs.write(dir, "tokens", "\uFEFFfirst-token-0123456789\r\n");
+        RouteExplainSettings explain = ConfigLoader.load(TestConfigs.write(
+                        dir, "e.yaml", "server:\n  route_explain: {enabled: true, token_file: tokens}\n" + MINIMAL))
+                .config()
+                .server()
+                .routeExplain();
+
+        assertThat(explain.tokens().accepts("first-token-0123456789")).isTrue();
+    }
+
+    @Test
     void routeExplain_enabledWithoutAUsableTokenFile_refused_neverShowingAToken() {
         assertThat(TestConfigs.problems(dir, "server:\n  route_explain: {enabled: true}\n" + MINIMAL))
                 .singleElement()

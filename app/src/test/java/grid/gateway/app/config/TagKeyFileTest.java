@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import grid.gateway.routing.tag.TagKeyRing;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,6 +41,22 @@ class TagKeyFileTest {
         TagKeyRing ring = ConfigLoader.load(write(dir, "config.yaml", withGateway("tag_key_path: " + key)))
                 .keyRing();
 
+        assertThat(ring.sign("east", "0a1b2c3d"))
+                .isEqualTo(TagKeyRing.parse(KEY_ONE).sign("east", "0a1b2c3d"));
+    }
+
+    @Test
+    void load_keyFileBeginningWithAByteOrderMark_theMarkIsNoPartOfTheFirstKey() throws IOException {
+        // An editor that saves UTF-8 "with signature" puts EF BB BF before the first key: kept, it would change the
+        // signing key, and every id signed with it would answer 404.
+        Path key = Files.write(
+                dir.resolve("tag-key"),
+                ("\uFEFF" + KEY_ONE + "\r\n" + KEY_TWO + "\r\n").getBytes(StandardCharsets.UTF_8));
+
+        TagKeyRing ring = ConfigLoader.load(write(dir, "config.yaml", withGateway("tag_key_path: " + key)))
+                .keyRing();
+
+        assertThat(ring.keyCount()).isEqualTo(2);
         assertThat(ring.sign("east", "0a1b2c3d"))
                 .isEqualTo(TagKeyRing.parse(KEY_ONE).sign("east", "0a1b2c3d"));
     }
