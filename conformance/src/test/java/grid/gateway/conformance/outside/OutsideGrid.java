@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * GRID_GATEWAY_CONFIG}, {@code GRID_GATEWAY_LOG_FORMAT=json}, no argument). Site {@code east} (local) has {@code
  * east-a} and {@code east-b} serving {@value #MODEL}, {@code east-dead} (nothing listens at its port) serving
  * {@value #DEAD_MODEL} and {@code east-drain} (draining) serving {@value #DRAINED_MODEL}; site {@code west} has {@code
- * west-a} serving {@value #WEST_MODEL}. Bodies over {@value #MAX_BODY} bytes are refused. Requests and scrapes have
+ * west-a} serving {@value #WEST_MODEL}; {@value #RETRY_MODEL} is served by {@code east-c} and by {@code east-refusing},
+ * whose URL refuses connections while its queue depth is read from {@code west-a}'s engine (so it is measured). Bodies over {@value #MAX_BODY} bytes are refused. Requests and scrapes have
  * deadlines; queue depths are scraped every 50 ms.
  */
 final class OutsideGrid implements AutoCloseable {
@@ -40,6 +41,7 @@ final class OutsideGrid implements AutoCloseable {
     static final String DEAD_MODEL = "dead-model";
     static final String DRAINED_MODEL = "drained-model";
     static final String WEST_MODEL = "west-model";
+    static final String RETRY_MODEL = "retry-model";
     static final int MAX_BODY = 65536;
     /** The tag key file's lines: the first signs, both verify. */
     static final String SIGNING_KEY = "outside-signing-key-0123456789";
@@ -64,7 +66,7 @@ final class OutsideGrid implements AutoCloseable {
     record Sample(String name, Map<String, String> labels, double value) {}
 
     OutsideGrid(Path dir) throws IOException {
-        for (String name : List.of("east-a", "east-b", "west-a")) {
+        for (String name : List.of("east-a", "east-b", "east-c", "west-a")) {
             engines.put(
                     name,
                     EngineSettings.builder()
@@ -72,7 +74,12 @@ final class OutsideGrid implements AutoCloseable {
                             .instant()
                             .random(new SplittableRandom(name.hashCode()))
                             .api(ApiSurface.VLLM.withOpenAiAdditions())
-                            .model(name.equals("west-a") ? WEST_MODEL : MODEL)
+                            .model(
+                                    switch (name) {
+                                        case "west-a" -> WEST_MODEL;
+                                        case "east-c" -> RETRY_MODEL;
+                                        default -> MODEL;
+                                    })
                             .start());
         }
         try {
@@ -83,7 +90,8 @@ final class OutsideGrid implements AutoCloseable {
             engines.values().forEach(EngineSimulator::close);
             throw e;
         }
-        for (String cluster : List.of("east/east-a", "east/east-b", "west/west-a")) {
+        for (String cluster :
+                List.of("east/east-a", "east/east-b", "east/east-c", "east/east-refusing", "west/west-a")) {
             await(cluster + " measured", () -> !Double.isNaN(value("grid_cluster_queue_depth", "cluster", cluster)));
         }
     }
@@ -107,6 +115,8 @@ final class OutsideGrid implements AutoCloseable {
                       - {name: east-b, url: "%s", models: [%s]}
                       - {name: east-dead, url: "http://127.0.0.1:9", models: [%s]}
                       - {name: east-drain, url: "http://127.0.0.1:9", models: [%s], draining: true}
+                      - {name: east-c, url: "%s", models: [%s]}
+                      - {name: east-refusing, url: "http://127.0.0.1:9", metrics_url: "%s/metrics", models: [%s]}
                   - name: west
                     clusters:
                       - {name: west-a, url: "%s", models: [%s]}
@@ -122,6 +132,10 @@ final class OutsideGrid implements AutoCloseable {
                         MODEL,
                         DEAD_MODEL,
                         DRAINED_MODEL,
+                        engines.get("east-c").url(),
+                        RETRY_MODEL,
+                        engines.get("west-a").url(),
+                        RETRY_MODEL,
                         engines.get("west-a").url(),
                         WEST_MODEL);
     }
@@ -181,6 +195,25 @@ final class OutsideGrid implements AutoCloseable {
             samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(3))));
         }
         return samples;
+    }
+
+    /**
+     * A scrape on which {@code settled} holds, polled until it does or the deadline passes (then the last one): the
+     * counters an answer's end updates (its usage read) may lag the client's read of that end.
+     */
+    List<Sample> scrapeUntil(java.util.function.Predicate<List<Sample>> settled) {
+        long end = System.nanoTime() + DEADLINE.toNanos();
+        List<Sample> page = scrape();
+        while (!settled.test(page) && System.nanoTime() - end < 0) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            page = scrape();
+        }
+        return page;
     }
 
     /** The sum of the series of {@code name} whose labels include {@code labels} (alternating names and values). */

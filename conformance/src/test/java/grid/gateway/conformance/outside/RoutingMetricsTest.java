@@ -137,10 +137,10 @@ class RoutingMetricsTest {
         for (String[] send : sends) {
             List<OutsideGrid.Sample> before = grid.scrape();
             HttpResponse<String> answer = grid.send("POST", send[0], send[1]);
-            List<OutsideGrid.Sample> after = grid.scrape();
+            long cached = cached(answer);
+            List<OutsideGrid.Sample> after = grid.scrapeUntil(page -> delta(before, page, REPORTED) == cached);
 
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            long cached = cached(answer);
             reported += cached;
             assertThat(delta(before, after, AFFINITY)).isZero();
             assertThat(delta(before, after, REPORTED)).as(answer.body()).isEqualTo(cached);
@@ -155,6 +155,30 @@ class RoutingMetricsTest {
 
     @Test
     @Order(6)
+    void refusedConnection_nextCandidateServes_countedOnce_ejectedClusterLeavesOneCandidate() {
+        // east-refusing (depth 0) is first by load, east-c (depth 1) second: the first try is refused, the second
+        // served
+        grid.queue("east-c", 1);
+        String body = "{\"model\":\"retry-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        for (int i = 0; i < 4; i++) {
+            List<OutsideGrid.Sample> before = grid.scrape();
+            Map<String, Integer> counts = grid.counts();
+            HttpResponse<String> answer = grid.send("POST", "/v1/chat/completions", body);
+            List<OutsideGrid.Sample> after = grid.scrape();
+
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(grid.grew(counts)).containsExactly("east-c");
+            long refused = delta(
+                    before, after, "grid_upstream_errors_total", "cluster", "east/east-refusing", "kind", "connect");
+            // three refusals in a row eject east-refusing: the fourth request has one admitted candidate
+            assertThat(refused).as("request " + i).isEqualTo(i < 3 ? 1 : 0);
+            assertThat(delta(before, after, AFFINITY)).as("request " + i).isEqualTo(i < 3 ? 1 : 0);
+        }
+        grid.engines.get("east-c").setQueueDepth(0);
+    }
+
+    @Test
+    @Order(7)
     void labelSets_asAScraperSeesThem() {
         List<OutsideGrid.Sample> page = grid.scrape();
 
@@ -163,7 +187,14 @@ class RoutingMetricsTest {
                 .containsExactlyInAnyOrder("routed", "not_found", "unavailable");
         assertThat(labelNames(page, AFFINITY)).containsExactly(Set.of("outcome", "scope"));
         assertThat(labelNames(page, "grid_route_pinned_total")).containsExactly(Set.of("outcome", "scope"));
-        Set<String> clusters = Set.of("east/east-a", "east/east-b", "east/east-dead", "east/east-drain", "west/west-a");
+        Set<String> clusters = Set.of(
+                "east/east-a",
+                "east/east-b",
+                "east/east-c",
+                "east/east-dead",
+                "east/east-drain",
+                "east/east-refusing",
+                "west/west-a");
         for (String counter : List.of(PREDICTED, REPORTED)) {
             assertThat(labelNames(page, counter)).containsExactly(Set.of("cluster", "outcome", "scope"));
             assertThat(values(page, counter, "outcome"))
@@ -185,7 +216,8 @@ class RoutingMetricsTest {
             List<OutsideGrid.Sample> before = grid.scrape();
             Map<String, Integer> counts = grid.counts();
             HttpResponse<String> answer = grid.send("POST", "/v1/chat/completions", body);
-            List<OutsideGrid.Sample> after = grid.scrape();
+            long cached = cached(answer);
+            List<OutsideGrid.Sample> after = grid.scrapeUntil(page -> delta(before, page, REPORTED) == cached);
 
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
             assertThat(grid.grew(counts)).containsExactly(cluster);
@@ -197,7 +229,6 @@ class RoutingMetricsTest {
             assertThat(decided).isIn(outcome, "explore");
             tally.merge(decided, 1, Integer::sum);
             String label = "east/" + cluster;
-            long cached = cached(answer);
             assertThat(delta(before, after, REPORTED)).isEqualTo(cached);
             assertThat(delta(before, after, REPORTED, "cluster", label, "outcome", decided))
                     .isEqualTo(cached);
