@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,8 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The commands of design.md §12 as an operator runs them, on the packaged jar: {@code --version}, {@code
- * --check-config} of a minimal config (every default filled in), of a config writing every contract key of §7 and §13
+ * --check-config} of a minimal config (every default filled in, and itself a config that checks
+ * to the same output), of a config writing every contract key of §7 and §13
  * exactly as the spec spells it, and of a config with several problems (each printed with its key path, exit 2); and a
  * gateway started with an invalid config, by {@code --config} and by {@code GRID_GATEWAY_CONFIG}, exits 2 without
  * serving. Nothing here listens: no engine is needed.
@@ -52,6 +54,12 @@ class CommandsTest {
                 OutsideJar.run(Map.of(), "--check-config", write(dir, MINIMAL).toString());
 
         assertThat(check.exitCode()).as(check.err()).isZero();
+        OutsideJar.Finished again = OutsideJar.run(
+                Map.of(), "--check-config", write(dir, check.out()).toString());
+        assertThat(again.exitCode())
+                .as("the effective config is a config: " + again.err())
+                .isZero();
+        assertThat(again.out()).isEqualTo(check.out());
         Map<String, Object> effective = new Yaml().load(check.out());
         assertThat(at(effective, "server", "max_body_bytes")).isEqualTo(33554432);
         assertThat(at(effective, "gateway", "role")).isEqualTo("consumer");
@@ -63,7 +71,7 @@ class CommandsTest {
         assertThat(cluster.get("draining")).isEqualTo(false);
         Object load = at(effective, "plugins", "grid_site_route", "load");
         assertThat(load)
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
                 .containsEntry("poll_interval_ms", 1000)
                 .containsEntry("queue_metric", "vllm:num_requests_waiting")
                 .containsEntry("count_sent_since_scrape", false)
@@ -71,7 +79,7 @@ class CommandsTest {
                 // filled in; its default of 2 rather than the sketch's 10 is docs/decisions.md's
                 .containsKey("window_secs");
         assertThat(at(effective, "plugins", "grid_site_route", "prefix_affinity"))
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
                 .containsEntry("capacity", 16384)
                 .containsEntry("ttl_secs", 600)
                 .containsEntry("prefill_tokens_per_second", 10000)
@@ -138,14 +146,14 @@ class CommandsTest {
         assertThat(check.exitCode()).as(check.out() + "\n" + check.err()).isZero();
         Map<String, Object> effective = new Yaml().load(check.out());
         assertThat(at(effective, "server"))
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
                 .containsEntry("max_body_bytes", 1048576)
                 .containsEntry("max_inflight_body_bytes", 8388608)
                 .containsEntry("max_connections", 100)
                 .containsEntry("host", "127.0.0.1")
                 .containsEntry("admin_host", "127.0.0.1");
         assertThat(at(effective, "gateway"))
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
                 .containsEntry("role", "provider")
                 .containsEntry("allowed_paths", List.of("/v1/chat/completions", "/v1/messages"))
                 .containsEntry("tag_key_path", key.toString())
@@ -156,14 +164,14 @@ class CommandsTest {
                 .containsEntry("draining", true);
         assertThat(at(effective, "tracing", "otlp_endpoint")).asString().startsWith("http://127.0.0.1:9");
         assertThat(at(effective, "plugins", "grid_site_route", "load"))
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
                 .containsEntry("poll_interval_ms", 500)
                 .containsEntry("window_secs", 10)
                 .containsEntry("queue_metric", "vllm:num_requests_running")
                 .containsEntry("count_sent_since_scrape", true)
                 .containsEntry("dns_refresh_secs", 15);
         assertThat(at(effective, "plugins", "grid_site_route", "prefix_affinity"))
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
                 .containsEntry("capacity", "auto")
                 .containsEntry("ttl_secs", 300)
                 .containsEntry("prefill_tokens_per_second", "auto")

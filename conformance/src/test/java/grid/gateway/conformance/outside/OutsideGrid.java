@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -201,7 +202,7 @@ final class OutsideGrid implements AutoCloseable {
      * A scrape on which {@code settled} holds, polled until it does or the deadline passes (then the last one): the
      * counters an answer's end updates (its usage read) may lag the client's read of that end.
      */
-    List<Sample> scrapeUntil(java.util.function.Predicate<List<Sample>> settled) {
+    List<Sample> scrapeUntil(Predicate<List<Sample>> settled) {
         long end = System.nanoTime() + DEADLINE.toNanos();
         List<Sample> page = scrape();
         while (!settled.test(page) && System.nanoTime() - end < 0) {

@@ -7,6 +7,7 @@ import grid.gateway.routing.select.BinomialBounds;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -209,7 +210,7 @@ class RoutingMetricsTest {
      * reported; returns the count per outcome.
      */
     private static Map<String, Integer> tally(List<String> prompts, String cluster, String outcome) {
-        Map<String, Integer> tally = new java.util.HashMap<>(Map.of(outcome, 0, "explore", 0));
+        Map<String, Integer> tally = new HashMap<>(Map.of(outcome, 0, "explore", 0));
         for (String prompt : prompts) {
             String body =
                     "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt + "\"}]}";

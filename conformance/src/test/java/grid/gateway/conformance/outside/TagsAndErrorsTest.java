@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * from the spec's text (SHA-256 of the cluster's name, HMAC-SHA256 of {@code <site>.<cluster>} under the key file's
  * first line), a tag signed with the file's second line is read, forged or stale tags answer 404 and a draining
  * cluster's 503 + Retry-After: 5, each counted once in {@code grid_route_pinned_total} and never in the affinity
- * outcomes; and the errors of §9 (413, 404 model, 503 + Retry-After, 502, a pinned connect failure's 503) in each
+ * outcomes; and the errors of §9 and §13 (a broken chunked body's 400 with {@code Connection: close}, 413, 404 model, 503 + Retry-After, 502, a pinned connect failure's 503) in each
  * API's own shape, Anthropic's on {@code /v1/messages}, OpenAI's elsewhere, reaching no engine.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -151,6 +156,43 @@ class TagsAndErrorsTest {
         assertThat(pinned.headers().allValues("retry-after")).containsExactly("5");
     }
 
+    @Test
+    @Order(6)
+    void brokenChunkedBody_400ConnectionClose_inEachApisShape() throws Exception {
+        for (String path : List.of("/v1/messages", "/v1/chat/completions")) {
+            Map<String, Integer> counts = grid.counts();
+            String head = "POST " + path + " HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n";
+            RawAnswer answer = raw(head);
+
+            assertThat(grid.grew(counts)).as(path + " reached an engine").isEmpty();
+            assertThat(answer.status()).as(answer.text()).isEqualTo(400);
+            assertThat(answer.head().toLowerCase(Locale.ROOT)).contains("\r\nconnection: close\r\n");
+            JsonObject body = OutsideGrid.json(answer.body());
+            if (path.equals("/v1/messages")) {
+                assertThat(body.getString("type")).isEqualTo("error");
+                assertThat(body.getJsonObject("error").getString("message")).isNotBlank();
+            } else {
+                assertThat(body.getJsonObject("error")).containsKeys("message", "type", "param", "code");
+            }
+        }
+    }
+
+    /** An answer read off a socket: its head as text, its status and its body (to the connection's close). */
+    private record RawAnswer(String text, String head, int status, String body) {}
+
+    private static RawAnswer raw(String request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", grid.jar.port())) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            String text = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int end = text.indexOf("\r\n\r\n");
+            assertThat(end).as("a whole head: " + text).isPositive();
+            return new RawAnswer(
+                    text, text.substring(0, end + 2), Integer.parseInt(text.substring(9, 12)), text.substring(end + 4));
+        }
+    }
+
     /** GET {@code path}: answers {@code status} in OpenAI's shape, reaches no engine, counts {@code outcome} once. */
     private static HttpResponse<String> pinned(String path, int status, String outcome) {
         List<OutsideGrid.Sample> before = grid.scrape();
@@ -212,7 +254,7 @@ class TagsAndErrorsTest {
         try (HttpClient client = HttpClient.newHttpClient()) {
             return client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
         } finally {
-            grid.engines.get(cluster).takeRequest(java.time.Duration.ZERO);
+            grid.engines.get(cluster).takeRequest(Duration.ZERO);
         }
     }
 
