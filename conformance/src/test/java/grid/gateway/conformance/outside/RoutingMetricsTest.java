@@ -26,9 +26,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * design.md §10 as a Prometheus scraper sees it on the packaged jar's admin port, after traffic from outside: each
  * outcome of {@code grid_route_prefix_affinity_total} reached and each request counted once, one admitted candidate
  * counting nothing, the cached-token counters per cluster and outcome matching what the engines' answers reported,
- * the label sets, and the health endpoints; and §12/§13's start from the environment alone with JSON log lines. One
- * jar serves every check (its random source is not seeded: outcomes that 2% exploration could replace are checked as
- * "this outcome or explore", and each is required at least once in four tries).
+ * the label sets, and the health endpoints; and §12/§13's start from the environment alone with JSON log lines. The
+ * jar is the {@link SharedGrid} one, which {@link TagsAndErrorsTest} uses too (its random source is not seeded:
+ * outcomes that 2% exploration could replace are checked as "this outcome or explore", and each is required at least
+ * once in four tries).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(SharedGrid.class)
