@@ -31,11 +31,6 @@ final class PromptWriter {
         return nav;
     }
 
-    /** Whether the stream is complete: the walker stops reading. */
-    boolean isFull() {
-        return sink.isFull();
-    }
-
     /** The start of a message: its role ({@code -1} when absent) and the content marker. */
     void message(int role) {
         sink.write(Segment.MESSAGE);
@@ -123,15 +118,15 @@ final class PromptWriter {
             OversizeValue.write(nav.bytes(), value, end, sink);
             return;
         }
-        for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); p = nav.next(nav.end(p))) {
+        for (int p = nav.enter(value); !nav.isClose(p); p = nav.next(nav.end(p))) {
             sink.write(Segment.TOOL);
             canonical.writeValue(nav, p, sink, dropped);
         }
     }
 
     /**
-     * Visits each element of the array at {@code array}, each of which must be an object, until the stream is
-     * full; an absent ({@code -1}) array visits nothing.
+     * Visits each element of the array at {@code array}, each of which must be an object, until the chain's 512th
+     * key ends the walk ({@link ChainFull}); an absent ({@code -1}) array visits nothing.
      */
     void forEachObject(int array, Consumer<Members> visit) {
         if (array < 0) {
@@ -140,7 +135,7 @@ final class PromptWriter {
         if (!nav.isArray(array)) {
             throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
         }
-        for (int p = nav.enter(array); !nav.isClose(p) && !sink.isFull(); ) {
+        for (int p = nav.enter(array); !nav.isClose(p); ) {
             if (!nav.isObject(p)) {
                 throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
             }
@@ -171,7 +166,7 @@ final class PromptWriter {
         if (!nav.isArray(value)) {
             throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
         }
-        for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); ) {
+        for (int p = nav.enter(value); !nav.isClose(p); ) {
             p = nav.next(part(p, table, system, inToolResult));
         }
     }
