@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe; one per body. Throws {@link NoKeysSignal} when the body turns out to have no keys.
  */
 final class PromptWriter {
-    /** vLLM drops Anthropic system blocks that begin so: Claude Code puts a per-request hash there. */
+    /**
+     * vLLM drops Anthropic system text blocks that begin so (Claude Code puts a per-request hash there); a system
+     * given as a string it renders whole.
+     */
     private static final byte[] BILLING_HEADER = "x-anthropic-billing-header".getBytes(StandardCharsets.US_ASCII);
 
     private static final long REFERENCE_SEED = 0x0000_4EFEL;
@@ -55,13 +58,13 @@ final class PromptWriter {
 
     /**
      * Content given as a string or an array of parts; absent ({@code -1}) content contributes nothing. With
-     * {@code system}, text blocks that begin with the billing header are left out.
+     * {@code system}, text blocks that begin with the billing header are left out; a string is always keyed.
      */
     void content(int value, PartTable table, boolean system) {
         content(value, table, system, false);
     }
 
-    /** Whether a system text block (or string) is the billing header that vLLM drops. */
+    /** Whether the text of a system text block is the billing header that vLLM drops. */
     boolean isBillingHeader(int text) {
         return nav.stringStartsWith(text, BILLING_HEADER);
     }
@@ -158,9 +161,7 @@ final class PromptWriter {
             return;
         }
         if (nav.isString(value)) {
-            if (!(system && isBillingHeader(value))) {
-                nav.decode(value, sink);
-            }
+            nav.decode(value, sink);
             return;
         }
         if (!nav.isArray(value)) {
