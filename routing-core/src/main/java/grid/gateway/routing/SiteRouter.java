@@ -334,7 +334,7 @@ public final class SiteRouter {
         if (status >= 200 && status < 300) {
             parts.memory().confirm(cluster, keys);
             parts.listener().keysLearned(cluster, true, keys.size());
-        } else if (status == 429 || status >= 500) {
+        } else if (status == 429 || (status >= 500 && status < 600)) {
             parts.memory().drop(cluster, keys);
             parts.listener().keysLearned(cluster, false, keys.size());
         }

@@ -132,6 +132,29 @@ class SiteRouterTest {
     }
 
     @Test
+    void answered_statusBoundaries_2xxConfirms_429And5xxDrop_everyOtherTeachesNothing() {
+        RouteDecision decision = forward(router.route(prompt(40)));
+        ClusterId id = decision.cluster().id();
+        BlockKeys keys = prompt(40).keys();
+        int[] teachNothing = {100, 103, 199, 300, 304, 399, 400, 404, 428, 430, 499, 600, 999};
+        for (int status : teachNothing) {
+            router.answered(decision, status);
+            assertThat(memory.run(id, keys)).as("%d confirms nothing", status).isZero();
+        }
+        router.answered(decision, 299);
+        assertThat(memory.run(id, keys)).isEqualTo(40);
+        for (int status : teachNothing) {
+            router.answered(decision, status);
+            assertThat(memory.run(id, keys)).as("%d drops nothing", status).isEqualTo(40);
+        }
+        for (int status : new int[] {429, 500, 599}) {
+            router.answered(decision, 200);
+            router.answered(decision, status);
+            assertThat(memory.run(id, keys)).as("%d drops", status).isZero();
+        }
+    }
+
+    @Test
     void route_identicalShortPromptsFromTheKeyer_spreadByLoad() {
         PromptKeys shortPrompt = new PromptKeyer()
                 .key(

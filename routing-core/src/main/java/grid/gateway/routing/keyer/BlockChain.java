@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Block {@code i}'s key is {@code XXH64(bytes of block i, seed = key of block i-1)}, and block 0 is seeded by
  * {@link #seed(byte[], byte[])} from the model and the cache_salt, so a key stands for the whole prefix up to it
- * and the same prompt under another model or salt shares no key. A final partial block counts as a block. Once 512
- * keys exist every further byte is ignored and {@link #isFull()} tells the walker to stop reading.
+ * and the same prompt under another model or salt shares no key. A final partial block counts as a block. Sealing
+ * the 512th key throws {@link ChainFull}, which ends the walk where it stands, so the keyer reads nothing after that
+ * key; bytes written after it are ignored.
  *
  * <p>Not thread-safe; one per request, used once.
  */
@@ -85,8 +86,8 @@ final class BlockChain implements CanonicalSink {
         }
     }
 
-    @Override
-    public boolean isFull() {
+    /** Whether it holds 512 keys, so that the walk stopped there. */
+    boolean isFull() {
         return count == MAX_KEYS;
     }
 
@@ -100,10 +101,14 @@ final class BlockChain implements CanonicalSink {
         return BlockKeys.copyOf(keys, count);
     }
 
+    /** Keys a whole block; the 512th key stops the walk ({@link ChainFull}). */
     private void seal(byte[] src, int offset) {
         previous = Xxh64.hash(src, offset, BLOCK_BYTES, previous);
         add(previous);
         fill = 0;
+        if (count == MAX_KEYS) {
+            throw ChainFull.INSTANCE;
+        }
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * A growable byte array that accepts the canonical stream, for decoded strings and for tests.
  *
- * <p>Not thread-safe. Never full.
+ * <p>Not thread-safe. Never full: it has no key limit.
  */
 final class ByteSink implements CanonicalSink {
     private byte[] bytes;
@@ -26,11 +26,6 @@ final class ByteSink implements CanonicalSink {
         ensure(length);
         System.arraycopy(src, offset, bytes, size, length);
         size += length;
-    }
-
-    @Override
-    public boolean isFull() {
-        return false;
     }
 
     int size() {

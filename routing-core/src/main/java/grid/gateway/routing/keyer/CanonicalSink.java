@@ -3,8 +3,8 @@ package grid.gateway.routing.keyer;
 /**
  * Where the canonical byte stream of a prompt goes (docs/design.md §4).
  *
- * <p>Implementations are single-use and not thread-safe. {@link #isFull()} lets a walker stop reading the body once
- * nothing more can change the result.
+ * <p>Implementations are single-use and not thread-safe. The block chain ends the walk itself at its 512th key
+ * ({@link ChainFull}).
  */
 interface CanonicalSink {
     /** Appends one byte (the low eight bits of {@code b}). */
@@ -12,9 +12,6 @@ interface CanonicalSink {
 
     /** Appends {@code length} bytes of {@code src} from {@code offset}. */
     void write(byte[] src, int offset, int length);
-
-    /** Whether further bytes are ignored. */
-    boolean isFull();
 
     /** Appends a 64-bit value, little-endian, as a fixed-size digest. */
     default void writeDigest(long digest) {

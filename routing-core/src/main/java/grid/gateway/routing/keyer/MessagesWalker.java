@@ -4,9 +4,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Anthropic Messages: {@code tools} (each without its {@code cache_control}, a caching breakpoint that clients move
- * between requests), then {@code system} as one system message, then {@code messages}. System text blocks that
- * begin with {@code x-anthropic-billing-header} are left out, as vLLM leaves them out; a system prompt made only of
- * such blocks keys like no system prompt.
+ * between requests), then {@code system} as one system message, then {@code messages}. System text blocks (of
+ * {@code system} or of a {@code system} message) that begin with {@code x-anthropic-billing-header} are left out, as
+ * vLLM leaves them out; a system prompt made only of such blocks keys like no system prompt. A system given as a
+ * string is keyed whole, whatever it begins with, as vLLM renders it whole.
  *
  * <p>Stateless and thread-safe.
  */
@@ -38,11 +39,11 @@ final class MessagesWalker implements DialectWalker {
         writer.content(system, PartTable.ANTHROPIC, true);
     }
 
-    /** Whether the system prompt has any text besides billing headers. */
+    /** Whether the system prompt has anything besides billing-header blocks; a string always has. */
     private static boolean hasKeyedText(int system, PromptWriter writer) {
         JsonNav nav = writer.nav();
         if (nav.isString(system)) {
-            return !writer.isBillingHeader(system);
+            return true;
         }
         if (!nav.isArray(system)) {
             throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);

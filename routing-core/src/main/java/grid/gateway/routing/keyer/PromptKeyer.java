@@ -71,7 +71,11 @@ public final class PromptKeyer {
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.ONE_CANDIDATE);
             }
             BlockChain chain = new BlockChain(BlockChain.seed(modelBytes, saltBytes));
-            DialectWalker.of(dialect).walk(root, new PromptWriter(nav, chain));
+            try {
+                DialectWalker.of(dialect).walk(root, new PromptWriter(nav, chain));
+            } catch (ChainFull full) {
+                // The 512th key: the keyer stops reading there, whatever follows it in the body.
+            }
             BlockKeys keys = chain.finish();
             if (chain.isFull()) {
                 // The walk stopped at 512 keys: what follows is priced by the body's length (docs/design.md §4).

@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe; one per body. Throws {@link NoKeysSignal} when the body turns out to have no keys.
  */
 final class PromptWriter {
-    /** vLLM drops Anthropic system blocks that begin so: Claude Code puts a per-request hash there. */
+    /**
+     * vLLM drops Anthropic system text blocks that begin so (Claude Code puts a per-request hash there); a system
+     * given as a string it renders whole.
+     */
     private static final byte[] BILLING_HEADER = "x-anthropic-billing-header".getBytes(StandardCharsets.US_ASCII);
 
     private static final long REFERENCE_SEED = 0x0000_4EFEL;
@@ -29,11 +32,6 @@ final class PromptWriter {
 
     JsonNav nav() {
         return nav;
-    }
-
-    /** Whether the stream is complete: the walker stops reading. */
-    boolean isFull() {
-        return sink.isFull();
     }
 
     /** The start of a message: its role ({@code -1} when absent) and the content marker. */
@@ -60,13 +58,13 @@ final class PromptWriter {
 
     /**
      * Content given as a string or an array of parts; absent ({@code -1}) content contributes nothing. With
-     * {@code system}, text blocks that begin with the billing header are left out.
+     * {@code system}, text blocks that begin with the billing header are left out; a string is always keyed.
      */
     void content(int value, PartTable table, boolean system) {
         content(value, table, system, false);
     }
 
-    /** Whether a system text block (or string) is the billing header that vLLM drops. */
+    /** Whether the text of a system text block is the billing header that vLLM drops. */
     boolean isBillingHeader(int text) {
         return nav.stringStartsWith(text, BILLING_HEADER);
     }
@@ -123,15 +121,15 @@ final class PromptWriter {
             OversizeValue.write(nav.bytes(), value, end, sink);
             return;
         }
-        for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); p = nav.next(nav.end(p))) {
+        for (int p = nav.enter(value); !nav.isClose(p); p = nav.next(nav.end(p))) {
             sink.write(Segment.TOOL);
             canonical.writeValue(nav, p, sink, dropped);
         }
     }
 
     /**
-     * Visits each element of the array at {@code array}, each of which must be an object, until the stream is
-     * full; an absent ({@code -1}) array visits nothing.
+     * Visits each element of the array at {@code array}, each of which must be an object, until the chain's 512th
+     * key ends the walk ({@link ChainFull}); an absent ({@code -1}) array visits nothing.
      */
     void forEachObject(int array, Consumer<Members> visit) {
         if (array < 0) {
@@ -140,7 +138,7 @@ final class PromptWriter {
         if (!nav.isArray(array)) {
             throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
         }
-        for (int p = nav.enter(array); !nav.isClose(p) && !sink.isFull(); ) {
+        for (int p = nav.enter(array); !nav.isClose(p); ) {
             if (!nav.isObject(p)) {
                 throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
             }
@@ -163,15 +161,13 @@ final class PromptWriter {
             return;
         }
         if (nav.isString(value)) {
-            if (!(system && isBillingHeader(value))) {
-                nav.decode(value, sink);
-            }
+            nav.decode(value, sink);
             return;
         }
         if (!nav.isArray(value)) {
             throw new NoKeysSignal(NoKeysReason.UNEXPECTED_SHAPE);
         }
-        for (int p = nav.enter(value); !nav.isClose(p) && !sink.isFull(); ) {
+        for (int p = nav.enter(value); !nav.isClose(p); ) {
             p = nav.next(part(p, table, system, inToolResult));
         }
     }

@@ -1,6 +1,7 @@
 package grid.gateway.routing.keyer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import grid.gateway.routing.testing.SeededTrials;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ class BlockChainTest {
     }
 
     @Test
-    void write_beyond512Blocks_ignoredAndFull() {
+    void write_the512thKey_endsTheWalk_laterBytesIgnored() {
         BlockChain chain = new BlockChain(SEED);
         byte[] block = new byte[256];
         for (int i = 0; i < 511; i++) {
@@ -51,10 +52,29 @@ class BlockChainTest {
         }
         assertThat(chain.isFull()).isFalse();
         chain.write(block, 0, 1);
-        chain.write(block, 0, 255);
+        // The byte that completes the 512th block throws, whether it comes alone or in a longer write.
+        assertThatThrownBy(() -> chain.write(block, 0, 255)).isSameAs(ChainFull.INSTANCE);
         assertThat(chain.isFull()).isTrue();
         chain.write(block, 0, block.length);
         chain.write(7);
+        assertThat(chain.finish().size()).isEqualTo(512);
+
+        BlockChain single = new BlockChain(SEED);
+        for (int i = 0; i < 511; i++) {
+            single.write(block, 0, block.length);
+        }
+        single.write(block, 0, 255);
+        assertThatThrownBy(() -> single.write(0)).isSameAs(ChainFull.INSTANCE);
+        BlockChain whole = new BlockChain(SEED);
+        assertThatThrownBy(() -> whole.write(new byte[600 * 256], 0, 600 * 256)).isSameAs(ChainFull.INSTANCE);
+        assertThat(whole.finish()).isEqualTo(single.finish());
+    }
+
+    @Test
+    void finish_511BlocksAndAPartialOne_512KeysWithoutStopping() {
+        BlockChain chain = new BlockChain(SEED);
+        chain.write(new byte[511 * 256 + 1], 0, 511 * 256 + 1);
+        assertThat(chain.isFull()).isFalse();
         assertThat(chain.finish().size()).isEqualTo(512);
     }
 

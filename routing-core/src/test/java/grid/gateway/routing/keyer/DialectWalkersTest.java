@@ -115,6 +115,45 @@ class DialectWalkersTest {
     }
 
     @Test
+    void messages_billingHeaderAsSystemString_keyedAsText() {
+        // vLLM drops system text *blocks* that start with the header; a system string is rendered whole.
+        Map<String, Object> body = userQ("system", "x-anthropic-billing-header: cch=1; You are terse.");
+        assertThat(stream(ApiDialect.MESSAGES, body))
+                .isEqualTo("<F7>system<F8>x-anthropic-billing-header: cch=1; You are terse.<F7>user<F8>Q");
+        Map<String, Object> otherHash = userQ("system", "x-anthropic-billing-header: cch=2; You are terse.");
+        assertThat(keyer.key(ApiDialect.MESSAGES, JsonText.bytes(body)).keys())
+                .isNotEqualTo(keyer.key(ApiDialect.MESSAGES, JsonText.bytes(otherHash))
+                        .keys());
+    }
+
+    @Test
+    void messages_systemRoleMessage_billingHeaderStringKept_blockDropped() {
+        Map<String, Object> asString = obj(
+                "model",
+                "claude",
+                "messages",
+                arr(
+                        obj("role", "system", "content", "x-anthropic-billing-header: a"),
+                        obj("role", "user", "content", "Q")));
+        assertThat(stream(ApiDialect.MESSAGES, asString))
+                .isEqualTo("<F7>system<F8>x-anthropic-billing-header: a<F7>user<F8>Q");
+        Map<String, Object> asBlocks = obj(
+                "model",
+                "claude",
+                "messages",
+                arr(
+                        obj(
+                                "role",
+                                "system",
+                                "content",
+                                arr(
+                                        obj("type", "text", "text", "x-anthropic-billing-header: a"),
+                                        obj("type", "text", "text", "S"))),
+                        obj("role", "user", "content", "Q")));
+        assertThat(stream(ApiDialect.MESSAGES, asBlocks)).isEqualTo("<F7>system<F8>S<F7>user<F8>Q");
+    }
+
+    @Test
     void messages_toolCacheControlMoves_sameKeys() {
         Map<String, Object> a = userQ(
                 "tools",

@@ -188,6 +188,48 @@ class CandidateSelectorTest {
     }
 
     @Test
+    void loadGate_gapEqualToWorth_doesNotExceedIt_oneUlpMoreReopens() {
+        // 50 blocks × 64 tokens / 3200 tokens/s / 1 s = exactly 1.0 queued request: no rounding at the edge.
+        PrefixAffinitySettings exact = new PrefixAffinitySettings(16_384, java.time.Duration.ofMinutes(10), 3200, 1);
+        assertThat(LoadGate.worth(50, exact)).isEqualTo(1.0);
+        runs.put("east-a", 50);
+        Selection equal = selector.select(
+                List.of(measured("east-a", 3), measured("west-a", 2)),
+                blocks(50),
+                (id, k) -> runs.getOrDefault(id.name(), 0),
+                exact);
+        assertThat(name(equal)).isEqualTo("east-a");
+        assertThat(equal.outcome()).contains(AffinityOutcome.HIT);
+        Selection above = selector.select(
+                List.of(measured("east-a", Math.nextUp(3.0)), measured("west-a", 2)),
+                blocks(50),
+                (id, k) -> runs.getOrDefault(id.name(), 0),
+                exact);
+        assertThat(name(above)).isEqualTo("west-a");
+        assertThat(above.outcome()).contains(AffinityOutcome.LOAD);
+    }
+
+    @Test
+    void stickyRule_boundaries_fourBlocks_eightyPercent_thirtyTwoBlocks() {
+        List<String> wrong = new java.util.ArrayList<>();
+        for (int blocks = 1; blocks <= 512; blocks++) {
+            for (int run = 0; run <= blocks; run++) {
+                // The seed's words, in exact rationals: at least 4, and 80 percent of the prompt or 32 blocks.
+                boolean expected = run >= 4 && (run * 100L >= 80L * blocks || run >= 32);
+                if (StickyRule.isSticky(run, blocks) != expected) {
+                    wrong.add(run + " of " + blocks);
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(StickyRule.isSticky(4, 5)).isTrue();
+        assertThat(StickyRule.isSticky(4, 6)).isFalse();
+        assertThat(StickyRule.isSticky(31, 39)).isFalse();
+        assertThat(StickyRule.isSticky(32, 512)).isTrue();
+        assertThat(StickyRule.isSticky(3, 3)).isFalse();
+    }
+
+    @Test
     void loadGate_unmeasuredStickyGivesWayToMeasuredOther() {
         runs.put("east-a", 40);
         Selection chosen = select(blocks(40), unmeasured("east-a"), measured("west-a", 100));
