@@ -56,8 +56,6 @@ final class KeepingReader extends DataReader {
     private byte[] accounted = lastRead;
     /** Whether a head's request line was parsed and its fields are being read. */
     private boolean inFields;
-    /** Whether a field's name was just read: the value's line end is looked for next, and may be at once. */
-    private boolean afterName;
 
     // DataReader's constructor is deprecated for removal in favour of DataReader.create, which cannot be
     // subclassed; the class itself stays public and open in Helidon 4.5.
@@ -111,10 +109,9 @@ final class KeepingReader extends DataReader {
      */
     @Override
     public int findNewLine(int max) throws IncorrectNewLineException {
-        if (max == REQUEST_LINE_LIMIT && !inFields && !afterName) {
+        if (max == REQUEST_LINE_LIMIT && !inFields) {
             skipEmptyLines();
         }
-        afterName = false;
         int limit = max == Integer.MAX_VALUE ? UNENDED_LINE : max;
         int found = super.findNewLine(limit);
         if (found == limit && available() > 0) {
@@ -132,23 +129,14 @@ final class KeepingReader extends DataReader {
      * 9112 §2.2 asks a server to ignore at least one, as some clients send a CRLF after a request's body, which would
      * otherwise be read as the next request line and refuse a valid request behind it (400, the connection closed).
      * A bare LF is not skipped (the gateway reads CRLF only); more empty lines than the limit are read as they come,
-     * so the next one is a request line Helidon refuses. A request line's reader is the only caller that meets an
-     * empty line with that limit outside a head's fields: Helidon reads a chunked body's lines with
-     * {@code readLine} (no limit), and a field's value, which may be empty, right after its name
-     * ({@link #findOrNewLine}), whatever limit is left of the head's.
+     * so the next one is a request line Helidon refuses. Outside a head's fields only a request line is read with
+     * that limit: Helidon 4.5 parses fields (whose values may be empty) only in a head, and reads a chunked body's
+     * lines with {@code readLine} (no limit).
      */
     private void skipEmptyLines() {
         for (int skipped = 0; skipped < REQUEST_LINE_LIMIT && startsWithNewLine(); skipped += 2) {
             skip(2);
         }
-    }
-
-    /** Helidon's reader of a field's name looks for the colon with this; the value's line end is looked for next. */
-    @Override
-    public int findOrNewLine(byte b, int max) throws IncorrectNewLineException {
-        int found = super.findOrNewLine(b, max);
-        afterName = true;
-        return found;
     }
 
     @Override
