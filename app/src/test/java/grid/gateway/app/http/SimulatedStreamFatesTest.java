@@ -31,14 +31,26 @@ import org.junit.jupiter.api.io.TempDir;
  * request whose connection closed) through the gateway, on the four streaming APIs: a client that reads to the end,
  * and one that resets or closes after a generated number of events. The engine's answer is abandoned exactly when the
  * client left; a Responses stream's tagged id names the cluster that served it, and a GET of that id is pinned there:
- * the stored response of a whole stream is completed, one of an abandoned stream is whatever that engine kept (the
+ * the stored response of a whole stream is served, one of an abandoned stream is whatever that engine kept (the
  * simulator keeps none: 404).
+ *
+ * <p>A client that leaves a stream is noticed only at the gateway's next write to it, and the engine only at its own
+ * next write after the gateway closed its connection. A stream the client leaves therefore runs longer than any wait
+ * of this test ({@link #LEFT_TOKENS} at the engine's pace): its engine can only end it if the gateway failed to
+ * abandon it, however late each thread runs. A whole stream asks for {@link #WHOLE_TOKENS}, so its stored response
+ * is {@code incomplete} (cut at the client's limit, as vLLM marks it).
  */
 class SimulatedStreamFatesTest {
     private static final long SEED = 20_261_209L;
     private static final int TRIALS = 24;
     private static final String[] PATHS = {"/v1/chat/completions", "/v1/completions", "/v1/messages", "/v1/responses"};
     private static final Pattern CREATED = Pattern.compile("\"id\":\"(resp_[^\"]+)\"");
+    private static final int DECODE_TOKENS_PER_SECOND = 500;
+    /** The output limit of a whole stream: a short stream the client reads to its end. */
+    private static final int WHOLE_TOKENS = 40;
+    /** The answer of a stream the client leaves: at the engine's pace it outlasts the harness's deadline 1.5 times. */
+    private static final int LEFT_TOKENS =
+            (int) (GatewayHarness.DEADLINE.toSeconds() * DECODE_TOKENS_PER_SECOND * 3 / 2);
 
     @TempDir
     Path dir;
@@ -56,8 +68,8 @@ class SimulatedStreamFatesTest {
                                     EngineSettings.builder()
                                             .pacer(Pacer.sleeping())
                                             .prefillTokensPerSecond(1_000_000)
-                                            .decodeTokensPerSecond(500))
-                            .answerTokens(40)
+                                            .decodeTokensPerSecond(DECODE_TOKENS_PER_SECOND))
+                            .answerTokens(LEFT_TOKENS)
                             .start());
         }
         gateway = new GatewayHarness(
@@ -97,7 +109,7 @@ class SimulatedStreamFatesTest {
                 assertThat(served.awaitAbandonedAnswer(Duration.ZERO)).as(trial).isFalse();
             } else {
                 assertThat(line.getString("end")).as(trial).isEqualTo("client_gone");
-                assertThat(served.awaitAbandonedAnswer(Duration.ofSeconds(5)))
+                assertThat(served.awaitAbandonedAnswer(GatewayHarness.DEADLINE))
                         .as("%s: the engine's answer abandoned", trial)
                         .isTrue();
             }
@@ -110,7 +122,7 @@ class SimulatedStreamFatesTest {
                 gets++;
                 if (leaveAfter == 0) {
                     assertThat(got.statusCode()).as(trial).isEqualTo(200);
-                    assertThat(got.body()).contains("\"id\":\"" + tagged + "\"").contains("\"status\":\"completed\"");
+                    assertThat(got.body()).contains("\"id\":\"" + tagged + "\"").contains("\"status\":\"incomplete\"");
                 } else {
                     assertThat(got.statusCode())
                             .as("%s: nothing stored by the simulator", trial)
@@ -137,21 +149,28 @@ class SimulatedStreamFatesTest {
         }
     }
 
-    /** Streams one request; leaves after {@code leaveAfter} events unless 0; returns the text read. */
+    /**
+     * Streams one request; leaves after {@code leaveAfter} events unless 0; returns the text read. A whole stream
+     * asks for {@link #WHOLE_TOKENS}, one the client leaves for {@link #LEFT_TOKENS}.
+     */
     private String stream(String path, String id, int leaveAfter, boolean reset) throws Exception {
+        int limit = leaveAfter == 0 ? WHOLE_TOKENS : LEFT_TOKENS;
         String body = switch (path) {
             case "/v1/chat/completions" ->
-                "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"" + id + "\"}],"
-                        + "\"stream\":true}";
-            case "/v1/completions" -> "{\"model\":\"demo-model\",\"prompt\":\"" + id + "\",\"stream\":true}";
+                "{\"model\":\"demo-model\",\"max_tokens\":" + limit + ",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"" + id + "\"}],\"stream\":true}";
+            case "/v1/completions" ->
+                "{\"model\":\"demo-model\",\"max_tokens\":" + limit + ",\"prompt\":\"" + id + "\",\"stream\":true}";
             case "/v1/messages" ->
-                "{\"model\":\"demo-model\",\"max_tokens\":64,\"messages\":[{\"role\":\"user\",\"content\":\"" + id
-                        + "\"}],\"stream\":true}";
-            default -> "{\"model\":\"demo-model\",\"input\":\"" + id + "\",\"stream\":true,\"store\":true}";
+                "{\"model\":\"demo-model\",\"max_tokens\":" + limit + ",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"" + id + "\"}],\"stream\":true}";
+            default ->
+                "{\"model\":\"demo-model\",\"max_output_tokens\":" + limit + ",\"input\":\"" + id
+                        + "\",\"stream\":true,\"store\":true}";
         };
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", gateway.server.port()));
-            socket.setSoTimeout(10_000);
+            socket.setSoTimeout((int) GatewayHarness.DEADLINE.toMillis());
             socket.getOutputStream()
                     .write(("POST " + path + " HTTP/1.1\r\nHost: gw\r\nX-Request-Id: " + id
                                     + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
