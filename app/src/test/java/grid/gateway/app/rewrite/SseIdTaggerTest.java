@@ -40,6 +40,22 @@ class SseIdTaggerTest {
         String joined() {
             return text(bytes());
         }
+
+        /**
+         * The calls with the LF of a blank line that came by itself put back after the CR before it: what an event
+         * whose blank line's CR ended a read is, however the stream was cut.
+         */
+        List<String> events() {
+            List<String> events = new ArrayList<>();
+            for (String call : calls()) {
+                if (call.equals("\n") && !events.isEmpty() && events.getLast().endsWith("\r")) {
+                    events.add(events.removeLast() + call);
+                } else {
+                    events.add(call);
+                }
+            }
+            return events;
+        }
     }
 
     /** Random bytes to feed, and the seed that draws their limit and cuts. */
@@ -97,12 +113,12 @@ class SseIdTaggerTest {
         List<String> unsplit = run(stream).calls();
         byte[] bytes = utf8(stream);
         for (int cut = 0; cut <= bytes.length; cut++) {
-            assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cut).calls())
+            assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cut).events())
                     .as("cut at %d", cut)
                     .isEqualTo(unsplit);
         }
         int[] everyByte = java.util.stream.IntStream.range(1, bytes.length).toArray();
-        assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, everyByte).calls())
+        assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, everyByte).events())
                 .isEqualTo(unsplit);
     }
 
@@ -122,7 +138,7 @@ class SseIdTaggerTest {
                     200,
                     random -> randomCuts(random, stream.length, 60),
                     cuts -> assertThat(run(stream, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cuts)
-                                    .calls())
+                                    .events())
                             .isEqualTo(unsplit));
         }
     }
@@ -181,7 +197,7 @@ class SseIdTaggerTest {
                 stream.hashCode(),
                 100,
                 random -> randomCuts(random, utf8(stream).length, 8),
-                cuts -> assertThat(run(stream, cuts).calls()).isEqualTo(expected));
+                cuts -> assertThat(run(stream, cuts).events()).isEqualTo(expected));
     }
 
     @Test
@@ -251,6 +267,27 @@ class SseIdTaggerTest {
             int[] cuts = randomCuts(new SplittableRandom(params[1]), stream.length, 40);
             assertThat(run(stream, limit, cuts).joined()).isEqualTo(unsplit);
         });
+    }
+
+    @Test
+    void accept_eventEndedByABlankLinesCrAsTheLastByteRead_handedOnAtOnce_itsLfAfterIt() {
+        // A client dispatches an event at its blank line's CR (CR-only framing), so the event goes on then: an engine
+        // that then falls silent must not keep a complete event from its client.
+        for (String first : List.of("event: e\r" + DATA_A + "\r\r", "event: e\r\n" + DATA_A + "\r\n\r")) {
+            SseIdTagger tagger = new SseIdTagger(TAGGER, 1024);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            EventSink sink = out::write;
+            byte[] bytes = utf8(first);
+            tagger.accept(bytes, 0, bytes.length, sink);
+
+            assertThat(text(out.toByteArray())).isEqualTo(first.replace(DATA_A, DATA_A_TAGGED));
+            assertThat(tagger.holds()).isFalse();
+            byte[] next = utf8("\n" + DATA_A + "\r\r");
+            tagger.accept(next, 0, next.length, sink);
+            tagger.finish(sink);
+            assertThat(text(out.toByteArray()))
+                    .isEqualTo((first + "\n" + DATA_A + "\r\r").replace(DATA_A, DATA_A_TAGGED));
+        }
     }
 
     @Test
