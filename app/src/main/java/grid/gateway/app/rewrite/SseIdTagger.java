@@ -25,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * and the LF that may follow goes on by itself ({@link SseFraming}). Memory is bounded: an event longer than
  * {@code maxEventBytes} is not buffered whole but tagged as it streams ({@link SseEventStream}, {@link JsonIdStream})
  * and handed on in pieces (the buffered part, then each chunk's share up to the event's end), so its ids are tagged
- * too (docs/design.md §H20); the next event is buffered again. {@link #finish} hands on a trailing event that no blank line ended, as it is. Bytes that are not an event
- * stream pass through all the same. Nothing here throws on any bytes.
+ * too (docs/design.md §H20); the next event is buffered again. {@link #finish} hands on a trailing event that no
+ * blank line ended, tagged too. Bytes that are not an event stream pass through all the same. Nothing here throws on
+ * any bytes.
  *
  * <p>Not thread-safe; one per stream.
  */
@@ -84,11 +85,14 @@ public final class SseIdTagger {
         }
     }
 
-    /** Ends the stream: hands on a trailing partial event as it is. The tagger then starts afresh. */
+    /**
+     * Ends the stream: hands on a trailing event that no blank line ended, tagged as any event is (a WHATWG reader
+     * drops it, a lenient one reads it; an event too long to hold gets the same). The tagger then starts afresh.
+     */
     public void finish(EventSink sink) {
         requireNonNull(sink, "sink");
         if (size > 0) {
-            sink.event(buffer, 0, size);
+            emit(buffer, 0, size, sink);
         }
         SseEventStream open = streaming;
         if (open != null) {

@@ -5,13 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.routing.tag.ClusterDigest;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A tagged event stream whose event ends with the CR of its blank line as the last byte the engine sent (CR-only
+ * How the events of a tagged event stream end. One whose blank line's CR is the last byte the engine sent (CR-only
  * framing, or CRLF framing cut between the CR and the LF), then a silence: a client dispatches the event at that CR,
- * so the gateway hands it on tagged then, not once the engine sends its next byte.
+ * so the gateway hands it on tagged then, not once the engine sends its next byte. One that the stream's end cuts
+ * off before its blank line: a lenient reader reads it, so its ids are tagged too.
  */
 class TaggedStreamEventEndsIntegrationTest extends ScriptedEngineIntegrationTest {
     private static final String TAGGED = "resp_east." + ClusterDigest.of("east-a") + "..abc";
@@ -39,6 +41,21 @@ class TaggedStreamEventEndsIntegrationTest extends ScriptedEngineIntegrationTest
             assertThat(got).contains(first.replace("resp_abc", TAGGED));
             client.socket.setSoTimeout(20_000);
             assertThat(client.readUntil("0\r\n\r\n")).contains("data: [DONE]" + lineEnd + lineEnd);
+        }
+    }
+
+    @Test
+    void streamEndsBeforeTheLastEventsBlankLine_thatEventsIdTagged() throws Exception {
+        String last = "event: response.completed\ndata: {\"response\":{\"id\":\"resp_abc\"}}\n";
+        engine.script = e -> e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("data: {}\n\n")
+                + UpstreamFaultsIntegrationTest.chunk(last) + "0\r\n\r\n");
+
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.post("/v1/responses", "{\"model\":\"demo-model\",\"input\":\"hi\",\"stream\":true}");
+            RawClient.Answer answer = client.read();
+
+            assertThat(answer.complete()).isTrue();
+            assertThat(answer.body()).isEqualTo("data: {}\n\n" + last.replace("resp_abc", TAGGED));
         }
     }
 }

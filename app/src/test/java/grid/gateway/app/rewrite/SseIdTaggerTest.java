@@ -159,8 +159,9 @@ class SseIdTaggerTest {
                 Arguments.of(
                         "event: response.created\r" + DATA_A + "\r\r",
                         List.of("event: response.created\r" + DATA_A_TAGGED + "\r\r")),
-                Arguments.of(DATA_A + "\n\n" + DATA_A, List.of(DATA_A_TAGGED + "\n\n", DATA_A)),
-                Arguments.of(DATA_A + "\n", List.of(DATA_A + "\n")),
+                // A trailing event that no blank line ended is tagged too: a lenient reader reads it.
+                Arguments.of(DATA_A + "\n\n" + DATA_A, List.of(DATA_A_TAGGED + "\n\n", DATA_A_TAGGED)),
+                Arguments.of(DATA_A + "\n", List.of(DATA_A_TAGGED + "\n")),
                 Arguments.of("data: [DONE]\n\n", List.of("data: [DONE]\n\n")),
                 Arguments.of(
                         ": keep-alive\n\nretry: 1000\nid: resp_a\nevent: x\n" + DATA_A + "\n\n",
@@ -291,6 +292,24 @@ class SseIdTaggerTest {
     }
 
     @Test
+    void finish_trailingEventWithoutItsBlankLine_taggedWhateverItsLengthOrHandOn() {
+        // A WHATWG reader drops such an event, but a lenient one (one that dispatches what is left at the end) reads
+        // it: its ids go out tagged, as they do when the event is long enough to be tagged as it streams.
+        for (String tail :
+                List.of(DATA_A, DATA_A + "\n", "event: e\r\n" + DATA_A + "\r\n", "data: {\"id\":\n" + DATA_A)) {
+            String stream = DATA_A + "\n\n" + tail;
+            String expected = DATA_A_TAGGED + "\n\n" + tail.replace(DATA_A, DATA_A_TAGGED);
+            for (int limit : new int[] {SseIdTagger.DEFAULT_MAX_EVENT_BYTES, 8}) {
+                assertThat(run(utf8(stream), limit).joined())
+                        .as("limit %d: %s", limit, tail)
+                        .isEqualTo(expected);
+            }
+        }
+        // Cut short inside an id value: the id goes out as it came.
+        assertThat(run("data: {\"id\":\"resp_a").joined()).isEqualTo("data: {\"id\":\"resp_a");
+    }
+
+    @Test
     void finish_streamEndsAfterBlankCr_eventTagged() {
         assertThat(run(DATA_A + "\r\r").calls()).containsExactly(DATA_A_TAGGED + "\r\r");
     }
@@ -307,7 +326,7 @@ class SseIdTaggerTest {
         tagger.accept(next, 0, next.length, sink);
         tagger.finish(sink);
 
-        assertThat(text(out.toByteArray())).isEqualTo("data: {\"id\":\"resp_a\"}\r\n" + DATA_A_TAGGED + "\n\n");
+        assertThat(text(out.toByteArray())).isEqualTo(DATA_A_TAGGED + "\r\n" + DATA_A_TAGGED + "\n\n");
     }
 
     @Test
