@@ -37,4 +37,19 @@ enum AnswerMediaType {
         }
         return OTHER;
     }
+
+    /**
+     * Whether a tagged answer whose first body bytes are {@code bytes[0, count)} is JSON, whatever its label says: its
+     * first byte other than white space is an opening brace or bracket; white space alone leaves it to the label
+     * ({@code labelledEvents}: whether that says event stream).
+     */
+    static boolean startsJson(byte[] bytes, int count, boolean labelledEvents) {
+        for (int i = 0; i < count; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return b == '{' || b == '[';
+            }
+        }
+        return !labelledEvents;
+    }
 }

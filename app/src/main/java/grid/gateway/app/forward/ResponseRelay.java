@@ -1,5 +1,7 @@
 package grid.gateway.app.forward;
 
+import static java.util.Objects.requireNonNull;
+
 import grid.gateway.app.rewrite.JsonIdStream;
 import grid.gateway.app.rewrite.SseIdTagger;
 import io.helidon.http.Header;
@@ -22,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  *   no body (HEAD, 204, 304, 205)         status and headers only; a 204 or 304 loses any Content-Length
  *   stored-id path, body     up to 64 KiB held whole (under twice the idle timeout), ids tagged, Content-Length set to
- *   starting { or [          the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
+ *   starting { or [ (after   the new length; longer, or slower: tagged as it streams (whatever its Content-Type says)
+ *   any white space)
  *   stored-id path, other    event by event, one flush per event, ids tagged inside each event (whatever its
  *   body                     Content-Type says; a body that is no event stream passes unchanged)
  *   text/event-stream        event by event, one flush per event
@@ -46,9 +49,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ResponseRelay {
     private static final System.Logger LOG = System.getLogger(ResponseRelay.class.getName());
-    private static final int COPY_BUFFER = 16 * 1024;
-    /** The copy buffer of an event stream (see {@link UpstreamReader}). */
-    private static final int EVENT_BUFFER = 4 * 1024;
     /** What tagging a JSON text as it streams may hold: an id value, and its tagged form. */
     private static final int JSON_TAGGING = 2 * JsonIdStream.MAX_VALUE;
     /**
@@ -152,12 +152,15 @@ public final class ResponseRelay {
     }
 
     /**
-     * Reads the first body bytes. On a path whose answers carry stored ids every body is tagged, and its first byte,
-     * not its {@code Content-Type}, says how: a client parses the body it asked for (a JSON object, or the event
-     * stream of a request with {@code stream}), whatever the engine labelled it. An opening brace or bracket starts
-     * JSON, held up to 64 KiB and tagged whole or as it streams; any other byte starts an event stream, tagged event
-     * by event (a body that is neither passes both taggers unchanged); white space leaves it to the label. A body in
-     * text the taggers do not read but a client may ({@link UnreadableText}) fails, as a compressed one does.
+     * Reads the first body bytes. On a path whose answers carry stored ids every body is tagged, and its first byte
+     * other than white space, not its {@code Content-Type}, says how: a client parses the body it asked for (a JSON
+     * object, or the event stream of a request with {@code stream}), whatever the engine labelled it. An opening brace
+     * or bracket starts JSON, held up to 64 KiB and tagged whole or as it streams; any other byte starts an event
+     * stream, tagged event by event (a body that is neither passes both taggers unchanged). Only white space so far
+     * leaves it to the label: an event stream's first read is not held for the byte after it (a blank line may be a
+     * keep-alive), but a JSON answer is held anyway, and one whose held start turns out to be no JSON is an event
+     * stream. A body in text the taggers do not read but a client may ({@link UnreadableText}) fails, as a compressed
+     * one does.
      */
     private static Read firstBytes(UpstreamReader reader, RelayPlan plan, boolean tagged, boolean labelledEvents)
             throws IOException {
@@ -168,7 +171,7 @@ public final class ResponseRelay {
         if (UnreadableText.hidesIds(reader.buffer, first, false)) {
             throw new IOException("a tagged answer begins with a byte order mark, or is not UTF-8");
         }
-        boolean json = first > 0 ? startsJson(reader.buffer[0], labelledEvents) : !labelledEvents;
+        boolean json = first > 0 ? AnswerMediaType.startsJson(reader.buffer, first, labelledEvents) : !labelledEvents;
         if (!json) {
             plan.memory().hold(SSE_TAGGING);
             return new Read(first, null, true, true);
@@ -178,20 +181,17 @@ public final class ResponseRelay {
         if (UnreadableText.hidesIds(held.bytes(), held.size(), true)) {
             throw new IOException("a tagged JSON answer is in UTF-16 or UTF-32");
         }
-        return new Read(rest, held, false, false);
-    }
-
-    private static boolean startsJson(byte first, boolean labelledEvents) {
-        if (first == '{' || first == '[') {
-            return true;
+        if (!AnswerMediaType.startsJson(held.bytes(), held.size(), false)) {
+            plan.memory().hold(SSE_TAGGING); // white space, then no JSON: an event stream, its start held
+            return new Read(rest, held, true, true);
         }
-        boolean space = first == ' ' || first == '\t' || first == '\r' || first == '\n';
-        return space && !labelledEvents;
+        return new Read(rest, held, false, false);
     }
 
     /**
      * What was read before the headers went out: {@code first} bytes in the reader's buffer (-1: the body ended), the
-     * held start of a tagged JSON answer (or null), whether the answer is an event stream, and a tagged one.
+     * held start of a tagged answer (or null; its bytes were read, so the reader's buffer holds none of them to send
+     * again), whether the answer is an event stream, and a tagged one.
      */
     private record Read(int first, @Nullable HeldAnswer held, boolean events, boolean taggedEvents) {}
 
@@ -202,6 +202,9 @@ public final class ResponseRelay {
         int status = answer.status();
         IdleAlarm alarm = answer.alarm();
         HeldAnswer held = read.held();
+        if (held != null && read.taggedEvents()) {
+            return heldEvents(answer, client, plan, reader, read);
+        }
         if (held != null && read.first() < 0) {
             answer.release();
             byte[] body = Arrays.copyOf(held.bytes(), held.size());
@@ -226,6 +229,20 @@ public final class ResponseRelay {
         EventWriter events = (read.taggedEvents() ? plan.rewrite() : AnswerRewrite.NONE).events(client, plan.memory());
         BodyTail tail = plan.tail(read.events());
         return copy(answer, reader, client, events, new Copy(read.first(), tail));
+    }
+
+    /** Relays a tagged event stream whose start was held as JSON would be: that start first, then the rest. */
+    private static RelayResult heldEvents(
+            UpstreamAnswer answer, ClientStream client, RelayPlan plan, UpstreamReader reader, Read read)
+            throws IOException {
+        HeldAnswer held = requireNonNull(read.held(), "held");
+        EventWriter events = plan.rewrite().events(client, plan.memory());
+        BodyTail tail = plan.tail(true);
+        tail.append(held.bytes(), 0, held.size());
+        events.accept(held.bytes(), 0, held.size());
+        held.letGo();
+        // Every byte read so far was held: the reader's buffer holds none to send again (-1: the body ended).
+        return copy(answer, reader, client, events, new Copy(Math.min(read.first(), 0), tail));
     }
 
     /** Why an answer that gave the client nothing yet failed: a silence past the idle timeout, else a fault. */
@@ -364,32 +381,5 @@ public final class ResponseRelay {
         events.finish();
         out.close();
         return new RelayResult(status, tail);
-    }
-
-    /** Reads one answer body into its buffer, one read at a time, each watched by the answer's idle alarm. */
-    private static final class UpstreamReader {
-        final byte[] buffer;
-        final UpstreamAnswer answer;
-        /** The announced Content-Length, or -1 (chunked, or until the connection closes). */
-        final long announced;
-
-        UpstreamReader(UpstreamAnswer answer, boolean events) {
-            this.answer = answer;
-            this.announced = answer.length();
-            // A short answer needs no 16 KiB buffer of its own: sized by what the answer announced. An event stream's
-            // reads bring an event or a few (a token's event is a few hundred bytes), and a stream may stay open for
-            // minutes holding its buffer: 4 KiB (docs/design.md §H16).
-            int most = events ? EVENT_BUFFER : COPY_BUFFER;
-            this.buffer = new byte[announced < 0 ? most : (int) Math.max(1, Math.min(most, announced))];
-        }
-
-        int read() throws IOException {
-            return answer.read(buffer, buffer.length);
-        }
-
-        /** Whether a first read of {@code n} bytes brought the whole announced answer and filled the buffer. */
-        boolean holdsWhole(int n) {
-            return announced > 0 && n == announced && n == buffer.length;
-        }
     }
 }

@@ -5,30 +5,25 @@ package grid.gateway.app.rewrite;
  * ends with CRLF, LF or a lone CR (the WHATWG event-stream grammar), so {@code \n\n}, {@code \r\n\r\n} and
  * {@code \r\r} all end one.
  *
- * <p>A blank line made of a CR ends the event at once, but the LF that may follow belongs to the same line ending.
- * When that CR is the last byte seen, the event is {@linkplain #isEndPending() complete but open}: the next byte
- * decides whether the LF joins it. That makes every boundary independent of where chunks split.
+ * <p>A blank line made of a CR ends the event at that CR: a client dispatches the event there, without waiting for a
+ * byte that may follow. The LF of that blank line's CRLF goes with the event when it is in hand already; when the
+ * CR is the last byte in hand, the LF that may follow is framed as an empty line of its own (a client reads it as
+ * the end of the CR's line; neither holds data, so a client reads the same events). An event is thus never held back
+ * for a byte its client does not need.
  *
  * <p>Not thread-safe; one per stream.
  */
 final class SseFraming {
     private boolean lineStart = true;
     private boolean afterCr;
-    private boolean endPending;
 
     /**
      * Reads {@code b[from, to)} as the continuation of the current event: the index just after the event's end if it
-     * ends in the range (the framing then starts a new event), else -1 with every byte taken in. With an end pending,
-     * the result is {@code from + 1} when the range starts with LF, else {@code from}.
+     * ends in the range (the framing then starts a new event), else -1 with every byte taken in. An event whose blank
+     * line is a CR at {@code to - 1} ends there, or just after the LF at {@code to} when {@code to < available} and
+     * that byte is one ({@code available}: the end of the bytes in hand, at least {@code to}).
      */
-    int scan(byte[] b, int from, int to) {
-        if (endPending) {
-            if (from == to) {
-                return -1;
-            }
-            reset();
-            return b[from] == '\n' ? from + 1 : from;
-        }
+    int scan(byte[] b, int from, int to, int available) {
         for (int q = from; q < to; q++) {
             byte c = b[q];
             if (c == '\n') {
@@ -42,7 +37,8 @@ final class SseFraming {
                 }
             } else if (c == '\r') {
                 if (lineStart) {
-                    return blankCr(b, q, to);
+                    reset();
+                    return q + 1 < available && b[q + 1] == '\n' ? q + 2 : q + 1;
                 }
                 lineStart = true;
                 afterCr = true;
@@ -54,25 +50,9 @@ final class SseFraming {
         return -1;
     }
 
-    /** Whether the event's blank line ended with the last byte seen, a CR, and only its possible LF is awaited. */
-    boolean isEndPending() {
-        return endPending;
-    }
-
     /** Forgets the current event: the next byte starts a new one. */
     void reset() {
         lineStart = true;
         afterCr = false;
-        endPending = false;
-    }
-
-    /** A CR at {@code q} made a blank line: the event ends after it, or after the LF that follows it. */
-    private int blankCr(byte[] b, int q, int to) {
-        if (q + 1 == to) {
-            endPending = true;
-            return -1;
-        }
-        reset();
-        return b[q + 1] == '\n' ? q + 2 : q + 1;
     }
 }

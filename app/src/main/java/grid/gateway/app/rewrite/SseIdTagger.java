@@ -20,12 +20,14 @@ import org.jspecify.annotations.Nullable;
  *                    sink.event(tagged event)          SseEventStream: tagged as it streams, piece by piece
  * </pre>
  *
- * <p>Chunking never matters: an event split at any byte, even between the CR and LF of its blank line, comes out as
- * it would unsplit. Memory is bounded: an event longer than {@code maxEventBytes} is not buffered whole but tagged
- * as it streams ({@link SseEventStream}, {@link JsonIdStream}) and handed on in pieces (the buffered part, then each
- * chunk's share up to the event's end), so its ids are tagged too (docs/design.md §H20); the next event is buffered
- * again. {@link #finish} hands on a trailing event that no blank line ended, as it is. Bytes that are not an event
- * stream pass through all the same. Nothing here throws on any bytes.
+ * <p>Chunking never matters to the bytes: an event split at any byte comes out as it would unsplit, in one call, but
+ * for one case: an event whose blank line's CR is the last byte read goes on at once (a client dispatches it there),
+ * and the LF that may follow goes on by itself ({@link SseFraming}). Memory is bounded: an event longer than
+ * {@code maxEventBytes} is not buffered whole but tagged as it streams ({@link SseEventStream}, {@link JsonIdStream})
+ * and handed on in pieces (the buffered part, then each chunk's share up to the event's end), so its ids are tagged
+ * too (docs/design.md §H20); the next event is buffered again. {@link #finish} hands on a trailing event that no
+ * blank line ended, tagged too. Bytes that are not an event stream pass through all the same. Nothing here throws on
+ * any bytes.
  *
  * <p>Not thread-safe; one per stream.
  */
@@ -84,17 +86,13 @@ public final class SseIdTagger {
     }
 
     /**
-     * Ends the stream: hands on an event whose blank line ended the stream, tagged, or a trailing partial event as it
-     * is. The tagger then starts afresh.
+     * Ends the stream: hands on a trailing event that no blank line ended, tagged as any event is (a WHATWG reader
+     * drops it, a lenient one reads it; an event too long to hold gets the same). The tagger then starts afresh.
      */
     public void finish(EventSink sink) {
         requireNonNull(sink, "sink");
         if (size > 0) {
-            if (framing.isEndPending()) {
-                emit(buffer, 0, size, sink);
-            } else {
-                sink.event(buffer, 0, size);
-            }
+            emit(buffer, 0, size, sink);
         }
         SseEventStream open = streaming;
         if (open != null) {
@@ -106,16 +104,15 @@ public final class SseIdTagger {
     }
 
     /**
-     * Whether bytes of an event are held now: an event waiting for its blank line (not an event whose blank line ended
-     * with a CR and whose possible LF is awaited: one byte decides it), or, in an event tagged as it streams, a field
-     * name or an id value waiting for its end.
+     * Whether bytes of an event are held now: an event waiting for its blank line, or, in an event tagged as it
+     * streams, a field name or an id value waiting for its end.
      */
     public boolean holds() {
         SseEventStream open = streaming;
         if (open != null) {
             return open.holds();
         }
-        return size > 0 && !framing.isEndPending();
+        return size > 0;
     }
 
     /**
@@ -147,8 +144,7 @@ public final class SseIdTagger {
 
     /** Buffers the current event's bytes from {@code chunk[i, end)}; returns how far it read. */
     private int gather(byte[] chunk, int i, int end, EventSink sink) {
-        // Once its blank line has ended, an event takes only the LF that may complete that line, even past the limit.
-        int room = framing.isEndPending() ? 1 : maxEventBytes - size;
+        int room = maxEventBytes - size;
         if (room == 0) {
             SseEventStream stream = new SseEventStream(tagger.tagFunction());
             stream.accept(buffer, 0, size, sink);
@@ -157,7 +153,8 @@ public final class SseIdTagger {
             return i;
         }
         int stop = end - i > room ? i + room : end;
-        int eventEnd = framing.scan(chunk, i, stop);
+        // The LF of a blank line whose CR fits joins the event, even past the limit.
+        int eventEnd = framing.scan(chunk, i, stop, end);
         if (eventEnd < 0) {
             append(chunk, i, stop);
             return stop;
@@ -175,7 +172,7 @@ public final class SseIdTagger {
     /** Tags as it streams the bytes of an oversized event from {@code chunk[i, end)}; returns how far it read. */
     private int passOn(byte[] chunk, int i, int end, EventSink sink) {
         SseEventStream stream = requireNonNull(streaming, "streaming");
-        int eventEnd = framing.scan(chunk, i, end);
+        int eventEnd = framing.scan(chunk, i, end, end);
         int stop = eventEnd < 0 ? end : eventEnd;
         stream.accept(chunk, i, stop, sink);
         if (eventEnd >= 0) {

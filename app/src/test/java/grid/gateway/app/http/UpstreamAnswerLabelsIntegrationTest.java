@@ -204,6 +204,38 @@ class UpstreamAnswerLabelsIntegrationTest {
         nextClientGetsItsOwn();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"\n", " \r\n\t"})
+    void storedIdJsonLabelledAsAnEventStream_whiteSpaceFirst_tagged(String space) throws Exception {
+        // The first byte other than white space says what the body is, not the label.
+        String body = space + "{\"id\":\"resp_abc\",\"object\":\"response\"}";
+        engine.script = e -> e.write(answer("200 OK", "Content-Type: text/event-stream\r\n", body));
+
+        RawClient.Answer answer = responses();
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo(body.replace("resp_abc", "resp_east.1ef772aa..abc"));
+        nextClientGetsItsOwn();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\n", "\r\n", " \n"})
+    void storedIdEventStreamLabelledJson_whiteSpaceFirst_eachEventTagged(String space) throws Exception {
+        String event = "data: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_s1\"}}\n\n";
+        engine.script =
+                e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + UpstreamAnswersIntegrationTest.chunk(space + event)
+                        + UpstreamAnswersIntegrationTest.chunk(event) + "0\r\n\r\n");
+
+        RawClient.Answer answer = responses();
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body())
+                .isEqualTo(space
+                        + event.replace("resp_s1", "resp_east.1ef772aa..s1").repeat(2));
+        nextClientGetsItsOwn();
+    }
+
     @Test
     void compressedStoredIdAnswerLabelledText_502_neverRelayedUntagged() throws Exception {
         engine.script = e -> {

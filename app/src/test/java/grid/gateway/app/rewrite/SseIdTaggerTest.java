@@ -40,6 +40,22 @@ class SseIdTaggerTest {
         String joined() {
             return text(bytes());
         }
+
+        /**
+         * The calls with the LF of a blank line that came by itself put back after the CR before it: what an event
+         * whose blank line's CR ended a read is, however the stream was cut.
+         */
+        List<String> events() {
+            List<String> events = new ArrayList<>();
+            for (String call : calls()) {
+                if (call.equals("\n") && !events.isEmpty() && events.getLast().endsWith("\r")) {
+                    events.add(events.removeLast() + call);
+                } else {
+                    events.add(call);
+                }
+            }
+            return events;
+        }
     }
 
     /** Random bytes to feed, and the seed that draws their limit and cuts. */
@@ -97,12 +113,12 @@ class SseIdTaggerTest {
         List<String> unsplit = run(stream).calls();
         byte[] bytes = utf8(stream);
         for (int cut = 0; cut <= bytes.length; cut++) {
-            assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cut).calls())
+            assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cut).events())
                     .as("cut at %d", cut)
                     .isEqualTo(unsplit);
         }
         int[] everyByte = java.util.stream.IntStream.range(1, bytes.length).toArray();
-        assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, everyByte).calls())
+        assertThat(run(bytes, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, everyByte).events())
                 .isEqualTo(unsplit);
     }
 
@@ -122,7 +138,7 @@ class SseIdTaggerTest {
                     200,
                     random -> randomCuts(random, stream.length, 60),
                     cuts -> assertThat(run(stream, SseIdTagger.DEFAULT_MAX_EVENT_BYTES, cuts)
-                                    .calls())
+                                    .events())
                             .isEqualTo(unsplit));
         }
     }
@@ -143,8 +159,9 @@ class SseIdTaggerTest {
                 Arguments.of(
                         "event: response.created\r" + DATA_A + "\r\r",
                         List.of("event: response.created\r" + DATA_A_TAGGED + "\r\r")),
-                Arguments.of(DATA_A + "\n\n" + DATA_A, List.of(DATA_A_TAGGED + "\n\n", DATA_A)),
-                Arguments.of(DATA_A + "\n", List.of(DATA_A + "\n")),
+                // A trailing event that no blank line ended is tagged too: a lenient reader reads it.
+                Arguments.of(DATA_A + "\n\n" + DATA_A, List.of(DATA_A_TAGGED + "\n\n", DATA_A_TAGGED)),
+                Arguments.of(DATA_A + "\n", List.of(DATA_A_TAGGED + "\n")),
                 Arguments.of("data: [DONE]\n\n", List.of("data: [DONE]\n\n")),
                 Arguments.of(
                         ": keep-alive\n\nretry: 1000\nid: resp_a\nevent: x\n" + DATA_A + "\n\n",
@@ -181,7 +198,7 @@ class SseIdTaggerTest {
                 stream.hashCode(),
                 100,
                 random -> randomCuts(random, utf8(stream).length, 8),
-                cuts -> assertThat(run(stream, cuts).calls()).isEqualTo(expected));
+                cuts -> assertThat(run(stream, cuts).events()).isEqualTo(expected));
     }
 
     @Test
@@ -254,6 +271,45 @@ class SseIdTaggerTest {
     }
 
     @Test
+    void accept_eventEndedByABlankLinesCrAsTheLastByteRead_handedOnAtOnce_itsLfAfterIt() {
+        // A client dispatches an event at its blank line's CR (CR-only framing), so the event goes on then: an engine
+        // that then falls silent must not keep a complete event from its client.
+        for (String first : List.of("event: e\r" + DATA_A + "\r\r", "event: e\r\n" + DATA_A + "\r\n\r")) {
+            SseIdTagger tagger = new SseIdTagger(TAGGER, 1024);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            EventSink sink = out::write;
+            byte[] bytes = utf8(first);
+            tagger.accept(bytes, 0, bytes.length, sink);
+
+            assertThat(text(out.toByteArray())).isEqualTo(first.replace(DATA_A, DATA_A_TAGGED));
+            assertThat(tagger.holds()).isFalse();
+            byte[] next = utf8("\n" + DATA_A + "\r\r");
+            tagger.accept(next, 0, next.length, sink);
+            tagger.finish(sink);
+            assertThat(text(out.toByteArray()))
+                    .isEqualTo((first + "\n" + DATA_A + "\r\r").replace(DATA_A, DATA_A_TAGGED));
+        }
+    }
+
+    @Test
+    void finish_trailingEventWithoutItsBlankLine_taggedWhateverItsLengthOrHandOn() {
+        // A WHATWG reader drops such an event, but a lenient one (one that dispatches what is left at the end) reads
+        // it: its ids go out tagged, as they do when the event is long enough to be tagged as it streams.
+        for (String tail :
+                List.of(DATA_A, DATA_A + "\n", "event: e\r\n" + DATA_A + "\r\n", "data: {\"id\":\n" + DATA_A)) {
+            String stream = DATA_A + "\n\n" + tail;
+            String expected = DATA_A_TAGGED + "\n\n" + tail.replace(DATA_A, DATA_A_TAGGED);
+            for (int limit : new int[] {SseIdTagger.DEFAULT_MAX_EVENT_BYTES, 8}) {
+                assertThat(run(utf8(stream), limit).joined())
+                        .as("limit %d: %s", limit, tail)
+                        .isEqualTo(expected);
+            }
+        }
+        // Cut short inside an id value: the id goes out as it came.
+        assertThat(run("data: {\"id\":\"resp_a").joined()).isEqualTo("data: {\"id\":\"resp_a");
+    }
+
+    @Test
     void finish_streamEndsAfterBlankCr_eventTagged() {
         assertThat(run(DATA_A + "\r\r").calls()).containsExactly(DATA_A_TAGGED + "\r\r");
     }
@@ -270,7 +326,7 @@ class SseIdTaggerTest {
         tagger.accept(next, 0, next.length, sink);
         tagger.finish(sink);
 
-        assertThat(text(out.toByteArray())).isEqualTo("data: {\"id\":\"resp_a\"}\r\n" + DATA_A_TAGGED + "\n\n");
+        assertThat(text(out.toByteArray())).isEqualTo(DATA_A_TAGGED + "\r\n" + DATA_A_TAGGED + "\n\n");
     }
 
     @Test
