@@ -132,4 +132,43 @@ class HeaderHygieneIntegrationTest extends BehindAFreshGateway {
         assertThat(fields(head).stream().filter(f -> f.startsWith("X-Field-")).toList())
                 .containsExactlyInAnyOrderElementsOf(sent);
     }
+
+    @Test
+    void engineHopByHopFields_andItsOwnRequestId_neverReachTheClient_endToEndOnesDo() {
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Connection: keep-alive, X-Engine-Hop\r\nCONNECTION: x-other-hop , Content-Language\r\n"
+                + "X-Engine-Hop: 1\r\nx-other-hop: 2\r\nContent-Language: en\r\n"
+                + "Keep-Alive: timeout=5, max=100\r\nProxy-Connection: keep-alive\r\n"
+                + "Proxy-Authenticate: Basic realm=\"engine\"\r\nTrailer: X-T\r\nUpgrade: h2c\r\nTE: trailers\r\n"
+                + "X-Request-Id: forged-by-the-engine\r\nx-request-id: forged-again\r\n"
+                + "X-Custom: kept\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 2\r\n\r\n{}");
+        String head;
+        try (RawHttp client = new RawHttp(gateway.server.port())) {
+            RawHttp.Reply reply = client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\n"
+                            + "X-Request-Id: the-clients-id\r\nContent-Type: application/json\r\nContent-Length: "
+                            + CHAT.length() + "\r\n\r\n" + CHAT)
+                    .readResponses(1);
+            assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+            assertThat(reply.body()).isEqualTo("{}");
+            head = reply.text().substring(0, reply.text().indexOf("\r\n\r\n") + 2);
+        }
+
+        assertThat(names(head))
+                .doesNotContain(
+                        "x-engine-hop",
+                        "x-other-hop",
+                        "content-language",
+                        "keep-alive",
+                        "proxy-connection",
+                        "proxy-authenticate",
+                        "trailer",
+                        "upgrade",
+                        "te",
+                        "transfer-encoding");
+        assertThat(values(head, "X-Request-Id")).containsExactly("the-clients-id");
+        assertThat(values(head, "Connection")).allSatisfy(v -> assertThat(v).isEqualToIgnoringCase("keep-alive"));
+        assertThat(values(head, "Content-Length")).containsExactly("2");
+        assertThat(values(head, "X-Custom")).containsExactly("kept");
+        assertThat(values(head, "Set-Cookie")).containsExactly("a=1", "b=2");
+    }
 }
