@@ -209,6 +209,9 @@ final class Listeners {
                                         // Request headers are checked here, as they arrive: the
                                         // forwarder then sends them unchecked.
                                         .validateRequestHeaders(true)
+                                        // Host is checked by the receive listener, as on the admin listener
+                                        // (HostField): Helidon's full check takes a signed port (gw:-1).
+                                        .validateRequestHostHeader(false)
                                         // Every answer header is either the gateway's own or a
                                         // cluster's, which the upstream reader checked as it read it:
                                         // checking each again on the way out cost about 1% of the CPU a

@@ -17,7 +17,7 @@ import java.util.List;
  *   <li>{@code Host} of the cluster and {@code Connection: keep-alive} (the client's {@code Connection} is its own);
  *   <li>the client's fields less the hop-by-hop ones ({@link HopByHopHeaders}), {@code Host}, {@code Content-Length},
  *       {@code Expect}, and those the gateway sets itself: the trace context when it sends its own,
- *       {@code X-Forwarded-For} (the client's, with the client's address appended), {@code X-Request-Id} (the
+ *       {@code X-Forwarded-For} (the client's, every line of it as one list, with the client's address appended), {@code X-Request-Id} (the
  *       request's id: the client's when well-formed, else the gateway's), and, on a path whose answers carry stored ids
  *       to tag, {@code Accept-Encoding: identity}: the ids are found in the answer's bytes, which a compressed answer
  *       would hide;
@@ -76,9 +76,7 @@ final class RequestHeads {
             }
         }
         trace.outgoing().forEach(head::field);
-        String forwarded =
-                headers.first(HeaderNames.X_FORWARDED_FOR).map(v -> v + ", ").orElse("");
-        head.field("X-Forwarded-For", forwarded + request.peer());
+        head.field("X-Forwarded-For", forwardedFor(headers, hopByHop) + request.peer());
         // The request id the client is given back: the engine (vLLM) takes it as its own request id.
         head.field("X-Request-Id", request.access().requestId());
         if (identity) {
@@ -92,6 +90,28 @@ final class RequestHeads {
         }
         boolean together = body.length <= ONE_WRITE;
         return new Bytes(head.end(body, together), together ? new byte[0] : body);
+    }
+
+    /**
+     * The client's {@code X-Forwarded-For} list followed by ", ", or empty: every field line of it, in order, as one
+     * list (RFC 9110 §5.3), since a proxy in front may add its own line rather than append to the client's (HAProxy's
+     * {@code option forwardfor} does); none when its {@code Connection} names it (it is then the client's hop only).
+     */
+    private static String forwardedFor(Headers headers, HopByHopHeaders hopByHop) {
+        if (!headers.contains(HeaderNames.X_FORWARDED_FOR)) {
+            return "";
+        }
+        Header header = headers.get(HeaderNames.X_FORWARDED_FOR);
+        if (hopByHop.drops(header)) {
+            return "";
+        }
+        StringBuilder list = new StringBuilder();
+        for (String value : header.allValues()) {
+            if (!value.isBlank()) {
+                list.append(value.strip()).append(", ");
+            }
+        }
+        return list.toString();
     }
 
     private static void fields(RequestHead head, Header header) {

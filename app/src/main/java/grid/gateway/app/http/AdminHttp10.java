@@ -1,15 +1,10 @@
 package grid.gateway.app.http;
 
-import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
-import io.helidon.http.HostValidator;
 import io.helidon.http.RequestException;
-import io.helidon.http.Status;
 import io.helidon.http.WritableHeaders;
-import io.helidon.webserver.http.DirectTransportRequest;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * HTTP/1.0 on the admin listener, which serves it (docs/decisions.md) where the client listener refuses it (505):
@@ -28,8 +23,8 @@ import java.util.List;
  *
  * <p>Helidon's full check of {@code Host} requires the field, which HTTP/1.0 need not send, so the admin listener's
  * parser makes only its partial check (a port must be a number), and {@link #check} keeps what RFC 9112 §3.2
- * requires: in HTTP/1.1 exactly one {@code Host}, not empty; in either version a {@code Host} sent is a host and an
- * optional port (Helidon's own check of the host, {@link HostValidator}); else 400.
+ * requires ({@link HostField}, the client listener's check too): in HTTP/1.1 exactly one {@code Host}, not empty; in
+ * either version a {@code Host} sent is a host and an optional port of digits; else 400.
  *
  * <p>Stateless.
  */
@@ -61,16 +56,7 @@ final class AdminHttp10 {
      * full {@code Host} check would and as HTTP/1.0 needs; a refusal is answered 400 and closed (ParseRefusal).
      */
     static void check(boolean http10, Headers headers) {
-        List<String> hosts = headers.all(HeaderNames.HOST, List::of);
-        if (hosts.size() > 1) {
-            throw refusal("Only a single Host header is allowed in request");
-        }
-        if (!http10 && (hosts.isEmpty() || hosts.getFirst().isEmpty())) {
-            throw refusal("An HTTP/1.1 request needs a Host header that is not empty");
-        }
-        if (!hosts.isEmpty() && !hosts.getFirst().isEmpty() && !validHost(hosts.getFirst())) {
-            throw refusal("The Host header is not a host and an optional port");
-        }
+        HostField.check(http10, headers, null);
         if (http10 && headers.contains(HeaderNames.TRANSFER_ENCODING)) {
             throw refusal("HTTP/1.0 has no Transfer-Encoding");
         }
@@ -79,35 +65,7 @@ final class AdminHttp10 {
         }
     }
 
-    /**
-     * Whether {@code value} is {@code uri-host [ ":" port ]} (RFC 9112 §3.2, RFC 3986 §3.2.2): a registered name or an
-     * IPv4 address, or an IP literal in brackets, as Helidon's full check of {@code Host} reads them; a port of digits.
-     */
-    static boolean validHost(String value) {
-        int portAt = value.startsWith("[") ? value.indexOf(']') + 1 : value.lastIndexOf(':');
-        if (portAt <= 0 && value.startsWith("[")) {
-            return false;
-        }
-        String host = portAt < 0 ? value : value.substring(0, portAt);
-        String rest = portAt < 0 ? "" : value.substring(portAt);
-        if (!rest.isEmpty() && !(rest.charAt(0) == ':' && rest.chars().skip(1).allMatch(c -> c >= '0' && c <= '9'))) {
-            return false;
-        }
-        try {
-            HostValidator.validate(host);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
     private static RequestException refusal(String message) {
-        return RequestException.builder()
-                .type(DirectHandler.EventType.BAD_REQUEST)
-                .status(Status.BAD_REQUEST_400)
-                .request(DirectTransportRequest.create("HTTP/1.1", "", ""))
-                .setKeepAlive(false)
-                .message(message)
-                .build();
+        return HostField.refusal(message, null, WritableHeaders.create());
     }
 }

@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * a failure of Helidon's parser on a request line can be told from any other failure ({@link #unparsedMethod}), and
  * so that empty lines before a request line are skipped ({@link #findNewLine}), which Helidon's parser would refuse.
  *
+ * <p>A request line whose target is in absolute form is handed to Helidon in its origin form ({@link AbsoluteForm}).
+ *
  * <p>Not thread-safe: a connection's reader is used by its own thread only.
  */
 final class KeepingReader extends DataReader {
@@ -87,11 +89,14 @@ final class KeepingReader extends DataReader {
     @Override
     public byte[] readBytes(int len) {
         byte[] read = super.readBytes(len);
-        lastRead = read;
-        if (acceptsHttp10 && !inFields) {
+        if (!inFields) {
             // Outside a head's fields, Helidon reads only a request line with readBytes (a body is read by buffer).
-            http10 = AdminHttp10.readAsHttp11(read);
+            if (acceptsHttp10) {
+                http10 = AdminHttp10.readAsHttp11(read);
+            }
+            read = AbsoluteForm.asOriginForm(read);
         }
+        lastRead = read;
         return read;
     }
 

@@ -51,6 +51,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RequestLineKeeper implements ServerConnectionSelector {
     private static final ThreadLocal<String> RAW_METHOD = new ThreadLocal<>();
+    /** The request line the client listener's receive listener heard last on this thread, until its head is read. */
+    private static final ThreadLocal<HttpPrologue> PROLOGUE = new ThreadLocal<>();
     /** The connection this thread serves (HTTP/1: one thread a connection, from its selection to its end). */
     private static final ThreadLocal<ConnectionContext> PEER = new ThreadLocal<>();
     /** Set on the thread whose read of a connection found the client's stream ended (or failed). */
@@ -127,7 +129,9 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
 
     /**
      * The client listener's one receive listener: {@code deadline}'s, which also hands the request line over (Helidon
-     * 4.5 drops the prologue and headers calls of a list of several receive listeners, so one does both).
+     * 4.5 drops the prologue and headers calls of a list of several receive listeners, so one does both), and checks
+     * each head's {@code Host} ({@link HostField}, as the admin listener does); {@code http1}'s config must leave
+     * Helidon's full check of it off ({@code validateRequestHostHeader(false)}).
      */
     public static Http1ConnectionListener receiveListener(HeaderDeadline deadline) {
         requireNonNull(deadline, "deadline");
@@ -136,12 +140,16 @@ public final class RequestLineKeeper implements ServerConnectionSelector {
             public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
                 deadline.prologue(ctx, prologue);
                 prologueRead(ctx, prologue);
+                PROLOGUE.set(prologue);
             }
 
             @Override
             public void headers(ConnectionContext ctx, Headers headers) {
                 headersRead(ctx);
                 deadline.headers(ctx, headers);
+                HttpPrologue prologue = PROLOGUE.get();
+                PROLOGUE.remove();
+                HostField.check(false, headers, prologue);
             }
         };
     }

@@ -108,8 +108,8 @@ final class RequestOddities {
 
     private static Applied absoluteForm(SplittableRandom random, RequestDraft draft, ClientRoute route) {
         draft.target = (random.nextBoolean() ? "http://gw" : "https://other.example:8443") + draft.target;
-        // Not a path the gateway serves (docs/decisions.md): 404, never forwarded.
-        return refused("absolute form", unread(draft), 404);
+        // Read as its origin form, the target's authority whatever it is (RFC 9112 §3.2.2; docs/decisions.md).
+        return new Applied("absolute form", Expect.FORWARDED, null);
     }
 
     private static Applied asterisk(SplittableRandom random, RequestDraft draft, ClientRoute route) {
