@@ -64,7 +64,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>A 2xx answer without a sample of the queue metric that is a count records no depth either (the router leaves the
  *       window and the sent-since-scrape count alone when the sample has no depth), but its other engine series
  *       still feed calibration: they are as true as ever, and only the queue metric's name may be wrong. An answer
- *       with none of the series (an HTML error page) teaches calibration nothing.
+ *       with none of the series (an HTML error page, a placeholder) teaches calibration nothing: when no pod's page
+ *       carried any, the round hands the router nothing, so no series is said missing for it.
  *   <li>Clusters are scraped concurrently, and a round never waits for a scrape: a slow cluster delays only its own
  *       samples. While a cluster's scrape is still running, later rounds start no other for it (so its samples stay
  *       in time order and slow clusters do not pile up requests).
@@ -319,11 +320,15 @@ public final class QueueScraper implements AutoCloseable {
         if (answers.samples().isEmpty()) {
             return noted(id, Outcome.FAILED, pods.isEmpty() ? "has no pod (its metrics_dns name never resolved)" : why);
         }
-        Set<String> podKeys = new HashSet<>();
-        pods.forEach(pod -> podKeys.add(pod.toString()));
-        EngineSample sum =
-                sums.computeIfAbsent(id, absent -> new PodSum()).round(answers.samples(), podKeys, clock.nanoTime());
-        router.scraped(id, sum, began);
+        // Pages with none of the series (placeholders, error pages) give the router nothing, not a scrape that lacks
+        // all.
+        if (answers.samples().values().stream().anyMatch(sample -> !sample.carriesNothing())) {
+            Set<String> podKeys = new HashSet<>();
+            pods.forEach(pod -> podKeys.add(pod.toString()));
+            EngineSample sum = sums.computeIfAbsent(id, absent -> new PodSum())
+                    .round(answers.samples(), podKeys, clock.nanoTime());
+            router.scraped(id, sum, began);
+        }
         if (answers.measured() == 0) {
             return noted(id, Outcome.NO_QUEUE_METRIC, why);
         }
