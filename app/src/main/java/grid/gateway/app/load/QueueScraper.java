@@ -57,8 +57,9 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * <ul>
- *   <li>A pod that fails is left out of the sum: a partly measured cluster's depth is what the pods that answered
- *       hold, and {@link LoadEvents#podsScraped} tells the metrics so. When every pod fails nothing is recorded: the
+ *   <li>A pod that fails is left out of the sum when it is down (its GET could not connect), and counts with its
+ *       latest depth when it is silent (reached, but no page; or not tried): its load is unknown, not gone
+ *       ({@link PodSum}). {@link LoadEvents#podsScraped} tells the metrics the cluster is partly measured. When every pod fails nothing is recorded: the
  *       cluster keeps its older samples and becomes unmeasured once its window empties, as a one-pod cluster always
  *       did.
  *   <li>A 2xx answer without a sample of the queue metric that is a count records no depth either (the router leaves the
@@ -104,7 +105,7 @@ public final class QueueScraper implements AutoCloseable {
     public enum Outcome {
         /** Every pod gave a depth: their sum was recorded. */
         SAMPLED,
-        /** Some pods gave a depth and others did not: the sum over those that did was recorded. */
+        /** Some pods gave a depth and others did not: their sum, with the silent pods' latest depths, was recorded. */
         PARTLY_SAMPLED,
         /** No pod answered 2xx (or the cluster has no pod), or one went over {@link #MAX_EXPOSITION_BYTES}. */
         FAILED,
@@ -326,7 +327,7 @@ public final class QueueScraper implements AutoCloseable {
             Set<String> podKeys = new HashSet<>();
             pods.forEach(pod -> podKeys.add(pod.toString()));
             EngineSample sum = sums.computeIfAbsent(id, absent -> new PodSum())
-                    .round(answers.samples(), podKeys, clock.nanoTime());
+                    .round(answers.samples(), answers.silent(), podKeys, clock.nanoTime());
             router.scraped(id, sum, began);
         }
         if (answers.measured() == 0) {
@@ -352,6 +353,7 @@ public final class QueueScraper implements AutoCloseable {
         }
         Map<String, EngineSample> samples = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
+        Set<String> silent = new HashSet<>();
         int measured = 0;
         for (int i = 0; i < pods.size(); i++) {
             URI pod = pods.get(i);
@@ -364,10 +366,15 @@ public final class QueueScraper implements AutoCloseable {
                         failures.add(pod + " has no sample of " + metric + " that is a count");
                     }
                 }
-                case PodFetch.Fetched.Failed<EngineSample>(String why) -> failures.add(pod + " " + why);
+                case PodFetch.Fetched.Failed<EngineSample>(String why, boolean down) -> {
+                    failures.add(pod + " " + why);
+                    if (!down) {
+                        silent.add(pod.toString());
+                    }
+                }
             }
         }
-        return new PodAnswers(samples, measured, failures);
+        return new PodAnswers(samples, measured, failures, silent);
     }
 
     private CompletableFuture<PodFetch.Fetched<EngineSample>> fetchAsync(

@@ -12,12 +12,14 @@ import java.util.function.Function;
 
 /**
  * Sums one scrape round of a backend cluster's pods into the one {@link EngineSample} the router takes for the
- * cluster: the queue depth is the sum over the pods that answered, and so is every gauge, while the counters are
+ * cluster: the queue depth is the sum over the pods that answered (and the silent ones' latest), and so is the
+ * running gauge, while the counters are
  * summed as increments per pod, so that a pod that restarts, fails a round or leaves never makes the cluster's
  * counter go down.
  *
  * <pre>
  *   waiting, running    Σ over the pods that answered with the series          (empty: none did)
+ *                       + each silent pod's latest reading                      silent: failed, but not down
  *   counters            cluster total += Σ per pod (now − its last known value)  a pod's first report of a series
  *                                                                               adds 0; a pod that failed a round,
  *                                                                               or whose page lacked the series,
@@ -27,6 +29,12 @@ import java.util.function.Function;
  *   cacheTokens         Σ over the cluster's pods of each one's latest report    configuration, not load: a pod
  *                                                                               that fails a round still has it
  * </pre>
+ *
+ * <p>A pod that failed its scrape without being down (it was reached and gave no page in time, answered 5xx or a cut
+ * page, or was not tried) is silent: its load is unknown, not gone, and the most common cause is the load itself (an
+ * engine's {@code /metrics} stalls under a burst). Left out of the sum it would read as an idle pod and draw more of
+ * the traffic that silenced it, so it counts with its latest reading until it answers again, is down (the scrape
+ * could not connect: nothing runs there, and its queue went with it) or leaves the cluster.
  *
  * <p>Why increments and not a sum of the pods' counters: a pod left out of one round, or one that restarted, would
  * take its whole count out of the sum and put it back later, and calibration would read the jump as a burst of
@@ -58,6 +66,8 @@ public final class PodSum {
 
     /** Each pod's last known value of each counter (NaN: never reported since its latest restart). */
     private final Map<String, double[]> known = new HashMap<>();
+    /** Each pod's latest page, whose depth and running count stand for it while it is silent. */
+    private final Map<String, EngineSample> lastPage = new HashMap<>();
     /** Each pod's latest report of its cache. */
     private final Map<String, Double> cache = new HashMap<>();
 
@@ -74,8 +84,26 @@ public final class PodSum {
      * @param atNanos when the round ended, a monotonic clock reading
      */
     public EngineSample round(Map<String, EngineSample> answered, Set<String> pods, long atNanos) {
+        return round(answered, Set.of(), pods, atNanos);
+    }
+
+    /**
+     * The cluster's sample for one round in which the pods {@code silent} failed without being down: each counts with
+     * its latest reading of the queue depth and the running sequences; a pod neither answered nor silent is down, and
+     * its reading is forgotten.
+     *
+     * @param answered the sample of each pod that answered, by pod (its address or URL)
+     * @param silent the pods that failed their scrape but are not known to be down
+     * @param pods every pod of the cluster now; pods not among them are forgotten
+     * @param atNanos when the round ended, a monotonic clock reading
+     */
+    public EngineSample round(Map<String, EngineSample> answered, Set<String> silent, Set<String> pods, long atNanos) {
         requireNonNull(answered, "answered");
+        requireNonNull(silent, "silent");
         requireNonNull(pods, "pods");
+        lastPage.keySet().removeIf(pod -> !answered.containsKey(pod) && !silent.contains(pod));
+        lastPage.putAll(answered);
+        lastPage.keySet().retainAll(pods);
         double[] increase = new double[COUNTERS.size()];
         boolean[] reported = new boolean[COUNTERS.size()];
         for (Map.Entry<String, EngineSample> pod : answered.entrySet()) {
@@ -102,6 +130,21 @@ public final class PodSum {
         return sample(answered, reported, atNanos);
     }
 
+    /** Σ of the gauge {@code series} over the pods that answered and the silent pods' latest readings. */
+    private OptionalDouble gauge(Map<String, EngineSample> answered, Function<EngineSample, OptionalDouble> series) {
+        OptionalDouble fresh = sum(answered, series);
+        if (fresh.isEmpty()) {
+            return fresh;
+        }
+        double held = 0;
+        for (Map.Entry<String, EngineSample> pod : lastPage.entrySet()) {
+            if (!answered.containsKey(pod.getKey())) {
+                held += series.apply(pod.getValue()).orElse(0);
+            }
+        }
+        return OptionalDouble.of(fresh.getAsDouble() + held);
+    }
+
     /** Adds the round's increases, or restarts every total from 0 when one would pass {@link #MAX_TOTAL}. */
     private void add(double[] increase) {
         for (int i = 0; i < totals.length; i++) {
@@ -126,8 +169,8 @@ public final class PodSum {
                         cache.values().stream().mapToDouble(Double::doubleValue).sum());
         return new EngineSample(
                 atNanos,
-                sum(answered, EngineSample::waiting),
-                sum(answered, EngineSample::running),
+                gauge(answered, EngineSample::waiting),
+                gauge(answered, EngineSample::running),
                 t[0],
                 t[1],
                 t[2],

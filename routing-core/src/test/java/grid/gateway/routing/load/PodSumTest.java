@@ -185,4 +185,21 @@ class PodSumTest {
                 .hasValue(0);
         assertThat(next.promptTokens()).as("later increments add exactly").hasValue(3_000.25);
     }
+
+    @Test
+    void round_aSilentPodCountsWithItsLatestReading_aPodThatIsDownIsForgotten() {
+        Set<String> three = Set.of("p1", "p2", "p3");
+        sum.round(Map.of("p1", pod(3, 8, 10), "p2", pod(40, 16, 20), "p3", pod(2, 4, 30)), three, 1);
+
+        EngineSample silent = sum.round(Map.of("p1", pod(1, 8, 11), "p3", pod(2, 4, 31)), Set.of("p2"), three, 2);
+        EngineSample down = sum.round(Map.of("p1", pod(1, 8, 12), "p3", pod(2, 4, 32)), Set.of(), three, 3);
+        EngineSample silentAgain = sum.round(Map.of("p1", pod(1, 8, 13), "p3", pod(2, 4, 33)), Set.of("p2"), three, 4);
+
+        assertThat(silent.waiting()).hasValue(43);
+        assertThat(silent.running()).hasValue(28);
+        assertThat(down.waiting()).hasValue(3);
+        assertThat(silentAgain.waiting())
+                .as("a reading from before the pod went down says nothing of it now")
+                .hasValue(3);
+    }
 }
