@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <pre>
  *   scraped(c, s, mark)    depth → window; in flight sent before the scrape began → forgotten; series → calibration;
- *                          a series an auto estimate needs and the scrape lacked → the listener, once
+ *                          a series an auto estimate needs and the scrape lacked → the listener, once per series
  *   sent(c) / ended(d)     a request forwarded to c / its answer ended
  *   candidate(c, depth)    depth + (count_sent_since_scrape) in flight beyond the free slots, busy share, prices, backlog
  * </pre>
@@ -39,8 +39,10 @@ final class ClusterLoads {
     private final RoutingParts parts;
     private final Calibration calibration = new Calibration();
     private final InFlightSinceScrape inFlight = new InFlightSinceScrape();
-    /** The series each cluster's latest scrape lacked (those its auto estimates need), as last told. */
+    /** The series each cluster's latest scrape lacked (those its auto estimates need). */
     private final ConcurrentMap<ClusterId, Set<String>> missing = new ConcurrentHashMap<>();
+    /** The series the listener was told each cluster lacked: each once, however often it comes and goes. */
+    private final ConcurrentMap<ClusterId, Set<String>> told = new ConcurrentHashMap<>();
 
     ClusterLoads(RoutingParts parts) {
         this.parts = parts;
@@ -51,6 +53,7 @@ final class ClusterLoads {
         calibration.retain(live);
         inFlight.retain(live);
         missing.keySet().retainAll(live);
+        told.keySet().retainAll(live);
     }
 
     /** The in-flight mark a scrape beginning now takes ({@link InFlightSinceScrape#mark}). */
@@ -74,9 +77,11 @@ final class ClusterLoads {
         calibration.observe(id, sample);
         calibration.capacity(id).ifPresent(capacity -> parts.memory().measuredCapacity(id, capacity));
         Set<String> now = calibration.missing(id, settings, cluster.maxRunning().isPresent());
-        Set<String> before = missing.put(id, now);
+        missing.put(id, now);
+        Set<String> toldOf = told.computeIfAbsent(id, absent -> ConcurrentHashMap.newKeySet());
         for (String series : now) {
-            if (before == null || !before.contains(series)) {
+            // A series missing from every other page would otherwise be told (and logged) every other round.
+            if (toldOf.add(series)) {
                 parts.listener().calibrationSeriesMissing(id, series);
             }
         }

@@ -24,8 +24,9 @@ public interface RoutingListener {
 
     /**
      * A scrape of {@code cluster} lacked {@code series} (its exposition name), which an {@code auto} estimate in force
-     * needs: that estimate keeps the configured value. Told once each time the series goes missing, on the scraper's
-     * thread.
+     * needs: that estimate keeps the configured value. Told once per cluster and series while the cluster is in the grid,
+     * however often the series comes and goes (the latest scrape's lack is {@code SiteRouter#missingSeries}), on the
+     * scraper's thread.
      */
     default void calibrationSeriesMissing(ClusterId cluster, String series) {}
 }

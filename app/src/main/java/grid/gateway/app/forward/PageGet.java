@@ -89,12 +89,18 @@ public final class PageGet {
      * GETs {@code uri} (http or https; {@code tls} for https, or null for the JDK's trust and the HTTPS identity check)
      * and reads the final answer's head.
      *
-     * @throws IOException if it cannot connect, send or read a final head that can be relayed
+     * @throws NotConnected if it cannot connect (nothing accepts at the address, or no handshake within the timeout)
+     * @throws IOException if it cannot send or read a final head that can be relayed
      */
     public Page get(URI uri, @Nullable Tls tls) throws IOException {
         boolean https = "https".equalsIgnoreCase(uri.getScheme());
         Origin origin = Origin.of(uri, https ? (tls != null ? tls : JdkTls.get()) : null);
-        UpstreamConnection connection = connector.open(origin);
+        UpstreamConnection connection;
+        try {
+            connection = connector.open(origin);
+        } catch (IOException notConnected) {
+            throw new NotConnected(notConnected);
+        }
         try {
             connection.readTimeout(readMillis);
             byte[] request = ("GET " + target(uri) + " HTTP/1.1\r\nHost: " + origin.authority()
@@ -107,6 +113,15 @@ public final class PageGet {
         } catch (IOException | RuntimeException e) {
             connection.close();
             throw e;
+        }
+    }
+
+    /** The GET could not connect: refused, unreachable, or no connection (or TLS handshake) within the timeout. */
+    public static final class NotConnected extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotConnected(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 

@@ -5,7 +5,7 @@ package grid.gateway.app.load;
  *
  * <pre>
  *   measured == pods &gt; 0     measured: the depth is the sum over every pod
- *   0 &lt; measured &lt; pods     partly measured: the sum over the pods that answered
+ *   0 &lt; measured &lt; pods     partly measured: the sum over the pods that answered and the silent ones' latest
  *   measured == 0            nothing recorded this round: unmeasured once the window empties
  * </pre>
  *

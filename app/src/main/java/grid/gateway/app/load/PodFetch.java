@@ -68,8 +68,17 @@ final class PodFetch {
         /** What the caller's reader made of a 2xx answer's text. */
         record Answered<T>(T value) implements Fetched<T> {}
 
-        /** No usable answer; {@code why} ends a log line. */
-        record Failed<T>(String why) implements Fetched<T> {}
+        /**
+         * No usable answer; {@code why} ends a log line. {@code down}: the GET could not connect (nothing accepted at
+         * the pod's address), so the pod is not running; otherwise it was reached, or not tried, and its load is
+         * unknown.
+         */
+        record Failed<T>(String why, boolean down) implements Fetched<T> {
+            /** A failure that does not say the pod is down. */
+            Failed(String why) {
+                this(why, false);
+            }
+        }
     }
 
     private volatile Function<BackendCluster, Optional<Tls>> tls = cluster -> Optional.empty();
@@ -142,7 +151,10 @@ final class PodFetch {
             // Read whole before the alarm cut it: the page stands, whatever the alarm did since.
             return fetch(cluster, uri, reader);
         } catch (IOException | RuntimeException failed) {
-            return deadline.end() ? cut() : new Fetched.Failed<>("failed: " + Causes.describe(failed));
+            return deadline.end()
+                    ? cut()
+                    : new Fetched.Failed<>(
+                            "failed: " + Causes.describe(failed), failed instanceof PageGet.NotConnected);
         } finally {
             deadline.end();
             alarm.cancel(false);

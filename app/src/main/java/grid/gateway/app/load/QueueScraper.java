@@ -57,14 +57,16 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * <ul>
- *   <li>A pod that fails is left out of the sum: a partly measured cluster's depth is what the pods that answered
- *       hold, and {@link LoadEvents#podsScraped} tells the metrics so. When every pod fails nothing is recorded: the
+ *   <li>A pod that fails is left out of the sum when it is down (its GET could not connect), and counts with its
+ *       latest depth when it is silent (reached, but no page; or not tried): its load is unknown, not gone
+ *       ({@link PodSum}). {@link LoadEvents#podsScraped} tells the metrics the cluster is partly measured. When every pod fails nothing is recorded: the
  *       cluster keeps its older samples and becomes unmeasured once its window empties, as a one-pod cluster always
  *       did.
  *   <li>A 2xx answer without a sample of the queue metric that is a count records no depth either (the router leaves the
  *       window and the sent-since-scrape count alone when the sample has no depth), but its other engine series
  *       still feed calibration: they are as true as ever, and only the queue metric's name may be wrong. An answer
- *       with none of the series (an HTML error page) teaches calibration nothing.
+ *       with none of the series (an HTML error page, a placeholder) teaches calibration nothing: when no pod's page
+ *       carried any, the round hands the router nothing, so no series is said missing for it.
  *   <li>Clusters are scraped concurrently, and a round never waits for a scrape: a slow cluster delays only its own
  *       samples. While a cluster's scrape is still running, later rounds start no other for it (so its samples stay
  *       in time order and slow clusters do not pile up requests).
@@ -103,7 +105,7 @@ public final class QueueScraper implements AutoCloseable {
     public enum Outcome {
         /** Every pod gave a depth: their sum was recorded. */
         SAMPLED,
-        /** Some pods gave a depth and others did not: the sum over those that did was recorded. */
+        /** Some pods gave a depth and others did not: their sum, with the silent pods' latest depths, was recorded. */
         PARTLY_SAMPLED,
         /** No pod answered 2xx (or the cluster has no pod), or one went over {@link #MAX_EXPOSITION_BYTES}. */
         FAILED,
@@ -319,11 +321,15 @@ public final class QueueScraper implements AutoCloseable {
         if (answers.samples().isEmpty()) {
             return noted(id, Outcome.FAILED, pods.isEmpty() ? "has no pod (its metrics_dns name never resolved)" : why);
         }
-        Set<String> podKeys = new HashSet<>();
-        pods.forEach(pod -> podKeys.add(pod.toString()));
-        EngineSample sum =
-                sums.computeIfAbsent(id, absent -> new PodSum()).round(answers.samples(), podKeys, clock.nanoTime());
-        router.scraped(id, sum, began);
+        // Pages with none of the series (placeholders, error pages) give the router nothing, not a scrape that lacks
+        // all.
+        if (answers.samples().values().stream().anyMatch(sample -> !sample.carriesNothing())) {
+            Set<String> podKeys = new HashSet<>();
+            pods.forEach(pod -> podKeys.add(pod.toString()));
+            EngineSample sum = sums.computeIfAbsent(id, absent -> new PodSum())
+                    .round(answers.samples(), answers.silent(), podKeys, clock.nanoTime());
+            router.scraped(id, sum, began);
+        }
         if (answers.measured() == 0) {
             return noted(id, Outcome.NO_QUEUE_METRIC, why);
         }
@@ -347,6 +353,7 @@ public final class QueueScraper implements AutoCloseable {
         }
         Map<String, EngineSample> samples = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
+        Set<String> silent = new HashSet<>();
         int measured = 0;
         for (int i = 0; i < pods.size(); i++) {
             URI pod = pods.get(i);
@@ -359,10 +366,15 @@ public final class QueueScraper implements AutoCloseable {
                         failures.add(pod + " has no sample of " + metric + " that is a count");
                     }
                 }
-                case PodFetch.Fetched.Failed<EngineSample>(String why) -> failures.add(pod + " " + why);
+                case PodFetch.Fetched.Failed<EngineSample>(String why, boolean down) -> {
+                    failures.add(pod + " " + why);
+                    if (!down) {
+                        silent.add(pod.toString());
+                    }
+                }
             }
         }
-        return new PodAnswers(samples, measured, failures);
+        return new PodAnswers(samples, measured, failures, silent);
     }
 
     private CompletableFuture<PodFetch.Fetched<EngineSample>> fetchAsync(

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * pods are scraped in parallel, so without a shared bound pods × 8 MiB could be held at once.
  *
  * <p>A page this budget has no room for fails its pod's scrape at once (never waits: pages that each hold part of the
- * budget and wait for more would wait for each other); the pod is left out of its cluster's sum, as for any other
+ * budget and wait for more would wait for each other); the pod is silent in its cluster's sum, as for any other
  * failed scrape. A vLLM page is tens to hundreds of KiB, so the limit holds hundreds of ordinary pages at once and only
  * pages near the per-page limit, many at a time, meet it.
  *

@@ -79,7 +79,8 @@ final class ScrapeOutcomeLog {
             LOG.log(
                     System.Logger.Level.WARNING,
                     "queue scrape of cluster " + id + " partly failed: " + why
-                            + "; its depth is the sum over the pods that answered" + since);
+                            + "; its depth is the sum over the pods that answered and the silent pods' latest depths"
+                            + since);
         } else {
             LOG.log(
                     System.Logger.Level.WARNING,

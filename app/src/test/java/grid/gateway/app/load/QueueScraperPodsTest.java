@@ -34,7 +34,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A cluster of several pods on real loopback sockets: the depth is the sum over the pods, a pod that fails is left
+ * A cluster of several pods on real loopback sockets: the depth is the sum over the pods, a pod that fails (with no
+ * earlier depth to count, {@link QueueScraperSilentPodsTest}) is left
  * out (partly measured, in the census), all failing records nothing, and sent-since-scrape counts from the latest
  * complete round. A {@code metrics_dns} name resolves through a fake resolver.
  */

@@ -1,8 +1,14 @@
 package grid.gateway.app.observe;
 
+import com.sun.net.httpserver.HttpServer;
 import grid.gateway.app.GatewayHarness;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -18,24 +24,50 @@ final class ExportedTraffic {
 
     /**
      * The gateway at site east in front of engines east-a and west-a (site west), both simulated, with
-     * {@code queued_request_seconds: auto}; west-a's {@code metrics_url} is a page without any engine series (its
-     * {@code /health}, an empty page), so the calibration series it lacks show too.
+     * {@code queued_request_seconds: auto}; west-a's {@code metrics_url} is a page with its queue depth and no other
+     * engine series (a page of its own on a loopback port), so the calibration series it lacks show too.
      */
     static GatewayHarness twoSites(Path dir) {
         var east = GatewayHarness.engine("east-a");
         var west = GatewayHarness.engine("west-a");
-        return new GatewayHarness(dir, """
+        HttpServer depthOnly = depthOnlyPage();
+        return new GatewayHarness(
+                dir,
+                """
                 server: {port: 0, admin_port: 0}
                 gateway: {site: east}
                 sites:
                   - name: east
                     clusters: [{name: east-a, url: "%s", models: [demo-model]}]
                   - name: west
-                    clusters: [{name: west-a, url: "%s", models: [demo-model], metrics_url: "%s/health"}]
+                    clusters: [{name: west-a, url: "%s", models: [demo-model], metrics_url: "%s"}]
                 plugins:
                   grid_site_route:
                     prefix_affinity: {queued_request_seconds: auto}
-                """.formatted(east.url(), west.url(), west.url()), east, west);
+                """.formatted(
+                                east.url(),
+                                west.url(),
+                                "http://127.0.0.1:" + depthOnly.getAddress().getPort() + "/metrics"),
+                east,
+                west,
+                () -> depthOnly.stop(0));
+    }
+
+    /** A page on 127.0.0.1, port 0, that says a queue depth of 0 and nothing else. */
+    private static HttpServer depthOnlyPage() {
+        try {
+            HttpServer page = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            page.createContext("/metrics", exchange -> {
+                byte[] body = "vllm:num_requests_waiting 0\n".getBytes(StandardCharsets.US_ASCII);
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            page.start();
+            return page;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Sends keyed, unkeyed and pinned requests through the client port, then scrapes the admin port. */

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A cluster of two pods behind one DNS name, end to end: two engine-simulator pods on 127.0.0.1 and 127.0.0.2 (one
  * port), a hosts file naming both {@code pods.grid.test}, and the packaged gateway as a child process reading that
  * hosts file ({@code -Djdk.net.hosts.file}: the JDK reads it at its first lookup, so it has to be a
- * JVM of its own). The cluster's depth is the sum over both addresses; with one pod's scrape failing it is partly
- * measured and its depth is the other pod's.
+ * JVM of its own). The cluster's depth is the sum over both addresses; with one pod's scrape failing (503: reached,
+ * no page) it is partly measured, and that silent pod counts with its latest depth, never as an idle pod.
  */
 class PodsDnsTest {
     private static final Path JAR = Path.of("../app/target/grid-gateway.jar");
@@ -59,7 +59,7 @@ class PodsDnsTest {
     }
 
     @Test
-    void metricsDns_sumsEveryAddressAndLeavesOutAFailingPod(@TempDir Path dir) throws Exception {
+    void metricsDns_sumsEveryAddress_aSilentPodCountsWithItsLatestDepth(@TempDir Path dir) throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "no " + JAR + " (package the app module first)");
         assumeTrue(ProcessHandle.current().info().command().isPresent(), "the java binary is unknown");
         pods = EnginePods.start(
@@ -91,9 +91,10 @@ class PodsDnsTest {
         pods.pod(1).failScrapes(true);
 
         await("partly measured", () -> gauge("grid_cluster_partly_measured", "") == 1);
+        pods.pod(0).setQueueDepth(5);
         await(
-                "the depth of 127.0.0.1 alone, once the window forgot the sum",
-                () -> gauge("grid_cluster_queue_depth", "") == 3);
+                "127.0.0.1's new depth and 127.0.0.2's latest, once the window forgot the older sums",
+                () -> gauge("grid_cluster_queue_depth", "") == 9);
         assertThat(gauge("grid_cluster_pods", ",state=\"unmeasured\"")).isEqualTo(1);
     }
 

@@ -33,8 +33,10 @@ import org.jspecify.annotations.Nullable;
  * {@value #MIN_REQUESTS} requests finished, so one observation spans several requests; each observation moves the
  * estimate by an exponentially weighted step in log space ({@value #WEIGHT} of the way) and never more than a factor
  * {@value #MAX_STEP}; an estimate is used only after {@value #WARM_OBSERVATIONS} observations. A counter that goes
- * down (the engine restarted) restarts the accumulation without an observation. Missing series give no observation;
- * the configured value stays in use.
+ * down (the engine restarted) restarts the accumulation without an observation. A scrape that lacks a series an
+ * estimate needs is skipped by that estimate, whose base stays, so a series missing from some pages delays the
+ * observation to the next page that has it and neither freezes nor skews it; a series never exported leaves the
+ * configured value in use.
  *
  * <p>Not thread-safe; {@link Calibration} serialises each cluster's updates.
  */
@@ -72,8 +74,14 @@ final class ClusterCalibration {
         return OptionalDouble.empty();
     }
 
-    /** Takes one scrape. */
+    /**
+     * Takes one scrape. A scrape that carries none of the series (a page that is no engine's) teaches nothing: every
+     * estimate keeps its base, and {@link #missing} still speaks of the latest scrape that carried some.
+     */
     void observe(EngineSample sample) {
+        if (sample.carriesNothing()) {
+            return;
+        }
         latest = sample;
         sample.running().ifPresent(now -> {
             // A line waiting while the batch runs at the most ever seen: the batch is full at that size.
@@ -91,6 +99,11 @@ final class ClusterCalibration {
     }
 
     private void observePrefill(EngineSample sample) {
+        if (!prefillSeries(sample)) {
+            // A sample without a series the rate needs is skipped, the base kept: the next one that has them all
+            // measures from the base, so a series missing from every other page neither freezes nor skews the rate.
+            return;
+        }
         EngineSample base = prefillBase;
         if (base == null || wentDown(base, sample)) {
             prefillBase = sample;
@@ -98,42 +111,48 @@ final class ClusterCalibration {
         }
         OptionalDouble finished = finished(base, sample);
         if (finished.isEmpty()) {
-            // A base without a request count can never give an observation: accumulate from this sample instead.
+            // The base counts requests in another series than this sample: accumulate from this sample instead.
             prefillBase = sample;
             return;
         }
         if (finished.getAsDouble() < MIN_REQUESTS) {
             return;
         }
-        OptionalDouble prompt = delta(base.promptTokens(), sample.promptTokens());
-        OptionalDouble hits = delta(base.cachedTokens(), sample.cachedTokens());
-        OptionalDouble seconds = delta(base.prefillSeconds(), sample.prefillSeconds());
-        if (prompt.isPresent() && hits.isPresent() && seconds.isPresent() && seconds.getAsDouble() > 0) {
-            double uncached = prompt.getAsDouble() - hits.getAsDouble();
-            if (uncached > 0) {
-                prefill.observe(uncached / seconds.getAsDouble());
-            }
+        double uncached = delta(base.promptTokens(), sample.promptTokens()).getAsDouble()
+                - delta(base.cachedTokens(), sample.cachedTokens()).getAsDouble();
+        double seconds = delta(base.prefillSeconds(), sample.prefillSeconds()).getAsDouble();
+        if (seconds > 0 && uncached > 0) {
+            prefill.observe(uncached / seconds);
         }
         prefillBase = sample;
     }
 
+    /** Whether {@code sample} carries every series the prefill rate needs: tokens, hits, seconds and a count. */
+    private static boolean prefillSeries(EngineSample sample) {
+        return sample.promptTokens().isPresent()
+                && sample.cachedTokens().isPresent()
+                && sample.prefillSeconds().isPresent()
+                && COUNTS.stream().anyMatch(series -> series.apply(sample).isPresent());
+    }
+
     private void observeSlotTime(EngineSample sample) {
+        if (sample.runningRequests().isEmpty() || sample.runningSeconds().isEmpty()) {
+            // Skipped, the base kept, as for the prefill rate.
+            return;
+        }
         EngineSample base = slotTimeBase;
         if (base == null || wentDown(base, sample)) {
             slotTimeBase = sample;
             return;
         }
-        OptionalDouble finished = delta(base.runningRequests(), sample.runningRequests());
-        if (finished.isEmpty()) {
-            slotTimeBase = sample;
+        double finished =
+                delta(base.runningRequests(), sample.runningRequests()).getAsDouble();
+        if (finished < MIN_REQUESTS) {
             return;
         }
-        if (finished.getAsDouble() < MIN_REQUESTS) {
-            return;
-        }
-        OptionalDouble seconds = delta(base.runningSeconds(), sample.runningSeconds());
-        if (seconds.isPresent() && seconds.getAsDouble() > 0) {
-            slotTime.observe(seconds.getAsDouble() / finished.getAsDouble());
+        double seconds = delta(base.runningSeconds(), sample.runningSeconds()).getAsDouble();
+        if (seconds > 0) {
+            slotTime.observe(seconds / finished);
         }
         slotTimeBase = sample;
     }

@@ -99,6 +99,20 @@ public record EngineSample(
                 OptionalDouble.empty());
     }
 
+    /** Whether the sample carries none of the series: its page was no engine's (an error page, a placeholder). */
+    public boolean carriesNothing() {
+        return waiting.isEmpty()
+                && running.isEmpty()
+                && promptTokens.isEmpty()
+                && cachedTokens.isEmpty()
+                && prefillSeconds.isEmpty()
+                && runningSeconds.isEmpty()
+                && runningRequests.isEmpty()
+                && cacheTokens.isEmpty()
+                && prefillRequests.isEmpty()
+                && successRequests.isEmpty();
+    }
+
     /** A sample that carries only a queue depth, as the seed's scraper read it. */
     public static EngineSample queueOnly(long atNanos, double waiting) {
         OptionalDouble none = OptionalDouble.empty();

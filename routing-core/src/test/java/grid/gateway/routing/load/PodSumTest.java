@@ -129,4 +129,77 @@ class PodSumTest {
         assertThat(viaSum.prices(id, settings)).isEqualTo(direct.prices(id, settings));
         assertThat(viaSum.prices(id, settings).measuredPrefill()).isTrue();
     }
+
+    /** A pod's scrape with finished requests and prompt tokens set apart, the other counters absent. */
+    private static EngineSample counts(double finished, OptionalDouble prompt) {
+        OptionalDouble none = OptionalDouble.empty();
+        return new EngineSample(
+                0, OptionalDouble.of(0), none, prompt, none, none, none, OptionalDouble.of(finished), none);
+    }
+
+    @Test
+    void round_aPodWhoseCountersWentDownInPart_restartedWhole_noCounterAddsAcrossTheRestart() {
+        sum.round(Map.of("p1", counts(2, OptionalDouble.of(90_000))), Set.of("p1"), 1);
+
+        // Restarted and served 5 requests: its tokens went down, its request count (2 before) only grew.
+        EngineSample restarted = sum.round(Map.of("p1", counts(5, OptionalDouble.of(15_000))), Set.of("p1"), 2);
+        EngineSample after = sum.round(Map.of("p1", counts(6, OptionalDouble.of(18_000))), Set.of("p1"), 3);
+
+        assertThat(restarted.runningRequests()).hasValue(0);
+        assertThat(restarted.promptTokens()).hasValue(0);
+        assertThat(after.runningRequests()).hasValue(1);
+        assertThat(after.promptTokens()).hasValue(3_000);
+    }
+
+    @Test
+    void round_aSeriesMissingFromOnePage_addsItsCatchUpWhenItReturns() {
+        sum.round(Map.of("p1", counts(10, OptionalDouble.of(30_000))), Set.of("p1"), 1);
+        EngineSample without = sum.round(Map.of("p1", counts(11, OptionalDouble.empty())), Set.of("p1"), 2);
+
+        EngineSample back = sum.round(Map.of("p1", counts(12, OptionalDouble.of(36_000))), Set.of("p1"), 3);
+
+        assertThat(without.promptTokens()).isEmpty();
+        assertThat(back.runningRequests()).hasValue(2);
+        assertThat(back.promptTokens())
+                .as("the tokens of both rounds, as the requests of both")
+                .hasValue(6_000);
+    }
+
+    @Test
+    void round_aTotalThatWouldPassItsBound_restartsEveryTotalFromZero() {
+        sum.round(Map.of("p1", counts(10, OptionalDouble.of(30_000))), Set.of("p1"), 1);
+        EngineSample grown = sum.round(Map.of("p1", counts(14, OptionalDouble.of(42_000))), Set.of("p1"), 2);
+
+        EngineSample astronomical = sum.round(
+                Map.of("p1", counts(15, OptionalDouble.of(PrometheusQueueParser.MAX_COUNT))), Set.of("p1"), 3);
+        EngineSample after = sum.round(Map.of("p1", counts(16, OptionalDouble.of(48_000))), Set.of("p1"), 4);
+        EngineSample next = sum.round(Map.of("p1", counts(17, OptionalDouble.of(51_000.25))), Set.of("p1"), 5);
+
+        assertThat(grown.promptTokens()).hasValue(12_000);
+        assertThat(astronomical.promptTokens())
+                .as("every total restarts, which calibration reads as a restart")
+                .hasValue(0);
+        assertThat(astronomical.runningRequests()).hasValue(0);
+        assertThat(after.promptTokens())
+                .as("the pod's fall from 2^53 is its restart")
+                .hasValue(0);
+        assertThat(next.promptTokens()).as("later increments add exactly").hasValue(3_000.25);
+    }
+
+    @Test
+    void round_aSilentPodCountsWithItsLatestReading_aPodThatIsDownIsForgotten() {
+        Set<String> three = Set.of("p1", "p2", "p3");
+        sum.round(Map.of("p1", pod(3, 8, 10), "p2", pod(40, 16, 20), "p3", pod(2, 4, 30)), three, 1);
+
+        EngineSample silent = sum.round(Map.of("p1", pod(1, 8, 11), "p3", pod(2, 4, 31)), Set.of("p2"), three, 2);
+        EngineSample down = sum.round(Map.of("p1", pod(1, 8, 12), "p3", pod(2, 4, 32)), Set.of(), three, 3);
+        EngineSample silentAgain = sum.round(Map.of("p1", pod(1, 8, 13), "p3", pod(2, 4, 33)), Set.of("p2"), three, 4);
+
+        assertThat(silent.waiting()).hasValue(43);
+        assertThat(silent.running()).hasValue(28);
+        assertThat(down.waiting()).hasValue(3);
+        assertThat(silentAgain.waiting())
+                .as("a reading from before the pod went down says nothing of it now")
+                .hasValue(3);
+    }
 }
