@@ -17,10 +17,10 @@ import java.util.List;
  *   <li>{@code Host} of the cluster and {@code Connection: keep-alive} (the client's {@code Connection} is its own);
  *   <li>the client's fields less the hop-by-hop ones ({@link HopByHopHeaders}), {@code Host}, {@code Content-Length},
  *       {@code Expect}, and those the gateway sets itself: the trace context when it sends its own,
- *       {@code X-Forwarded-For} (the client's, every line of it as one list, with the client's address appended), {@code X-Request-Id} (the
- *       request's id: the client's when well-formed, else the gateway's), and, on a path whose answers carry stored ids
- *       to tag, {@code Accept-Encoding: identity}: the ids are found in the answer's bytes, which a compressed answer
- *       would hide;
+ *       {@code X-Forwarded-For} (the client's, every line of it as one list, with the client's address appended),
+ *       {@code X-Request-Id} (the request's id: the client's when well-formed, else the gateway's), and, on a path
+ *       whose answers carry stored ids to tag, {@code Accept-Encoding: identity}: the ids are found in the answer's
+ *       bytes, which a compressed answer would hide;
  *   <li>{@code Content-Length} of the body as held.
  * </ul>
  *

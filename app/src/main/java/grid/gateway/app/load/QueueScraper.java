@@ -59,9 +59,9 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>A pod that fails is left out of the sum when it is down (its GET could not connect), and counts with its
  *       latest depth when it is silent (reached, but no page; or not tried): its load is unknown, not gone
- *       ({@link PodSum}). {@link LoadEvents#podsScraped} tells the metrics the cluster is partly measured. When every pod fails nothing is recorded: the
- *       cluster keeps its older samples and becomes unmeasured once its window empties, as a one-pod cluster always
- *       did.
+ *       ({@link PodSum}). {@link LoadEvents#podsScraped} tells the metrics the cluster is partly measured. When
+ *       every pod fails nothing is recorded: the cluster keeps its older samples and becomes unmeasured once its
+ *       window empties, as a one-pod cluster always did.
  *   <li>A 2xx answer without a sample of the queue metric that is a count records no depth either (the router leaves the
  *       window and the sent-since-scrape count alone when the sample has no depth), but its other engine series
  *       still feed calibration: they are as true as ever, and only the queue metric's name may be wrong. An answer

@@ -13,9 +13,8 @@ import java.util.function.Function;
 /**
  * Sums one scrape round of a backend cluster's pods into the one {@link EngineSample} the router takes for the
  * cluster: the queue depth is the sum over the pods that answered (and the silent ones' latest), and so is the
- * running gauge, while the counters are
- * summed as increments per pod, so that a pod that restarts, fails a round or leaves never makes the cluster's
- * counter go down.
+ * running gauge, while the counters are summed as increments per pod, so that a pod that restarts, fails a round or
+ * leaves never makes the cluster's counter go down.
  *
  * <pre>
  *   waiting, running    Σ over the pods that answered with the series          (empty: none did)
