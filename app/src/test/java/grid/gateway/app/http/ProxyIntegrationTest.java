@@ -264,7 +264,7 @@ class ProxyIntegrationTest {
     }
 
     @Test
-    void clientDisconnectMidStream_closesUpstreamWithinASecond() throws Exception {
+    void clientDisconnectMidStream_closesUpstreamBeforeTheAnswerEnds() throws Exception {
         CountDownLatch clientGone = new CountDownLatch(1);
         try (EngineSimulator endless = endless("east-a")) {
             gateway.server.apply(gateway.snapshot(config(GatewayHarness.oneEngine(endless.url()))));
@@ -279,8 +279,11 @@ class ProxyIntegrationTest {
                 assertThat(readUntil(socket.getInputStream(), "\n\n")).contains("chat.completion.chunk");
             }
             clientGone.countDown();
-            assertThat(endless.awaitAbandonedAnswer(java.time.Duration.ofSeconds(1)))
-                    .as("upstream closed within a second")
+            // Abandoned means the gateway closed the engine's connection while the million-token answer was still
+            // being written: one that kept reading after its client left would see it end, never abandoned. How soon
+            // is not asserted here (a starved machine delays it; ClientFaultsIntegrationTest prints it).
+            assertThat(endless.awaitAbandonedAnswer(GatewayHarness.DEADLINE))
+                    .as("upstream closed before its answer ended")
                     .isTrue();
         }
     }
