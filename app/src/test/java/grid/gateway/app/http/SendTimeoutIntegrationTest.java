@@ -267,27 +267,56 @@ class SendTimeoutIntegrationTest {
     @Test
     void clientPausesMostOfTheSendTimeoutThenTakesAll_repeatedly_neverCut() throws Exception {
         // Paused 1.2 s of a 2 s timeout, six times: a watcher that added up the time writes were blocked, instead of
-        // timing each stretch without progress, cuts at the second pause; the 0.8 s left over is room for the test's
-        // own thread to be late on a busy machine, which the gateway would rightly count as the client not reading.
+        // timing each stretch without progress, cuts at the second pause. The test's thread can be late on a busy
+        // machine, and a client that truly took nothing for the send timeout is rightly cut: so each pause is
+        // measured as the client took it (from the start of its last read that took bytes to the return of its next
+        // one, an upper bound of the stretch the kernel saw without progress), and a cut is a failure only after a
+        // pause shorter than the send timeout.
         int sendTimeoutMs = 2000;
         String event = UpstreamFaultsIntegrationTest.chunk("data: {\"t\":\"" + "z".repeat(8 * 1024) + "\"}\n\n");
         start(Integer.toString(sendTimeoutMs), endless(event));
+        long longest = 0;
         try (Socket client = new Socket()) {
             InputStream in = openStream(client);
             byte[] buffer = new byte[64 * 1024];
+            long lastTook = System.nanoTime();
+            assertThat(in.read(buffer)).as("the stream's first bytes").isPositive();
             for (int pause = 0; pause < 6; pause++) {
                 // Nothing taken for three fifths of the send timeout (the gateway's writes block meanwhile) ...
                 LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs * 3L / 5));
                 // ... then everything the socket holds, and at least a read's worth.
+                boolean first = true;
                 do {
-                    assertThat(in.read(buffer))
-                            .as("the stream goes on after pause %d", pause)
-                            .isPositive();
+                    long asked = System.nanoTime();
+                    int n = readOrCut(in, buffer);
+                    if (first) {
+                        longest = Math.max(longest, System.nanoTime() - lastTook);
+                        first = false;
+                    }
+                    if (n <= 0) {
+                        System.out.printf("cut at pause %d, the longest %d ms%n", pause, longest / 1_000_000);
+                        // Cut: rightly only if the client really took nothing for the send timeout.
+                        assertThat(java.time.Duration.ofNanos(longest))
+                                .as("cut at pause %d, though the client's longest pause was shorter", pause)
+                                .isGreaterThanOrEqualTo(java.time.Duration.ofMillis(sendTimeoutMs));
+                        return;
+                    }
+                    lastTook = asked;
                 } while (in.available() > 0);
             }
         }
+        System.out.printf("six pauses, the longest %d ms, never cut%n", longest / 1_000_000);
         assertThat(gateway.metric("grid_client_send_timeouts_total", "listener=\"client\""))
                 .isZero();
+    }
+
+    /** Reads into {@code buffer}: the bytes read, or -1 once the gateway ended or reset the connection. */
+    private static int readOrCut(InputStream in, byte[] buffer) {
+        try {
+            return in.read(buffer);
+        } catch (IOException reset) {
+            return -1;
+        }
     }
 
     @Test
