@@ -1,0 +1,112 @@
+package grid.gateway.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import grid.gateway.app.CapturedLog;
+import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.GatewayServer;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A request still waiting for its engine at the shutdown grace deadline, its client given no byte of an answer yet:
+ * the cut closes the client connection without an answer, and the request has one access line, ending
+ * {@code shutdown_cut} with no status, as a request whose client left before its answer has. The cut is not taken for
+ * a gateway fault: no 500 (which Helidon gives a handler that answered nothing), no WARNING of an internal error, and
+ * no second, unrouted line for the same request. Two places to wait: before the engine's head, and after a stream's
+ * head but before its first event (the head is not relayed before the first body bytes).
+ */
+class ShutdownCutBeforeAnswerIntegrationTest {
+    private static final String CHAT =
+            "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    private static final String STREAM =
+            "{\"model\":\"demo-model\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+
+    @TempDir
+    Path dir;
+
+    private GatewayHarness gateway;
+    private final CountDownLatch release = new CountDownLatch(1);
+    /** Counted down where the engine holds the request, once the gateway has read all it sent. */
+    private final CountDownLatch holding = new CountDownLatch(1);
+
+    @AfterEach
+    void stop() {
+        release.countDown();
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    @Test
+    void cutWhileTheEngineHasNotAnswered_connectionClosedWithoutAnAnswer_oneLineWithoutStatus() throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        engine.script = e -> {
+            holding.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        };
+        cutWhileWaiting(engine, CHAT);
+    }
+
+    @Test
+    void cutAfterTheStreamsHeadBeforeItsFirstEvent_connectionClosedWithoutAnAnswer_oneLineWithoutStatus()
+            throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD);
+            e.awaitReadByTheGateway();
+            holding.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        };
+        cutWhileWaiting(engine, STREAM);
+    }
+
+    private void cutWhileWaiting(ScriptedUpstream engine, String body) throws Exception {
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneSite(engine.url())), engine);
+        try (Socket client = new Socket();
+                CapturedLog refusals = CapturedLog.of(ParseRefusal.class)) {
+            InputStream in = RawHttp.postChat(client, gateway.server.port(), 64 * 1024, 20_000, body);
+            // The engine holds the request: the gateway waits on it.
+            assertThat(holding.await(GatewayHarness.DEADLINE.toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
+
+            GatewayServer.ShutdownReport report = gateway.server.shutdown(Duration.ofMillis(200));
+
+            assertThat(report.cut()).isEqualTo(1);
+            assertThat(readToTheEnd(in)).as("what the client got").isEmpty();
+            JsonObject line = gateway.accessLog.next();
+            assertThat(line.get("method")).as("the request's own line").hasToString("\"POST\"");
+            assertThat(line.getString("end")).isEqualTo("shutdown_cut");
+            assertThat(line.get("status")).isEqualTo(JsonValue.NULL);
+            assertThat(line.getString("cluster")).isEqualTo("east-a");
+            assertThat(gateway.accessLog.raw()).as("no second line").isEmpty();
+            assertThat(refusals.messages()).as("no internal error logged").isEmpty();
+        }
+    }
+
+    /** What the client reads until the gateway closes the connection (a reset ends it too). */
+    private static String readToTheEnd(InputStream in) {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                got.write(buffer, 0, n);
+            }
+        } catch (IOException reset) {
+            // closed with a reset: nothing more to read
+        }
+        return got.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+}
