@@ -270,6 +270,10 @@ public final class ProxyHandler implements Handler {
                 throw refuse(request, response, errors, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
             case BoundedBody.Outcome.OverBudget overBudget ->
                 throw refuse(request, response, errors, ApiError.BODY_BUDGET, InboundRefusal.BODY_BUDGET);
+            case BoundedBody.Outcome.Unreadable unreadable
+            when ShutdownCut.cutHere() ->
+                // The shutdown's cut closed the read (its interrupt), not the client: no refusal, nothing to answer.
+                throw new CloseConnectionException("cut by the shutdown while its body was read");
             case BoundedBody.Outcome.Unreadable unreadable -> {
                 // A client fault, not the gateway's: one line at FINE, no stack trace, and a metric.
                 LOG.log(System.Logger.Level.DEBUG, () -> "request body unreadable: " + unreadable.cause());

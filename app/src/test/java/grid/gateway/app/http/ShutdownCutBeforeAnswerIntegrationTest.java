@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the cut closes the client connection without an answer, and the request has one access line, ending
  * {@code shutdown_cut} with no status, as a request whose client left before its answer has. The cut is not taken for
  * a gateway fault: no 500 (which Helidon gives a handler that answered nothing), no WARNING of an internal error, and
- * no second, unrouted line for the same request. Two places to wait: before the engine's head, and after a stream's
- * head but before its first event (the head is not relayed before the first body bytes).
+ * no second, unrouted line for the same request. Three places to wait: before the engine's head, after a stream's
+ * head but before its first event (the head is not relayed before the first body bytes), and inside the client's own
+ * body, which is no client fault then: not refused as unreadable.
  */
 class ShutdownCutBeforeAnswerIntegrationTest {
     private static final String CHAT =
@@ -70,6 +71,39 @@ class ShutdownCutBeforeAnswerIntegrationTest {
             release.await(30, TimeUnit.SECONDS);
         };
         cutWhileWaiting(engine, STREAM);
+    }
+
+    @Test
+    void cutWhileTheBodyIsStillArriving_notARefusal_connectionClosedWithoutAnAnswer_oneLineWithoutStatus()
+            throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        gateway = new GatewayHarness(dir, GatewayHarness.config("", GatewayHarness.oneSite(engine.url())), engine);
+        try (Socket client = new Socket();
+                CapturedLog refusals = CapturedLog.of(ParseRefusal.class)) {
+            client.connect(new java.net.InetSocketAddress("127.0.0.1", gateway.server.port()), 5_000);
+            client.setSoTimeout(20_000);
+            // A head announcing 1000 bytes, and 9 of them: the gateway waits for the rest.
+            client.getOutputStream()
+                    .write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                                    + "Content-Length: 1000\r\n\r\n{\"model\":")
+                            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            client.getOutputStream().flush();
+            GatewayHarness.await("the request in flight", () -> gateway.server.requestsInFlight() == 1);
+
+            GatewayServer.ShutdownReport report = gateway.server.shutdown(Duration.ofMillis(200));
+
+            assertThat(report.cut()).isEqualTo(1);
+            assertThat(readToTheEnd(client.getInputStream()))
+                    .as("what the client got")
+                    .isEmpty();
+            JsonObject line = gateway.accessLog.next();
+            assertThat(line.getString("end")).isEqualTo("shutdown_cut");
+            assertThat(line.get("status")).as("no answer went out").isEqualTo(JsonValue.NULL);
+            assertThat(line.getInt("bytes_out")).isZero();
+            assertThat(gateway.accessLog.raw()).as("no second line").isEmpty();
+            assertThat(refusals.messages()).as("no internal error logged").isEmpty();
+            assertThat(engine.requests()).as("nothing forwarded").isEmpty();
+        }
     }
 
     private void cutWhileWaiting(ScriptedUpstream engine, String body) throws Exception {
