@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import grid.gateway.app.CapturedLog;
 import grid.gateway.app.GatewayHarness;
 import grid.gateway.app.GatewayServer;
+import grid.gateway.routing.tag.ClusterDigest;
+import grid.gateway.routing.tag.TagKeyRing;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayOutputStream;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a gateway fault: no 500 (which Helidon gives a handler that answered nothing), no WARNING of an internal error, and
  * no second, unrouted line for the same request. Three places to wait: before the engine's head, after a stream's
  * head but before its first event (the head is not relayed before the first body bytes), and inside the client's own
- * body, which is no client fault then: not refused as unreadable.
+ * body, which is no client fault then: not refused as unreadable. A pinned request waits for its one cluster the
+ * same way.
  */
 class ShutdownCutBeforeAnswerIntegrationTest {
     private static final String CHAT =
@@ -103,6 +106,41 @@ class ShutdownCutBeforeAnswerIntegrationTest {
             assertThat(gateway.accessLog.raw()).as("no second line").isEmpty();
             assertThat(refusals.messages()).as("no internal error logged").isEmpty();
             assertThat(engine.requests()).as("nothing forwarded").isEmpty();
+        }
+    }
+
+    @Test
+    void pinnedRequestCutWhileItsClusterHasNotAnswered_connectionClosedWithoutAnAnswer_oneLineWithoutStatus()
+            throws Exception {
+        ScriptedUpstream engine = new ScriptedUpstream();
+        engine.script = e -> {
+            holding.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        };
+        String key = "cut-pinned-key-Hq4Zr8Vw2Lm6";
+        Path keyFile = java.nio.file.Files.writeString(dir.resolve("tag-key"), key + "\n");
+        String digest = ClusterDigest.of("east-a");
+        String stored = "resp_east." + digest + "." + TagKeyRing.parse(key).sign("east", digest) + ".e1";
+        gateway = new GatewayHarness(
+                dir, GatewayHarness.config("  tag_key_path: " + keyFile, GatewayHarness.oneSite(engine.url())), engine);
+        try (RawHttp client = new RawHttp(gateway.server.port());
+                CapturedLog refusals = CapturedLog.of(ParseRefusal.class)) {
+            client.send("GET /v1/responses/" + stored + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            assertThat(holding.await(GatewayHarness.DEADLINE.toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
+
+            GatewayServer.ShutdownReport report = gateway.server.shutdown(Duration.ofMillis(200));
+
+            assertThat(report.cut()).isEqualTo(1);
+            RawHttp.Reply reply = client.readResponses(1);
+            assertThat(reply.text()).as("what the client got").isEmpty();
+            assertThat(reply.closed()).isTrue();
+            JsonObject line = gateway.accessLog.next();
+            assertThat(line.getBoolean("pinned")).isTrue();
+            assertThat(line.getString("end")).isEqualTo("shutdown_cut");
+            assertThat(line.get("status")).isEqualTo(JsonValue.NULL);
+            assertThat(gateway.accessLog.raw()).as("no second line").isEmpty();
+            assertThat(refusals.messages()).as("no internal error logged").isEmpty();
         }
     }
 
