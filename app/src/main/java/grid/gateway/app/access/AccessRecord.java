@@ -255,7 +255,9 @@ public final class AccessRecord implements RelayWatch {
                 writeFailed,
                 response.isSent() || bytesOut > 0,
                 response.status().code());
-        return new Outcome(ending, bytesOut, ending == Ending.CLIENT_GONE && bytesOut == 0 && !response.isSent());
+        // Nothing went out: the client left, or the shutdown cut the request, before its answer began.
+        boolean cutOff = ending == Ending.CLIENT_GONE || ending == Ending.SHUTDOWN_CUT;
+        return new Outcome(ending, bytesOut, cutOff && bytesOut == 0 && !response.isSent());
     }
 
     /**

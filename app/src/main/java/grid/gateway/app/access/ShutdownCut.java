@@ -22,6 +22,12 @@ public final class ShutdownCut {
         cut = true;
     }
 
+    /** Whether the shutdown cut the request the current thread handles. */
+    public static boolean cutHere() {
+        ShutdownCut mark = CURRENT.get();
+        return mark != null && mark.marked();
+    }
+
     /** Whether the shutdown cut the request. */
     public boolean marked() {
         return cut;

@@ -227,7 +227,9 @@ final class Forwarding {
      * Whether the client went away while the engine had given it nothing yet: {@link ClientDisconnectProbe} interrupted
      * the request's thread, which closed the upstream socket under its wait (for the answer's head, or for its first
      * body bytes). Nobody is left to answer, and the cluster is not to blame: no upstream error is counted, the router
-     * hears no failure (which would drop the prefix keys the answer's status confirmed), no 502 is written.
+     * hears no failure (which would drop the prefix keys the answer's status confirmed), no 502 is written. The
+     * shutdown's cut at its grace deadline interrupts the same way, and is answered the same way: the handler then
+     * closes the connection ({@code ProxyHandler}).
      */
     private static boolean clientGone() {
         return Thread.currentThread().isInterrupted();

@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import grid.gateway.app.access.AccessRecord;
 import grid.gateway.app.access.Ending;
+import grid.gateway.app.access.ShutdownCut;
 import grid.gateway.app.endpoint.Classified;
 import grid.gateway.app.endpoint.Endpoint;
 import grid.gateway.app.endpoint.Endpoint.Handling;
@@ -144,6 +145,7 @@ public final class ProxyHandler implements Handler {
                     PromptKeys keys = keys(endpoint, forward.body());
                     forwarding.routed(router.route(keys), keys, tried -> router.route(keys, tried), forward, response);
                 }
+                closeIfCutUnanswered(response);
             } catch (RuntimeException e) {
                 thrown = e;
                 throw e;
@@ -155,6 +157,19 @@ public final class ProxyHandler implements Handler {
                     ended(access.outcome(thrown, response), trace);
                 }
             }
+        }
+    }
+
+    /**
+     * Ends the connection of a request the shutdown cut before any of its answer went out (it waited for the engine's
+     * head or first body bytes: the cut's interrupt closed that wait, and the forwarding, taking the interrupt for a
+     * client gone, answered nothing). Thrown, as a gone client's watch does: a handler that returns without an answer
+     * is Helidon's internal error, a 500 (a second, unrouted access line, a WARNING of a gateway fault) for a request
+     * the gateway chose to cut.
+     */
+    private static void closeIfCutUnanswered(ServerResponse response) {
+        if (!response.isSent() && ShutdownCut.cutHere()) {
+            throw new CloseConnectionException("cut by the shutdown before its answer began");
         }
     }
 
@@ -255,6 +270,10 @@ public final class ProxyHandler implements Handler {
                 throw refuse(request, response, errors, ApiError.BODY_TIMEOUT, InboundRefusal.BODY_TIMEOUT);
             case BoundedBody.Outcome.OverBudget overBudget ->
                 throw refuse(request, response, errors, ApiError.BODY_BUDGET, InboundRefusal.BODY_BUDGET);
+            case BoundedBody.Outcome.Unreadable unreadable
+            when ShutdownCut.cutHere() ->
+                // The shutdown's cut closed the read (its interrupt), not the client: no refusal, nothing to answer.
+                throw new CloseConnectionException("cut by the shutdown while its body was read");
             case BoundedBody.Outcome.Unreadable unreadable -> {
                 // A client fault, not the gateway's: one line at FINE, no stack trace, and a metric.
                 LOG.log(System.Logger.Level.DEBUG, () -> "request body unreadable: " + unreadable.cause());
