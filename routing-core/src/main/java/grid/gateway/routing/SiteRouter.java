@@ -287,7 +287,12 @@ public final class SiteRouter {
 
     /** Resolves the stored ids a request names (path and body) to the one cluster that may serve it. */
     public PinResult pin(List<String> taggedIds) {
-        PinResult result = explainPin(taggedIds);
+        return pinNamed(taggedIds.stream().map(NamedId::asWritten).toList());
+    }
+
+    /** {@link #pin}, each id checked against the kind its place expects: a tag of the other kind is not found. */
+    public PinResult pinNamed(List<NamedId> named) {
+        PinResult result = explainPinNamed(named);
         switch (result) {
             case PinResult.Pinned p -> {
                 // Its decision is made by the caller, without a stamp: its end takes off the newest request there.
@@ -303,8 +308,13 @@ public final class SiteRouter {
 
     /** What {@link #pin} would resolve {@code taggedIds} to now, counting nothing. */
     public PinResult explainPin(List<String> taggedIds) {
+        return explainPinNamed(taggedIds.stream().map(NamedId::asWritten).toList());
+    }
+
+    /** What {@link #pinNamed} would resolve {@code named} to now, counting nothing. */
+    public PinResult explainPinNamed(List<NamedId> named) {
         Snapshot current = snapshot;
-        PinResult result = StoredIdPins.resolve(taggedIds, current.grid(), current.keyRing(), codec);
+        PinResult result = StoredIdPins.resolveNamed(named, current.grid(), current.keyRing(), codec);
         if (result instanceof PinResult.Pinned pinned
                 && !admission.admits(pinned.cluster(), parts.clock().nanoTime())) {
             result = new PinResult.Unavailable(pinned.cluster());

@@ -16,6 +16,7 @@ import grid.gateway.routing.load.QueueSample;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.tag.IdKind;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import grid.gateway.routing.time.ScriptedRandom;
@@ -271,6 +272,20 @@ class SiteRouterTest {
         String b = router.tag("conv_b", cluster("west-a"));
         assertThat(router.pin(List.of(a, b))).isInstanceOf(PinResult.Conflict.class);
         assertThat(router.pin(List.of(a, router.tag("conv_c", cluster("east-a")))))
+                .isEqualTo(new PinResult.Pinned(cluster("east-a")));
+    }
+
+    @Test
+    void pinNamed_tagOfTheOtherKindThanItsPlace_notFoundWrongKind_counted() {
+        String resp = router.tag("resp_a", cluster("east-a"));
+        String conv = router.tag("conv_b", cluster("east-a"));
+        PinResult wrongKind = new PinResult.NotFound(PinResult.NotFoundReason.WRONG_KIND);
+
+        assertThat(router.pinNamed(List.of(new NamedId(IdKind.CONV, resp)))).isEqualTo(wrongKind);
+        assertThat(router.pinNamed(List.of(new NamedId(IdKind.RESP, conv)))).isEqualTo(wrongKind);
+        assertThat(router.pinNamed(List.of(new NamedId(IdKind.RESP, resp), new NamedId(IdKind.RESP, conv))))
+                .isEqualTo(wrongKind);
+        assertThat(router.pinNamed(List.of(new NamedId(IdKind.RESP, resp), new NamedId(IdKind.CONV, conv))))
                 .isEqualTo(new PinResult.Pinned(cluster("east-a")));
     }
 
