@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  *
  * <pre>
  *   route(keys)          candidates (admitted, serving the model) → CandidateSelector → Route
- *   pin(ids)             StoredIdPins → the named cluster, if it still admits → PinResult
+ *   pin(named ids)       StoredIdPins → the named cluster, if it still admits → PinResult
  *   explain(keys)        the same route, with its reasons, changing nothing (no draw, no count, memory read only)
  *   newConversation(t)   least-queued admitted cluster of the local site, else of any site
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
@@ -285,14 +285,9 @@ public final class SiteRouter {
         return candidates.isEmpty() ? admitted(grid.clusters(), tried) : candidates;
     }
 
-    /** Resolves the stored ids a request names (path and body) to the one cluster that may serve it. */
-    public PinResult pin(List<String> taggedIds) {
-        return pinNamed(taggedIds.stream().map(NamedId::asWritten).toList());
-    }
-
-    /** {@link #pin}, each id checked against the kind its place expects: a tag of the other kind is not found. */
-    public PinResult pinNamed(List<NamedId> named) {
-        PinResult result = explainPinNamed(named);
+    /** Resolves the stored ids a request names, each of its place's kind, to the one cluster that may serve it. */
+    public PinResult pin(List<NamedId> named) {
+        PinResult result = explainPin(named);
         switch (result) {
             case PinResult.Pinned p -> {
                 // Its decision is made by the caller, without a stamp: its end takes off the newest request there.
@@ -306,13 +301,8 @@ public final class SiteRouter {
         return result;
     }
 
-    /** What {@link #pin} would resolve {@code taggedIds} to now, counting nothing. */
-    public PinResult explainPin(List<String> taggedIds) {
-        return explainPinNamed(taggedIds.stream().map(NamedId::asWritten).toList());
-    }
-
-    /** What {@link #pinNamed} would resolve {@code named} to now, counting nothing. */
-    public PinResult explainPinNamed(List<NamedId> named) {
+    /** What {@link #pin} would resolve {@code named} to now, counting nothing. */
+    public PinResult explainPin(List<NamedId> named) {
         Snapshot current = snapshot;
         PinResult result = StoredIdPins.resolveNamed(named, current.grid(), current.keyRing(), codec);
         if (result instanceof PinResult.Pinned pinned

@@ -302,7 +302,7 @@ public final class ProxyHandler implements Handler {
     }
 
     private void pinned(Named named, ForwardRequest forward, ServerResponse response) {
-        switch (router.pinNamed(named.values())) {
+        switch (router.pin(named.values())) {
             case PinResult.NotFound notFound -> ErrorAnswers.send(response, forward.errors(), ApiError.ID_NOT_FOUND);
             case PinResult.Conflict conflict -> ErrorAnswers.send(response, forward.errors(), ApiError.CONFLICTING_IDS);
             case PinResult.Unavailable unavailable ->

@@ -114,7 +114,7 @@ public final class RouteExplainer {
         ids.addAll(inBody.get().named());
         if (!ids.isEmpty()) {
             return policy.servesStoredIds()
-                    ? ExplanationJson.pinned(out.add("handling", "pinned"), router.explainPinNamed(ids))
+                    ? ExplanationJson.pinned(out.add("handling", "pinned"), router.explainPin(ids))
                     : ExplanationJson.refused(out.add("handling", "pinned"), ApiError.ID_NOT_FOUND);
         }
         if (endpoint.handling() == Handling.NEW_CONVERSATION) {
