@@ -17,6 +17,8 @@ public sealed interface PinResult {
         MALFORMED,
         UNTAGGED,
         BAD_MAC,
+        /** A well-formed tag of the other kind than its place reads (a {@code conv_} tag as a response id). */
+        WRONG_KIND,
         CLUSTER_GONE
     }
 

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  *
  * <pre>
  *   route(keys)          candidates (admitted, serving the model) → CandidateSelector → Route
- *   pin(ids)             StoredIdPins → the named cluster, if it still admits → PinResult
+ *   pin(named ids)       StoredIdPins → the named cluster, if it still admits → PinResult
  *   explain(keys)        the same route, with its reasons, changing nothing (no draw, no count, memory read only)
  *   newConversation(t)   least-queued admitted cluster of the local site, else of any site
  *   answered(d, status)  2xx → confirm keys;  429 / 5xx → drop keys
@@ -285,9 +285,9 @@ public final class SiteRouter {
         return candidates.isEmpty() ? admitted(grid.clusters(), tried) : candidates;
     }
 
-    /** Resolves the stored ids a request names (path and body) to the one cluster that may serve it. */
-    public PinResult pin(List<String> taggedIds) {
-        PinResult result = explainPin(taggedIds);
+    /** Resolves the stored ids a request names, each of its place's kind, to the one cluster that may serve it. */
+    public PinResult pin(List<NamedId> named) {
+        PinResult result = explainPin(named);
         switch (result) {
             case PinResult.Pinned p -> {
                 // Its decision is made by the caller, without a stamp: its end takes off the newest request there.
@@ -301,10 +301,10 @@ public final class SiteRouter {
         return result;
     }
 
-    /** What {@link #pin} would resolve {@code taggedIds} to now, counting nothing. */
-    public PinResult explainPin(List<String> taggedIds) {
+    /** What {@link #pin} would resolve {@code named} to now, counting nothing. */
+    public PinResult explainPin(List<NamedId> named) {
         Snapshot current = snapshot;
-        PinResult result = StoredIdPins.resolve(taggedIds, current.grid(), current.keyRing(), codec);
+        PinResult result = StoredIdPins.resolveNamed(named, current.grid(), current.keyRing(), codec);
         if (result instanceof PinResult.Pinned pinned
                 && !admission.admits(pinned.cluster(), parts.clock().nanoTime())) {
             result = new PinResult.Unavailable(pinned.cluster());

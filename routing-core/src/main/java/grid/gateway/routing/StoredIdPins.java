@@ -26,12 +26,17 @@ final class StoredIdPins {
      * on which ids a request names, not on their order.
      */
     static PinResult resolve(List<String> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
+        return resolveNamed(ids.stream().map(NamedId::asWritten).toList(), grid, keyRing, codec);
+    }
+
+    /** {@link #resolve}, each id checked against the kind its place expects: a tag of the other kind is not found. */
+    static PinResult resolveNamed(List<NamedId> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
         if (ids.isEmpty()) {
             throw new IllegalArgumentException("no stored id to pin to");
         }
         @Nullable BackendCluster cluster = null;
         boolean conflict = false;
-        for (String id : ids) {
+        for (NamedId id : ids) {
             PinResult one = resolveOne(id, grid, keyRing, codec);
             if (!(one instanceof PinResult.Pinned pinned)) {
                 return one;
@@ -43,10 +48,13 @@ final class StoredIdPins {
         return conflict ? new PinResult.Conflict() : new PinResult.Pinned(requireNonNull(cluster, "cluster"));
     }
 
-    private static PinResult resolveOne(String id, Grid grid, TagKeyRing keyRing, TagCodec codec) {
-        return switch (codec.parse(id)) {
+    private static PinResult resolveOne(NamedId id, Grid grid, TagKeyRing keyRing, TagCodec codec) {
+        return switch (codec.parse(id.text())) {
             case TagParse.Malformed m -> new PinResult.NotFound(PinResult.NotFoundReason.MALFORMED);
             case TagParse.Untagged u -> new PinResult.NotFound(PinResult.NotFoundReason.UNTAGGED);
+            // A conversation's tag where a response id is read, or the reverse, names nothing stored there.
+            case TagParse.Tagged tagged
+            when tagged.id().kind() != id.expected() -> new PinResult.NotFound(PinResult.NotFoundReason.WRONG_KIND);
             case TagParse.Tagged tagged -> resolveTagged(tagged.id(), grid, keyRing);
         };
     }

@@ -264,8 +264,9 @@ class SiteRouterExplainTest {
         routesAfterward = false;
         BackendCluster westA = router.grid().clusters().get(2);
         String tagged = router.tag("resp_abc123", westA);
-        assertThat(router.explainPin(List.of(tagged))).isEqualTo(new PinResult.Pinned(westA));
-        assertThat(router.explainPin(List.of("resp_untagged"))).isInstanceOf(PinResult.NotFound.class);
+        assertThat(router.explainPin(List.of(NamedId.asWritten(tagged)))).isEqualTo(new PinResult.Pinned(westA));
+        assertThat(router.explainPin(List.of(NamedId.asWritten("resp_untagged"))))
+                .isInstanceOf(PinResult.NotFound.class);
         assertThat(events).isEmpty();
         assertThat(router.inFlightSinceScrape(westA.id())).isZero();
         Route.Forward explainedConversation = (Route.Forward) router.explainNewConversation();

@@ -16,6 +16,7 @@ import grid.gateway.routing.load.QueueSample;
 import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
+import grid.gateway.routing.tag.IdKind;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import grid.gateway.routing.time.ScriptedRandom;
@@ -223,7 +224,7 @@ class SiteRouterTest {
     void pin_taggedId_goesOnlyToThatClusterAndIsNotHashed() {
         String tagged = router.tag("resp_abc123", cluster("west-a"));
         queue("west", "west-a", 50); // the busiest cluster: load does not matter to a pinned request
-        assertThat(router.pin(List.of(tagged))).isEqualTo(new PinResult.Pinned(cluster("west-a")));
+        assertThat(pinAll(List.of(tagged))).isEqualTo(new PinResult.Pinned(cluster("west-a")));
         router.answered(RouteDecision.unkeyed(cluster("west-a")), 200);
         assertThat(memory.entries(cluster("west-a").id())).isZero();
         assertThat(events).containsExactly("pinned routed");
@@ -238,8 +239,7 @@ class SiteRouterTest {
                         List.of(RouterGrids.cluster(RouterGrids.EAST_A, false, Set.of("demo-model")))),
                 PrefixAffinitySettings.defaults(),
                 TagKeyRing.parse(KEY_FILE));
-        assertThat(router.pin(List.of(tagged)))
-                .isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.CLUSTER_GONE));
+        assertThat(pinAll(List.of(tagged))).isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.CLUSTER_GONE));
         assertThat(events).containsExactly("pinned not_found");
     }
 
@@ -247,7 +247,7 @@ class SiteRouterTest {
     void pin_clusterThatAdmitsNothing_unavailable() {
         String tagged = router.tag("resp_abc123", cluster("east-a"));
         router.reconfigure(grid(true), PrefixAffinitySettings.defaults(), TagKeyRing.parse(KEY_FILE));
-        assertThat(router.pin(List.of(tagged))).isInstanceOf(PinResult.Unavailable.class);
+        assertThat(pinAll(List.of(tagged))).isInstanceOf(PinResult.Unavailable.class);
         assertThat(events).containsExactly("pinned unavailable");
     }
 
@@ -255,22 +255,41 @@ class SiteRouterTest {
     void pin_withKey_badMacNotFound_withoutKey_anyWellFormedTagAccepted() {
         String forged =
                 "resp_west.%s.0000000000000000.abc".formatted(grid.gateway.routing.tag.ClusterDigest.of("west-a"));
-        assertThat(router.pin(List.of(forged))).isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.BAD_MAC));
+        assertThat(pinAll(List.of(forged))).isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.BAD_MAC));
         router.reconfigure(grid(false), PrefixAffinitySettings.defaults(), TagKeyRing.none());
-        assertThat(router.pin(List.of(forged))).isEqualTo(new PinResult.Pinned(cluster("west-a")));
+        assertThat(pinAll(List.of(forged))).isEqualTo(new PinResult.Pinned(cluster("west-a")));
         assertThat(router.tag("resp_abc", cluster("west-a"))).contains("..");
     }
 
     @Test
     void pin_malformedOrUntagged_notFound_twoClusters_conflict() {
-        assertThat(router.pin(List.of("resp_plainEngineId")))
+        assertThat(pinAll(List.of("resp_plainEngineId")))
                 .isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.UNTAGGED));
-        assertThat(router.pin(List.of("resp_EAST.x.y.z")))
+        assertThat(pinAll(List.of("resp_EAST.x.y.z")))
                 .isEqualTo(new PinResult.NotFound(PinResult.NotFoundReason.MALFORMED));
         String a = router.tag("resp_a", cluster("east-a"));
         String b = router.tag("conv_b", cluster("west-a"));
-        assertThat(router.pin(List.of(a, b))).isInstanceOf(PinResult.Conflict.class);
-        assertThat(router.pin(List.of(a, router.tag("conv_c", cluster("east-a")))))
+        assertThat(pinAll(List.of(a, b))).isInstanceOf(PinResult.Conflict.class);
+        assertThat(pinAll(List.of(a, router.tag("conv_c", cluster("east-a")))))
+                .isEqualTo(new PinResult.Pinned(cluster("east-a")));
+    }
+
+    /** Pins {@code ids}, each where its own prefix's kind is expected. */
+    private PinResult pinAll(List<String> ids) {
+        return router.pin(ids.stream().map(NamedId::asWritten).toList());
+    }
+
+    @Test
+    void pin_tagOfTheOtherKindThanItsPlace_notFoundWrongKind_counted() {
+        String resp = router.tag("resp_a", cluster("east-a"));
+        String conv = router.tag("conv_b", cluster("east-a"));
+        PinResult wrongKind = new PinResult.NotFound(PinResult.NotFoundReason.WRONG_KIND);
+
+        assertThat(router.pin(List.of(new NamedId(IdKind.CONV, resp)))).isEqualTo(wrongKind);
+        assertThat(router.pin(List.of(new NamedId(IdKind.RESP, conv)))).isEqualTo(wrongKind);
+        assertThat(router.pin(List.of(new NamedId(IdKind.RESP, resp), new NamedId(IdKind.RESP, conv))))
+                .isEqualTo(wrongKind);
+        assertThat(router.pin(List.of(new NamedId(IdKind.RESP, resp), new NamedId(IdKind.CONV, conv))))
                 .isEqualTo(new PinResult.Pinned(cluster("east-a")));
     }
 
@@ -281,9 +300,9 @@ class SiteRouterTest {
         String unknown = "resp_plainEngineId";
         PinResult notFound = new PinResult.NotFound(PinResult.NotFoundReason.UNTAGGED);
 
-        assertThat(router.pin(List.of(unknown, a, b))).isEqualTo(notFound);
-        assertThat(router.pin(List.of(a, unknown, b))).isEqualTo(notFound);
-        assertThat(router.pin(List.of(a, b, unknown))).isEqualTo(notFound);
+        assertThat(pinAll(List.of(unknown, a, b))).isEqualTo(notFound);
+        assertThat(pinAll(List.of(a, unknown, b))).isEqualTo(notFound);
+        assertThat(pinAll(List.of(a, b, unknown))).isEqualTo(notFound);
     }
 
     @Test

@@ -17,6 +17,7 @@ import grid.gateway.app.rewrite.RequestIdStripper;
 import grid.gateway.app.rewrite.StoredIds;
 import grid.gateway.app.trace.RequestTrace;
 import grid.gateway.app.trace.Tracing;
+import grid.gateway.routing.NamedId;
 import grid.gateway.routing.PinResult;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.keyer.BlockKeys;
@@ -331,10 +332,10 @@ public final class ProxyHandler implements Handler {
 
     /** The stored ids a request names: in its path, and in the Responses body fields (every copy). */
     private record Named(Optional<PathId> path, StoredIds body) {
-        List<String> values() {
-            List<String> ids = new ArrayList<>();
-            path.ifPresent(id -> ids.add(id.value()));
-            ids.addAll(body.values());
+        List<NamedId> values() {
+            List<NamedId> ids = new ArrayList<>();
+            path.ifPresent(id -> ids.add(new NamedId(id.kind(), id.value())));
+            ids.addAll(body.named());
             return ids;
         }
     }

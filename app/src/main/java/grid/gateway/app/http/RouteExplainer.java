@@ -10,6 +10,7 @@ import grid.gateway.app.endpoint.Endpoint.Handling;
 import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.rewrite.RequestIdStripper;
 import grid.gateway.app.rewrite.StoredIds;
+import grid.gateway.routing.NamedId;
 import grid.gateway.routing.SiteRouter;
 import grid.gateway.routing.keyer.BlockKeys;
 import grid.gateway.routing.keyer.NoKeysReason;
@@ -108,9 +109,9 @@ public final class RouteExplainer {
         if (inBody.isEmpty()) {
             return ExplanationJson.refused(out.add("handling", "pinned"), ApiError.BODY_UNSCANNABLE);
         }
-        List<String> ids = new ArrayList<>();
-        call.pathId().ifPresent(id -> ids.add(id.value()));
-        ids.addAll(inBody.get().values());
+        List<NamedId> ids = new ArrayList<>();
+        call.pathId().ifPresent(id -> ids.add(new NamedId(id.kind(), id.value())));
+        ids.addAll(inBody.get().named());
         if (!ids.isEmpty()) {
             return policy.servesStoredIds()
                     ? ExplanationJson.pinned(out.add("handling", "pinned"), router.explainPin(ids))

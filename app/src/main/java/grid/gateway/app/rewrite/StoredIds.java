@@ -2,6 +2,7 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
+import grid.gateway.routing.NamedId;
 import java.util.List;
 
 /**
@@ -36,7 +37,14 @@ public record StoredIds(List<StoredId> ids) {
         return ids.isEmpty();
     }
 
-    /** The ids' texts, in body order: what the router resolves to one cluster. */
+    /** The ids with the kind each field expects, in body order: what the router resolves to one cluster. */
+    public List<NamedId> named() {
+        return ids.stream()
+                .map(id -> new NamedId(id.field().kind(), id.value()))
+                .toList();
+    }
+
+    /** The ids' texts, in body order. */
     public List<String> values() {
         return ids.stream().map(StoredId::value).toList();
     }
