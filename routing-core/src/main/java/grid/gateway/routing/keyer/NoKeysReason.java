@@ -10,7 +10,7 @@ import java.util.Locale;
 public enum NoKeysReason {
     /**
      * The body is not valid JSON text (grammar, UTF-8, trailing bytes). Its model is still read as the engine's parser
-     * (Python's {@code json}) reads it, where that parser reads the body ({@code EngineModel}).
+     * (Python's {@code json}) reads it, where that parser reads the body ({@code EnginesModel}).
      */
     INVALID_JSON,
     /** The body is valid JSON but not an object. */

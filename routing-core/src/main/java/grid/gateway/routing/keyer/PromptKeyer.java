@@ -86,7 +86,7 @@ public final class PromptKeyer {
         } catch (NoKeysSignal signal) {
             if (signal.reason() == NoKeysReason.INVALID_JSON || signal.reason() == NoKeysReason.PARSER_LIMIT) {
                 // No keys, but routed by the model the engine will read: it may read a body the keyer cannot.
-                return PromptKeys.unkeyed(EngineModel.read(body), salt, signal.reason());
+                return PromptKeys.unkeyed(EnginesModel.read(body), salt, signal.reason());
             }
             return PromptKeys.unkeyed(model, salt, signal.reason());
         } catch (RuntimeException defect) {

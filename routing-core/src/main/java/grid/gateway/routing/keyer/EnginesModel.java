@@ -20,7 +20,7 @@ import java.util.Optional;
  *
  * <p>Not thread-safe; one per body.
  */
-final class EngineModel implements JsonListener {
+final class EnginesModel implements JsonListener {
     private final byte[] text;
     private boolean pending;
     /** The last root model's string range, quotes included; -1: none, or the last one is not a string. */
@@ -28,7 +28,7 @@ final class EngineModel implements JsonListener {
 
     private int end;
 
-    private EngineModel(byte[] text) {
+    private EnginesModel(byte[] text) {
         this.text = text;
     }
 
@@ -38,7 +38,7 @@ final class EngineModel implements JsonListener {
         if (decoded == null) {
             return Optional.empty();
         }
-        EngineModel model = new EngineModel(decoded.bytes());
+        EnginesModel model = new EnginesModel(decoded.bytes());
         JsonTokenizer.Outcome outcome = JsonTokenizer.tokenize(
                 decoded.bytes(), decoded.from(), decoded.to(), model, JsonTokenizer.Grammar.PYTHON);
         if (outcome != JsonTokenizer.Outcome.VALID || model.start < 0) {
