@@ -2,6 +2,7 @@ package grid.gateway.routing.keyer;
 
 import grid.gateway.routing.text.JsonListener;
 import grid.gateway.routing.text.JsonTokenizer;
+import grid.gateway.routing.text.PythonBytes;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -30,13 +31,14 @@ final class BodyIndex implements JsonListener {
     }
 
     /**
-     * Validates a whole body whose root must be an object.
+     * Validates a whole body whose root must be an object, after a UTF-8 byte order mark if it starts with one.
      *
      * @throws NoKeysSignal with {@code INVALID_JSON}, {@code PARSER_LIMIT} or {@code NOT_AN_OBJECT}
      */
     static ValidatedBody validate(byte[] body) {
         BodyIndex index = new BodyIndex(body);
-        switch (JsonTokenizer.tokenize(body, index)) {
+        // A UTF-8 byte order mark is skipped, as Python's json.loads skips it (and so vLLM serves such a body).
+        switch (JsonTokenizer.tokenize(body, PythonBytes.utf8Start(body), body.length, index)) {
             case VALID -> {}
             case INVALID -> throw new NoKeysSignal(NoKeysReason.INVALID_JSON);
             case TOO_DEEP -> throw new NoKeysSignal(NoKeysReason.PARSER_LIMIT);

@@ -8,11 +8,14 @@ import java.util.Locale;
  * <p>Stateless and thread-safe. {@link #label()} is the metric label value.
  */
 public enum NoKeysReason {
-    /** The body is not valid JSON text (grammar, UTF-8, trailing bytes). */
+    /**
+     * The body is not valid JSON text (grammar, UTF-8, trailing bytes). Its model is still read as the engine's parser
+     * (Python's {@code json}) reads it, where that parser reads the body ({@code EnginesModel}).
+     */
     INVALID_JSON,
     /** The body is valid JSON but not an object. */
     NOT_AN_OBJECT,
-    /** The model is missing, null or not a string. */
+    /** The model is missing, null or not a string (for a duplicated one: the last, as the engine reads it). */
     MISSING_MODEL,
     /** A Completions prompt given as token ids, or a prompt given as embeddings. */
     TOKEN_PROMPT,
@@ -22,14 +25,15 @@ public enum NoKeysReason {
     UNEXPECTED_SHAPE,
     /**
      * The root object names {@code model} or {@code cache_salt} more than once. Parsers disagree on which copy counts
-     * (vLLM's keeps the last, others the first or refuse), so the gateway keys on neither.
+     * (vLLM's keeps the last, others the first or refuse), so the gateway keys on neither; the request is routed by
+     * the last model, the one vLLM serves.
      */
     DUPLICATE_MEMBER,
     /** The body has no prompt text at all. */
     EMPTY_PROMPT,
     /**
      * The body exceeds a parser limit (nesting deeper than
-     * {@link grid.gateway.routing.text.JsonTokenizer#MAX_DEPTH}).
+     * {@link grid.gateway.routing.text.JsonTokenizer#MAX_DEPTH}). Its model is still read as the engine reads it.
      */
     PARSER_LIMIT,
     /** A defect in the keyer itself; never expected, counted so that it cannot hide. */

@@ -46,8 +46,10 @@ public final class PromptKeyer {
             ValidatedBody validated = BodyIndex.validate(body);
             JsonNav nav = validated.nav();
             Members root = validated.root();
+            int modelValue = root.find(nav, FieldName.MODEL);
             if (root.count(nav, FieldName.MODEL) > 1 || root.count(nav, FieldName.CACHE_SALT) > 1) {
-                return PromptKeys.unkeyed(model, salt, NoKeysReason.DUPLICATE_MEMBER);
+                // Routed by the last model, the one Python's json (and so vLLM) keeps; keyed by neither.
+                return PromptKeys.unkeyed(modelOf(nav, modelValue), salt, NoKeysReason.DUPLICATE_MEMBER);
             }
             byte[] saltBytes = null;
             int saltValue = root.find(nav, FieldName.CACHE_SALT);
@@ -55,14 +57,11 @@ public final class PromptKeyer {
                 saltBytes = nav.decodedBytes(saltValue);
                 salt = Optional.of(new String(saltBytes, StandardCharsets.UTF_8));
             }
-            int modelValue = root.find(nav, FieldName.MODEL);
             if (modelValue < 0 || !nav.isString(modelValue)) {
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.MISSING_MODEL);
             }
             byte[] modelBytes = nav.decodedBytes(modelValue);
-            // Bounded: a model longer than any valid name is served by no cluster, and nothing that carries the
-            // model on (a trace, a route explanation) may carry a body-sized name.
-            model = Optional.of(NameRule.bounded(new String(modelBytes, StandardCharsets.UTF_8)));
+            model = modelOf(nav, modelValue);
             if (saltValue >= 0 && saltBytes == null) {
                 // vLLM refuses a cache_salt that is not a string, so the engine answers this body with 400.
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.UNEXPECTED_SHAPE);
@@ -85,11 +84,27 @@ public final class PromptKeyer {
                     ? PromptKeys.unkeyed(model, salt, NoKeysReason.EMPTY_PROMPT)
                     : PromptKeys.keyed(model.get(), salt, keys);
         } catch (NoKeysSignal signal) {
+            if (signal.reason() == NoKeysReason.INVALID_JSON || signal.reason() == NoKeysReason.PARSER_LIMIT) {
+                // No keys, but routed by the model the engine will read: it may read a body the keyer cannot.
+                return PromptKeys.unkeyed(EnginesModel.read(body), salt, signal.reason());
+            }
             return PromptKeys.unkeyed(model, salt, signal.reason());
         } catch (RuntimeException defect) {
             // A keyer defect must cost affinity for this request, never the request itself.
             return PromptKeys.unkeyed(model, salt, NoKeysReason.KEYER_FAULT);
         }
+    }
+
+    /**
+     * The model a string value at {@code value} names, bounded: a model longer than any valid name is served by no
+     * cluster, and nothing that carries the model on (a trace, a route explanation) may carry a body-sized name. Empty
+     * for no value or one that is not a string.
+     */
+    private static Optional<String> modelOf(JsonNav nav, int value) {
+        if (value < 0 || !nav.isString(value)) {
+            return Optional.empty();
+        }
+        return Optional.of(NameRule.bounded(new String(nav.decodedBytes(value), StandardCharsets.UTF_8)));
     }
 
     /** Blocks of 256 bytes in a body of {@code bytes} bytes, rounded up: a stopped walk's estimate of its prompt. */

@@ -2,6 +2,7 @@ package grid.gateway.routing.text;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -15,7 +16,8 @@ import java.util.Objects;
  * <p>Iterative, so a text nested 100,000 levels deep costs one linear scan and {@link Outcome#TOO_DEEP}, never a
  * stack overflow. Strings are scanned eight bytes at a time ({@link Swar}). UTF-8 is checked strictly ({@link Utf8}:
  * no overlong forms, no encoded surrogates); an escaped lone surrogate ({@code \ud800}) is valid JSON and is kept. No
- * byte order mark, no {@code NaN}, no single quotes, nothing after the value but white space.
+ * byte order mark, no {@code NaN}, no single quotes, nothing after the value but white space. {@link Grammar#PYTHON}
+ * widens this to what Python's {@code json} module (vLLM's parser) reads once a body's bytes are decoded.
  *
  * <p>Never throws on any bytes; an exception the listener throws reaches the caller. Not thread-safe; one per text.
  */
@@ -33,6 +35,19 @@ public final class JsonTokenizer {
         TOO_DEEP
     }
 
+    /** Which texts a read accepts. */
+    public enum Grammar {
+        /** RFC 8259 in strict UTF-8, at most {@link #MAX_DEPTH} levels: what every reader of the gateway accepts. */
+        STRICT,
+        /**
+         * What Python's {@code json.loads} reads from UTF-8 bytes, vLLM's parser: {@link #STRICT}, and the literals
+         * {@code NaN}, {@code Infinity} and {@code -Infinity}, surrogates encoded in UTF-8 (its decoder's
+         * {@code surrogatepass}), and any depth (an engine's own limit, near 1,000 or far deeper, refuses the body
+         * itself). Only for finding what an engine reads in a body the strict grammar refused; never {@code TOO_DEEP}.
+         */
+        PYTHON
+    }
+
     /** The lead bytes of the two-byte UTF-8 sequences, C2..DF, as Java's signed bytes. */
     private static final int TWO_BYTE_LEAD_MIN = (byte) 0xC2;
 
@@ -40,32 +55,42 @@ public final class JsonTokenizer {
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+    private static final byte[] NAN = {'N', 'a', 'N'};
+    private static final byte[] INFINITY = {'I', 'n', 'f', 'i', 'n', 'i', 't', 'y'};
 
     private final byte[] b;
     private final int to;
     private final JsonListener listener;
-    /** Whether each open container is an object (else an array), innermost at {@code depth - 1}. */
-    private final boolean[] objects = new boolean[MAX_DEPTH];
+    private final boolean python;
+    /** One bit per open container, set for an object (clear for an array), innermost at {@code depth - 1}. */
+    private long[] objects = new long[MAX_DEPTH / Long.SIZE];
 
     private int depth;
     private int p;
     /** Whether the string {@link #string} read last holds an escape. */
     private boolean escaped;
 
-    private JsonTokenizer(byte[] b, int from, int to, JsonListener listener) {
+    private JsonTokenizer(byte[] b, int from, int to, JsonListener listener, Grammar grammar) {
         this.b = b;
         this.p = from;
         this.to = to;
         this.listener = listener;
+        this.python = grammar == Grammar.PYTHON;
     }
 
     /** Reads {@code text[from, to)} as one JSON text, reporting its tokens to {@code listener} on the way. */
     public static Outcome tokenize(byte[] text, int from, int to, JsonListener listener) {
+        return tokenize(text, from, to, listener, Grammar.STRICT);
+    }
+
+    /** Reads {@code text[from, to)} as one JSON text of {@code grammar}, reporting its tokens on the way. */
+    public static Outcome tokenize(byte[] text, int from, int to, JsonListener listener, Grammar grammar) {
         requireNonNull(text, "text");
         requireNonNull(listener, "listener");
+        requireNonNull(grammar, "grammar");
         Objects.checkFromToIndex(from, to, text.length);
         try {
-            new JsonTokenizer(text, from, to, listener).document();
+            new JsonTokenizer(text, from, to, listener, grammar).document();
             return Outcome.VALID;
         } catch (Refusal refusal) {
             return refusal.outcome;
@@ -101,7 +126,7 @@ public final class JsonTokenizer {
         while (true) {
             if (value()) {
                 if (at(p) != closer()) {
-                    if (objects[depth - 1]) {
+                    if (isObject(depth - 1)) {
                         name();
                     }
                     continue;
@@ -127,7 +152,7 @@ public final class JsonTokenizer {
             byte c = at(p);
             if (c == ',') {
                 p = ws(p + 1);
-                if (objects[depth - 1]) {
+                if (isObject(depth - 1)) {
                     name();
                 }
                 return false;
@@ -145,11 +170,11 @@ public final class JsonTokenizer {
         byte c = at(p);
         switch (c) {
             case '{', '[' -> {
-                if (depth == MAX_DEPTH) {
+                if (depth == MAX_DEPTH && !python) {
                     throw Refusal.TOO_DEEP;
                 }
                 listener.open(start, c == '{', depth);
-                objects[depth++] = c == '{';
+                opened(c == '{');
                 p = ws(p + 1);
                 return true;
             }
@@ -158,10 +183,10 @@ public final class JsonTokenizer {
                 listener.string(start, p, escaped, depth);
                 return false;
             }
-            case 't' -> p = literal(TRUE);
-            case 'f' -> p = literal(FALSE);
-            case 'n' -> p = literal(NULL);
-            default -> p = number(p);
+            case 't' -> p = literal(p, TRUE);
+            case 'f' -> p = literal(p, FALSE);
+            case 'n' -> p = literal(p, NULL);
+            default -> p = python ? pythonNumber(p) : number(p);
         }
         listener.scalar(start, p, depth);
         return false;
@@ -210,7 +235,7 @@ public final class JsonTokenizer {
                 // Utf8.next would check it (lead C2..DF, one continuation byte); longer ones go through Utf8.next.
                 q += 2;
             } else {
-                q = Utf8.next(b, q, to);
+                q = python ? Utf8.nextPassingSurrogates(b, q, to) : Utf8.next(b, q, to);
                 if (q < 0) {
                     throw Refusal.INVALID;
                 }
@@ -271,17 +296,41 @@ public final class JsonTokenizer {
         return i;
     }
 
-    private int literal(byte[] word) {
+    /** A number, or one of Python's {@code NaN}, {@code Infinity} and {@code -Infinity}: the index after it. */
+    private int pythonNumber(int start) {
+        int q = at(start) == '-' ? start + 1 : start;
+        if (at(q) == 'I') {
+            return literal(q, INFINITY);
+        }
+        return q == start && at(q) == 'N' ? literal(q, NAN) : number(start);
+    }
+
+    private int literal(int start, byte[] word) {
         for (int i = 0; i < word.length; i++) {
-            if (at(p + i) != word[i]) {
+            if (at(start + i) != word[i]) {
                 throw Refusal.INVALID;
             }
         }
-        return p + word.length;
+        return start + word.length;
+    }
+
+    /** Notes a container opening at {@link #depth} and goes one level down. */
+    private void opened(boolean object) {
+        int word = depth >>> 6;
+        if (word == objects.length) {
+            objects = Arrays.copyOf(objects, objects.length * 2);
+        }
+        long bit = 1L << (depth & 63);
+        objects[word] = object ? objects[word] | bit : objects[word] & ~bit;
+        depth++;
+    }
+
+    private boolean isObject(int level) {
+        return (objects[level >>> 6] & (1L << (level & 63))) != 0;
     }
 
     private byte closer() {
-        return objects[depth - 1] ? (byte) '}' : (byte) ']';
+        return isObject(depth - 1) ? (byte) '}' : (byte) ']';
     }
 
     private int ws(int from) {

@@ -41,4 +41,15 @@ public final class Utf8 {
         }
         return q + length;
     }
+
+    /**
+     * {@link #next}, but a surrogate encoded in three bytes ({@code ED A0 80} to {@code ED BF BF}) is a sequence too,
+     * as Python's decoder reads UTF-8 with {@code surrogatepass}.
+     */
+    public static int nextPassingSurrogates(byte[] b, int q, int to) {
+        if (b[q] == (byte) 0xED && to - q >= 3 && (b[q + 1] & 0xE0) == 0xA0 && (b[q + 2] & 0xC0) == 0x80) {
+            return q + 3;
+        }
+        return next(b, q, to);
+    }
 }
