@@ -3,6 +3,7 @@ package grid.gateway.app.rewrite;
 import static java.util.Objects.requireNonNull;
 
 import grid.gateway.routing.text.JsonEscape;
+import grid.gateway.routing.text.PythonBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * string, or an object whose {@code id} is a string), wherever it sits and however often it is repeated, and keeps
  * every such string, whatever its prefix: {@code msg_x}, {@code Resp_x} or {@code x} names a stored object as surely
  * as a tag does, and the router answers 404 for it (docs/design.md §5: an untagged id, wherever it appears). A body that is
- * not one valid JSON text (RFC 8259, strict UTF-8: no byte order mark, no UTF-16 or UTF-32, no {@code NaN}) or nests
+ * not one valid JSON text (RFC 8259, strict UTF-8 after an optional UTF-8 byte order mark: no UTF-16 or UTF-32, no
+ * {@code NaN}) or nests
  * deeper than the keyer's 256 levels (the one {@link grid.gateway.routing.text.JsonTokenizer} both use) is
  * unreadable: an engine's more lenient parser might still find an id in it, so the caller refuses it. One linear
  * pass, and no exception on any bytes.
@@ -34,7 +36,9 @@ public final class RequestIdStripper {
     public Optional<StoredIds> read(byte[] body) {
         requireNonNull(body, "body");
         Found found = new Found(body);
-        if (!StoredIdScan.scan(body, 0, body.length, found)) {
+        // A UTF-8 byte order mark is skipped, as Python's json (the engine's parser) skips it: the text after it is
+        // what the engine reads, so the strict scan still sees every id the engine will.
+        if (!StoredIdScan.scan(body, PythonBytes.utf8Start(body), body.length, found)) {
             return Optional.empty();
         }
         return Optional.of(found.ids.isEmpty() ? StoredIds.none() : new StoredIds(found.ids));

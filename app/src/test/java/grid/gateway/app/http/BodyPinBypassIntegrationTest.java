@@ -2,6 +2,7 @@ package grid.gateway.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import grid.gateway.routing.tag.ClusterDigest;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A body that names a stored id must never reach an engine unpinned, whether the strict
- * scanner cannot read it (a byte order mark, UTF-16/32, {@code NaN}) or the id carries no known tag.
+ * scanner cannot read it (UTF-16/32, {@code NaN}; a UTF-8 byte order mark is skipped, as the engine's parser skips it) or the id carries no known tag.
  */
 class BodyPinBypassIntegrationTest {
     private static final List<String> PINNABLE =
@@ -44,10 +45,12 @@ class BodyPinBypassIntegrationTest {
         return out.toByteArray();
     }
 
+    private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
     static Stream<Arguments> unreadableBodies() {
         byte[] utf8 = NAMING.getBytes(StandardCharsets.UTF_8);
         return Stream.of(
-                Arguments.of("UTF-8 BOM", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, utf8)),
+                Arguments.of("two UTF-8 BOMs", concat(concat(BOM, BOM), utf8)),
                 Arguments.of("UTF-16LE", NAMING.getBytes(StandardCharsets.UTF_16LE)),
                 Arguments.of("UTF-16BE", NAMING.getBytes(StandardCharsets.UTF_16BE)),
                 Arguments.of("UTF-16 with BOM", NAMING.getBytes(StandardCharsets.UTF_16)),
@@ -78,10 +81,26 @@ class BodyPinBypassIntegrationTest {
     }
 
     @Test
+    void utf8ByteOrderMark_onAPinnablePath_readAsPythonReadsIt_untaggedId404_taggedIdPinnedAndStripped() {
+        for (String path : PINNABLE) {
+            HttpResponse<String> answer = post(path, concat(BOM, NAMING.getBytes(StandardCharsets.UTF_8)));
+            assertThat(answer.statusCode()).as(path).isEqualTo(404);
+            assertThat(answer.body()).contains("No stored response or conversation has that id.");
+        }
+        assertThat(GRID.engine.connections()).isEqualTo(GRID.connectionsBefore);
+
+        String tagged = "resp_east." + ClusterDigest.of("east-a") + "..r1";
+        byte[] body = concat(BOM, NAMING.replace("resp_x", tagged).getBytes(StandardCharsets.UTF_8));
+        assertThat(post("/v1/responses", body).statusCode()).isEqualTo(200);
+
+        assertThat(GRID.forwarded())
+                .extracting(ScriptedUpstream.Request::body)
+                .containsExactly(concat(BOM, NAMING.replace("resp_x", "resp_r1").getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
     void unreadableBody_onAPathThatCannotNameAStoredId_stillForwardedUnchanged() {
-        byte[] bom = concat(
-                new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
-                "{\"model\":\"demo-model\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8));
+        byte[] bom = concat(BOM, "{\"model\":\"demo-model\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8));
         int before = GRID.engine.requests().size();
 
         assertThat(post("/v1/chat/completions", bom).statusCode()).isEqualTo(200);

@@ -90,10 +90,24 @@ class RequestIdStripperTest {
                 "{\"previous_response_id\":\"resp_a\"}}",
                 "{\"previous_response_id\":\"resp_a\",}",
                 "{\"previous_response_id\":\"resp_a\",\"n\":Infinity}",
-                "\ufeff{\"previous_response_id\":\"resp_a\"}",
+                "\ufeff\ufeff{\"previous_response_id\":\"resp_a\"}",
+                " \ufeff{\"previous_response_id\":\"resp_a\"}",
             })
     void find_notOneJsonText_noIds(String body) {
         assertThat(stripper.find(utf8(body)).isEmpty()).isTrue();
+    }
+
+    @Test
+    void find_afterAUtf8ByteOrderMark_idsAsPythonReadsThem_stripKeepsTheMark() {
+        byte[] body = utf8("\ufeff{\"previous_response_id\":\"resp_a\",\"conversation\":{\"id\":\"conv_b\"}}");
+
+        StoredIds ids = stripper.find(body);
+
+        assertThat(ids.values()).containsExactly("resp_a", "conv_b");
+        assertThat(new String(
+                        stripper.strip(body, ids, id -> id.toUpperCase(java.util.Locale.ROOT)),
+                        java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("\ufeff{\"previous_response_id\":\"RESP_A\",\"conversation\":{\"id\":\"CONV_B\"}}");
     }
 
     @Test
