@@ -72,14 +72,18 @@ final class JsonText {
      * The body as one JSON object, or a 400 as vLLM answers a body it cannot decode: FastAPI turns Python's
      * {@code JSONDecodeError} (malformed text, data after the value) into a validation error, and any other failure
      * of its body parsing (bytes that are not UTF-8, nesting past Python's recursion limit) into {@value
-     * #UNPARSABLE}. Never a 500: the gateway takes an engine's 5xx for the engine's failure.
+     * #UNPARSABLE}. A leading UTF-8 byte order mark is skipped, as Python's {@code json} skips it. Never a 500: the
+     * gateway takes an engine's 5xx for the engine's failure.
      */
     static JsonObject parseObject(String body, boolean utf8) {
         if (!utf8) {
             throw RequestRejected.badRequest(UNPARSABLE);
         }
+        // Python's json.loads decodes UTF-8 bytes as utf-8-sig: one leading byte order mark is skipped, a second is
+        // text the decoder refuses ("Expecting value" at 0).
+        String text = body.startsWith("\uFEFF") ? body.substring(1) : body;
         JsonValue value;
-        try (JsonParser parser = PROVIDER.createParser(new StringReader(body))) {
+        try (JsonParser parser = PROVIDER.createParser(new StringReader(text))) {
             if (!parser.hasNext()) {
                 throw decodeError(0, "Expecting value");
             }

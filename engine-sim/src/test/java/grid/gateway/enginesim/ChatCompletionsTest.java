@@ -317,6 +317,28 @@ class ChatCompletionsTest {
         return choice(chunk).getJsonObject("delta");
     }
 
+    @Test
+    void chat_bodyAfterAUtf8ByteOrderMark_servedAsPythonsJsonSkipsIt_aSecondMarkIsRefused() throws Exception {
+        byte[] one = ("\uFEFF" + CHAT + "}").getBytes(StandardCharsets.UTF_8);
+        byte[] two = ("\uFEFF\uFEFF" + CHAT + "}").getBytes(StandardCharsets.UTF_8);
+
+        HttpResponse<String> served = http.send(http.request("/v1/chat/completions")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(one))
+                .header("Content-Type", "application/json")
+                .build());
+        HttpResponse<String> refused = http.send(http.request("/v1/chat/completions")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(two))
+                .header("Content-Type", "application/json")
+                .build());
+
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(SimHttp.json(served).getString("object")).isEqualTo("chat.completion");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(SimHttp.json(refused).getJsonObject("error").getString("message"))
+                .contains(
+                        "'loc': ('body', 0), 'msg': 'JSON decode error', 'input': {}, 'ctx': {'error': 'Expecting value'}");
+    }
+
     /**
      * What vLLM's FastAPI front answers for a body it cannot parse: 400 in the OpenAI shape, never a 500, which the
      * gateway would take for the engine's failure.
