@@ -5,6 +5,7 @@ import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.Grid;
 import grid.gateway.routing.grid.SiteName;
 import grid.gateway.routing.tag.ClusterDigest;
+import grid.gateway.routing.tag.IdKind;
 import grid.gateway.routing.tag.TagCodec;
 import grid.gateway.routing.tag.TagKeyRing;
 import java.net.URI;
@@ -47,9 +48,9 @@ public class StoredIdPinsBenchmark {
     private Grid grid;
     private TagKeyRing ring;
     private final TagCodec codec = new TagCodec();
-    private List<String> badMac;
-    private List<String> badMacLastDigit;
-    private List<String> leftGrid;
+    private List<NamedId> badMac;
+    private List<NamedId> badMacLastDigit;
+    private List<NamedId> leftGrid;
 
     @Setup
     public void setUp() {
@@ -73,10 +74,10 @@ public class StoredIdPinsBenchmark {
         String digest = ClusterDigest.of("east-a");
         String goodMac = ring.sign("east", digest);
         String wrongLast = goodMac.substring(0, 15) + (goodMac.charAt(15) == '0' ? '1' : '0');
-        badMac = List.of("resp_east." + digest + ".0123456789abcdef.abc");
-        badMacLastDigit = List.of("resp_east." + digest + "." + wrongLast + ".abc");
+        badMac = List.of(response("resp_east." + digest + ".0123456789abcdef.abc"));
+        badMacLastDigit = List.of(response("resp_east." + digest + "." + wrongLast + ".abc"));
         String goneDigest = ClusterDigest.of("east-gone");
-        leftGrid = List.of("resp_east." + goneDigest + "." + ring.sign("east", goneDigest) + ".abc");
+        leftGrid = List.of(response("resp_east." + goneDigest + "." + ring.sign("east", goneDigest) + ".abc"));
     }
 
     @Benchmark
@@ -92,5 +93,10 @@ public class StoredIdPinsBenchmark {
     @Benchmark
     public PinResult leftGrid() {
         return StoredIdPins.resolve(leftGrid, grid, ring, codec);
+    }
+
+    /** A response id where a response id is expected: a {@code previous_response_id}. */
+    private static NamedId response(String id) {
+        return new NamedId(IdKind.RESP, id);
     }
 }

@@ -20,9 +20,4 @@ public record NamedId(IdKind expected, String text) {
         requireNonNull(expected, "expected");
         requireNonNull(text, "text");
     }
-
-    /** {@code text} where its own prefix's kind is expected ({@link IdKind#RESP} when it has none). */
-    public static NamedId asWritten(String text) {
-        return new NamedId(IdKind.of(text).orElse(IdKind.RESP), text);
-    }
 }

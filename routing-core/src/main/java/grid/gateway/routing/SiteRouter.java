@@ -304,7 +304,7 @@ public final class SiteRouter {
     /** What {@link #pin} would resolve {@code named} to now, counting nothing. */
     public PinResult explainPin(List<NamedId> named) {
         Snapshot current = snapshot;
-        PinResult result = StoredIdPins.resolveNamed(named, current.grid(), current.keyRing(), codec);
+        PinResult result = StoredIdPins.resolve(named, current.grid(), current.keyRing(), codec);
         if (result instanceof PinResult.Pinned pinned
                 && !admission.admits(pinned.cluster(), parts.clock().nanoTime())) {
             result = new PinResult.Unavailable(pinned.cluster());

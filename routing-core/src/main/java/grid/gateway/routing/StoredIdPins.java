@@ -22,15 +22,11 @@ final class StoredIdPins {
 
     /**
      * The cluster all of {@code ids} name, or why there is none: the first id no cluster stores answers for them all
-     * (an unknown id is the one 404, whatever else the request names), else two clusters conflict. The answer depends
-     * on which ids a request names, not on their order.
+     * (an unknown id is the one 404, whatever else the request names), else two clusters conflict. Each id is checked
+     * against the kind its place expects: a tag of the other kind is not found. The answer depends on which ids a
+     * request names, not on their order.
      */
-    static PinResult resolve(List<String> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
-        return resolveNamed(ids.stream().map(NamedId::asWritten).toList(), grid, keyRing, codec);
-    }
-
-    /** {@link #resolve}, each id checked against the kind its place expects: a tag of the other kind is not found. */
-    static PinResult resolveNamed(List<NamedId> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
+    static PinResult resolve(List<NamedId> ids, Grid grid, TagKeyRing keyRing, TagCodec codec) {
         if (ids.isEmpty()) {
             throw new IllegalArgumentException("no stored id to pin to");
         }

@@ -17,6 +17,7 @@ import grid.gateway.routing.prefix.PrefixAffinitySettings;
 import grid.gateway.routing.prefix.PrefixMemory;
 import grid.gateway.routing.select.AffinityOutcome;
 import grid.gateway.routing.select.Decision;
+import grid.gateway.routing.tag.IdKind;
 import grid.gateway.routing.tag.TagKeyRing;
 import grid.gateway.routing.time.ManualClock;
 import java.time.Duration;
@@ -264,8 +265,8 @@ class SiteRouterExplainTest {
         routesAfterward = false;
         BackendCluster westA = router.grid().clusters().get(2);
         String tagged = router.tag("resp_abc123", westA);
-        assertThat(router.explainPin(List.of(NamedId.asWritten(tagged)))).isEqualTo(new PinResult.Pinned(westA));
-        assertThat(router.explainPin(List.of(NamedId.asWritten("resp_untagged"))))
+        assertThat(router.explainPin(List.of(new NamedId(IdKind.RESP, tagged)))).isEqualTo(new PinResult.Pinned(westA));
+        assertThat(router.explainPin(List.of(new NamedId(IdKind.RESP, "resp_untagged"))))
                 .isInstanceOf(PinResult.NotFound.class);
         assertThat(events).isEmpty();
         assertThat(router.inFlightSinceScrape(westA.id())).isZero();

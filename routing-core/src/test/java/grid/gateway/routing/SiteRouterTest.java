@@ -276,7 +276,9 @@ class SiteRouterTest {
 
     /** Pins {@code ids}, each where its own prefix's kind is expected. */
     private PinResult pinAll(List<String> ids) {
-        return router.pin(ids.stream().map(NamedId::asWritten).toList());
+        return router.pin(ids.stream()
+                .map(id -> new NamedId(IdKind.of(id).orElseThrow(), id))
+                .toList());
     }
 
     @Test
