@@ -202,7 +202,7 @@ type (a number stays a number, a string stays quoted) and the gateway's own stri
 {{- define "grid-gateway.config" -}}
 {{- $gs := .Values.gridServing -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing" $gs (list "site" "role" "allowedPaths" "configPollMs" "accessLog" "upstream" "sites" "siteRoute")) -}}
-{{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster")) -}}
+{{- include "grid-gateway.onlyKeys" (list "gridServing.upstream" $gs.upstream (list "connectTimeoutMs" "firstByteTimeoutMs" "idleTimeoutMs" "maxConnectionsPerCluster" "maxConnectionAgeMs")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute" $gs.siteRoute (list "load" "prefixAffinity")) -}}
 {{- include "grid-gateway.onlyKeys" (list "gridServing.siteRoute.load" $gs.siteRoute.load (list "pollIntervalMs" "windowSecs" "queueMetric" "countSentSinceScrape" "orderBy" "dnsRefreshSecs")) -}}
 {{- $server := .Values.server -}}
@@ -260,6 +260,9 @@ gateway:
     first_byte_timeout_ms: {{ $gs.upstream.firstByteTimeoutMs | toJson }}
     idle_timeout_ms: {{ $gs.upstream.idleTimeoutMs | toJson }}
     max_connections_per_cluster: {{ $gs.upstream.maxConnectionsPerCluster | toJson }}
+    {{- if hasKey $gs.upstream "maxConnectionAgeMs" }}
+    max_connection_age_ms: {{ $gs.upstream.maxConnectionAgeMs | toJson }}
+    {{- end }}
     {{- if .Values.tls.upstream.secretName }}
     {{- include "grid-gateway.upstreamTls" (list .Values.tls.upstream .Values.tls.mountPath) | nindent 4 }}
     {{- end }}

@@ -87,6 +87,21 @@ class RenderedConfigTest {
     }
 
     @Test
+    void upstreamMaxConnectionAge_unsetByDefault_renderedWhenSet(@TempDir Path scratch) throws IOException {
+        Path values = scratch.resolve("age-values.yaml");
+        Files.writeString(values, "gridServing: {upstream: {maxConnectionAgeMs: 3600000}}\n");
+        CheckableConfig.Result set = CheckableConfig.check(
+                Rendered.parse("age", Chart.repository().template(values)), scratch.resolve("set"));
+        CheckableConfig.Result unset = CheckableConfig.check(CiRenders.of("defaults"), scratch.resolve("unset"));
+
+        assertThat(set.exitCode()).isEqualTo(ConfigCheck.VALID);
+        assertThat(at(Values.map(new Yaml().load(set.out())), "gateway", "upstream", "max_connection_age_ms"))
+                .isEqualTo(3_600_000);
+        assertThat(Values.map(at(Values.map(new Yaml().load(unset.out())), "gateway", "upstream")))
+                .doesNotContainKey("max_connection_age_ms");
+    }
+
+    @Test
     void createdSecret_keyValueIsCheckedToo(@TempDir Path scratch) throws IOException {
         // The chart creates the Secret from tagKey.value; a key under 16 bytes must be refused as the gateway would.
         Path values = scratch.resolve("short-key-values.yaml");

@@ -96,6 +96,7 @@ public final class EffectiveConfig {
         up.put("first_byte_timeout_ms", upstream.firstByteTimeout().toMillis());
         up.put("idle_timeout_ms", upstream.idleTimeout().toMillis());
         up.put("max_connections_per_cluster", upstream.maxConnectionsPerCluster());
+        upstream.maxConnectionAge().ifPresent(age -> up.put("max_connection_age_ms", age.toMillis()));
         tls.upstreamDefault().ifPresent(t -> up.put("tls", TlsYaml.upstream(t)));
         block.put("upstream", up);
         return block;

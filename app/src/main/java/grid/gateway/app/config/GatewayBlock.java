@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -45,7 +46,12 @@ final class GatewayBlock {
         YamlBlock upstream = gateway.block("upstream");
         // tls is read by TlsBlock, which needs the config's folder and the watcher's file reader.
         upstream.only(
-                "connect_timeout_ms", "first_byte_timeout_ms", "idle_timeout_ms", "max_connections_per_cluster", "tls");
+                "connect_timeout_ms",
+                "first_byte_timeout_ms",
+                "idle_timeout_ms",
+                "max_connections_per_cluster",
+                "max_connection_age_ms",
+                "tls");
         UpstreamSettings defaults = UpstreamSettings.defaults();
         return new UpstreamSettings(
                 millis(upstream, "connect_timeout_ms", defaults.connectTimeout()),
@@ -54,7 +60,13 @@ final class GatewayBlock {
                 (int) upstream.integer(
                         "max_connections_per_cluster",
                         defaults.maxConnectionsPerCluster(),
-                        LongRange.atMost(Integer.MAX_VALUE, "")));
+                        LongRange.atMost(Integer.MAX_VALUE, "")),
+                optionalMillis(upstream, "max_connection_age_ms"));
+    }
+
+    private static Optional<Duration> optionalMillis(YamlBlock block, String key) {
+        OptionalLong millis = block.optionalInteger(key, LongRange.millis());
+        return millis.isPresent() ? Optional.of(Duration.ofMillis(millis.getAsLong())) : Optional.empty();
     }
 
     private static Duration millis(YamlBlock block, String key, Duration otherwise) {

@@ -1,10 +1,13 @@
 package grid.gateway.app.forward;
 
 import grid.gateway.routing.time.MonotonicClock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -21,6 +24,11 @@ import org.jspecify.annotations.Nullable;
  * leave hundreds of sockets open, most of them long closed by the engine's own keep-alive timeout (uvicorn's: 5 s).
  * Every connection handed out passes {@link UpstreamConnection#isQuiet()} first.
  *
+ * <p>With {@code max_connection_age_ms} set, a connection opened that long ago is neither handed out nor taken back:
+ * it closes when the answer it carries ends, never in the middle of one. A cluster whose {@code url} is a load
+ * balancer that spreads connections, not requests (a Kubernetes Service), otherwise keeps sending a steady load over
+ * the same warm connections to the same engines, and an engine added behind it gets a share only when the load grows.
+ *
  * <p>Only the origins the config in force opens connections to are kept ({@link #retainOnly}): a reload that rotates a
  * certificate, changes a trust store or a server name, moves a cluster or drops one closes the idle connections made
  * for what it replaced at once, and one still carrying an answer then is closed when that answer ends, never given
@@ -35,6 +43,9 @@ final class ConnectionPool {
     static final long MAX_IDLE_NANOS = 60_000_000_000L;
 
     private final int maxIdle;
+    /** {@code max_connection_age_ms} in nanoseconds; {@link Long#MAX_VALUE}: no age limit. */
+    private final long maxAgeNanos;
+
     private final MonotonicClock clock;
     private final ConcurrentMap<Origin, Idle> idle = new ConcurrentHashMap<>();
     /** Set by {@link #closeAll}: nothing given back is kept. */
@@ -42,10 +53,28 @@ final class ConnectionPool {
     /** The origins whose connections are kept ({@link #retainOnly}); null: every origin's, until the first call. */
     private volatile @Nullable Set<Origin> inForce;
 
-    /** A pool keeping at most {@code maxIdle} idle connections per origin, timed by {@code clock}. */
+    /** A pool keeping at most {@code maxIdle} idle connections per origin, of any age, timed by {@code clock}. */
     ConnectionPool(int maxIdle, MonotonicClock clock) {
+        this(maxIdle, Optional.empty(), clock);
+    }
+
+    /**
+     * A pool keeping at most {@code maxIdle} idle connections per origin, none opened longer than {@code maxAge} ago
+     * (empty: of any age), timed by {@code clock}.
+     */
+    ConnectionPool(int maxIdle, Optional<Duration> maxAge, MonotonicClock clock) {
         this.maxIdle = maxIdle;
+        this.maxAgeNanos = maxAge.map(Duration::toNanos).orElse(Long.MAX_VALUE);
         this.clock = clock;
+    }
+
+    /** Notes that {@code connection} was opened now: its age, which {@code max_connection_age_ms} bounds, starts. */
+    void opened(UpstreamConnection connection) {
+        connection.openedAt(clock.nanoTime());
+    }
+
+    private boolean tooOld(UpstreamConnection connection, long now) {
+        return now - connection.openedAt() >= maxAgeNanos;
     }
 
     /** The idle connections of one origin, newest last. */
@@ -86,7 +115,7 @@ final class ConnectionPool {
                 keep(connection);
                 return null;
             }
-            if (now - connection.idleSince() < MAX_IDLE_NANOS && connection.isQuiet()) {
+            if (now - connection.idleSince() < MAX_IDLE_NANOS && !tooOld(connection, now) && connection.isQuiet()) {
                 return connection;
             }
             connection.close();
@@ -98,9 +127,17 @@ final class ConnectionPool {
         }
     }
 
-    /** Takes back a connection whose answer was read exactly; closes it when the pool of its origin is full. */
+    /**
+     * Takes back a connection whose answer was read exactly; closes it when the pool of its origin is full or the
+     * connection is older than {@code max_connection_age_ms}.
+     */
     void release(UpstreamConnection connection) {
-        connection.idleSince(clock.nanoTime());
+        long now = clock.nanoTime();
+        if (tooOld(connection, now)) {
+            connection.close();
+            return;
+        }
+        connection.idleSince(now);
         keep(connection);
     }
 
@@ -134,8 +171,8 @@ final class ConnectionPool {
     }
 
     /**
-     * Closes the connections idle for longer than {@link #MAX_IDLE_NANOS}, and forgets the origins left without one;
-     * returns how many connections.
+     * Closes the connections idle for longer than {@link #MAX_IDLE_NANOS} or older than {@code max_connection_age_ms},
+     * and forgets the origins left without one; returns how many connections.
      */
     int closeIdle() {
         long now = clock.nanoTime();
@@ -144,9 +181,14 @@ final class ConnectionPool {
             Idle pool = entry.getValue();
             pool.lock.lock();
             try {
-                UpstreamConnection oldest;
-                while ((oldest = pool.connections.peekFirst()) != null && now - oldest.idleSince() >= MAX_IDLE_NANOS) {
-                    old.add(pool.connections.removeFirst());
+                // The whole deque, not its oldest end: idle order is not age order (a connection opened long ago
+                // may have been given back last).
+                for (Iterator<UpstreamConnection> it = pool.connections.iterator(); it.hasNext(); ) {
+                    UpstreamConnection connection = it.next();
+                    if (now - connection.idleSince() >= MAX_IDLE_NANOS || tooOld(connection, now)) {
+                        it.remove();
+                        old.add(connection);
+                    }
                 }
                 if (pool.connections.isEmpty()) {
                     pool.removed = true;

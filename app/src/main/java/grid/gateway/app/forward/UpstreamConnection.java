@@ -79,6 +79,7 @@ final class UpstreamConnection {
 
     private int answers;
     private long idleSince;
+    private long openedAt;
     /** The {@code X-Request-Id}s of the latest requests sent on this connection, the newest last. */
     private final ArrayDeque<String> requestIds = new ArrayDeque<>();
 
@@ -232,6 +233,15 @@ final class UpstreamConnection {
 
     void idleSince(long nanos) {
         idleSince = nanos;
+    }
+
+    /** When it was opened, on the pool's clock ({@link ConnectionPool#opened}). */
+    long openedAt() {
+        return openedAt;
+    }
+
+    void openedAt(long nanos) {
+        openedAt = nanos;
     }
 
     /**

@@ -81,7 +81,8 @@ public final class UpstreamForwarder {
         this.tls = tls;
         this.watchdog = watchdog;
         // Sockets age in real time, whatever clock the routing runs on.
-        this.pool = new ConnectionPool(settings.maxConnectionsPerCluster(), SystemMonotonicClock.INSTANCE);
+        this.pool = new ConnectionPool(
+                settings.maxConnectionsPerCluster(), settings.maxConnectionAge(), SystemMonotonicClock.INSTANCE);
         this.connector = new Connector(settings.connectTimeout(), watchdog);
     }
 
@@ -147,6 +148,7 @@ public final class UpstreamForwarder {
         UpstreamConnection connection;
         try {
             connection = connector.open(origin);
+            pool.opened(connection);
         } catch (IOException | RuntimeException failure) {
             TlsHandshakeFailure.reason(failure).ifPresent(reason -> handshakes.failed(cluster.id(), origin, reason));
             return new Exchanged.Failed(UpstreamFailure.CONNECT, null, String.valueOf(failure));

@@ -49,6 +49,7 @@ class ConfigLoaderTest {
                 first_byte_timeout_ms: 200
                 idle_timeout_ms: 300
                 max_connections_per_cluster: 8
+                max_connection_age_ms: 3600000
             sites:
               - name: east
                 clusters:
@@ -181,7 +182,11 @@ class ConfigLoaderTest {
                         GatewaySettings.AccessLogFormat.OFF));
         assertThat(config.upstream())
                 .isEqualTo(new UpstreamSettings(
-                        Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(300), 8));
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(200),
+                        Duration.ofMillis(300),
+                        8,
+                        Optional.of(Duration.ofMillis(3_600_000))));
         assertThat(config.load())
                 .isEqualTo(new LoadSettings(Duration.ofMillis(500), Duration.ofSeconds(5), "queue_depth"));
         assertThat(config.prefixAffinity())

@@ -10,6 +10,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -194,6 +195,68 @@ class ConnectionPoolTest {
         UpstreamConnection current = connection(engine, kept);
         pool.release(current);
         assertThat(pool.acquire(kept)).isSameAs(current);
+    }
+
+    @Test
+    void aConnectionPastMaxConnectionAge_isNotTakenBack_norHandedOut() throws Exception {
+        ConnectionPool aging = new ConnectionPool(4, Optional.of(Duration.ofSeconds(60)), clock);
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        UpstreamConnection young = connection(engine, origin);
+        aging.opened(young);
+        clock.advance(Duration.ofSeconds(59));
+        aging.release(young);
+        assertThat(aging.acquire(origin)).as("59 s old").isSameAs(young);
+
+        clock.advance(Duration.ofSeconds(1));
+        aging.release(young);
+
+        assertThat(young.isClosed()).as("given back at 60 s").isTrue();
+        assertThat(aging.acquire(origin)).isNull();
+
+        UpstreamConnection idleAging = connection(engine, origin);
+        aging.opened(idleAging);
+        clock.advance(Duration.ofSeconds(30));
+        aging.release(idleAging);
+        clock.advance(Duration.ofSeconds(30));
+
+        assertThat(aging.acquire(origin)).as("aged while idle").isNull();
+        assertThat(idleAging.isClosed()).isTrue();
+    }
+
+    @Test
+    void closeIdle_closesEveryAgedConnection_whereverItsIdleTurnPutsIt() throws Exception {
+        // Given back last, so newest in idle order, yet opened first: the sweep must look past the idle order.
+        ConnectionPool aging = new ConnectionPool(4, Optional.of(Duration.ofSeconds(60)), clock);
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        UpstreamConnection openedFirst = connection(engine, origin);
+        aging.opened(openedFirst);
+        clock.advance(Duration.ofSeconds(40));
+        UpstreamConnection openedLater = connection(engine, origin);
+        aging.opened(openedLater);
+        aging.release(openedLater);
+        clock.advance(Duration.ofSeconds(10));
+        aging.release(openedFirst);
+
+        clock.advance(Duration.ofSeconds(10));
+
+        assertThat(aging.closeIdle()).isEqualTo(1);
+        assertThat(openedFirst.isClosed()).isTrue();
+        assertThat(aging.acquire(origin)).isSameAs(openedLater);
+    }
+
+    @Test
+    void withoutMaxConnectionAge_anOldConnectionKeptBusy_isPooledStill() throws Exception {
+        ServerSocket engine = listening();
+        Origin origin = new Origin("127.0.0.1", engine.getLocalPort(), null);
+        UpstreamConnection old = connection(engine, origin);
+        pool.opened(old);
+        for (int hour = 0; hour < 10; hour++) {
+            clock.advance(Duration.ofHours(1));
+            pool.release(old);
+            assertThat(pool.acquire(origin)).isSameAs(old);
+        }
     }
 
     private ServerSocket listening() throws Exception {

@@ -71,7 +71,8 @@ class AnswerOwnershipIntegrationTest {
     private final ScriptedUpstream engine = new ScriptedUpstream();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
     private final UpstreamForwarder forwarder = new UpstreamForwarder(
-            new UpstreamSettings(Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofMinutes(5), 8),
+            new UpstreamSettings(
+                    Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofMinutes(5), 8, Optional.empty()),
             SystemMonotonicClock.INSTANCE,
             cluster -> Optional.empty(),
             watchdog,
