@@ -118,8 +118,9 @@ public final class ResponseRelay {
     private RelayResult relayBody(UpstreamAnswer answer, ServerResponse response, RelayPlan plan) {
         boolean labelledEvents = AnswerMediaType.of(answer.headers()) == AnswerMediaType.EVENTS;
         boolean tagged = plan.rewrite().tagsIds();
-        if (tagged && answer.encoded()) {
-            // Its ids are in bytes a content coding hides: relayed untagged, they would turn pinning off.
+        if (tagged && (answer.encoded() || UnreadableText.declaresOtherCharset(answer.headers()))) {
+            // Its ids are in bytes a content coding hides, or in text a client may decode otherwise than the taggers:
+            // relayed untagged, they would turn pinning off, or reach the client naming another cluster.
             answer.cut();
             return failedBeforeBody(answer);
         }

@@ -55,6 +55,11 @@ final class HeldId {
         awaiting = false;
     }
 
+    /** Lets {@code loose} read the bytes held (they go on as they are): the start of what it reads. */
+    void seed(LooseIds loose) {
+        loose.seed(held, 0, length);
+    }
+
     /** Holds one more byte; at most {@code max} are ever held. */
     void add(byte b, int max) {
         if (length == held.length) {

@@ -2,20 +2,17 @@ package grid.gateway.app.rewrite;
 
 import static java.util.Objects.requireNonNull;
 
-import grid.gateway.routing.text.JsonEscape;
 import grid.gateway.routing.text.JsonTokenizer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.function.UnaryOperator;
 
 /**
  * Tags the stored ids of one JSON text as it streams by (docs/design.md §5, §H20): the same members as
  * {@link ResponseIdTagger} (a string value starting with {@code resp_} or {@code conv_} as a client reads it, escapes
- * decoded, of a member named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth), without
- * ever holding the text: every byte is handed on as soon as it is read, but the content of such a member's value, held
- * until its closing quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it is: it reads as more
- * than a tag's 512 characters, so as no tag), or until the caller, which times the hold, hands it on
- * ({@link #handOnHeld}).
+ * decoded, of a member named {@code id}, {@code previous_response_id} or {@code conversation} in any letter case, at
+ * any depth), without ever holding the text: every byte is handed on as soon as it is read, but the content of such a
+ * member's value, held until its closing quote decides (at most {@link #MAX_VALUE} bytes; a longer value passes as it
+ * is: it reads as more than a tag's 512 characters, so as no tag), or until the caller, which times the hold, hands it
+ * on ({@link #handOnHeld}).
  *
  * <pre>
  *   bytes ──accept──> structure (depth, object or array, expecting a name, colon, value, comma)
@@ -26,9 +23,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>Values a lenient parser reads ({@code NaN}, {@code -Infinity}, as Python's does) are read past like numbers. A text
  * that stops being JSON otherwise (a stray byte, a control byte in a string, deeper than
- * {@link JsonTokenizer#MAX_DEPTH}) is handed on as it is from there: ids before that point stay tagged, none after is.
- * A whole text the strict tagger would refuse can therefore have ids tagged here before its flaw; a text it accepts
- * comes out the same from both, whatever the chunking. Memory: a name of at most 120 bytes, a value of at most
+ * {@link JsonTokenizer#MAX_DEPTH}) is read from there as no two readers agree on its members: every id prefix gets the
+ * tag's middle after it ({@link LooseIds}). A text the strict tagger refuses comes out tagged here all the same; one it
+ * accepts comes out the same from both, whatever the chunking. Memory: a name of at most 120 bytes, a value of at most
  * {@link #MAX_VALUE}, a bit per level. Nothing here throws on any bytes.
  *
  * <p>Not thread-safe; one per text.
@@ -36,12 +33,6 @@ import java.util.function.UnaryOperator;
 public final class JsonIdStream {
     /** The longest id value held to be tagged: a tag's 512 characters, each written as a six-byte escape. */
     public static final int MAX_VALUE = 6 * 512;
-
-    private static final int MAX_NAME = 6 * 20;
-
-    private static final byte[] ID = ascii("id");
-    private static final byte[] PREVIOUS_RESPONSE_ID = ascii("previous_response_id");
-    private static final byte[] CONVERSATION = ascii("conversation");
 
     private enum Expect {
         VALUE,
@@ -74,9 +65,10 @@ public final class JsonIdStream {
     /** The current string is an id member's value, held in {@link #id}. */
     private boolean holding;
 
-    private final byte[] name = new byte[MAX_NAME];
+    private final byte[] name = new byte[IdNames.MAX_WRITTEN];
     private int nameLength;
     private final HeldId id;
+    private final LooseIds loose;
 
     /**
      * A stream for one text.
@@ -86,6 +78,7 @@ public final class JsonIdStream {
      */
     public JsonIdStream(UnaryOperator<String> tag) {
         this.id = new HeldId(requireNonNull(tag, "tag"));
+        this.loose = new LooseIds(tag);
     }
 
     /** The bytes held now: the content of an id value read so far. */
@@ -98,7 +91,9 @@ public final class JsonIdStream {
         int run = offset;
         int end = offset + length;
         int i = offset;
+        int at = offset;
         while (i < end && !broken) {
+            at = i;
             byte b = bytes[i];
             if (holding) {
                 // A byte kept in the held value moves the run past it; at the value's end the byte is handed on.
@@ -108,6 +103,7 @@ public final class JsonIdStream {
                 // The value's bytes after a hand-on, read as usual, and by the held id for the rest of its prefix.
                 boolean prefixWhole = id.continuesPrefix(b);
                 string(b);
+                loose.seed(bytes, i, broken ? i : i + 1); // a byte that breaks the text is read from the flaw on
                 i++;
                 byte[] middle = prefixWhole ? id.tagMiddle() : null;
                 if (middle != null) {
@@ -136,7 +132,10 @@ public final class JsonIdStream {
                 i++;
             }
         }
-        emit(bytes, run, end - run, sink);
+        // From a flaw on (all of it when an earlier piece broke) no two readers agree on what is a member.
+        int from = broken ? Math.max(run, at) : end;
+        emit(bytes, run, from - run, sink);
+        loose.accept(bytes, from, end, sink);
     }
 
     /**
@@ -146,14 +145,15 @@ public final class JsonIdStream {
      */
     public void handOnHeld(EventSink sink) {
         if (holding && id.length() > 0) {
+            id.seed(loose); // the value's start, for a flaw to come before its prefix is whole
             id.handOn(escaped, sink);
             holding = false;
         }
     }
 
-    /** The text ended: hands on a value still held, as it is. */
+    /** The text ended: hands on a value still held as {@link #handOnHeld} does (a partial JSON reader reads it). */
     public void finish(EventSink sink) {
-        release(sink);
+        handOnCut(sink);
     }
 
     /**
@@ -162,18 +162,22 @@ public final class JsonIdStream {
      */
     public void lineEnd(EventSink sink) {
         if (holding || (token != Token.NONE && token != Token.LITERAL)) {
-            release(sink);
+            id.seed(loose);
+            handOnCut(sink);
             broken = true;
         }
     }
 
     /** An LF the text holds that is not handed on (between two {@code data} lines of one event). */
     public void separator() {
-        if (token == Token.LITERAL) {
+        if (token == Token.LITERAL && !broken) {
             token = Token.NONE;
             valueDone();
         } else if (token != Token.NONE) {
             broken = true;
+        }
+        if (broken) {
+            loose.lineFeed();
         }
     }
 
@@ -293,10 +297,10 @@ public final class JsonIdStream {
         } else if ((b & 0xFF) < 0x20) {
             broken = true;
         }
-        if (token == Token.NAME && nameLength < MAX_NAME) {
+        if (token == Token.NAME && nameLength < IdNames.MAX_WRITTEN) {
             name[nameLength++] = b;
         } else if (token == Token.NAME) {
-            nameLength = MAX_NAME + 1; // too long to be an id name
+            nameLength = IdNames.MAX_WRITTEN + 1; // too long to be an id name
         }
         return false;
     }
@@ -311,7 +315,8 @@ public final class JsonIdStream {
             return true;
         }
         if (broken) {
-            release(sink);
+            id.seed(loose); // what a lenient reader makes of the value's start goes on from the flaw
+            handOnCut(sink);
             return true;
         }
         if (id.length() == MAX_VALUE) {
@@ -324,31 +329,28 @@ public final class JsonIdStream {
         return false;
     }
 
-    /** Hands on what is held: tagged when it is a whole, unescaped id value, else as it was. */
+    /** Hands on what is held: tagged when it is a whole id value, else as it was. */
     private void release(EventSink sink) {
-        if (id.length() == 0) {
-            holding = false;
-            return;
-        }
         id.release(!holding && token == Token.NONE && !broken, escaped, sink);
     }
 
+    /** A value whose text broke or ended: as the start of its tag when a whole prefix came, else as it is. */
+    private void handOnCut(EventSink sink) {
+        if (holding && id.length() > 0) {
+            id.handOn(escaped, sink);
+        }
+        holding = false;
+    }
+
     private void valueDone() {
+        loose.reset(); // what it read of this value counts for no flaw after it
         idMember = false;
         expect = depth == 0 ? Expect.DONE : Expect.COMMA_OR_END;
     }
 
     private boolean isIdName() {
-        if (nameLength > MAX_NAME) {
-            return false;
-        }
-        if (escaped) {
-            String text = JsonEscape.text(name, 0, nameLength);
-            return text.equals("id") || text.equals("previous_response_id") || text.equals("conversation");
-        }
-        return Arrays.equals(name, 0, nameLength, ID, 0, ID.length)
-                || Arrays.equals(name, 0, nameLength, PREVIOUS_RESPONSE_ID, 0, PREVIOUS_RESPONSE_ID.length)
-                || Arrays.equals(name, 0, nameLength, CONVERSATION, 0, CONVERSATION.length);
+        return nameLength <= IdNames.MAX_WRITTEN
+                && IdNames.classify(name, 0, nameLength, escaped, IdNames.Match.ANY_CASE) != StoredIdScan.Name.OTHER;
     }
 
     private boolean isObject(int level) {
@@ -391,9 +393,5 @@ public final class JsonIdStream {
         if (length > 0) {
             sink.event(bytes, offset, length);
         }
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

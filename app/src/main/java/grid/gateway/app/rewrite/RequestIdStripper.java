@@ -38,7 +38,7 @@ public final class RequestIdStripper {
         Found found = new Found(body);
         // A UTF-8 byte order mark is skipped, as Python's json (the engine's parser) skips it: the text after it is
         // what the engine reads, so the strict scan still sees every id the engine will.
-        if (!StoredIdScan.scan(body, PythonBytes.utf8Start(body), body.length, found)) {
+        if (!StoredIdScan.scan(body, PythonBytes.utf8Start(body), body.length, IdNames.Match.EXACT, found)) {
             return Optional.empty();
         }
         return Optional.of(found.ids.isEmpty() ? StoredIds.none() : new StoredIds(found.ids));

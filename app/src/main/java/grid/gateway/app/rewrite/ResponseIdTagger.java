@@ -9,8 +9,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Tags the stored ids in one JSON answer of {@code /v1/responses…} or {@code /v1/conversations…} (docs/design.md §5): every
- * string value of a member named {@code id}, {@code previous_response_id} or {@code conversation}, at any depth
- * (so {@code conversation.id} too), that starts with {@code resp_} or {@code conv_} as a client's parser reads it
+ * string value of a member named {@code id}, {@code previous_response_id} or {@code conversation}, in any letter
+ * case as a client's parser may match it ({@link IdNames}: {@code ID}, {@code Conversation}), at any depth (so
+ * {@code conversation.id} too), that starts with {@code resp_} or {@code conv_} as a client's parser reads it
  * (escapes decoded), becomes {@code tag.apply(value)} ({@link IdValue}). Every other byte stays as it was, so model
  * text that mentions {@code resp_…} is left alone: it is not such a member's value.
  *
@@ -58,7 +59,7 @@ public final class ResponseIdTagger {
      */
     boolean collect(byte[] b, int from, int to, Edits edits) {
         Candidates found = new Candidates(b);
-        if (!StoredIdScan.scan(b, from, to, found)) {
+        if (!StoredIdScan.scan(b, from, to, IdNames.Match.ANY_CASE, found)) {
             return false;
         }
         for (int i = 0; i < found.count; i++) {

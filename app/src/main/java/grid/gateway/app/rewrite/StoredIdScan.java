@@ -1,10 +1,7 @@
 package grid.gateway.app.rewrite;
 
-import grid.gateway.routing.text.JsonEscape;
 import grid.gateway.routing.text.JsonListener;
 import grid.gateway.routing.text.JsonTokenizer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Finds, in one pass of the shared {@link JsonTokenizer}, the string values of members named {@code id},
@@ -14,8 +11,9 @@ import java.util.Arrays;
  * <p>The grammar is the tokenizer's (RFC 8259, strict UTF-8, at most {@link JsonTokenizer#MAX_DEPTH} levels, the
  * same limit as the keyer's): a text it refuses, a too-deep one included, is not scanned. Reports arrive before the
  * end of the text is checked, so a caller keeps them only when {@link #scan} returns true. A member name written with
- * escapes ({@code "\u0069d"}) is decoded before it is compared, as the engine's parser would. Nothing here throws on
- * any text.
+ * escapes ({@code "\u0069d"}) is decoded before it is compared, as the engine's parser would; the caller says whether
+ * names match exactly (a request, as the engine reads it) or in any case (an answer, as a client may read it:
+ * {@link IdNames}). Nothing here throws on any text.
  *
  * <p>Not thread-safe; one per text.
  */
@@ -52,28 +50,26 @@ final class StoredIdScan implements JsonListener {
         void member(Name name, Place place, int start, int end, boolean escaped);
     }
 
-    /** An escaped name longer than this (each char at most six bytes) cannot spell a reported name. */
-    private static final int MAX_ESCAPED_NAME = 6 * 20;
-
-    private static final byte[] ID = ascii("id");
-    private static final byte[] PREVIOUS_RESPONSE_ID = ascii("previous_response_id");
-    private static final byte[] CONVERSATION = ascii("conversation");
-
     private final byte[] b;
+    private final IdNames.Match match;
     private final Listener listener;
     /** The name of the member whose value comes next; OTHER once that value has been met. */
     private Name pending = Name.OTHER;
     /** Whether the container open at depth 1 is the object that is the root's {@code conversation} member. */
     private boolean inConversationObject;
 
-    private StoredIdScan(byte[] b, Listener listener) {
+    private StoredIdScan(byte[] b, IdNames.Match match, Listener listener) {
         this.b = b;
+        this.match = match;
         this.listener = listener;
     }
 
-    /** Whether {@code b[from, to)} is one JSON text; reports its interesting members to {@code listener} on the way. */
-    static boolean scan(byte[] b, int from, int to, Listener listener) {
-        return JsonTokenizer.tokenize(b, from, to, new StoredIdScan(b, listener)) == JsonTokenizer.Outcome.VALID;
+    /**
+     * Whether {@code b[from, to)} is one JSON text; reports its interesting members to {@code listener} on the way,
+     * their names compared as {@code match} says.
+     */
+    static boolean scan(byte[] b, int from, int to, IdNames.Match match, Listener listener) {
+        return JsonTokenizer.tokenize(b, from, to, new StoredIdScan(b, match, listener)) == JsonTokenizer.Outcome.VALID;
     }
 
     @Override
@@ -86,7 +82,7 @@ final class StoredIdScan implements JsonListener {
 
     @Override
     public void name(int start, int end, boolean escaped, int depth) {
-        pending = classify(start + 1, end - 1, escaped);
+        pending = IdNames.classify(b, start + 1, end - 1, escaped, match);
     }
 
     @Override
@@ -107,34 +103,5 @@ final class StoredIdScan implements JsonListener {
             return Place.ROOT;
         }
         return depth == 2 && inConversationObject ? Place.CONVERSATION_OBJECT : Place.NESTED;
-    }
-
-    private Name classify(int start, int end, boolean escaped) {
-        if (escaped) {
-            return end - start <= MAX_ESCAPED_NAME ? classify(JsonEscape.text(b, start, end)) : Name.OTHER;
-        }
-        if (Arrays.equals(b, start, end, ID, 0, ID.length)) {
-            return Name.ID;
-        }
-        if (Arrays.equals(b, start, end, PREVIOUS_RESPONSE_ID, 0, PREVIOUS_RESPONSE_ID.length)) {
-            return Name.PREVIOUS_RESPONSE_ID;
-        }
-        if (Arrays.equals(b, start, end, CONVERSATION, 0, CONVERSATION.length)) {
-            return Name.CONVERSATION;
-        }
-        return Name.OTHER;
-    }
-
-    private static Name classify(String name) {
-        return switch (name) {
-            case "id" -> Name.ID;
-            case "previous_response_id" -> Name.PREVIOUS_RESPONSE_ID;
-            case "conversation" -> Name.CONVERSATION;
-            default -> Name.OTHER;
-        };
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

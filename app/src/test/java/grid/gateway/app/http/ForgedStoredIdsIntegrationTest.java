@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -40,23 +41,33 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
         LONG_JSON;
 
         String wire(String id) {
+            return wireMembers("\"id\":\"" + id + "\"");
+        }
+
+        /** The answer carrying a response object made of {@code members} (JSON text of members, comma-separated). */
+        String wireMembers(String members) {
             return switch (this) {
-                case JSON -> json("{\"id\":\"" + id + "\",\"object\":\"response\"}");
+                case JSON -> json("{" + members + ",\"object\":\"response\"}");
                 case EVENT ->
                     ScriptedUpstream.SSE_HEAD
                             + UpstreamFaultsIntegrationTest.chunk("event: response.created\ndata: {\"type\":"
-                                    + "\"response.created\",\"response\":{\"id\":\"" + id + "\"}}\n\n")
+                                    + "\"response.created\",\"response\":{" + members + "}}\n\n")
                             + "0\r\n\r\n";
-                case LONG_JSON -> json("{\"id\":\"" + id + "\",\"output_text\":\"" + "x".repeat(70_000) + "\"}");
+                case LONG_JSON -> json("{" + members + ",\"output_text\":\"" + "x".repeat(70_000) + "\"}");
             };
         }
 
         /** The stored id the client's parser reads in {@code body}. */
         String idIn(String body) {
+            return responseIn(body).getString("id");
+        }
+
+        /** The response object the client's parser reads in {@code body}. */
+        JsonObject responseIn(String body) {
             String json = this == EVENT ? body.substring(body.indexOf("data: ") + 6, body.indexOf("\n\n")) : body;
             try (JsonReader reader = Json.createReader(new StringReader(json))) {
                 JsonObject object = reader.readObject();
-                return this == EVENT ? object.getJsonObject("response").getString("id") : object.getString("id");
+                return this == EVENT ? object.getJsonObject("response") : object;
             }
         }
 
@@ -157,6 +168,111 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
             assertThat(answer.body())
                     .doesNotContain("\"" + TAG_OF_B + "\"")
                     .contains("\"resp_east." + ClusterDigest.of("east-a") + "..east.");
+        }
+    }
+
+    /**
+     * Stored ids under member names a client's parser matches in any letter case (Go's {@code encoding/json}: a struct
+     * field {@code ID} takes {@code "ID"}, {@code "Id"}, {@code "previou\u017f_response_id"}; Json.NET and .NET's web
+     * defaults: {@code "\u0131d"} too), after the exact name, so a parser that keeps the last of them reads a tag of
+     * east-b unless each is tagged: every one reaches the client as a tag of east-a.
+     */
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void idMembersInAnyLetterCase_eachTaggedWithTheServingCluster(Answer kind) throws IOException {
+        String conversationOfB = "conv_east." + ClusterDigest.of("east-b") + "..forged";
+        engine.script = e -> e.write(kind.wireMembers("\"id\":\"resp_abc\",\"ID\":\"" + TAG_OF_B + "\",\"Id\":\""
+                + TAG_OF_B + "\",\"\\u0131d\":\"" + TAG_OF_B + "\",\"Previous_Response_Id\":\"" + TAG_OF_B
+                + "\",\"previou\\u017f_response_id\":\"" + TAG_OF_B + "\",\"CONVERSATION\":{\"iD\":\""
+                + conversationOfB + "\"}"));
+        JsonObject response;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            response = kind.responseIn(answer.body());
+        }
+        String servedByA = "resp_east." + ClusterDigest.of("east-a") + "..";
+        for (String name : List.of("ID", "Id", "\u0131d", "Previous_Response_Id", "previou\u017f_response_id")) {
+            assertThat(response.getString(name)).as(name).startsWith(servedByA).isNotEqualTo(TAG_OF_B);
+        }
+        assertThat(response.getJsonObject("CONVERSATION").getString("iD"))
+                .startsWith("conv_east." + ClusterDigest.of("east-a") + "..");
+        assertThat(elsewhere.requests()).as("requests east-b got").isEmpty();
+    }
+
+    /**
+     * A tag of another cluster past a flaw that a lenient parser reads on through (Json.NET: single quotes, a comment
+     * holding a quote, an unquoted name, a trailing comma; JSON5: a line continuation inside the id; any reader: a
+     * second text after the first): past the flaw every id prefix gets east-a's head, so whatever such a client reads
+     * as an id names east-a or no cluster.
+     */
+    @ParameterizedTest
+    @EnumSource(Answer.class)
+    void tagOfAnotherClusterPastAFlawALenientParserReadsOn_reachesTheClientUnderTheServingClustersHead(Answer kind)
+            throws IOException {
+        String tagOfB = TAG_OF_B.substring("resp_".length());
+        List<String> variants = new java.util.ArrayList<>(List.of(
+                "\"x\":'y','id':'resp_" + tagOfB + "'",
+                "\"x\":1,/* \" */\"id\":\"resp_" + tagOfB + "\"",
+                "\"x\":1,id:\"resp_" + tagOfB + "\"",
+                "\"x\":[1,],\"id\":\"resp_" + tagOfB + "\"",
+                "\"x\":1}{\"id\":\"resp_" + tagOfB + "\""));
+        if (kind != Answer.EVENT) {
+            variants.add("\"id\":\"res\\\np_" + tagOfB + "\""); // in an event, a raw line end ends the data line
+        }
+        for (String members : variants) {
+            engine.script = e -> e.write(kind.wireMembers(members));
+            try (RawClient client = new RawClient(gateway.server.port())) {
+                client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+                RawClient.Answer answer = client.read();
+                assertThat(answer.status()).as(members).isEqualTo(200);
+                assertThat(answer.body())
+                        .as(members)
+                        .doesNotContain("resp_" + tagOfB)
+                        .doesNotContain("p_" + tagOfB)
+                        .contains("_east." + ClusterDigest.of("east-a") + ".." + tagOfB);
+            }
+        }
+        assertThat(elsewhere.requests()).as("requests east-b got").isEmpty();
+    }
+
+    /**
+     * A tagged answer whose {@code Content-Type} declares a charset other than UTF-8: a client that decodes by it may
+     * read members the taggers do not see. In Shift_JIS the byte 0x81 takes the backslash after it, so the string the
+     * taggers read as {@code "\x81\",..."} ends at that quote for such a client, and the id member after it (which
+     * the taggers read as a flaw, after which nothing is tagged) names east-b. 502, as for a content coding; UTF-8
+     * declared in any spelling is relayed.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "502 application/json; charset=Shift_JIS",
+                "502 application/json;charset=\"iso-2022-jp\"",
+                "502 application/json; charset=utf-8; charset=shift_jis",
+                "502 text/event-stream; charset=utf-16",
+                "200 application/json; charset=UTF-8",
+                "200 application/json; charset=\"utf8\"",
+                "200 application/json; charset",
+                "200 application/json; charset=",
+                "200 text/event-stream; charset=utf-8"
+            })
+    void charsetOtherThanUtf8_502_noIdReachesTheClient(String statusAndType) throws IOException {
+        int status = Integer.parseInt(statusAndType.substring(0, 3));
+        String contentType = statusAndType.substring(4);
+        String body = contentType.startsWith("text/event-stream")
+                ? "event: response.created\ndata: {\"response\":{\"id\":\"resp_abc\"}}\n\n"
+                : "{\"a\":\"\u0081\\\",\"id\":\"" + TAG_OF_B + "\",\"b\":\"x\"}";
+        byte[] bytes = body.getBytes(StandardCharsets.ISO_8859_1);
+        engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: " + contentType + "\r\nContent-Length: "
+                + bytes.length + "\r\n\r\n" + body);
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(status);
+            if (status == 502) {
+                assertThat(answer.body()).contains("bad_gateway").doesNotContain("forged");
+            }
         }
     }
 

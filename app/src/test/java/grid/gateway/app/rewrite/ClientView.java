@@ -94,13 +94,13 @@ final class ClientView {
 
     /**
      * {@code value} with every string of a member named {@code id}, {@code previous_response_id} or
-     * {@code conversation} that starts with an id prefix mapped by {@code tag}, at any depth.
+     * {@code conversation}, in any letter case as Go's and .NET's parsers match names, that starts with an id prefix mapped by {@code tag}, at any depth.
      */
     static JsonValue tagged(JsonValue value, UnaryOperator<String> tag) {
         if (value instanceof JsonObject object) {
             JsonObjectBuilder out = Json.createObjectBuilder();
             object.forEach((name, member) -> {
-                if (ID_NAMES.contains(name)
+                if (ID_NAMES.stream().anyMatch(name::equalsIgnoreCase)
                         && member instanceof JsonString s
                         && IdKind.of(s.getString()).isPresent()) {
                     out.add(name, tag.apply(s.getString()));

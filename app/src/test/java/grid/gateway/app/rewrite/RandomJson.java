@@ -3,6 +3,7 @@ package grid.gateway.app.rewrite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /**
  * Random JSON texts, each built side by side with what the rewriters must make of it, so the expectation never comes
@@ -40,7 +41,10 @@ final class RandomJson {
             new Name("type", "type"),
             new Name("text", "text"),
             new Name("item_id", "item_id"),
-            new Name("ID", "ID"));
+            new Name("ID", "ID"),
+            new Name("Previous_Response_Id", "Previous_Response_Id"),
+            new Name("\\u0131d", "\u0131d"),
+            new Name("conver\u017fation", "conver\u017fation"));
 
     private static final List<Str> STRINGS = List.of(
             new Str("resp_abc123", "resp_abc123"),
@@ -138,8 +142,9 @@ final class RandomJson {
     private void string(Name name, boolean rootId) {
         Str s = STRINGS.get(random.nextInt(STRINGS.size()));
         json.append('"').append(s.raw()).append('"');
+        // A client's parser may match a member's name in any letter case (Go, .NET): the answer's taggers do too.
         boolean idMember = name != null
-                && List.of("id", "previous_response_id", "conversation").contains(name.decoded());
+                && Stream.of("id", "previous_response_id", "conversation").anyMatch(name.decoded()::equalsIgnoreCase);
         boolean prefixed = s.decoded().startsWith("resp_") || s.decoded().startsWith("conv_");
         tagged.append('"').append(idMember && prefixed ? tagged(s) : s.raw()).append('"');
         if (rootId) {

@@ -65,8 +65,21 @@ class ResponseIdTaggerTest {
                         " {\n  'id' :\t'resp_east.1ef772aa..a' ,\r\n 'x' : [ ] }\n"),
                 Arguments.of("{'\\u0069d':'resp_a'}", "{'\\u0069d':'resp_east.1ef772aa..a'}"),
                 Arguments.of(
-                        "{'item_id':'resp_a','response_id':'resp_b','text':'resp_c','ID':'resp_d'}",
-                        "{'item_id':'resp_a','response_id':'resp_b','text':'resp_c','ID':'resp_d'}"),
+                        "{'item_id':'resp_a','response_id':'resp_b','text':'resp_c','IDs':'resp_d'}",
+                        "{'item_id':'resp_a','response_id':'resp_b','text':'resp_c','IDs':'resp_d'}"),
+                // Any letter case, as Go's encoding/json and .NET's parsers match a member to a field: 'ſ' reads as
+                // 's' (Unicode simple folding), 'ı' as 'i' (ordinal ignore-case), written plainly or escaped.
+                Arguments.of(
+                        "{'ID':'resp_a','Previous_Response_Id':'resp_b','CONVERSATION':{'Id':'conv_c'},'iD':'resp_d'}",
+                        "{'ID':'resp_east.1ef772aa..a','Previous_Response_Id':'resp_east.1ef772aa..b',"
+                                + "'CONVERSATION':{'Id':'conv_east.1ef772aa..c'},'iD':'resp_east.1ef772aa..d'}"),
+                // A C parser (cJSON) reads a name up to an escaped NUL.
+                Arguments.of("{'id\\u0000x':'resp_a'}", "{'id\\u0000x':'resp_east.1ef772aa..a'}"),
+                Arguments.of(
+                        "{'\\u0131d':'resp_a','previou\\u017f_response_id':'resp_b','converſation':'conv_c',"
+                                + "'ıD':'resp_d'}",
+                        "{'\\u0131d':'resp_east.1ef772aa..a','previou\\u017f_response_id':'resp_east.1ef772aa..b',"
+                                + "'converſation':'conv_east.1ef772aa..c','ıD':'resp_east.1ef772aa..d'}"),
                 Arguments.of(
                         "{'id':['resp_a'],'conversation':{'ids':'conv_a'}}",
                         "{'id':['resp_a'],'conversation':{'ids':'conv_a'}}"),
