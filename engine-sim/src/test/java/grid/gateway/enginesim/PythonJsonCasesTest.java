@@ -3,19 +3,19 @@ package grid.gateway.enginesim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Objects;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The simulator's body reader ({@link PythonText}, {@link PythonJson}, {@link PythonRepr}) against CPython 3.11's
- * {@code json.loads}, the Python of the recorded vLLM: every body of {@code python-json-cases.tsv} (written by
- * {@code src/test/python/python_json_cases.py}: valid bodies in every encoding {@code json.detect_encoding} tells
+ * {@code json.loads}, the Python of the recorded vLLM: every body of {@code testdata/python-json/cases.tsv} (written
+ * by {@code python_json_cases.py} beside it: valid bodies in every encoding {@code json.detect_encoding} tells
  * apart, and mutations of them) reads to the value Python reads, written as Python's {@code repr}, or fails with
  * Python's decode error at Python's position, or is unparsable where Python raises anything else.
  */
@@ -49,15 +49,13 @@ class PythonJsonCasesTest {
     }
 
     private static List<String[]> cases() throws IOException {
-        try (InputStream in = Objects.requireNonNull(
-                PythonJsonCasesTest.class.getResourceAsStream("python-json-cases.tsv"), "python-json-cases.tsv")) {
-            List<String[]> lines = new ArrayList<>();
-            for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
-                if (!line.isEmpty()) {
-                    lines.add(line.split("\t", -1));
-                }
+        List<String[]> lines = new ArrayList<>();
+        Path file = Recordings.dir().resolveSibling("python-json").resolve("cases.tsv");
+        for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+            if (!line.isEmpty()) {
+                lines.add(line.split("\t", -1));
             }
-            return lines;
         }
+        return lines;
     }
 }

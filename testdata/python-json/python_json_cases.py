@@ -1,11 +1,11 @@
-"""Writes python-json-cases.tsv: request bodies and what CPython 3.11's json.loads makes of them.
+"""Writes cases.tsv: request bodies and what CPython 3.11's json.loads makes of them.
 
 Each line: the body's bytes in hex, a tab, and the outcome in hex of its UTF-8: the repr of the value,
 "JSONDecodeError: <msg> @<pos>", or "unparsable" for any other exception (UnicodeDecodeError, ValueError,
-RecursionError). PythonJsonCasesTest reads
-the simulator's JSON reader against every line. Run with the Python of the recorded vLLM (3.11):
-    python3 engine-sim/src/test/python/python_json_cases.py > \
-        engine-sim/src/test/resources/grid/gateway/enginesim/python-json-cases.tsv
+RecursionError). PythonJsonCasesTest (engine-sim) holds the simulator's JSON reader to every line,
+PythonGrammarCasesTest (routing-core) the gateway's model of what an engine reads. Run with the Python of the
+recorded vLLM (3.11):
+    python3 testdata/python-json/python_json_cases.py > testdata/python-json/cases.tsv
 """
 import json
 import random
