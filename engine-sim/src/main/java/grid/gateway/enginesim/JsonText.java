@@ -69,10 +69,13 @@ final class JsonText {
      * PythonText}, {@link PythonJson}), or a 400 as vLLM answers a body it cannot decode: FastAPI turns Python's
      * {@code JSONDecodeError} into a validation error at the decoder's position with its words, and any other failure
      * of its body parsing (bytes the detected encoding cannot decode, an integer past Python's digit limit, nesting
-     * past its recursion limit) into {@value #UNPARSABLE}. Never a 500: the gateway takes an engine's 5xx for the
-     * engine's failure.
+     * past its recursion limit) into {@value #UNPARSABLE}. An empty body is not parsed: the body is missing. Never a
+     * 500: the gateway takes an engine's 5xx for the engine's failure.
      */
     static JsonObject parseObject(byte[] body) {
+        if (body.length == 0) { // FastAPI parses no empty body: the request model's body is missing
+            throw RequestRejected.validation("missing", "'body',", "Field required", "None", Optional.empty());
+        }
         int[] text = PythonText.decode(body);
         if (text == null) {
             throw RequestRejected.badRequest(UNPARSABLE);

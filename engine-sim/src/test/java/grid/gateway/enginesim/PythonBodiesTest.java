@@ -180,6 +180,16 @@ class PythonBodiesTest {
         assertThat(message(refused)).isEqualTo(JsonText.UNPARSABLE);
     }
 
+    @Test
+    void emptyBody_notParsed_theBodyIsMissing() throws Exception {
+        HttpResponse<String> answer = post("/v1/chat/completions", new byte[0]);
+
+        assertThat(answer.statusCode()).isEqualTo(400);
+        assertThat(message(answer))
+                .startsWith("1 validation error:\n  {'type': 'missing', 'loc': ('body',), 'msg': 'Field required',"
+                        + " 'input': None}");
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
