@@ -17,14 +17,28 @@ import java.util.OptionalInt;
  */
 final class CompletionLogprobs {
     static final double SAMPLED = -0.5;
+    /** vLLM's default {@code --max-logprobs}. */
+    static final int MAX_LOGPROBS = 20;
 
     private CompletionLogprobs() {}
 
-    /** The {@code logprobs} the request asks for: a number, else none ({@code null} or absent). */
+    /**
+     * The {@code logprobs} the request asks for: a number, read as pydantic reads an int ({@link JsonText#integer}),
+     * else none ({@code null} or absent). More than vLLM's {@code --max-logprobs} ({@value #MAX_LOGPROBS} by default)
+     * is refused in the words of vLLM's source of the recorded build's period (not recorded), so that no request makes
+     * the simulator build more alternatives than a vLLM would.
+     */
     static OptionalInt requested(JsonObject body) {
-        return body.get("logprobs") instanceof JsonNumber n
-                ? OptionalInt.of(Math.max(0, n.intValue()))
-                : OptionalInt.empty();
+        if (!(body.get("logprobs") instanceof JsonNumber)) {
+            return OptionalInt.empty();
+        }
+        int asked = JsonText.integer(body, "logprobs").orElse(0);
+        if (asked > MAX_LOGPROBS) {
+            throw RequestRejected.badRequest(
+                    "Requested sample logprobs of " + asked + ", which is greater than max allowed: " + MAX_LOGPROBS,
+                    "logprobs");
+        }
+        return OptionalInt.of(Math.max(0, asked));
     }
 
     /**

@@ -54,9 +54,9 @@ final class Exchange {
         return faults;
     }
 
-    /** The body as a JSON object, or a 400 in this API's shape. */
+    /** The body as a JSON object, read from its bytes as vLLM reads them, or a 400 in this API's shape. */
     JsonObject json() {
-        return JsonText.parseObject(recorded.body(), recorded.bodyUtf8());
+        return JsonText.parseObject(recorded.bytes());
     }
 
     /** The first value of query parameter {@code name}. */

@@ -3,19 +3,15 @@ package grid.gateway.enginesim;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonBuilderFactory;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
-import jakarta.json.stream.JsonParser;
-import jakarta.json.stream.JsonParsingException;
-import java.io.StringReader;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -69,36 +65,28 @@ final class JsonText {
     }
 
     /**
-     * The body as one JSON object, or a 400 as vLLM answers a body it cannot decode: FastAPI turns Python's
-     * {@code JSONDecodeError} (malformed text, data after the value) into a validation error, and any other failure
-     * of its body parsing (bytes that are not UTF-8, nesting past Python's recursion limit) into {@value
-     * #UNPARSABLE}. A leading UTF-8 byte order mark is skipped, as Python's {@code json} skips it. Never a 500: the
-     * gateway takes an engine's 5xx for the engine's failure.
+     * The body as one JSON object, read as vLLM reads it (Python's {@code json.loads} on the bytes: {@link
+     * PythonText}, {@link PythonJson}), or a 400 as vLLM answers a body it cannot decode: FastAPI turns Python's
+     * {@code JSONDecodeError} into a validation error at the decoder's position with its words, and any other failure
+     * of its body parsing (bytes the detected encoding cannot decode, an integer past Python's digit limit, nesting
+     * past its recursion limit) into {@value #UNPARSABLE}. An empty body is not parsed: the body is missing. Never a
+     * 500: the gateway takes an engine's 5xx for the engine's failure.
      */
-    static JsonObject parseObject(String body, boolean utf8) {
-        if (!utf8) {
+    static JsonObject parseObject(byte[] body) {
+        if (body.length == 0) { // FastAPI parses no empty body: the request model's body is missing
+            throw RequestRejected.validation("missing", "'body',", "Field required", "None", Optional.empty());
+        }
+        int[] text = PythonText.decode(body);
+        if (text == null) {
             throw RequestRejected.badRequest(UNPARSABLE);
         }
-        // Python's json.loads decodes UTF-8 bytes as utf-8-sig: one leading byte order mark is skipped, a second is
-        // text the decoder refuses ("Expecting value" at 0).
-        String text = body.startsWith("\uFEFF") ? body.substring(1) : body;
         JsonValue value;
-        try (JsonParser parser = PROVIDER.createParser(new StringReader(text))) {
-            if (!parser.hasNext()) {
-                throw decodeError(0, "Expecting value");
-            }
-            parser.next();
-            value = parser.getValue();
-            if (extraData(parser)) {
-                throw decodeError(parser.getLocation().getStreamOffset(), "Extra data");
-            }
-        } catch (JsonParsingException e) {
-            throw decodeError(e.getLocation().getStreamOffset(), "Expecting value");
-        } catch (JsonException | IllegalStateException | NoSuchElementException e) {
-            throw decodeError(0, "Expecting value");
-        } catch (RequestRejected e) {
-            throw e;
-        } catch (RuntimeException tooDeep) { // parsson's nesting limit is a plain RuntimeException
+        try {
+            value = PythonJson.loads(text);
+        } catch (PythonJson.DecodeError e) {
+            throw RequestRejected.validation(
+                    "json_invalid", "'body', " + e.position(), "JSON decode error", "{}", Optional.of(e.words()));
+        } catch (PythonJson.NotJson e) {
             throw RequestRejected.badRequest(UNPARSABLE);
         }
         if (value instanceof JsonObject object) {
@@ -112,32 +100,13 @@ final class JsonText {
                 Optional.empty());
     }
 
-    /**
-     * FastAPI's validation error for text Python's JSON decoder refuses at {@code offset}, with the decoder's words
-     * (the simulator tells only "Extra data" from "Expecting value").
-     */
-    private static RequestRejected decodeError(long offset, String error) {
-        return RequestRejected.validation(
-                "json_invalid", "'body', " + Math.max(0, offset), "JSON decode error", "{}", Optional.of(error));
-    }
-
     /** FastAPI's validation error for field {@code key} of the wrong type: pydantic's {@code type} and words. */
     private static RequestRejected wrongType(String key, String type, String kind, JsonValue value) {
-        return RequestRejected.validation(
-                type,
-                "'body', '" + key + "'",
-                "Input should be a valid " + kind,
-                PythonRepr.of(value),
-                Optional.empty());
+        return refused(key, type, "Input should be a valid " + kind, value);
     }
 
-    /** Whether anything but white space follows the value {@code parser} read (what Python calls extra data). */
-    private static boolean extraData(JsonParser parser) {
-        try {
-            return parser.hasNext();
-        } catch (JsonException unexpected) {
-            return true;
-        }
+    private static RequestRejected refused(String key, String type, String msg, JsonValue value) {
+        return RequestRejected.validation(type, "'body', '" + key + "'", msg, PythonRepr.of(value), Optional.empty());
     }
 
     /** A string field; absent or null is empty, another type is a 400. */
@@ -152,16 +121,38 @@ final class JsonText {
         throw wrongType(key, "string_type", "string", value);
     }
 
-    /** An integer field; absent or null is empty, another type is a 400. */
+    /**
+     * An integer field as pydantic reads a Python int or float into an {@code int} (lax mode): an int exactly, a
+     * float only when whole; absent or null is empty. A NaN or infinite float is pydantic's {@code finite_number}, a
+     * float with a fraction its {@code int_from_float}, another type its {@code int_type}, each a 400. A value past
+     * the range of an int is held at {@link Integer#MAX_VALUE} or {@link Integer#MIN_VALUE}: every limit the
+     * simulator checks is far inside it, so the verdict is vLLM's, though a message names the held value.
+     */
     static OptionalInt integer(JsonObject object, String key) {
         JsonValue value = object.get(key);
         if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
             return OptionalInt.empty();
         }
-        if (value instanceof JsonNumber number && number.isIntegral()) {
-            return OptionalInt.of(number.intValue());
+        BigInteger exact;
+        if (value instanceof PythonFloat number) {
+            if (!number.isFinite()) {
+                throw refused(key, "finite_number", "Input should be a finite number", value);
+            }
+            if (number.doubleValue() != Math.rint(number.doubleValue())) {
+                throw refused(
+                        key,
+                        "int_from_float",
+                        "Input should be a valid integer, got a number with a fractional part",
+                        value);
+            }
+            exact = number.bigIntegerValue();
+        } else if (value instanceof JsonNumber number && number.isIntegral()) {
+            exact = number.bigIntegerValue();
+        } else {
+            throw wrongType(key, "int_type", "integer", value);
         }
-        throw wrongType(key, "int_type", "integer", value);
+        BigInteger held = exact.max(BigInteger.valueOf(Integer.MIN_VALUE)).min(BigInteger.valueOf(Integer.MAX_VALUE));
+        return OptionalInt.of(held.intValueExact());
     }
 
     /** A boolean field; absent or null is {@code otherwise}, another type is a 400. */

@@ -53,12 +53,19 @@ final class PythonRepr {
         }
     }
 
-    /** Python quotes with {@code '} unless the text holds a {@code '} and no {@code "}. */
+    /**
+     * Python quotes with {@code '} unless the text holds a {@code '} and no {@code "}, and escapes what
+     * {@code str.isprintable} calls unprintable (controls, format characters, lone surrogates, private use,
+     * unassigned code points, separators other than the space) with Python's escapes: a backslash, then {@code x}
+     * and two hex digits, {@code u} and four, or {@code U} and eight.
+     */
     private static void string(String text, StringBuilder out) {
         char quote = text.indexOf('\'') >= 0 && text.indexOf('"') < 0 ? '"' : '\'';
         out.append(quote);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
+        int i = 0;
+        while (i < text.length()) {
+            int c = text.codePointAt(i);
+            i += Character.charCount(c);
             switch (c) {
                 case '\\' -> out.append("\\\\");
                 case '\n' -> out.append("\\n");
@@ -66,11 +73,15 @@ final class PythonRepr {
                 case '\t' -> out.append("\\t");
                 default -> {
                     if (c == quote) {
-                        out.append('\\').append(c);
-                    } else if (c < 0x20 || c == 0x7f) {
-                        out.append(String.format("\\x%02x", (int) c));
+                        out.append('\\').appendCodePoint(c);
+                    } else if (printable(c)) {
+                        out.appendCodePoint(c);
+                    } else if (c < 0x100) {
+                        out.append(String.format("\\x%02x", c));
+                    } else if (c < 0x10000) {
+                        out.append(String.format("\\u%04x", c));
                     } else {
-                        out.append(c);
+                        out.append(String.format("\\U%08x", c));
                     }
                 }
             }
@@ -78,13 +89,32 @@ final class PythonRepr {
         out.append(quote);
     }
 
-    /** An integral JSON number is a Python int; any other a float. */
+    private static boolean printable(int c) {
+        if (c == ' ') {
+            return true;
+        }
+        return switch (Character.getType(c)) {
+            case Character.CONTROL,
+                    Character.FORMAT,
+                    Character.SURROGATE,
+                    Character.PRIVATE_USE,
+                    Character.UNASSIGNED,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR,
+                    Character.SPACE_SEPARATOR -> false;
+            default -> true;
+        };
+    }
+
+    /** An int as Python writes it; a float as its {@code repr} ({@code 0.5}, {@code 1e+16}, {@code nan}, {@code inf}). */
     private static void number(JsonNumber number, StringBuilder out) {
-        if (number.isIntegral()) {
+        if (number instanceof PythonFloat python) {
+            double d = python.doubleValue();
+            out.append(Double.isNaN(d) ? "nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : PythonFloat.repr(d));
+        } else if (number.isIntegral()) {
             out.append(number.bigIntegerValue());
         } else {
-            double d = number.doubleValue();
-            out.append(d == Math.rint(d) && Math.abs(d) < 1e16 ? String.format("%.1f", d) : Double.toString(d));
+            out.append(PythonFloat.repr(number.doubleValue()));
         }
     }
 }

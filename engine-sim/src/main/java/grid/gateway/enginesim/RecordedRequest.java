@@ -2,10 +2,11 @@ package grid.gateway.enginesim;
 
 import static java.util.Objects.requireNonNull;
 
-import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -19,9 +20,16 @@ import java.util.Optional;
  * @param headers every header, names in lower case, values in arrival order
  * @param body the body as UTF-8 text (a malformed sequence as U+FFFD); empty when there was none
  * @param bodyUtf8 whether the body's bytes are well-formed UTF-8
+ * @param bytes the body's bytes as they arrived ({@link #bodyBytes()} gives a copy)
  */
 public record RecordedRequest(
-        int sequence, String method, String target, Map<String, List<String>> headers, String body, boolean bodyUtf8) {
+        int sequence,
+        String method,
+        String target,
+        Map<String, List<String>> headers,
+        String body,
+        boolean bodyUtf8,
+        byte[] bytes) {
 
     /** Validates and copies. */
     public RecordedRequest {
@@ -29,6 +37,7 @@ public record RecordedRequest(
         requireNonNull(target, "target");
         headers = Map.copyOf(headers);
         requireNonNull(body, "body");
+        bytes = bytes.clone();
     }
 
     /** The raw path without the query. */
@@ -49,9 +58,32 @@ public record RecordedRequest(
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
-    /** The body's bytes (UTF-8). */
+    /** A copy of the body's bytes as they arrived. */
     public byte[] bodyBytes() {
-        return body.getBytes(StandardCharsets.UTF_8);
+        return bytes.clone();
+    }
+
+    /** A copy of the body's bytes as they arrived. */
+    @Override
+    public byte[] bytes() {
+        return bytes.clone();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RecordedRequest that
+                && sequence == that.sequence
+                && bodyUtf8 == that.bodyUtf8
+                && method.equals(that.method)
+                && target.equals(that.target)
+                && headers.equals(that.headers)
+                && body.equals(that.body)
+                && Arrays.equals(bytes, that.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(sequence, method, target, headers, body, bodyUtf8, Arrays.hashCode(bytes));
     }
 
     @Override

@@ -54,7 +54,8 @@ final class RequestLog {
                 request.path().rawPath() + (query.isEmpty() ? "" : "?" + query),
                 headers,
                 strict == null ? new String(body, StandardCharsets.UTF_8) : strict,
-                strict != null);
+                strict != null,
+                body);
         requests.add(recordedRequest);
         while (requests.size() > KEPT) {
             requests.poll();

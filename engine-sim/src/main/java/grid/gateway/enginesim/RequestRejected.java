@@ -89,7 +89,9 @@ final class RequestRejected extends RuntimeException {
     static RequestRejected validation(String type, String loc, String msg, String input, Optional<String> ctxError) {
         return new RequestRejected(
                 "{'type': '" + type + "', 'loc': (" + loc + "), 'msg': '" + msg + "', 'input': " + input
-                        + ctxError.map(e -> ", 'ctx': {'error': '" + e + "'}").orElse("") + "}",
+                        + ctxError.map(e -> ", 'ctx': {'error': " + PythonRepr.of(JsonText.string(e)) + "}")
+                                .orElse("")
+                        + "}",
                 Optional.empty());
     }
 

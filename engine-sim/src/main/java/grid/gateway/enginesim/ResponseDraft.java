@@ -100,12 +100,12 @@ record ResponseDraft(
                 .add("object", "response")
                 .add("output", output)
                 .add("parallel_tool_calls", JsonText.flag(request, "parallel_tool_calls", true))
-                .add("temperature", request.getOrDefault("temperature", JsonText.number(1.0)))
+                .add("temperature", sampling("temperature"))
                 .add(
                         "tool_choice",
                         request.getOrDefault("tool_choice", JsonText.string(tools.isEmpty() ? "none" : "auto")))
                 .add("tools", tools)
-                .add("top_p", request.getOrDefault("top_p", JsonText.number(1.0)))
+                .add("top_p", sampling("top_p"))
                 .add("background", JsonText.flag(request, "background", false))
                 .add("max_output_tokens", echo("max_output_tokens"))
                 .addNull("max_tool_calls")
@@ -133,5 +133,14 @@ record ResponseDraft(
 
     private JsonValue echo(String key) {
         return request.getOrDefault(key, JsonValue.NULL);
+    }
+
+    /**
+     * A sampling parameter as echoed, 1.0 when absent; a NaN or infinite one (Python's {@code json} reads them) as
+     * null, as pydantic writes a non-finite float in JSON, so that the answer stays JSON every reader accepts.
+     */
+    private JsonValue sampling(String key) {
+        JsonValue value = request.getOrDefault(key, JsonText.number(1.0));
+        return value instanceof PythonFloat number && !number.isFinite() ? JsonValue.NULL : value;
     }
 }

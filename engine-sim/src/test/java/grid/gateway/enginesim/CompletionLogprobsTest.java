@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Completions {@code logprobs} as the recorded server wrote them ({@code testdata/vllm/completions_nonstream.json},
@@ -64,6 +67,38 @@ class CompletionLogprobsTest {
 
         assertThat(plain.getJsonArray("choices").getJsonObject(0).get("logprobs"))
                 .isEqualTo(JsonValue.NULL);
+    }
+
+    /**
+     * At most vLLM's {@code --max-logprobs} alternatives: more is refused before anything is built, whatever the
+     * integer's size (a 64-bit one is not wrapped to a small one, a huge one builds no huge answer).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"21", "100000000", "4294967298", "1e9"})
+    void beyondMaxLogprobs_refused400_neverBuilt(String asked) throws Exception {
+        HttpResponse<String> answer =
+                http.post("/v1/completions", "{\"prompt\":\"hello\",\"max_tokens\":3,\"logprobs\":" + asked + "}");
+
+        assertThat(answer.statusCode()).isEqualTo(400);
+        JsonObject error = SimHttp.json(answer).getJsonObject("error");
+        assertThat(error.getString("param")).isEqualTo("logprobs");
+        assertThat(error.getString("message"))
+                .startsWith("Requested sample logprobs of ")
+                .endsWith("which is greater than max allowed: " + CompletionLogprobs.MAX_LOGPROBS);
+    }
+
+    @Test
+    void atMaxLogprobs_served() throws Exception {
+        JsonObject plain = SimHttp.json(http.post(
+                "/v1/completions",
+                "{\"prompt\":\"hello\",\"max_tokens\":3,\"logprobs\":" + CompletionLogprobs.MAX_LOGPROBS + ".0}"));
+
+        assertThat(plain.getJsonArray("choices")
+                        .getJsonObject(0)
+                        .getJsonObject("logprobs")
+                        .getJsonArray("top_logprobs")
+                        .getJsonObject(0))
+                .hasSize(CompletionLogprobs.MAX_LOGPROBS + 1);
     }
 
     /** Whether {@code logprobs} agrees with {@code text}: a token a list entry, offsets where the tokens start. */

@@ -19,17 +19,12 @@ public final class PythonBytes {
 
     /**
      * The index where the JSON text of a UTF-8 body starts for Python: 3 after a UTF-8 byte order mark, else 0. A
-     * body Python reads as UTF-16 or UTF-32 ({@link #isUtf8}) is not UTF-8 whatever this says.
+     * body Python reads as UTF-16 or UTF-32 ({@link #asUtf8} decodes it) is not UTF-8 whatever this says.
      */
     public static int utf8Start(byte[] body) {
         return body.length >= BOM_LENGTH && body[0] == (byte) 0xEF && body[1] == (byte) 0xBB && body[2] == (byte) 0xBF
                 ? BOM_LENGTH
                 : 0;
-    }
-
-    /** Whether Python decodes {@code body} as UTF-8 (with or without a byte order mark). */
-    public static boolean isUtf8(byte[] body) {
-        return unitsOf(body) == null;
     }
 
     /**
