@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Tags the ids in what follows a flaw in a JSON text ({@link JsonIdStream}; docs/stored-ids.md). Past a flaw no two
  * readers agree on what is a member: a lenient parser reads on past single quotes, comments, unquoted names, trailing
- * commas or nesting deeper than a strict one allows (Json.NET, JSON5, Go at any depth). So every {@code resp_} or
+ * commas or nesting deeper than a strict one allows (Json.NET, JSON5, Go to 10,000 levels). So every {@code resp_} or
  * {@code conv_} there, wherever it stands, gets the serving cluster's tag middle ({@code <site>.<cluster>.<mac>.})
  * put in just after its underscore: whatever a reader takes for an id then names that cluster or none.
  *

@@ -168,9 +168,9 @@ class ResponseIdTaggerTest {
     }
 
     /**
-     * A deliberate choice: the rewrite shares the keyer's tokenizer and so its depth limit; an answer
-     * nested deeper than 256 containers, which no engine writes, passes on as it is, after one linear scan and
-     * without a stack overflow.
+     * The strict tagger shares the keyer's tokenizer and so its depth limit: an answer nested deeper than 256
+     * containers, which no engine writes, comes back unchanged after one linear scan and without a stack overflow
+     * (the gateway then tags it as past a flaw: {@code JsonIdStreamTest.stream_deeperThanTheLimit_idsPastTheLimitTaggedToo}).
      */
     @ParameterizedTest
     @ValueSource(ints = {JsonTokenizer.MAX_DEPTH, 100_000})
