@@ -163,6 +163,33 @@ final class ScriptedUpstream implements AutoCloseable {
             throw new AssertionError(failure);
         }
 
+        /**
+         * Resets the TCP connection (linger zero, then close; no TLS close_notify) and waits until the gateway's kernel
+         * took the reset: the gateway's end of the connection is gone from the kernel's table of connections.
+         */
+        void resetAndAwaitTheGatewaysEnd() throws IOException {
+            String gatewayEnd = String.format(Locale.ROOT, ":%04X", tcp.getPort());
+            String engineEnd = String.format(Locale.ROOT, ":%04X", tcp.getLocalPort());
+            tcp.setSoLinger(true, 0);
+            tcp.close();
+            // A generous bound that only stops a hung test: the reset is taken as soon as the kernel runs.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                boolean open = false;
+                for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                    for (String line : Files.readAllLines(Path.of(table))) {
+                        String[] f = line.strip().split("\\s+");
+                        open |= f.length > 4 && f[1].endsWith(gatewayEnd) && f[2].endsWith(engineEnd);
+                    }
+                }
+                if (!open) {
+                    return;
+                }
+                LockSupport.parkNanos(POLL_NANOS);
+            }
+            throw new AssertionError("the gateway's end never took the reset");
+        }
+
         /** Sends a TCP reset: linger zero, then close. */
         void reset() throws IOException {
             socket.setSoLinger(true, 0);
