@@ -46,6 +46,10 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
     private final Map<String, AtomicInteger> plays = new ConcurrentHashMap<>();
     /** The request id of the last request each engine connection carried. */
     private final Map<Socket, String> lastIdOn = new ConcurrentHashMap<>();
+    /** The answer each engine connection carried last, when its connection must not carry another request. */
+    private final Map<Socket, String> mustCloseOn = new ConcurrentHashMap<>();
+    /** Requests that came on a connection that must have been closed, each naming the answer it carried before. */
+    private final List<String> reusedAfterAnEnd = new CopyOnWriteArrayList<>();
 
     private final AtomicInteger nonces = new AtomicInteger();
     /** How the checked answers went, by path and outcome. */
@@ -73,6 +77,15 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
 
     private static final long SLOW_PAUSE = 500_000;
 
+    /** The seed of a run: {@code -Dupstream.seed=...} to run others. */
+    static long seed() {
+        return Long.getLong("upstream.seed", DEFAULT_SEED);
+    }
+
+    private static final long DEFAULT_SEED = 20_261_207L;
+    /** The most bytes of a tagged JSON answer held whole (HeldAnswer.LIMIT). */
+    private static final int HELD_LIMIT = 64 * 1024;
+
     /** Trials of one run: each a new client connection and one request. */
     int trialCount() {
         return 500;
@@ -92,6 +105,10 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
     void scriptTheEngine() {
         Logger.getLogger("").addHandler(capture);
         engine.script = e -> {
+            String ended = mustCloseOn.remove(e.socket);
+            if (ended != null) {
+                reusedAfterAnEnd.add(ended);
+            }
             Matcher id = REQUEST_ID.matcher(e.head);
             String earlier = id.find() ? lastIdOn.put(e.socket, id.group(1)) : lastIdOn.remove(e.socket);
             Matcher nonce = NONCE.matcher(e.head + new String(e.body, StandardCharsets.UTF_8));
@@ -100,11 +117,13 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
                     ? 0
                     : plays.computeIfAbsent(trial.nonce(), n -> new AtomicInteger())
                             .incrementAndGet();
-            if (play == 1) {
-                trial.answer().play(e, earlier);
-            } else if (play == 2) {
-                // The request sent again (its reused connection held no answer to it), on a new connection.
-                trial.again().play(e, earlier);
+            if (play == 1 || play == 2) {
+                // The second: the request sent again (its reused connection held no answer to it), on a new connection.
+                Answer answer = play == 1 ? trial.answer() : trial.again();
+                answer.play(e, earlier);
+                if ((answer.mustClose() || (answer.echoesEarlier() && earlier != null)) && !e.socket.isClosed()) {
+                    mustCloseOn.put(e.socket, trial.nonce() + " " + trial.path() + " " + answer);
+                }
             } else {
                 e.write(GeneratedAnswers.clean("{\"who\":\"nobody\"}"));
             }
@@ -135,7 +154,7 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
     void generatedAnswersOnEveryPath_eachClientGetsItsOwnAnswerOrAnError_nothingReachesTheNextRequest() {
         ApiPath[] paths = paths();
         SeededTrials.forAll(
-                20_261_207L,
+                seed(),
                 trialCount(),
                 random -> {
                     String nonce = "zq" + nonces.incrementAndGet() + "zq";
@@ -147,7 +166,18 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
                     return trial;
                 },
                 this::check);
-        // Every path met every kind of outcome; connections were reused.
+        // Every answer's memory was given back, whatever became of it.
+        GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
+        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
+        assertThat(gateway.metric("grid_inflight_body_bytes", "")).isZero();
+        // Every path met every kind of outcome; connections were reused (checked on the default seed: another seed's
+        // run, -Dupstream.seed, may miss a rare outcome on some path).
+        if (seed() == DEFAULT_SEED) {
+            coverage(paths);
+        }
+    }
+
+    private void coverage(ApiPath[] paths) {
         Map<String, Integer> counted = new TreeMap<>();
         outcomes.forEach((k, v) -> counted.put(k, v.get()));
         for (ApiPath path : paths) {
@@ -167,10 +197,6 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
         assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" read slowly"));
         // One request in twenty or more went on a reused connection (most answers here close theirs).
         assertThat(engine.requests().size() - engine.connections()).isGreaterThan(trialCount() / 20);
-        // Every answer's memory was given back, whatever became of it.
-        GatewayHarness.await("every request ended", () -> gateway.server.requestsInFlight() == 0);
-        assertThat(gateway.metric("grid_inflight_answer_bytes", "")).isZero();
-        assertThat(gateway.metric("grid_inflight_body_bytes", "")).isZero();
     }
 
     private void count(Trial trial, String outcome) {
@@ -188,6 +214,10 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
         } catch (IOException e) {
             throw new AssertionError("the client's connection failed before an answer", e);
         }
+        // Every connection carries one answer per request, or is closed: never one the answer said ends.
+        assertThat(reusedAfterAnEnd)
+                .as("requests sent on a connection after an answer that ends it")
+                .isEmpty();
         String body = trial.path().tagged() ? ApiPath.untagged(got.body()) : got.body();
         assertThat(body).doesNotContain(GeneratedAnswers.INJECTED);
         Matcher nonces = NONCE.matcher(body);
@@ -221,6 +251,10 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
             assertThat(gatewayError).as("502 for %s", got).isTrue();
             return "error";
         }
+        if (e.bodyless() && e.cut() >= 0 && e.reset() && gatewayError) {
+            // A reset after the head: the engine's kernel drops what it had not sent yet, the head among it.
+            return "error";
+        }
         if (e.bodyless()) {
             assertThat(got.status()).isEqualTo(e.status());
             assertThat(got.body()).isEmpty();
@@ -230,6 +264,13 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
             assertThat(got.status()).as("%s", got).isEqualTo(e.status());
             assertThat(got.complete()).as("%s", got).isTrue();
             assertThat(body).isEqualTo(e.body());
+            if (path.tagged() && !path.events() && e.body().length() <= HELD_LIMIT) {
+                // A tagged JSON answer within the hold's limit is held whole and goes out with its new length.
+                assertThat(got.header("Content-Length"))
+                        .as("%s", got)
+                        .isEqualTo(String.valueOf(got.body().getBytes(StandardCharsets.UTF_8).length));
+                assertThat(got.header("Transfer-Encoding")).as("%s", got).isNull();
+            }
             return "exact";
         }
         // Cut in the body, or its trailers refused: the gateway's 502 (nothing had gone out), or the status and a
