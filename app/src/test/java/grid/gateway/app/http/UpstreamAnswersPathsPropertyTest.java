@@ -15,6 +15,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -120,7 +123,14 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
             if (play == 1 || play == 2) {
                 // The second: the request sent again (its reused connection held no answer to it), on a new connection.
                 Answer answer = play == 1 ? trial.answer() : trial.again();
+                // Said before the answer goes: its client waits for the end once it has the answer.
+                boolean endsIdle = trial.idleEnd() != IdleEnd.NONE && !answer.mustClose() && !answer.echoesEarlier();
+                trial.ending().set(endsIdle);
                 answer.play(e, earlier);
+                if (endsIdle) {
+                    endWhileIdle(e, trial);
+                    return;
+                }
                 if ((answer.mustClose() || (answer.echoesEarlier() && earlier != null)) && !e.socket.isClosed()) {
                     mustCloseOn.put(e.socket, trial.nonce() + " " + trial.path() + " " + answer);
                 }
@@ -128,6 +138,34 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
                 e.write(GeneratedAnswers.clean("{\"who\":\"nobody\"}"));
             }
         };
+    }
+
+    /**
+     * Ends {@code e}'s connection once {@code trial}'s client has its answer (the connection is in the pool by then,
+     * when the gateway kept it), as an engine's keep-alive timeout or a crash does, and tells the client when the
+     * gateway's kernel took the end.
+     */
+    private static void endWhileIdle(ScriptedUpstream.Exchange e, Trial trial) throws Exception {
+        try {
+            if (!trial.answered().await(30, TimeUnit.SECONDS)) {
+                return;
+            }
+            switch (trial.idleEnd()) {
+                case RESET -> e.resetAndAwaitTheGatewaysEnd();
+                case CLOSE -> e.closeAndAwaitTheGatewaysEnd(true);
+                default -> e.closeAndAwaitTheGatewaysEnd(false);
+            }
+        } finally {
+            trial.ended().countDown();
+        }
+    }
+
+    /** How the engine ends a connection idle after an answer that lets it live: not, a reset, a close, a FIN alone. */
+    enum IdleEnd {
+        NONE,
+        RESET,
+        CLOSE,
+        FIN
     }
 
     @AfterEach
@@ -143,10 +181,34 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
      * One request: its nonce, its path, the engine's answer, the answer to it sent again, and whether its client reads
      * slowly.
      */
-    record Trial(String nonce, ApiPath path, Answer answer, Answer again, boolean slow) {
+    record Trial(
+            String nonce,
+            ApiPath path,
+            Answer answer,
+            Answer again,
+            boolean slow,
+            IdleEnd idleEnd,
+            AtomicBoolean ending,
+            CountDownLatch answered,
+            CountDownLatch ended) {
+        Trial(String nonce, ApiPath path, Answer answer, Answer again, boolean slow, IdleEnd idleEnd) {
+            this(
+                    nonce,
+                    path,
+                    answer,
+                    again,
+                    slow,
+                    idleEnd,
+                    new AtomicBoolean(),
+                    new CountDownLatch(1),
+                    new CountDownLatch(1));
+        }
+
         @Override
         public String toString() {
-            return nonce + " " + path + (slow ? " read slowly " : " ") + answer + "; sent again: " + again;
+            return nonce + " " + path + (slow ? " read slowly " : " ")
+                    + (idleEnd == IdleEnd.NONE ? "" : "then idle ended by " + idleEnd + " ") + answer + "; sent again: "
+                    + again;
         }
     }
 
@@ -161,7 +223,10 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
                     ApiPath path = paths[random.nextInt(paths.length)];
                     Answer answer = GeneratedAnswers.generate(random, path, nonce);
                     Answer again = GeneratedAnswers.generate(random, path, nonce);
-                    Trial trial = new Trial(nonce, path, answer, again, random.nextInt(8) == 0);
+                    IdleEnd idleEnd = random.nextInt(4) == 0
+                            ? IdleEnd.values()[1 + random.nextInt(IdleEnd.values().length - 1)]
+                            : IdleEnd.NONE;
+                    Trial trial = new Trial(nonce, path, answer, again, random.nextInt(8) == 0, idleEnd);
                     trials.put(nonce, trial);
                     return trial;
                 },
@@ -195,6 +260,7 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
             assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" sent again"));
         }
         assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.endsWith(" read slowly"));
+        assertThat(counted.keySet()).as("outcomes %s", counted).anyMatch(k -> k.contains(" idle end "));
         // One request in twenty or more went on a reused connection (most answers here close theirs).
         assertThat(engine.requests().size() - engine.connections()).isGreaterThan(trialCount() / 20);
     }
@@ -214,6 +280,18 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
         } catch (IOException e) {
             throw new AssertionError("the client's connection failed before an answer", e);
         }
+        trial.answered().countDown();
+        if (trial.ending().get()) {
+            // The engine ends the connection the answer came on; the next request meets what is left of it.
+            try {
+                assertThat(trial.ended().await(60, TimeUnit.SECONDS))
+                        .as("the engine ended the connection")
+                        .isTrue();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            count(trial, "idle end " + trial.idleEnd());
+        }
         // Every connection carries one answer per request, or is closed: never one the answer said ends.
         assertThat(reusedAfterAnEnd)
                 .as("requests sent on a connection after an answer that ends it")
@@ -224,7 +302,11 @@ class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
         while (nonces.find()) {
             assertThat(nonces.group()).as("a nonce in %s", got).isEqualTo(trial.nonce());
         }
-        int asked = plays.get(trial.nonce()).get();
+        AtomicInteger played = plays.get(trial.nonce());
+        assertThat(played)
+                .as("the engine asked for the request answered %s", got)
+                .isNotNull();
+        int asked = played.get();
         assertThat(asked).as("times the engine was asked").isBetween(1, 2);
         if (asked == 2) {
             assertThat(GeneratedAnswers.resendable(trial.answer()))
