@@ -34,11 +34,15 @@ import org.junit.jupiter.api.Test;
  * forwards and relays ({@link ApiPath}: the untagged POSTs, Anthropic's among them, the tagged POSTs held whole or
  * tagged as they stream or event by event, on a stored object too, the bodiless GET and DELETE of a stored object and
  * of its items, a Responses object's input items) and with odd heads ({@link HeadOddities}: status
- * lines, folded, control and obs-text bytes, repeated and odd framing fields, huge heads, HTTP/1.0, bad trailers), on
- * real sockets, plain here and over TLS in a subclass. Each client gets its own answer (its ids tagged), the gateway's
- * 502 in its path's error shape, its own answer cut short, or, when its reused connection held no answer to it, its own answer to the request
- * sent again; never a byte of another request's answer or of what an engine wrote after one, never a stack trace in
- * the log. {@link UpstreamAnswersPropertyTest} walks the untagged POST's framings and cuts at more length.
+ * lines, folded, control and obs-text bytes, repeated and odd framing fields, huge heads, HTTP/1.0, interim heads of
+ * every kind, odd and broken chunk lines, forbidden and bad trailers, a 204 or 304 that writes a body), with what an
+ * engine may write after an answer, and with the engine ending a connection idle in the pool (a reset, a close, a FIN
+ * alone), on real sockets, plain here and over TLS in a subclass. Each client gets its own answer (its ids tagged; a
+ * tagged JSON answer within the hold's limit held whole), the gateway's 502 in its path's error shape, its own answer
+ * cut short, or, when its reused connection held no answer to it, its own answer to the request sent again; never a
+ * byte of another request's answer or of what an engine wrote after one, never a stack trace in the log; and no
+ * request ever goes on a connection after an answer that ends it. {@code -Dupstream.seed=N} runs another seed.
+ * {@link UpstreamAnswersPropertyTest} walks the untagged POST's framings and cuts at more length.
  */
 class UpstreamAnswersPathsPropertyTest extends ScriptedEngineIntegrationTest {
     private static final Pattern NONCE = Pattern.compile("zq[0-9]+zq");
