@@ -271,12 +271,17 @@ final class UpstreamConnection {
         }
         try {
             channel.configureBlocking(false);
-            probe.clear();
-            int n = channel.read(probe);
-            channel.configureBlocking(true);
-            // Over TLS a byte here may be the engine's close_notify as well as answer bytes: only plain TCP tells.
-            leftover = n > 0 && !(socket instanceof SSLSocket);
-            return n == 0;
+            try {
+                probe.clear();
+                int n = channel.read(probe);
+                // Over TLS a byte here may be the engine's close_notify as well as answer bytes: only plain TCP tells.
+                leftover = n > 0 && !(socket instanceof SSLSocket);
+                return n == 0;
+            } finally {
+                // Blocking again however the read ended (an engine's reset fails it): the close that follows writes a
+                // TLS close_notify through this channel, which a non-blocking channel refuses with a runtime exception.
+                channel.configureBlocking(true);
+            }
         } catch (IOException | RuntimeException e) {
             return false;
         }
@@ -307,8 +312,10 @@ final class UpstreamConnection {
                     : null;
             try {
                 socket.close();
-            } catch (IOException e) {
-                // Closing: nothing more to do with it.
+            } catch (IOException | RuntimeException e) {
+                // Closing: nothing more to do with it. A TLS close that cannot write its close_notify (a channel not in
+                // blocking mode refuses it with a runtime exception) must not fail whoever closes, nor leave the
+                // channel open: it is closed below whatever happened here.
             } finally {
                 if (bound != null) {
                     bound.cancel(false);

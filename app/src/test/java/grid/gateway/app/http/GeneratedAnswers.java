@@ -42,8 +42,9 @@ final class GeneratedAnswers {
 
     /**
      * One answer: its bytes, its final status, where the final head ends, whether it is relayed without a body,
-     * whether its body ends with the connection, its effect, where it is cut (-1: not), by a reset or a close, and the
-     * body a client should get (before tagging).
+     * whether its body ends with the connection, its effect, where it is cut (-1: not), by a reset or a close, the
+     * body a client should get (before tagging), its oddities, whether it names an earlier request, and whether the
+     * gateway must close its connection after it rather than send another request on it ({@code mustClose}).
      */
     record Answer(
             String bytes,
@@ -56,7 +57,8 @@ final class GeneratedAnswers {
             boolean reset,
             String body,
             String oddity,
-            boolean echoesEarlier) {
+            boolean echoesEarlier,
+            boolean mustClose) {
 
         /**
          * Plays the answer on {@code e}; {@code earlier}: the id of the request the connection carried before (null on
@@ -122,7 +124,19 @@ final class GeneratedAnswers {
 
     static Answer generate(SplittableRandom random, ApiPath path, String nonce) {
         StringBuilder bytes = new StringBuilder();
-        for (int i = random.nextInt(4) == 0 ? 1 + random.nextInt(2) : 0; i > 0; i--) {
+        Effect interims = Effect.RELAYED;
+        boolean interimCloses = false;
+        int interimHeads = 0;
+        for (int i = random.nextInt(4) == 0 ? 1 + random.nextInt(3) : 0; i > 0; i--) {
+            if (random.nextBoolean()) {
+                HeadOddities.Interim interim = HeadOddities.interim(random);
+                bytes.append(interim.head());
+                interims = worst(interims, interim.effect());
+                interimCloses |= interim.closes();
+                interimHeads += interim.heads();
+                continue;
+            }
+            interimHeads++;
             bytes.append("HTTP/1.1 ")
                     .append(INTERIM[random.nextInt(INTERIM.length)])
                     .append(" Interim\r\n");
@@ -130,6 +144,9 @@ final class GeneratedAnswers {
                 bytes.append("Link: </x.css>; rel=preload\r\n");
             }
             bytes.append("\r\n");
+        }
+        if (interimHeads > HeadOddities.MOST_INTERIM) {
+            interims = Effect.REFUSED;
         }
         boolean unrelayable = random.nextInt(12) == 0;
         int status = unrelayable
@@ -141,30 +158,41 @@ final class GeneratedAnswers {
         int framing = random.nextInt(10); // 0..4 length, 5..8 chunked, 9 until the close
         boolean untilClose = framing == 9 && !bodyless && !unrelayable;
         HeadOddities.Odd odd = random.nextInt(3) == 0 ? HeadOddities.pick(random) : HeadOddities.NONE;
+        int finalHeadStart = bytes.length();
         bytes.append(odd.statusLine(status));
         bytes.append(CONTENT_TYPES[random.nextInt(CONTENT_TYPES.length)]).append("X-Engine: yes\r\n");
         bytes.append(odd.fields());
         StringBuilder content = new StringBuilder();
-        Effect effect = odd.effect();
+        Effect effect = worst(interims, odd.effect());
+        // A 204 or 304 that writes a body anyway, framed by the fields it announces: bytes after the head that are no
+        // part of the answer, which the next request on the connection must never read.
+        boolean bodyAfterNoContent = bodyless && status != 205 && random.nextInt(3) == 0;
         if (status == 205 && bodyless) {
             bytes.append("Content-Length: 0\r\n");
+        } else if (bodyAfterNoContent && random.nextBoolean()) {
+            bytes.append("Transfer-Encoding: chunked\r\n");
+            content.append(chunked(random, body, "").lines());
         } else if (framing <= 4 || bodyless) {
             HeadOddities.Framing length = HeadOddities.length(random, body.length());
             bytes.append(length.lines());
             effect = worst(effect, length.effect());
-            content.append(bodyless ? "" : body);
+            content.append(bodyless && !bodyAfterNoContent ? "" : body);
         } else if (!untilClose) {
             HeadOddities.Framing chunked = HeadOddities.chunked(random);
             bytes.append(chunked.lines());
             effect = worst(effect, chunked.effect());
             HeadOddities.Framing trailer = HeadOddities.trailer(random);
-            content.append(chunked(random, body, trailer.lines()));
-            effect = worst(effect, trailer.effect());
+            HeadOddities.Framing chunks = chunked(random, body, trailer.lines());
+            content.append(chunks.lines());
+            effect = worst(worst(effect, trailer.effect()), chunks.effect());
         } else {
             content.append(body);
         }
-        if (odd.http10() && !bodyless && !untilClose && framing > 4) {
-            effect = worst(effect, Effect.REFUSED); // HTTP/1.0 has no chunked coding
+        boolean transferEncoding = bytes.substring(finalHeadStart)
+                .toLowerCase(java.util.Locale.ROOT)
+                .contains("\r\ntransfer-encoding:");
+        if (odd.http10() && transferEncoding) {
+            effect = worst(effect, Effect.REFUSED); // HTTP/1.0 has no chunked coding, on an answer with a body or not
         }
         if (path.tagged() && odd.encoded() && !bodyless && status != 205) {
             effect = worst(effect, Effect.REFUSED); // ids hidden in a content coding (a 205 is relayed without a body)
@@ -173,13 +201,28 @@ final class GeneratedAnswers {
         int finalHeadEnd = bytes.length();
         bytes.append(content);
         boolean cut = random.nextInt(4) == 0;
-        if (!cut && !untilClose && random.nextInt(4) == 0) {
-            bytes.append(
-                    random.nextBoolean() ? clean("{\"who\":\"" + INJECTED + "\"}") : INJECTED + " garbage\r\n\r\n");
+        boolean leftover = !cut && !untilClose && random.nextInt(4) == 0;
+        if (leftover) {
+            bytes.append(leftover(random));
         }
         if (unrelayable || (status == 205 && !bodyless && !untilClose)) {
             effect = worst(effect, Effect.REFUSED);
         }
+        boolean echoesEarlier = !cut && random.nextInt(10) == 0;
+        // Whether the gateway must close the connection after this answer rather than let it carry another request:
+        // anything but a 2xx relayed whole (an engine may refuse a request it did not read to its end), a head that
+        // says the connection ends (an interim one's included), a body that ends with it, bytes past the answer (and,
+        // played on a reused connection, an answer that echoes an earlier request's id: Answer#play).
+        boolean mustClose = status < 200
+                || status > 299
+                || effect != Effect.RELAYED
+                || cut
+                || untilClose
+                || leftover
+                || bodyAfterNoContent
+                || interimCloses
+                || odd.closes()
+                || (status == 204 && transferEncoding);
         return new Answer(
                 bytes.toString(),
                 status,
@@ -190,8 +233,24 @@ final class GeneratedAnswers {
                 cut ? (random.nextInt(5) == 0 ? 0 : random.nextInt(bytes.length())) : -1,
                 random.nextBoolean(),
                 body,
-                odd.name(),
-                !cut && random.nextInt(10) == 0);
+                odd.name() + (bodyAfterNoContent ? ", a body after a " + status : ""),
+                echoesEarlier,
+                mustClose);
+    }
+
+    /**
+     * What an engine may write after an answer: another whole answer (with interim heads before it, or not), bytes
+     * that cannot begin one, a stray line end, an interim head alone.
+     */
+    private static String leftover(SplittableRandom random) {
+        String injected = clean("{\"who\":\"" + INJECTED + "\"}");
+        return switch (random.nextInt(6)) {
+            case 0 -> injected;
+            case 1 -> "HTTP/1.1 100 Continue\r\n\r\n" + injected;
+            case 2 -> "\r\n" + injected;
+            case 3 -> "HTTP/1.1 103 Early Hints\r\nLink: </" + INJECTED + ">\r\n\r\n";
+            default -> INJECTED + " garbage\r\n\r\n";
+        };
     }
 
     /**
@@ -212,19 +271,29 @@ final class GeneratedAnswers {
         return order.indexOf(a) <= order.indexOf(b) ? a : b;
     }
 
-    /** {@code body} in chunks of random sizes, each with an extension or not, then the last chunk and trailers. */
-    private static String chunked(SplittableRandom random, String body, String trailers) {
+    /**
+     * {@code body} in chunks of random sizes, their size lines written the ways an engine may ({@link
+     * HeadOddities#sizeLine}), then the last chunk and trailers; one answer in twelve with one chunk that breaks the
+     * framing ({@link HeadOddities#brokenChunk}).
+     */
+    private static HeadOddities.Framing chunked(SplittableRandom random, String body, String trailers) {
         StringBuilder out = new StringBuilder();
         int at = 0;
+        int chunk = 0;
+        int broken = random.nextInt(12) == 0 ? random.nextInt(4) : -1;
+        Effect effect = Effect.RELAYED;
         while (at < body.length()) {
             int size = Math.min(body.length() - at, 1 + random.nextInt(random.nextBoolean() ? 700 : 20_000));
-            out.append(random.nextInt(6) == 0 ? "000" : "").append(Integer.toHexString(size));
-            if (random.nextInt(4) == 0) {
-                out.append(";ext=").append(random.nextInt(100));
+            String data = body.substring(at, at + size);
+            if (chunk++ == broken) {
+                out.append(HeadOddities.brokenChunk(random, Integer.toHexString(size), data));
+                effect = Effect.BROKE_AFTER;
+            } else {
+                out.append(HeadOddities.sizeLine(random, size)).append(data).append("\r\n");
             }
-            out.append("\r\n").append(body, at, at + size).append("\r\n");
             at += size;
         }
-        return out.append("0\r\n").append(trailers).append("\r\n").toString();
+        out.append(HeadOddities.lastChunk(random)).append(trailers).append("\r\n");
+        return new HeadOddities.Framing(out.toString(), effect);
     }
 }

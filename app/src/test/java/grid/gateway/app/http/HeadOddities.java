@@ -19,10 +19,109 @@ final class HeadOddities {
         String statusLine(int status) {
             return line.formatted(status);
         }
+
+        /** Whether the head says its connection ends after the answer: HTTP/1.0, or Connection: close or upgrade. */
+        boolean closes() {
+            for (String field : fields.toLowerCase(java.util.Locale.ROOT).split("\r\n")) {
+                if (field.startsWith("connection:") && (field.contains("close") || field.contains("upgrade"))) {
+                    return true;
+                }
+            }
+            return http10;
+        }
     }
 
     /** Framing fields, or trailer lines, and what they make of the answer. */
     record Framing(String lines, Effect effect) {}
+
+    /**
+     * One interim (1xx) head: its bytes, whether it says the connection ends after the final answer (RFC 9110 §7.6.1:
+     * {@code Connection: close} or {@code upgrade}, or HTTP/1.0), and what it makes of the answer.
+     */
+    record Interim(String head, boolean closes, Effect effect) {
+        /** How many interim heads it is. */
+        int heads() {
+            return head.split("\r\n\r\n", -1).length - 1;
+        }
+    }
+
+    /** The most interim heads the gateway reads before a final one (HeadParser). */
+    static final int MOST_INTERIM = 16;
+
+    private static final List<Interim> INTERIMS = List.of(
+            new Interim("HTTP/1.1 100 Continue\r\n\r\n", false, Effect.RELAYED),
+            new Interim("HTTP/1.1 102 Processing\r\n\r\n", false, Effect.RELAYED),
+            new Interim(
+                    "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\nLink: </b.js>; rel=preload\r\n\r\n",
+                    false,
+                    Effect.RELAYED),
+            new Interim("HTTP/1.1 150 Interim\r\n\r\n", false, Effect.RELAYED),
+            new Interim("HTTP/1.1 199\r\n\r\n", false, Effect.RELAYED),
+            new Interim("HTTP/1.1 103 Early Hints\r\nX-Obs: caf\u00e9\r\n\r\n", false, Effect.RELAYED),
+            new Interim("HTTP/1.1 100 Continue\r\nContent-Length: 5\r\n\r\n", false, Effect.RELAYED),
+            new Interim("HTTP/1.1 103 Early Hints\r\nTransfer-Encoding: chunked\r\n\r\n", false, Effect.RELAYED),
+            new Interim("HTTP/1.1 100 Continue\r\nConnection: close\r\n\r\n", true, Effect.RELAYED),
+            new Interim("HTTP/1.1 103 Early Hints\r\nConnection: Upgrade\r\n\r\n", true, Effect.RELAYED),
+            new Interim("HTTP/1.0 100 Continue\r\n\r\n", true, Effect.RELAYED),
+            new Interim("HTTP/1.1 100 Continue\r\nX-F: a\r\n b\r\n\r\n", false, Effect.REFUSED),
+            new Interim("HTTP/1.1 100 Continue\r\nX-Nul: a\u0000b\r\n\r\n", false, Effect.REFUSED),
+            new Interim("HTTP/1.1 100 Continue\n\n", false, Effect.REFUSED),
+            new Interim("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n", false, Effect.REFUSED),
+            new Interim("HTTP/1.1 100 Continue\r\n\r\n".repeat(17), false, Effect.REFUSED),
+            new Interim("HTTP/1.1 100 Continue\r\n\r\n".repeat(16), false, Effect.RELAYED));
+
+    /** An interim head, of the usual kinds or not. */
+    static Interim interim(SplittableRandom random) {
+        return INTERIMS.get(random.nextInt(INTERIMS.size()));
+    }
+
+    /**
+     * The size line of a chunk of {@code size} bytes as an engine may write it: lower or upper case hex, leading zeros,
+     * extensions, white space before them (RFC 9112 §7.1: BWS).
+     */
+    static String sizeLine(SplittableRandom random, int size) {
+        String hex = Integer.toHexString(size);
+        return switch (random.nextInt(10)) {
+            case 0 -> "000" + hex + "\r\n";
+            case 1 -> hex.toUpperCase(java.util.Locale.ROOT) + "\r\n";
+            case 2 -> hex + ";ext=" + random.nextInt(100) + "\r\n";
+            case 3 -> hex + " \t;a=\"q;\\\"x\";b\r\n";
+            case 4 -> hex + ";e\u00e9\r\n";
+            default -> hex + "\r\n";
+        };
+    }
+
+    /** The last chunk's line as an engine may write it. */
+    static String lastChunk(SplittableRandom random) {
+        return switch (random.nextInt(8)) {
+            case 0 -> "0000\r\n";
+            case 1 -> "0;last=1\r\n";
+            case 2 -> "0 ;x\r\n";
+            default -> "0\r\n";
+        };
+    }
+
+    /**
+     * A chunk that breaks the framing, written in place of the chunk of {@code hex} size and its {@code data}: a size
+     * that overflows, is signed, prefixed or followed by something other than an extension, a size line that ends
+     * with a bare LF or holds a control byte, data longer than its size, or data followed by something other than
+     * CRLF. The answer is cut there (the gateway's 502 or the client's answer cut short).
+     */
+    static String brokenChunk(SplittableRandom random, String hex, String data) {
+        return switch (random.nextInt(10)) {
+            case 0 -> "1" + "0".repeat(16) + hex + "\r\n" + data + "\r\n";
+            case 1 -> "-" + hex + "\r\n" + data + "\r\n";
+            case 2 -> "0x" + hex + "\r\n" + data + "\r\n";
+            case 3 -> hex + "\n" + data + "\r\n";
+            case 4 -> hex + " x\r\n" + data + "\r\n";
+            case 5 -> hex + ";a\u0001b\r\n" + data + "\r\n";
+            case 6 -> hex + "\r\n" + data + "XY";
+            case 7 -> hex + "\r\n" + data + "\n";
+            case 8 -> "+" + hex + "\r\n" + data + "\r\n";
+            default ->
+                (hex.equals("1") ? "0" : Integer.toHexString(Integer.parseInt(hex, 16) - 1)) + "\r\n" + data + "\r\n";
+        };
+    }
 
     static final Odd NONE = new Odd("none", "HTTP/1.1 %03d Reason\r\n", "", Effect.RELAYED, false, false);
 
@@ -83,7 +182,7 @@ final class HeadOddities {
 
     /** The fields that frame a body of {@code length} bytes by its length, written one of several ways. */
     static Framing length(SplittableRandom random, int length) {
-        return switch (random.nextInt(18)) {
+        return switch (random.nextInt(36)) {
             case 0 -> new Framing("content-length: " + length + "\r\n", Effect.RELAYED);
             case 1 -> new Framing("Content-Length: 000" + length + "\r\n", Effect.RELAYED);
             case 2 -> new Framing("Content-Length:\t " + length + " \t\r\n", Effect.RELAYED);
@@ -92,13 +191,18 @@ final class HeadOddities {
             case 4 -> new Framing("Content-Length: " + length + ", " + length + "\r\n", Effect.REFUSED);
             case 5 -> new Framing("Content-Length: " + length + "\r\nTransfer-Encoding: identity\r\n", Effect.REFUSED);
             case 6 -> new Framing("Content-Length: +" + length + "\r\n", Effect.REFUSED);
+            case 7 -> new Framing("Content-Length: " + length + ",\r\n", Effect.REFUSED);
+            case 8 -> new Framing("Content-Length: 1" + "0".repeat(19) + length + "\r\n", Effect.REFUSED);
+            case 9 -> new Framing("Content-Length: -" + length + "\r\n", Effect.REFUSED);
+            case 10 -> new Framing("Content-Length: \r\n", Effect.REFUSED);
+            case 11 -> new Framing("Content-Length: " + length + "\r\nTransfer-Encoding: chunked\r\n", Effect.REFUSED);
             default -> new Framing("Content-Length: " + length + "\r\n", Effect.RELAYED);
         };
     }
 
     /** The fields that frame a chunked body, written one of several ways. */
     static Framing chunked(SplittableRandom random) {
-        return switch (random.nextInt(24)) {
+        return switch (random.nextInt(40)) {
             case 0 -> new Framing("transfer-encoding: chunked\r\n", Effect.RELAYED);
             case 1 -> new Framing("Transfer-Encoding: CHUNKED\r\n", Effect.RELAYED);
             case 2 -> new Framing("Transfer-Encoding:  chunked \t\r\n", Effect.RELAYED);
@@ -109,19 +213,29 @@ final class HeadOddities {
             case 7 -> new Framing("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", Effect.REFUSED);
             case 8 -> new Framing("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", Effect.REFUSED);
             case 9 -> new Framing("Transfer-Encoding: chunked;q=1\r\n", Effect.REFUSED);
+            case 10 -> new Framing("Transfer-Encoding: chunked,\r\n", Effect.REFUSED);
+            case 11 -> new Framing("Transfer-Encoding: chunked\r\nTransfer-Encoding: \r\n", Effect.REFUSED);
+            case 12 -> new Framing("Transfer-Encoding: x-custom, chunked\r\n", Effect.REFUSED);
+            case 13 -> new Framing("Transfer-Encoding: \"chunked\"\r\n", Effect.REFUSED);
             default -> new Framing("Transfer-Encoding: chunked\r\n", Effect.RELAYED);
         };
     }
 
     /** Trailer lines after the last chunk: none, fields, or lines no trailer section may hold. */
     static Framing trailer(SplittableRandom random) {
-        return switch (random.nextInt(12)) {
+        return switch (random.nextInt(20)) {
             case 0 -> new Framing("X-Trailer: 1\r\n", Effect.RELAYED);
             case 1 -> new Framing("X-A: 1\r\nX-B:\r\nContent-Length: 3\r\n", Effect.RELAYED);
             case 2 -> new Framing("X-T: a\u0000b\r\n", Effect.BROKE_AFTER);
             case 3 -> new Framing("X-T: a\r\n folded\r\n", Effect.BROKE_AFTER);
             case 4 -> new Framing("no colon\r\n", Effect.BROKE_AFTER);
             case 5 -> new Framing("X-T: a\rb\r\n", Effect.BROKE_AFTER);
+            // Fields no trailer section may carry (RFC 9110 §6.5.1): read and dropped like any other.
+            case 6 -> new Framing("Transfer-Encoding: chunked\r\n", Effect.RELAYED);
+            case 7 -> new Framing("Host: other\r\nConnection: close\r\nX-Request-Id: zq0zq\r\n", Effect.RELAYED);
+            case 8 -> new Framing("Content-Type: text/html\r\nX-Obs: caf\u00e9\r\n", Effect.RELAYED);
+            case 9 -> new Framing(many(1200, 12), Effect.BROKE_AFTER);
+            case 10 -> new Framing("X-T: 1\n", Effect.BROKE_AFTER);
             default -> new Framing("", Effect.RELAYED);
         };
     }

@@ -163,6 +163,65 @@ final class ScriptedUpstream implements AutoCloseable {
             throw new AssertionError(failure);
         }
 
+        /**
+         * Resets the TCP connection (linger zero, then close; no TLS close_notify) and waits until the gateway's kernel
+         * took the reset: the gateway's end of the connection is no longer established in the kernel's table.
+         */
+        void resetAndAwaitTheGatewaysEnd() throws IOException {
+            String ends = ends();
+            tcp.setSoLinger(true, 0);
+            tcp.close();
+            awaitTheGatewaysEnd(ends);
+        }
+
+        /**
+         * Closes the connection as an engine's keep-alive timeout does: the socket closed ({@code tls}: over TLS, its
+         * close_notify first) or the TCP connection ended with a FIN alone; then waits until the gateway's kernel took
+         * the end (the gateway's end is no longer established).
+         */
+        void closeAndAwaitTheGatewaysEnd(boolean tls) throws IOException {
+            String ends = ends();
+            if (tls) {
+                socket.close();
+            } else {
+                tcp.shutdownOutput();
+            }
+            awaitTheGatewaysEnd(ends);
+        }
+
+        private String ends() {
+            return String.format(Locale.ROOT, ":%04X :%04X", tcp.getPort(), tcp.getLocalPort());
+        }
+
+        /**
+         * Waits until the connection {@code ends} names (the gateway's port, then the engine's) is no longer
+         * established at the gateway's end in the kernel's table: gone (a reset), waiting for the gateway's close (a
+         * FIN), or closed by the gateway already.
+         */
+        private static void awaitTheGatewaysEnd(String ends) throws IOException {
+            String gatewayEnd = ends.substring(0, ends.indexOf(' '));
+            String engineEnd = ends.substring(ends.indexOf(' ') + 1);
+            // A generous bound that only stops a hung test: the end is taken as soon as the kernel runs.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                boolean open = false;
+                for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                    for (String line : Files.readAllLines(Path.of(table))) {
+                        String[] f = line.strip().split("\\s+");
+                        open |= f.length > 4
+                                && f[1].endsWith(gatewayEnd)
+                                && f[2].endsWith(engineEnd)
+                                && f[3].equals("01");
+                    }
+                }
+                if (!open) {
+                    return;
+                }
+                LockSupport.parkNanos(POLL_NANOS);
+            }
+            throw new AssertionError("the gateway's end never took the engine's end of the connection");
+        }
+
         /** Sends a TCP reset: linger zero, then close. */
         void reset() throws IOException {
             socket.setSoLinger(true, 0);

@@ -13,7 +13,7 @@ class UpstreamAnswersPathsOverTlsPropertyTest extends UpstreamAnswersPathsProper
 
     @Override
     int trialCount() {
-        return 150;
+        return 250;
     }
 
     /** One path a way of relaying: each path's trials are few enough as it is. */
