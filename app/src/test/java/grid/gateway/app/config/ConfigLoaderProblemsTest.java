@@ -171,7 +171,8 @@ class ConfigLoaderProblemsTest {
                         "upstream unknown key",
                         withGateway("upstream: {read_timeout_ms: 5}"),
                         "gateway.upstream.read_timeout_ms: unknown key (expected: one of connect_timeout_ms,"
-                                + " first_byte_timeout_ms, idle_timeout_ms, max_connections_per_cluster, tls)"));
+                                + " first_byte_timeout_ms, idle_timeout_ms, max_connections_per_cluster,"
+                                + " max_connection_age_ms, tls)"));
     }
 
     static Stream<Arguments> sites() {
