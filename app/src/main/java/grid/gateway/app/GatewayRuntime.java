@@ -6,9 +6,11 @@ import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ServerSettings;
 import grid.gateway.app.endpoint.EndpointTable;
 import grid.gateway.app.tls.GatewayTls;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.routing.time.MonotonicClock;
 import grid.gateway.routing.time.Randomness;
 import grid.gateway.routing.time.SystemMonotonicClock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -26,6 +28,8 @@ import java.util.random.RandomGenerator;
  * @param adminHost the address the admin listener binds when {@code host} is empty, overriding
  *     {@code server.admin_host}: in production the environment variable {@value #ADMIN_HOST_VARIABLE} (the Helm chart
  *     sets the pod's IP, which a shared config file cannot hold); empty: the config's
+ * @param traceExportTimeout how long one export of spans may take ({@link Tracing#EXPORT_TIMEOUT} but in tests, which
+ *     make a stuck export outlast the test rather than race it)
  */
 public record GatewayRuntime(
         MonotonicClock clock,
@@ -33,7 +37,8 @@ public record GatewayRuntime(
         Optional<String> host,
         EndpointTable endpoints,
         AccessLogParts access,
-        Optional<String> adminHost) {
+        Optional<String> adminHost,
+        Duration traceExportTimeout) {
     /** The environment variable that overrides {@code server.admin_host}. */
     public static final String ADMIN_HOST_VARIABLE = "GRID_GATEWAY_ADMIN_HOST";
 
@@ -44,6 +49,7 @@ public record GatewayRuntime(
         requireNonNull(endpoints, "endpoints");
         requireNonNull(access, "access");
         requireNonNull(adminHost, "adminHost");
+        requireNonNull(traceExportTimeout, "traceExportTimeout");
     }
 
     /** No override of {@code server.admin_host} but {@code host}. */
@@ -53,7 +59,7 @@ public record GatewayRuntime(
             Optional<String> host,
             EndpointTable endpoints,
             AccessLogParts access) {
-        this(clock, random, host, endpoints, access, Optional.empty());
+        this(clock, random, host, endpoints, access, Optional.empty(), Tracing.EXPORT_TIMEOUT);
     }
 
     /** The production access log. */
@@ -64,7 +70,12 @@ public record GatewayRuntime(
 
     /** The same runtime with {@code parts} for the access log. */
     public GatewayRuntime withAccess(AccessLogParts parts) {
-        return new GatewayRuntime(clock, random, host, endpoints, parts, adminHost);
+        return new GatewayRuntime(clock, random, host, endpoints, parts, adminHost, traceExportTimeout);
+    }
+
+    /** The same runtime, each export of spans ending by {@code timeout}. */
+    public GatewayRuntime withTraceExportTimeout(Duration timeout) {
+        return new GatewayRuntime(clock, random, host, endpoints, access, adminHost, timeout);
     }
 
     /** The standard endpoint table. */
@@ -91,7 +102,8 @@ public record GatewayRuntime(
                 Optional.empty(),
                 EndpointTable.standard(),
                 AccessLogParts.production(),
-                adminHost);
+                adminHost,
+                Tracing.EXPORT_TIMEOUT);
     }
 
     Listeners.Bind client(ServerSettings server, GatewayTls tls) {

@@ -120,7 +120,7 @@ public final class GatewayServer implements AutoCloseable {
         this.tls = new GatewayTls(initial.config());
         this.scraper = scraper(clock);
         this.forwarder = forwarder(initial, clock);
-        this.tracing = Tracing.start(initial.config().tracing(), runtime.random());
+        this.tracing = Tracing.start(initial.config().tracing(), runtime.random(), runtime.traceExportTimeout());
         this.shutdownGrace = initial.config().server().shutdownGrace();
         this.shutdownDelay = initial.config().server().shutdownDelay();
         this.relay = new ResponseRelay();

@@ -5,6 +5,7 @@ import grid.gateway.app.access.AccessLogParts;
 import grid.gateway.app.config.ConfigLoader;
 import grid.gateway.app.config.GatewaySnapshot;
 import grid.gateway.app.endpoint.EndpointTable;
+import grid.gateway.app.trace.Tracing;
 import grid.gateway.enginesim.ApiSurface;
 import grid.gateway.enginesim.EngineSettings;
 import grid.gateway.enginesim.EngineSimulator;
@@ -120,7 +121,8 @@ public final class GatewayHarness implements AutoCloseable {
                         Optional.empty(),
                         EndpointTable.standard(),
                         AccessLogParts.production(),
-                        Optional.of(LOOPBACK))
+                        Optional.of(LOOPBACK),
+                        Tracing.EXPORT_TIMEOUT)
                 : new GatewayRuntime(clock, random, LOOPBACK);
     }
 
@@ -142,6 +144,16 @@ public final class GatewayHarness implements AutoCloseable {
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5));
         tls.ifPresent(builder::sslContext);
         return builder.build();
+    }
+
+    /** A gateway from {@code yaml} whose exports of spans each end by {@code exportTimeout}. */
+    public static GatewayHarness exportingWithin(
+            Path dir, String yaml, Duration exportTimeout, AutoCloseable... alsoClose) {
+        return new GatewayHarness(
+                dir,
+                new Start(SEED, false, Optional.empty(), false),
+                r -> GatewayServer.start(load(dir, yaml), r.withTraceExportTimeout(exportTimeout)),
+                alsoClose);
     }
 
     /** A gateway from {@code yaml} whose random source is seeded with {@code seed}. */

@@ -40,7 +40,7 @@ public final class Tracing implements AutoCloseable {
     /** Spans queued for export at most; a full queue drops new spans rather than wait. */
     static final int QUEUE = 2048;
     /** The longest one export may take. */
-    static final Duration EXPORT_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration EXPORT_TIMEOUT = Duration.ofSeconds(10);
     /** How long {@link #close} waits for the queued spans to be exported. */
     static final Duration CLOSE_BOUND = Duration.ofSeconds(5);
 
@@ -68,9 +68,13 @@ public final class Tracing implements AutoCloseable {
         this.dropped = dropped;
     }
 
-    /** Tracing as {@code settings} say; {@code random} draws the parent ids passed on when nothing is exported. */
-    public static Tracing start(TracingSettings settings, RandomGenerator random) {
-        return start(settings, random, EXPORT_TIMEOUT, CLOSE_BOUND);
+    /**
+     * Tracing as {@code settings} say, each export ending by {@code exportTimeout} ({@link #EXPORT_TIMEOUT} but in
+     * tests, which make a stuck export outlast them); {@code random} draws the parent ids passed on when nothing is
+     * exported.
+     */
+    public static Tracing start(TracingSettings settings, RandomGenerator random, Duration exportTimeout) {
+        return start(settings, random, exportTimeout, CLOSE_BOUND);
     }
 
     /** Tracing whose exports end by {@code exportTimeout} each and whose close waits at most {@code closeBound}. */

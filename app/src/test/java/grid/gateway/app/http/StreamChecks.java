@@ -53,10 +53,8 @@ final class StreamChecks {
         }
         switch (trial.fate()) {
             case RESET, CLOSE -> {
+                // Closed within a wait shorter than every timeout that could close it: cancelled, not timed out.
                 assertThat(saw.closed()).as("the engine's request cancelled").isTrue();
-                assertThat(saw.closedAfterMillis())
-                        .as("cancelled without waiting")
-                        .isLessThan(3_000);
                 assertThat(text(line, "end")).isEqualTo("client_gone");
                 assertThat(number(line, "status")).isIn(null, 200);
             }

@@ -12,7 +12,6 @@ import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -21,15 +20,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An https engine that trickles its TLS handshake (a record header announcing 16 KiB, then a byte every 100 ms, each
- * within the socket timeout): the connect and the handshake together end within {@code connect_timeout_ms}, so the
- * client gets the 502 of a connect failure instead of waiting as long as the engine cares to trickle.
+ * An https engine that trickles its TLS handshake (a record header announcing 16 KiB, then a byte every {@link #PACE},
+ * each far within the socket timeout): the connect and the handshake together end within {@code connect_timeout_ms},
+ * so the client gets the 502 of a connect failure instead of waiting as long as the engine cares to trickle (16 Ki
+ * bytes at that pace: over 13 minutes). The verdict is that the 502 comes while the engine still trickles, not how
+ * soon: the client's deadline ({@link GatewayHarness#DEADLINE}) only stops a test whose gateway waits for the whole
+ * handshake. The connect timeout is forty paces, so a per-read socket timeout (the gateway's other bound on a
+ * handshake) cuts the trickle only if the engine's thread is left unscheduled for that long.
  */
 class UpstreamHandshakeDeadlineIntegrationTest {
     private static final String CHAT =
             "{\"model\":\"demo-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
     /** A TLS handshake record header (type 22, TLS 1.2) announcing a 16 KiB record: the client waits for all of it. */
     private static final byte[] RECORD_HEADER = {0x16, 0x03, 0x03, 0x40, 0x00};
+    /** The engine's pace between two bytes of its handshake. */
+    private static final long PACE = 50;
 
     @TempDir
     Path dir;
@@ -56,7 +61,7 @@ class UpstreamHandshakeDeadlineIntegrationTest {
         engine.submit(this::trickleEveryHandshake);
         gateway = new GatewayHarness(dir, GatewayHarness.config("""
                           upstream:
-                            connect_timeout_ms: 500
+                            connect_timeout_ms: 2000
                         """, """
                           - name: east
                             clusters:
@@ -66,23 +71,19 @@ class UpstreamHandshakeDeadlineIntegrationTest {
                                 models: [demo-model]
                         """.formatted(listener.getLocalPort())));
 
-        long start = System.nanoTime();
-        // Without a deadline on the whole handshake the client would wait far past this request's own timeout.
+        // Without a deadline on the whole handshake the client would wait as long as the engine trickles, far past
+        // the harness's deadline on the request (which decides nothing else).
         HttpResponse<String> answer = gateway.send(HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
                 .POST(HttpRequest.BodyPublishers.ofString(CHAT))
                 .header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(8))
                 .build());
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(answer.statusCode()).isEqualTo(502);
         assertThat(answer.body()).contains("\"code\":\"bad_gateway\"");
-        // Two candidates' worth of connect timeouts at most (the request may try the cluster twice), plus slack.
-        assertThat(took).isLessThan(Duration.ofSeconds(4));
         assertThat(gateway.metrics()).containsPattern("grid_upstream_errors_total\\{[^}]*kind=\"connect\"[^}]*} [1-9]");
     }
 
-    /** Accepts connections and, on each, answers the ClientHello with a record header, then a byte every 100 ms. */
+    /** Accepts connections and, on each, answers the ClientHello with a record header, then a byte every pace. */
     private void trickleEveryHandshake() {
         while (!listener.isClosed()) {
             try {
@@ -105,7 +106,7 @@ class UpstreamHandshakeDeadlineIntegrationTest {
             out.write(RECORD_HEADER);
             out.flush();
             for (int i = 0; i < 16 * 1024; i++) {
-                Thread.sleep(100); // the engine's pace, well within any socket timeout: not a synchronisation
+                Thread.sleep(PACE); // the engine's pace, well within any socket timeout: not a synchronisation
                 out.write(0);
                 out.flush();
             }

@@ -3,6 +3,7 @@ package grid.gateway.app.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import grid.gateway.app.GatewayHarness;
+import grid.gateway.app.HeldAlarms;
 import grid.gateway.routing.grid.BackendCluster;
 import grid.gateway.routing.grid.ClusterId;
 import grid.gateway.routing.grid.SiteName;
@@ -45,7 +46,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * its framing announced.
  */
 class PodFetchTest {
-    /** The whole deadline of the head-trickle test's fetch; the other tests' is a minute, long past their end. */
+    /**
+     * The whole deadline of the head-trickle test's fetch, run on {@link #alarms} when the test fires it; the other
+     * tests' is a minute, long past their end.
+     */
     private static final long WHOLE_MILLIS = 1_000;
 
     private final ManualClock clock = new ManualClock();
@@ -54,7 +58,10 @@ class PodFetchTest {
     private final ScrapeMemory memory = new ScrapeMemory();
 
     private final PodFetch fetch = new PodFetch(clock, watchdog, Duration.ofMinutes(1), memory);
-    private final PodFetch impatient = new PodFetch(clock, watchdog, Duration.ofMillis(WHOLE_MILLIS), memory);
+    /** The head-trickle test's watchdog: its whole deadline goes off when the test fires it. */
+    private final HeldAlarms alarms = new HeldAlarms();
+
+    private final PodFetch impatient = new PodFetch(clock, alarms, Duration.ofMillis(WHOLE_MILLIS), memory);
     /** Bytes of a trickled page written so far. */
     private final AtomicInteger trickled = new AtomicInteger();
 
@@ -70,6 +77,7 @@ class PodFetchTest {
     @AfterEach
     void stop() throws IOException {
         watchdog.shutdownNow();
+        alarms.shutdownNow();
         server.close();
     }
 
@@ -236,10 +244,16 @@ class PodFetchTest {
             interruptedAfter.complete(Thread.currentThread().isInterrupted());
         });
 
-        assertThat(fetched.get(WHOLE_MILLIS + 8_000, TimeUnit.MILLISECONDS))
+        GatewayHarness.await("the head started", () -> trickled.get() >= 3 && alarms.scheduled() == 1);
+        assertThat(fetched).as("a head that keeps coming is read on").isNotDone();
+
+        assertThat(alarms.fire()).as("the whole deadline goes off").isEqualTo(1);
+
+        // The harness's deadline only stops a test whose fetch the deadline did not end.
+        long deadline = GatewayHarness.DEADLINE.toMillis();
+        assertThat(fetched.get(deadline, TimeUnit.MILLISECONDS))
                 .isEqualTo(new PodFetch.Fetched.Failed<>("no whole answer within " + WHOLE_MILLIS + " ms"));
-        assertThat(trickled.get()).as("the head was still coming").isGreaterThanOrEqualTo(3);
-        assertThat(interruptedAfter.get(1, TimeUnit.SECONDS))
+        assertThat(interruptedAfter.get(deadline, TimeUnit.MILLISECONDS))
                 .as("the alarm's interrupt is taken back")
                 .isFalse();
     }
