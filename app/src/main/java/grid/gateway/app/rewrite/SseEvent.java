@@ -1,5 +1,6 @@
 package grid.gateway.app.rewrite;
 
+import grid.gateway.routing.tag.IdKind;
 import java.util.Arrays;
 
 /**
@@ -8,8 +9,8 @@ import java.util.Arrays;
  * <p>A client joins an event's data lines with LF and parses the result, so several data lines are joined the same
  * way, tagged as one JSON text, and each replacement is mapped back into its own line (a JSON string cannot hold a
  * raw LF, so no replacement spans two lines). Comments, and the {@code event}, {@code id} and {@code retry} fields
- * pass unchanged; data that is not one JSON text ({@code [DONE]}, a flaw) is reported, for the caller to tag up to its
- * flaw.
+ * pass unchanged here; data that is not one JSON text ({@code [DONE]}, a flaw), and an event whose other lines may
+ * name an id ({@link #otherLinesMayNameIds}), are reported, for the caller to tag as it streams.
  *
  * <p>Stateless and thread-safe.
  */
@@ -47,6 +48,35 @@ final class SseEvent {
             return tagger.collect(b, values[0], values[1], edits);
         }
         return count == 0 || collectJoined(b, values, count, tagger, edits);
+    }
+
+    /**
+     * Whether a line of the event {@code b[from, to)} that is not a {@code data} field holds an id prefix or a
+     * backslash (an escape may write one): a client that reads the body as JSON reads such lines, so they are tagged
+     * too ({@link SseEventStream}). An event of vLLM's has none ({@code event: response.created}).
+     */
+    static boolean otherLinesMayNameIds(byte[] b, int from, int to) {
+        int q = from;
+        while (q < to) {
+            int lineEnd = q;
+            while (lineEnd < to && b[lineEnd] != '\n' && b[lineEnd] != '\r') {
+                lineEnd++;
+            }
+            if (dataValue(b, q, lineEnd) < 0 && mayNameId(b, q, lineEnd)) {
+                return true;
+            }
+            q = lineEnd + 1;
+        }
+        return false;
+    }
+
+    private static boolean mayNameId(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\\' || (b[i] == '_' && i - from >= 4 && IdKind.hasPrefix(b, i - 4, i + 1))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Where the value of the line {@code b[start, end)} starts if it is a {@code data} field, else -1. */

@@ -6,8 +6,10 @@ import java.util.function.UnaryOperator;
  * Tags the stored ids in one server-sent event too large to hold whole (docs/design.md §H20), line by line as it
  * streams by: the value of each {@code data} line is fed to one {@link JsonIdStream} for the whole event, the LF a
  * client puts between two data lines fed as a separator it never sees, so the event's data is read as the one JSON text
- * a client parses; every other line (a comment, {@code event}, {@code id}, {@code retry}) and every line end is handed
- * on as it is.
+ * a client parses; every other line (a comment, {@code event}, {@code id}, {@code retry}, a line no event-stream
+ * reader reads) is tagged as text past a flaw ({@link LooseIds}): a client that parses the body as JSON whatever its
+ * label (an event-stream label on a JSON answer) reads those lines, not the data, and each {@code resp_} or
+ * {@code conv_} there gets the serving cluster's tag middle. Every line end is handed on as it is.
  *
  * <p>Memory: at most the five bytes of a field name being read, and what the JSON stream holds; both are handed on
  * when the caller, which times what is held, asks ({@link #handOnHeld}).
@@ -29,6 +31,7 @@ final class SseEventStream {
     }
 
     private final JsonIdStream json;
+    private final LooseIds loose;
     private final byte[] field = new byte[DATA.length];
     private int fieldLength;
     /** How many of the field name's bytes read so far already went out ({@link #handOnHeld}). */
@@ -40,6 +43,7 @@ final class SseEventStream {
 
     SseEventStream(UnaryOperator<String> tag) {
         this.json = new JsonIdStream(tag);
+        this.loose = new LooseIds(tag);
     }
 
     /** Takes the next bytes of the event, {@code b[from, to)}, handing on what they let go. */
@@ -107,6 +111,8 @@ final class SseEventStream {
         if (!lfOfCrlf) {
             if (line == Line.DATA || line == Line.DATA_SPACE) {
                 json.lineEnd(sink);
+            } else if (line == Line.OTHER) {
+                loose.seed(b, at, at + 1); // a JSON5 line continuation joins the lines; a bare line end does not
             } else if (line == Line.FIELD && fieldLength == DATA.length - 1) {
                 startData(); // "data" alone: an empty value
             }
@@ -145,9 +151,9 @@ final class SseEventStream {
         return end;
     }
 
-    private static int other(byte[] b, int at, int to, EventSink sink) {
+    private int other(byte[] b, int at, int to, EventSink sink) {
         int end = lineEnd(b, at, to);
-        sink.event(b, at, end - at);
+        loose.accept(b, at, end, sink);
         return end;
     }
 

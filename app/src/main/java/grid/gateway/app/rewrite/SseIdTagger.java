@@ -185,11 +185,12 @@ public final class SseIdTagger {
     private void emit(byte[] b, int from, int to, EventSink sink) {
         Edits edits = new Edits();
         byte[] tagged;
-        if (SseEvent.collect(b, from, to, tagger, edits)) {
+        if (!SseEvent.otherLinesMayNameIds(b, from, to) && SseEvent.collect(b, from, to, tagger, edits)) {
             tagged = edits.count() == 0 ? null : edits.apply(b, from, to);
         } else {
-            // Data that is not one JSON text ([DONE], a flaw, NaN): tagged up to its flaw, as an event too long to
-            // hold is tagged as it streams, so whether its ids are tagged never depends on its length.
+            // Data that is not one JSON text ([DONE], a flaw, NaN), or other lines that may name an id: tagged as an
+            // event too long to hold is tagged as it streams, so whether its ids are tagged never depends on its
+            // length.
             ByteArrayOutputStream out = new ByteArrayOutputStream(to - from + 64);
             SseEventStream stream = new SseEventStream(tagger.tagFunction());
             stream.accept(b, from, to, out::write);

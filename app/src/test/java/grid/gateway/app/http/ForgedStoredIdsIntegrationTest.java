@@ -283,6 +283,47 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
         return all;
     }
 
+    /**
+     * A JSON answer labelled an event stream whose first read is a blank line alone: the label makes it an event
+     * stream, but a client that asked without {@code stream} parses the body as JSON, and reads the lines no
+     * event-stream reader reads. The tag of east-b there leaves under the serving cluster's head.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "{\"id\":\"%s\",\"object\":\"response\"}",
+                "{\"object\":\"response\",\n\"id\"\n:\"%s\"}",
+                "{\"id\":\"\\u%04x%s\"}"
+            })
+    void jsonLabelledAnEventStream_afterABlankFirstRead_noTagOfAnotherClusterReachesTheClient(String body)
+            throws IOException {
+        String json =
+                body.contains("\\u") ? String.format(body, (int) 'r', TAG_OF_B.substring(1)) : body.formatted(TAG_OF_B);
+        engine.script = e -> {
+            e.write(ScriptedUpstream.SSE_HEAD + UpstreamFaultsIntegrationTest.chunk("\n"));
+            e.awaitReadByTheGateway();
+            e.write(UpstreamFaultsIntegrationTest.chunk(json) + "0\r\n\r\n");
+        };
+        String id;
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + SERVED_BY_A + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            RawClient.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            try (JsonReader reader =
+                    Json.createReader(new StringReader(answer.body().strip()))) {
+                id = reader.readObject().getString("id");
+            }
+        }
+        assertThat(id).as("the id the client read").isNotEqualTo(TAG_OF_B);
+        try (RawClient client = new RawClient(gateway.server.port())) {
+            client.send("GET /v1/responses/" + id + " HTTP/1.1\r\nHost: gw\r\n\r\n");
+            assertThat(client.read().status())
+                    .as("the client's next request naming it")
+                    .isEqualTo(404);
+        }
+        assertThat(elsewhere.requests()).as("requests east-b got").isEmpty();
+    }
+
     /** {@code text} as JSON string content with every character escaped ({@code \\u0072…}). */
     private static String escaped(String text) {
         StringBuilder out = new StringBuilder();

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Tagging the stored ids of server-sent event streams, event by event, whatever the chunking (docs/design.md §5, §9). */
 class SseIdTaggerTest {
@@ -165,7 +166,9 @@ class SseIdTaggerTest {
                 Arguments.of("data: [DONE]\n\n", List.of("data: [DONE]\n\n")),
                 Arguments.of(
                         ": keep-alive\n\nretry: 1000\nid: resp_a\nevent: x\n" + DATA_A + "\n\n",
-                        List.of(": keep-alive\n\n", "retry: 1000\nid: resp_a\nevent: x\n" + DATA_A_TAGGED + "\n\n")),
+                        List.of(
+                                ": keep-alive\n\n",
+                                "retry: 1000\nid: resp_east.1ef772aa..a\nevent: x\n" + DATA_A_TAGGED + "\n\n")),
                 Arguments.of(
                         "data:{\"conversation\":\"conv_b\"}\n\n",
                         List.of("data:{\"conversation\":\"conv_east.1ef772aa..b\"}\n\n")),
@@ -180,8 +183,11 @@ class SseIdTaggerTest {
                         "data: {\"x\":NaN,\"id\":\"resp_a\"}\n\n",
                         List.of("data: {\"x\":NaN,\"id\":\"resp_east.1ef772aa..a\"}\n\n")),
                 Arguments.of("data: {\"id\":'resp_a'}\n\n", List.of("data: {\"id\":'resp_east.1ef772aa..a'}\n\n")),
-                Arguments.of("datum: {\"id\":\"resp_a\"}\n\n", List.of("datum: {\"id\":\"resp_a\"}\n\n")),
-                Arguments.of("Data: {\"id\":\"resp_a\"}\n\n", List.of("Data: {\"id\":\"resp_a\"}\n\n")),
+                // Lines no event-stream reader reads: every id prefix tagged, as past a flaw (a client may parse them
+                // as JSON).
+                Arguments.of(
+                        "datum: {\"id\":\"resp_a\"}\n\n", List.of("datum: {\"id\":\"resp_east.1ef772aa..a\"}\n\n")),
+                Arguments.of("Data: {\"id\":\"resp_a\"}\n\n", List.of("Data: {\"id\":\"resp_east.1ef772aa..a\"}\n\n")),
                 Arguments.of(
                         "data: {\"id\":\ndata: \"resp_a\",\r\ndata\ndata:\"conversation\":{\"id\":\"conv_b\"}}\n\n",
                         List.of("data: {\"id\":\ndata: \"resp_east.1ef772aa..a\",\r\ndata\ndata:\"conversation\":"
@@ -309,6 +315,41 @@ class SseIdTaggerTest {
         }
         // Cut short inside an id value: the id goes out as the start of its tag (a partial-JSON reader reads it).
         assertThat(run("data: {\"id\":\"resp_a").joined()).isEqualTo("data: {\"id\":\"resp_east.1ef772aa..a");
+    }
+
+    /**
+     * A body labelled an event stream that a client parses as JSON (a non-streamed request, read whatever the label):
+     * the client reads the lines no event-stream reader reads, so an id prefix there gets the serving cluster's
+     * middle, whether the event is held whole or tagged as it streams, however it is cut.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "\n{\"id\":\"resp_east.other..forged\",\"object\":\"response\"}",
+                "{\"id\"\n:\"resp_east.other..forged\"}\n\n",
+                "id: conv_x\n" + "event: e\n\n",
+                ": \\u0072esp_x\n\n"
+            })
+    void otherLinesNamingAnId_taggedAsPastAFlaw_heldOrStreamed_atAnyCut(String stream) {
+        String expected = stream.replace("resp_", "resp_" + MIDDLE)
+                .replace("conv_", "conv_" + MIDDLE)
+                .replace("\\u0072esp_", "\\u0072esp_" + MIDDLE);
+        byte[] bytes = utf8(stream);
+        for (int limit : new int[] {SseIdTagger.DEFAULT_MAX_EVENT_BYTES, 3}) {
+            for (int cut = 0; cut <= bytes.length; cut++) {
+                assertThat(run(bytes, limit, cut).joined())
+                        .as("limit %d, cut at %d", limit, cut)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void vllmEventLines_noIdPrefix_eventHeldWholeAndUnchangedButItsData() {
+        // "event: response.output_text.delta" has "response" and "_text", no id prefix: the event goes whole, in one
+        // call, as every vLLM event does.
+        String event = "event: response.output_text.delta\n" + DATA_A + "\n\n";
+        assertThat(run(event).calls()).containsExactly("event: response.output_text.delta\n" + DATA_A_TAGGED + "\n\n");
     }
 
     @Test
