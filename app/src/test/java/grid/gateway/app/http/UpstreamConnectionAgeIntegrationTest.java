@@ -34,12 +34,6 @@ class UpstreamConnectionAgeIntegrationTest {
     @Test
     void aConnectionPastItsAge_endsItsAnswer_thenCloses_theNextRequestGoesOnANewOne() throws Exception {
         start("  upstream:\n    max_connection_age_ms: 1\n");
-        engine.script = e -> {
-            // The answer ends at least 2 ms after the connection was opened (the gateway opens it before the engine
-            // reads the request), so the connection is past its 1 ms whatever the machine's speed.
-            Thread.sleep(2);
-            e.write(okAnswer());
-        };
 
         ScriptedUpstream.Exchange first = send();
         ScriptedUpstream.Exchange second = send();
@@ -53,10 +47,6 @@ class UpstreamConnectionAgeIntegrationTest {
     @Test
     void withoutAnAgeLimit_theNextRequestGoesOnTheSameConnection() throws Exception {
         start("");
-        engine.script = e -> {
-            Thread.sleep(2);
-            e.write(okAnswer());
-        };
 
         ScriptedUpstream.Exchange first = send();
         ScriptedUpstream.Exchange second = send();
@@ -65,7 +55,14 @@ class UpstreamConnectionAgeIntegrationTest {
         assertThat(engine.closedWhileIdle).isEmpty();
     }
 
+    /** Starts the gateway with {@code gatewayExtra} in its {@code gateway} block, in front of the engine. */
     private void start(String gatewayExtra) throws Exception {
+        engine.script = e -> {
+            // Each answer ends at least 2 ms after its connection was opened (the gateway opens it before the engine
+            // reads the request), so a connection is past an age limit of 1 ms whatever the machine's speed.
+            Thread.sleep(2);
+            e.write(okAnswer());
+        };
         gateway = new GatewayHarness(
                 dir, GatewayHarness.config(gatewayExtra, GatewayHarness.oneEngine(engine.url())), engine);
     }
