@@ -61,7 +61,7 @@ public final class PromptKeyer {
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.MISSING_MODEL);
             }
             byte[] modelBytes = nav.decodedBytes(modelValue);
-            model = modelOf(nav, modelValue);
+            model = Optional.of(bounded(modelBytes));
             if (saltValue >= 0 && saltBytes == null) {
                 // vLLM refuses a cache_salt that is not a string, so the engine answers this body with 400.
                 return PromptKeys.unkeyed(model, salt, NoKeysReason.UNEXPECTED_SHAPE);
@@ -101,10 +101,11 @@ public final class PromptKeyer {
      * for no value or one that is not a string.
      */
     private static Optional<String> modelOf(JsonNav nav, int value) {
-        if (value < 0 || !nav.isString(value)) {
-            return Optional.empty();
-        }
-        return Optional.of(NameRule.bounded(new String(nav.decodedBytes(value), StandardCharsets.UTF_8)));
+        return value >= 0 && nav.isString(value) ? Optional.of(bounded(nav.decodedBytes(value))) : Optional.empty();
+    }
+
+    private static String bounded(byte[] model) {
+        return NameRule.bounded(new String(model, StandardCharsets.UTF_8));
     }
 
     /** Blocks of 256 bytes in a body of {@code bytes} bytes, rounded up: a stopped walk's estimate of its prompt. */
