@@ -10,7 +10,7 @@ import java.util.Arrays;
  * way, tagged as one JSON text, and each replacement is mapped back into its own line (a JSON string cannot hold a
  * raw LF, so no replacement spans two lines). Comments, and the {@code event}, {@code id} and {@code retry} fields
  * pass unchanged here; data that is not one JSON text ({@code [DONE]}, a flaw), and an event whose other lines may
- * name an id ({@link #otherLinesMayNameIds}), are reported, for the caller to tag as it streams.
+ * name an id ({@link #mayNameId}), are reported, for the caller to tag as it streams.
  *
  * <p>Stateless and thread-safe.
  */
@@ -21,7 +21,7 @@ final class SseEvent {
 
     /**
      * Adds to {@code edits} the tagging of the data in the event {@code b[from, to)}, at absolute offsets; false when
-     * its data is not one valid JSON text (nothing added then).
+     * its data is not one valid JSON text or another of its lines may name an id (nothing added then).
      */
     static boolean collect(byte[] b, int from, int to, ResponseIdTagger tagger, Edits edits) {
         int[] values = new int[4];
@@ -33,6 +33,9 @@ final class SseEvent {
                 lineEnd++;
             }
             int valueStart = dataValue(b, q, lineEnd);
+            if (valueStart < 0 && mayNameId(b, q, lineEnd)) {
+                return false;
+            }
             if (valueStart >= 0) {
                 if (count * 2 == values.length) {
                     values = Arrays.copyOf(values, values.length * 2);
@@ -51,25 +54,10 @@ final class SseEvent {
     }
 
     /**
-     * Whether a line of the event {@code b[from, to)} that is not a {@code data} field holds an id prefix or a
-     * backslash (an escape may write one): a client that reads the body as JSON reads such lines, so they are tagged
-     * too ({@link SseEventStream}). An event of vLLM's has none ({@code event: response.created}).
+     * Whether the line {@code b[from, to)}, not a {@code data} field, holds an id prefix or a backslash (an escape may
+     * write one): a client that reads the body as JSON reads such lines, so they are tagged too, as text past a flaw
+     * ({@link SseEventStream}). vLLM's lines hold none ({@code event: response.created}).
      */
-    static boolean otherLinesMayNameIds(byte[] b, int from, int to) {
-        int q = from;
-        while (q < to) {
-            int lineEnd = q;
-            while (lineEnd < to && b[lineEnd] != '\n' && b[lineEnd] != '\r') {
-                lineEnd++;
-            }
-            if (dataValue(b, q, lineEnd) < 0 && mayNameId(b, q, lineEnd)) {
-                return true;
-            }
-            q = lineEnd + 1;
-        }
-        return false;
-    }
-
     private static boolean mayNameId(byte[] b, int from, int to) {
         for (int i = from; i < to; i++) {
             if (b[i] == '\\' || (b[i] == '_' && i - from >= 4 && IdKind.hasPrefix(b, i - 4, i + 1))) {

@@ -185,7 +185,7 @@ public final class SseIdTagger {
     private void emit(byte[] b, int from, int to, EventSink sink) {
         Edits edits = new Edits();
         byte[] tagged;
-        if (!SseEvent.otherLinesMayNameIds(b, from, to) && SseEvent.collect(b, from, to, tagger, edits)) {
+        if (SseEvent.collect(b, from, to, tagger, edits)) {
             tagged = edits.count() == 0 ? null : edits.apply(b, from, to);
         } else {
             // Data that is not one JSON text ([DONE], a flaw, NaN), or other lines that may name an id: tagged as an
