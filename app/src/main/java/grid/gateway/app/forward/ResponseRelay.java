@@ -169,7 +169,7 @@ public final class ResponseRelay {
         if (!tagged) {
             return new Read(first, null, labelledEvents, false);
         }
-        if (UnreadableText.hidesIds(reader.buffer, first, false)) {
+        if (UnreadableText.hidesIds(reader.buffer, first)) {
             throw new IOException("a tagged answer begins with a byte order mark, or is not UTF-8");
         }
         boolean json = first > 0 ? AnswerMediaType.startsJson(reader.buffer, first, labelledEvents) : !labelledEvents;
@@ -179,7 +179,7 @@ public final class ResponseRelay {
         }
         HeldAnswer held = new HeldAnswer(reader.announced, plan.memory());
         int rest = hold(reader, held, first, reader.answer.alarm());
-        if (UnreadableText.hidesIds(held.bytes(), held.size(), true)) {
+        if (UnreadableText.hidesIds(held.bytes(), held.size())) {
             throw new IOException("a tagged JSON answer is in UTF-16 or UTF-32");
         }
         if (!AnswerMediaType.startsJson(held.bytes(), held.size(), false)) {

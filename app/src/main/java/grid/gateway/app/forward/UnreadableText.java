@@ -23,10 +23,11 @@ final class UnreadableText {
 
     /**
      * Whether {@code bytes[0, count)}, an answer body's first bytes, begin with a byte order mark (or a byte that no
-     * UTF-8 JSON text or event stream begins with: NUL, 0xFE, 0xFF), or, when {@code json}, hold a NUL among the first
-     * four.
+     * UTF-8 JSON text or event stream begins with: NUL, 0xFE, 0xFF), or hold a NUL among the first four, whatever
+     * the body's label or first byte: white space before a JSON text in UTF-16 or UTF-32 has its NULs too, and a client
+     * that parses the body as JSON detects the encoding by them, while the event-stream tagger reads no id there.
      */
-    static boolean hidesIds(byte[] bytes, int count, boolean json) {
+    static boolean hidesIds(byte[] bytes, int count) {
         if (count <= 0) {
             return false;
         }
@@ -34,7 +35,7 @@ final class UnreadableText {
         if (first == 0xEF || first == 0xFE || first == 0xFF || first == 0) {
             return true;
         }
-        for (int i = 1; json && i < Math.min(count, FIRST_CHARACTER); i++) {
+        for (int i = 1; i < Math.min(count, FIRST_CHARACTER); i++) {
             if (bytes[i] == 0) {
                 return true;
             }

@@ -115,22 +115,33 @@ class ForgedStoredIdsIntegrationTest extends BehindAFreshGateway {
     /**
      * An answer whose ids are in bytes the taggers do not read as a client may: JSON after a byte order mark or in
      * UTF-16 (a client's parser may ignore the one and detect the other), an event stream after a byte order mark
-     * (which an event stream's reader drops). Tagged it cannot be; relayed untagged, it would hand the client a tag of
-     * east-b: 502, as for a compressed answer.
+     * (which an event stream's reader drops), JSON after white space in UTF-16 or UTF-32 labelled an event stream (its
+     * first byte no brace, a JSON parser detects the encoding by the NULs). Tagged it cannot be; relayed untagged, it
+     * would hand the client a tag of east-b: 502, as for a compressed answer.
      */
     @ParameterizedTest
     @ValueSource(
-            strings = {"json utf-8 bom", "json utf-16le bom", "json utf-16be", "json utf-16le", "events utf-8 bom"})
+            strings = {
+                "json utf-8 bom",
+                "json utf-16le bom",
+                "json utf-16be",
+                "json utf-16le",
+                "events utf-8 bom",
+                "spaced-json-as-events utf-16le",
+                "spaced-json-as-events utf-32le"
+            })
     void idsInAnEncodingTheTaggersDoNotRead_502_noIdReachesTheClient(String encoding) throws IOException {
-        boolean events = encoding.startsWith("events");
-        String text = events
+        boolean events = !encoding.startsWith("json ");
+        String json = "{\"id\":\"" + TAG_OF_B + "\",\"object\":\"response\"}";
+        String text = encoding.startsWith("events")
                 ? "event: response.created\ndata: {\"response\":{\"id\":\"" + TAG_OF_B + "\"}}\n\n"
-                : "{\"id\":\"" + TAG_OF_B + "\",\"object\":\"response\"}";
+                : encoding.startsWith("spaced") ? " " + json : json;
         byte[] body = switch (encoding.substring(encoding.indexOf(' ') + 1)) {
             case "utf-8 bom" ->
                 concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, text, StandardCharsets.UTF_8);
             case "utf-16le bom" -> concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, text, StandardCharsets.UTF_16LE);
             case "utf-16be" -> text.getBytes(StandardCharsets.UTF_16BE);
+            case "utf-32le" -> text.getBytes(java.nio.charset.Charset.forName("UTF-32LE"));
             default -> text.getBytes(StandardCharsets.UTF_16LE);
         };
         engine.script = e -> e.write("HTTP/1.1 200 OK\r\nContent-Type: "
